@@ -1,0 +1,156 @@
+//! Application wiring: shared state, the listener, serving with graceful shutdown.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+
+use crate::fetch::Fetcher;
+use crate::planner::Planner;
+use crate::planner::heuristic::HeuristicPlanner;
+use crate::run::Hub;
+use crate::settings::Settings;
+use crate::store::Store;
+use crate::tools::Registry;
+
+/// The planners a run can use.
+#[derive(Clone)]
+pub struct Planners {
+    /// Always available.
+    pub heuristic: Arc<dyn Planner>,
+    /// Present when `[llm] base_url` is set.
+    pub llm: Option<Arc<dyn Planner>>,
+}
+
+impl std::fmt::Debug for Planners {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Planners")
+            .field("llm", &self.llm.is_some())
+            .finish()
+    }
+}
+
+/// State shared by every handler.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// Settings in force.
+    pub settings: Arc<Settings>,
+    /// The page fetcher.
+    pub fetcher: Fetcher,
+    /// The tool registry.
+    pub registry: Arc<Registry>,
+    /// The planners.
+    pub planners: Planners,
+    /// Live runs.
+    pub hub: Hub,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StartupError {
+    /// The address could not be bound.
+    #[error("cannot listen on {0}: {1}")]
+    Bind(SocketAddr, std::io::Error),
+    /// The HTTP client could not be built.
+    #[error("cannot build the HTTP client: {0}")]
+    Client(#[from] reqwest::Error),
+    /// Other I/O failure.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// A bound, ready-to-serve application.
+#[derive(Debug)]
+pub struct Application {
+    listener: TcpListener,
+    state: AppState,
+}
+
+impl Application {
+    /// Builds state and binds `settings.server.bind` (port 0 picks a free port).
+    ///
+    /// # Errors
+    /// When the address cannot be bound or a dependency cannot start.
+    pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        let settings = Arc::new(settings);
+        let listener = TcpListener::bind(settings.server.bind)
+            .await
+            .map_err(|e| StartupError::Bind(settings.server.bind, e))?;
+        let store = Store::in_memory();
+        let hub = Hub::new(
+            store,
+            settings.limits.max_concurrent_runs,
+            Duration::from_secs(settings.runs.orphan_grace_secs),
+            Duration::from_secs(settings.limits.run_timeout_secs),
+        );
+        let state = AppState {
+            fetcher: Fetcher::new(&settings.fetch)?,
+            registry: Arc::new(Registry::builtin()),
+            planners: Planners {
+                heuristic: Arc::new(HeuristicPlanner),
+                llm: None,
+            },
+            hub,
+            settings,
+        };
+        Ok(Self { listener, state })
+    }
+
+    /// The address actually bound.
+    ///
+    /// # Errors
+    /// When the socket has no local address.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// The shared state (for tests and embedding).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `shutdown` resolves, then lets runs finish (up to the grace period) and
+    /// ends their streams with `complete`.
+    ///
+    /// # Errors
+    /// When serving fails.
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let hub = self.state.hub.clone();
+        let grace = Duration::from_secs(self.state.settings.server.shutdown_grace_secs);
+        let router = crate::http::router(self.state);
+        axum::serve(self.listener, router)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                tracing::info!("shutting down: letting runs finish");
+                hub.shutdown(grace).await;
+            })
+            .await
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

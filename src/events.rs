@@ -1,0 +1,271 @@
+//! The wire types of the event contract (DESIGN §2): plain data, no I/O.
+//!
+//! Every frame a client sees is an [`Event`]: a uniform envelope (`type`, `session_id`, `seq`,
+//! `data`). The payloads below are what `data` holds for each event type.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The six event types of the contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventType {
+    /// The session exists; carries the accepted request.
+    Init,
+    /// Processing of one URL begins.
+    UrlStart,
+    /// One step of the agent (fetch, decision, tool call, output, …).
+    Step,
+    /// Processing of one URL ended (successfully or not).
+    UrlComplete,
+    /// The run ended; always the last event and carries everything gathered.
+    Complete,
+    /// A typed failure; the run goes on with the next URL.
+    Error,
+}
+
+impl EventType {
+    /// The name used in the SSE `event:` line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Init => "init",
+            Self::UrlStart => "url_start",
+            Self::Step => "step",
+            Self::UrlComplete => "url_complete",
+            Self::Complete => "complete",
+            Self::Error => "error",
+        }
+    }
+}
+
+/// The uniform envelope of every event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Event type, repeated from the SSE `event:` line so `data` is self-describing.
+    #[serde(rename = "type")]
+    pub kind: EventType,
+    /// The session this event belongs to.
+    pub session_id: String,
+    /// Monotonic per session, starting at 1; also the SSE `id:`.
+    pub seq: u64,
+    /// The type-specific payload.
+    pub data: Value,
+}
+
+/// Runtime state of a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    /// Still going (e.g. a streamed LLM decision that is not final yet).
+    Running,
+    /// Finished successfully.
+    Completed,
+    /// Finished with an error.
+    Failed,
+    /// Not run (e.g. budget exhausted before it).
+    Skipped,
+}
+
+/// The payload of a `step` event (the seed's `ScrapeStep`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScrapeStep {
+    /// Monotonic and unique within the session.
+    pub step_number: u64,
+    /// Logical action: `fetch`, `agent_decision`, `tool_call`, `planner_fallback`, `output`.
+    pub action: String,
+    /// The URL this step works on, when there is one.
+    pub url: Option<String>,
+    /// Runtime state.
+    pub status: StepStatus,
+    /// Short summary for humans; consumers read the structured fields instead.
+    pub message: String,
+    /// Reward delta of this step (see README, "Rewards").
+    pub reward: f64,
+    /// Structured details, e.g. the tool payload.
+    pub extracted_data: Option<Value>,
+    /// Elapsed time of the step, when measured.
+    pub duration_ms: Option<u64>,
+    /// UTC ISO-8601 time the step was emitted.
+    pub timestamp: String,
+}
+
+/// Typed error codes of `error` events and of `complete.errors[]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The URL could not be parsed or is not http(s).
+    InvalidUrl,
+    /// The fetch failed (connection refused, DNS failure, bad status, …).
+    FetchFailed,
+    /// A fetch or the run took too long.
+    Timeout,
+    /// robots.txt disallows the URL.
+    BlockedByRobots,
+    /// The URL resolves to an address the fetcher refuses.
+    BlockedAddress,
+    /// The body exceeded the configured cap.
+    TooLarge,
+    /// The response is not HTML.
+    NotHtml,
+    /// The planner could not produce a plan.
+    PlannerFailed,
+    /// The step budget ran out before an answer.
+    BudgetExhausted,
+    /// The run was cancelled.
+    Cancelled,
+    /// A bug or an unexpected failure inside the server.
+    Internal,
+}
+
+/// The payload of an `error` event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorData {
+    /// Machine-readable code.
+    pub code: ErrorCode,
+    /// Human-readable explanation.
+    pub message: String,
+    /// The URL concerned, when there is one.
+    pub url: Option<String>,
+    /// Whether retrying the same request later may succeed.
+    pub retryable: bool,
+}
+
+/// Final status of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Still running (only seen in session listings).
+    Running,
+    /// Every URL produced an answer.
+    Completed,
+    /// Some URLs failed, some succeeded.
+    Partial,
+    /// Every URL failed.
+    Failed,
+    /// Stopped on request (or abandoned by every subscriber).
+    Cancelled,
+    /// The server stopped while the run was going; found at the next start.
+    Interrupted,
+}
+
+impl RunStatus {
+    /// The stored / wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Completed => "completed",
+            Self::Partial => "partial",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+            Self::Interrupted => "interrupted",
+        }
+    }
+
+    /// Parses a stored name back.
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "running" => Self::Running,
+            "completed" => Self::Completed,
+            "partial" => Self::Partial,
+            "failed" => Self::Failed,
+            "cancelled" => Self::Cancelled,
+            "interrupted" => Self::Interrupted,
+            _ => return None,
+        })
+    }
+
+    /// Whether the run has ended.
+    pub fn is_final(self) -> bool {
+        self != Self::Running
+    }
+}
+
+/// Counters reported in `complete.data.metrics`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunMetrics {
+    /// HTTP fetches of pages (not robots.txt).
+    pub fetches: u64,
+    /// Body bytes received over all fetches.
+    pub bytes_fetched: u64,
+    /// Tool calls executed.
+    pub tool_calls: u64,
+    /// Tool calls that failed.
+    pub tool_failures: u64,
+    /// Planner rounds (agent decisions).
+    pub planner_rounds: u64,
+    /// LLM prompt tokens, when an LLM planner was used.
+    pub llm_prompt_tokens: u64,
+    /// LLM completion tokens, when an LLM planner was used.
+    pub llm_completion_tokens: u64,
+}
+
+/// The payload of the final `complete` event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompleteData {
+    /// The session id.
+    pub session_id: String,
+    /// Final status.
+    pub status: RunStatus,
+    /// Answer per URL, keyed by the URL exactly as given in the request.
+    pub extracted_data: Map<String, Value>,
+    /// The whole answer rendered in `output_format`.
+    pub output: String,
+    /// The format of `output`.
+    pub output_format: String,
+    /// Steps emitted in the session.
+    pub total_steps: u64,
+    /// Sum of all step rewards.
+    pub total_reward: f64,
+    /// Wall time of the run.
+    pub duration_ms: u64,
+    /// URLs that produced an answer.
+    pub urls_processed: u64,
+    /// URLs that failed.
+    pub urls_failed: u64,
+    /// Every error reported during the run.
+    pub errors: Vec<ErrorData>,
+    /// Counters.
+    pub metrics: RunMetrics,
+}
+
+/// Formats a timestamp the way every event does (UTC, ISO-8601, microseconds).
+pub fn timestamp(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_serializes_with_type_field() {
+        let event = Event {
+            kind: EventType::UrlStart,
+            session_id: "s1".into(),
+            seq: 3,
+            data: serde_json::json!({"url": "https://example.com/"}),
+        };
+        let text = serde_json::to_string(&event).unwrap();
+        assert_eq!(
+            text,
+            r#"{"type":"url_start","session_id":"s1","seq":3,"data":{"url":"https://example.com/"}}"#
+        );
+    }
+
+    #[test]
+    fn run_status_round_trips_through_its_name() {
+        for status in [
+            RunStatus::Running,
+            RunStatus::Completed,
+            RunStatus::Partial,
+            RunStatus::Failed,
+            RunStatus::Cancelled,
+            RunStatus::Interrupted,
+        ] {
+            assert_eq!(RunStatus::parse(status.as_str()), Some(status));
+        }
+        assert_eq!(RunStatus::parse("bogus"), None);
+    }
+}

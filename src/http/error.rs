@@ -1,0 +1,116 @@
+//! The one error type of the HTTP API: every failure before a stream starts becomes
+//! `{"error": {"code", "message", "details"}}` with a 4xx/5xx status.
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use crate::run::StartError;
+use crate::run::request::Rejection;
+use crate::store::StoreError;
+
+/// An API error.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Machine-readable code.
+    pub code: &'static str,
+    /// Human-readable message.
+    pub message: String,
+    /// Extra details.
+    pub details: Value,
+    /// Seconds for a `Retry-After` header.
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    /// An error with no details.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+            details: Value::Null,
+            retry_after: None,
+        }
+    }
+
+    /// 404 for an unknown thing.
+    pub fn not_found(what: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", what)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body =
+            json!({"error": {"code": self.code, "message": self.message, "details": self.details}});
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            if let Ok(value) = HeaderValue::from_str(&secs.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+        }
+        response
+    }
+}
+
+impl From<Rejection> for ApiError {
+    fn from(rejection: Rejection) -> Self {
+        let status = match rejection.code {
+            "too_many_urls" => StatusCode::PAYLOAD_TOO_LARGE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        Self {
+            status,
+            code: rejection.code,
+            message: rejection.message,
+            details: rejection.details,
+            retry_after: None,
+        }
+    }
+}
+
+impl From<StartError> for ApiError {
+    fn from(err: StartError) -> Self {
+        match err {
+            StartError::Busy(_) => Self {
+                retry_after: Some(5),
+                ..Self::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_runs",
+                    err.to_string(),
+                )
+            },
+            StartError::Duplicate(_) => {
+                Self::new(StatusCode::CONFLICT, "duplicate_session", err.to_string())
+            }
+            StartError::Store(_) => Self::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                err.to_string(),
+            ),
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NotFound(_) => Self::not_found(err.to_string()),
+            StoreError::Duplicate(_) => {
+                Self::new(StatusCode::CONFLICT, "duplicate_session", err.to_string())
+            }
+            StoreError::Database(_) => {
+                tracing::error!(%err, "store failure");
+                Self::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "the session store failed",
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! The scrape resource: start runs (streamed or detached), follow them, read and cancel them.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures::{Stream, StreamExt};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::error::ApiError;
+use crate::app::AppState;
+use crate::events::Event;
+use crate::run::{PlannerChoice, RunDeps, ScrapeRequest, ValidRequest};
+
+/// `POST /api/scrape/stream`: start a run and stream its events.
+///
+/// # Errors
+/// A 4xx JSON error when the request cannot run.
+pub async fn stream_post(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request = parse_body(body)?;
+    start_and_stream(&state, request).await
+}
+
+/// `GET /api/scrape/stream?url=…&url=…&instructions=…`: the same, for `EventSource`.
+///
+/// # Errors
+/// A 4xx JSON error when the request cannot run.
+pub async fn stream_get(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let request = request_from_query(query.as_deref().unwrap_or(""))?;
+    start_and_stream(&state, request).await
+}
+
+/// `POST /api/scrape`: start a detached run; answer 202 with where to find it.
+///
+/// # Errors
+/// A 4xx JSON error when the request cannot run.
+pub async fn start_detached(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request = parse_body(body)?;
+    let valid = request.validate(&state.settings.limits)?;
+    let deps = run_deps(&state, &valid)?;
+    let id = state.hub.start(deps, valid, true).await?;
+    let body = json!({
+        "session_id": id,
+        "status": "running",
+        "events_url": format!("/api/scrape/{id}/events"),
+        "result_url": format!("/api/scrape/{id}"),
+    });
+    Ok((
+        StatusCode::ACCEPTED,
+        [(header::LOCATION, format!("/api/scrape/{id}"))],
+        Json(body),
+    )
+        .into_response())
+}
+
+/// Query of `GET /api/scrape/{id}/events`.
+#[derive(Debug, Deserialize)]
+pub struct EventsQuery {
+    /// Replay after this seq (for clients that cannot set headers).
+    pub last_event_id: Option<u64>,
+}
+
+/// `GET /api/scrape/{id}/events`: replay after `Last-Event-ID`, then follow live.
+///
+/// # Errors
+/// 404 for an unknown session, 400 for a malformed `Last-Event-ID`.
+pub async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<EventsQuery>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    state.hub.store().session(&id).await?;
+    let header_id = match headers
+        .get("last-event-id")
+        .map(|v| v.to_str().map(str::trim))
+    {
+        None => None,
+        Some(Ok("")) => Some(0),
+        Some(Ok(text)) => Some(text.parse::<u64>().map_err(|_| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_last_event_id",
+                format!("Last-Event-ID `{text}` is not a sequence number"),
+            )
+        })?),
+        Some(Err(_)) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_last_event_id",
+                "Last-Event-ID is not text",
+            ));
+        }
+    };
+    let after = header_id.or(query.last_event_id).unwrap_or(0);
+    let events = state.hub.subscribe(&id, after).await;
+    Ok(sse_response(&state, &id, events))
+}
+
+/// `DELETE /api/scrape/{id}`: cancel a running session.
+///
+/// # Errors
+/// 404 for an unknown session.
+pub async fn cancel(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let session = state.hub.store().session(&id).await?;
+    if session.status.is_final() {
+        return Ok((
+            StatusCode::OK,
+            Json(json!({"session_id": id, "status": session.status, "cancelled": false})),
+        )
+            .into_response());
+    }
+    let cancelled = state.hub.cancel(&id).await;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({"session_id": id, "status": "cancelling", "cancelled": cancelled})),
+    )
+        .into_response())
+}
+
+/// `GET /api/scrape/{id}`: status, counts and, when finished, the result.
+///
+/// # Errors
+/// 404 for an unknown session.
+pub async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let session = state.hub.store().session(&id).await?;
+    Ok(Json(serde_json::to_value(&session).unwrap_or(Value::Null)))
+}
+
+fn parse_body(body: Result<Bytes, BytesRejection>) -> Result<ScrapeRequest, ApiError> {
+    let bytes = body.map_err(|rejection| {
+        let status = rejection.status();
+        let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            "body_too_large"
+        } else {
+            "invalid_body"
+        };
+        ApiError::new(status, code, rejection.body_text())
+    })?;
+    serde_json::from_slice::<ScrapeRequest>(&bytes).map_err(|err| ApiError {
+        details: json!({"line": err.line(), "column": err.column()}),
+        ..ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+            format!("the body is not a valid scrape request: {err}"),
+        )
+    })
+}
+
+/// Reads a request from query parameters; `url` (or `urls`) may repeat.
+fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
+    let mut request = ScrapeRequest {
+        urls: Vec::new(),
+        instructions: String::new(),
+        output_format: None,
+        output_instructions: None,
+        max_steps: None,
+        planner: PlannerChoice::Auto,
+        model: None,
+        tools: None,
+        session_id: None,
+    };
+    let bad = |name: &str, value: &str| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            format!("query parameter `{name}` has an invalid value `{value}`"),
+        )
+    };
+    for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        let value = value.into_owned();
+        match key.as_ref() {
+            "url" | "urls" | "asset" | "assets" => request.urls.push(value),
+            "instructions" => request.instructions = value,
+            "output_format" => request.output_format = Some(value),
+            "output_instructions" => request.output_instructions = Some(value),
+            "max_steps" => {
+                request.max_steps = Some(value.parse().map_err(|_| bad("max_steps", &value))?)
+            }
+            "planner" => {
+                request.planner = serde_json::from_value(Value::String(value.clone()))
+                    .map_err(|_| bad("planner", &value))?
+            }
+            "model" => request.model = Some(value),
+            "session_id" => request.session_id = Some(value),
+            "tools" => {
+                request.tools =
+                    Some(serde_json::from_str(&value).map_err(|_| bad("tools", &value))?)
+            }
+            other => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_query",
+                    format!("unknown query parameter `{other}`"),
+                ));
+            }
+        }
+    }
+    Ok(request)
+}
+
+/// Chooses the planners for a request.
+fn run_deps(state: &AppState, request: &ValidRequest) -> Result<RunDeps, ApiError> {
+    let heuristic = state.planners.heuristic.clone();
+    let planner = match (request.planner, &state.planners.llm) {
+        (PlannerChoice::Heuristic, _) | (PlannerChoice::Auto, None) => heuristic.clone(),
+        (PlannerChoice::Llm | PlannerChoice::Auto, Some(llm)) => llm.clone(),
+        (PlannerChoice::Llm, None) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "llm_not_configured",
+                "planner `llm` was asked for but no [llm] base_url is configured",
+            ));
+        }
+    };
+    Ok(RunDeps {
+        settings: state.settings.clone(),
+        fetcher: state.fetcher.clone(),
+        registry: state.registry.clone(),
+        planner,
+        fallback: heuristic,
+    })
+}
+
+async fn start_and_stream(state: &AppState, request: ScrapeRequest) -> Result<Response, ApiError> {
+    let valid = request.validate(&state.settings.limits)?;
+    let deps = run_deps(state, &valid)?;
+    let id = state.hub.start(deps, valid, false).await?;
+    let events = state.hub.subscribe(&id, 0).await;
+    Ok(sse_response(state, &id, events))
+}
+
+/// The SSE response: `id`, `event` and `data` per event, keep-alive comments while quiet, and
+/// headers that stop proxies from buffering.
+fn sse_response(
+    state: &AppState,
+    id: &str,
+    events: impl Stream<Item = Event> + Send + 'static,
+) -> Response {
+    let frames = events.map(|event| {
+        let data = serde_json::to_string(&event).unwrap_or_default();
+        Ok::<_, Infallible>(
+            SseEvent::default()
+                .id(event.seq.to_string())
+                .event(event.kind.as_str())
+                .data(data),
+        )
+    });
+    let keep_alive = KeepAlive::new()
+        .interval(Duration::from_secs(
+            state.settings.server.keep_alive_secs.max(1),
+        ))
+        .text("keep-alive");
+    let mut response = Sse::new(frames).keep_alive(keep_alive).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    if let Ok(value) = HeaderValue::from_str(id) {
+        headers.insert("x-session-id", value);
+    }
+    response
+}

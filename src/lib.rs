@@ -1,0 +1,15 @@
+//! scrape-agent: turns "these URLs + what I want, in plain words" into structured data over
+//! Server-Sent Events, showing every decision it makes.
+
+pub mod app;
+pub mod content;
+pub mod events;
+pub mod fetch;
+pub mod http;
+pub mod output;
+pub mod planner;
+pub mod run;
+pub mod settings;
+pub mod store;
+pub mod structured;
+pub mod tools;

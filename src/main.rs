@@ -1,0 +1,69 @@
+//! The `scrape-agent` binary: parse the command line, load settings, serve.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use scrape_agent::app::{Application, shutdown_signal};
+use scrape_agent::settings::Settings;
+
+/// Command line.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    about = "Self-hostable scraping agent over Server-Sent Events"
+)]
+struct Cli {
+    /// A TOML file layered over the embedded defaults.
+    #[arg(long, global = true, env = "SCRAPE_AGENT_CONFIG")]
+    config: Option<PathBuf>,
+    /// Address to listen on (overrides server.bind).
+    #[arg(long, global = true)]
+    bind: Option<SocketAddr>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the HTTP server (the default).
+    Serve,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,tower_http=warn".into()),
+        )
+        .init();
+    let cli = Cli::parse();
+    let Command::Serve = cli.command.unwrap_or(Command::Serve);
+    let mut settings = match Settings::load(cli.config.as_deref()) {
+        Ok(settings) => settings,
+        Err(err) => {
+            eprintln!("scrape-agent: invalid configuration: {err}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    if let Some(bind) = cli.bind {
+        settings.server.bind = bind;
+    }
+    let app = match Application::build(settings).await {
+        Ok(app) => app,
+        Err(err) => {
+            eprintln!("scrape-agent: {err}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match app.local_addr() {
+        Ok(addr) => tracing::info!(%addr, "listening"),
+        Err(err) => tracing::warn!(%err, "listening on an unknown address"),
+    }
+    if let Err(err) = app.run_until(shutdown_signal()).await {
+        eprintln!("scrape-agent: {err}");
+        return std::process::ExitCode::FAILURE;
+    }
+    std::process::ExitCode::SUCCESS
+}

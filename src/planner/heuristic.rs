@@ -1,0 +1,324 @@
+//! The heuristic planner: deterministic plans from the request and the page outline.
+//!
+//! Same page and request → same plan. Round 0 plans for the best-fitting candidate; when a
+//! round leaves no answer, the next round tries the next candidate block.
+
+use futures::future::BoxFuture;
+use serde_json::{Map, Value, json};
+
+use super::intent::{self, Intent, Request, RequestedField};
+use super::outline::RepeatedBlock;
+use super::{DraftSender, Plan, Planner, PlannerContext, PlannerError};
+use crate::tools::ToolCall;
+
+/// The default planner.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct HeuristicPlanner;
+
+impl Planner for HeuristicPlanner {
+    fn name(&self) -> &'static str {
+        "heuristic"
+    }
+
+    fn decide_tools<'a>(
+        &'a self,
+        context: &'a PlannerContext,
+        _drafts: &'a DraftSender,
+    ) -> BoxFuture<'a, Result<Plan, PlannerError>> {
+        Box::pin(async move { Ok(plan(context)) })
+    }
+}
+
+/// Plans one round (pure function; the trait impl only wraps it).
+pub fn plan(context: &PlannerContext) -> Plan {
+    if context.round > 0 && context.have_answer {
+        return Plan {
+            done: true,
+            notes: vec!["the previous round produced an answer".into()],
+            ..Plan::default()
+        };
+    }
+    let request = intent::parse(
+        &context.instructions,
+        context.output_instructions.as_deref(),
+    );
+    // Rounds so far that ended without an answer: each one moves to the next candidate.
+    let attempt = context.round as usize;
+    let mut plan = match &request.intent {
+        Intent::List => list_plan(context, &request, attempt),
+        other if attempt == 0 => single_plan(other, &request),
+        // A page-level tool found nothing: fall back to reading the page as a list.
+        _ => list_plan(context, &request, attempt - 1),
+    };
+    plan.notes.insert(
+        0,
+        format!("understood the request as {}", describe(&request)),
+    );
+    plan
+}
+
+fn describe(request: &Request) -> String {
+    let intent = serde_json::to_value(&request.intent)
+        .ok()
+        .and_then(|v| v.get("kind").and_then(Value::as_str).map(str::to_owned))
+        .unwrap_or_default();
+    let mut text = intent;
+    if let Some(n) = request.count {
+        text.push_str(&format!(", {n} items"));
+    }
+    if !request.fields.is_empty() {
+        let names: Vec<&str> = request.fields.iter().map(|f| f.name.as_str()).collect();
+        text.push_str(&format!(", fields {}", names.join(", ")));
+    }
+    text
+}
+
+fn single_plan(intent: &Intent, request: &Request) -> Plan {
+    let mut calls = match intent {
+        Intent::MainContent => vec![ToolCall::new(
+            "extract.main_content",
+            json!({}),
+            "the request asks for the page's main text",
+        )],
+        Intent::Product => vec![ToolCall::new(
+            "extract.product",
+            json!({}),
+            "the request asks for a product's details",
+        )],
+        Intent::Metadata => vec![ToolCall::new(
+            "html.meta",
+            json!({}),
+            "the request asks for page metadata",
+        )],
+        Intent::Links {
+            external_only,
+            contains,
+        } => {
+            let mut params = Map::new();
+            if *external_only {
+                params.insert("same_host".into(), json!(false));
+            }
+            if let Some(text) = contains {
+                params.insert("pattern".into(), json!(regex::escape(text)));
+            }
+            vec![ToolCall::new(
+                "html.links",
+                Value::Object(params),
+                "the request asks for links",
+            )]
+        }
+        Intent::Tables => vec![ToolCall::new(
+            "html.tables",
+            json!({}),
+            "the request asks for table data",
+        )],
+        Intent::Contacts => {
+            let mut emails = ToolCall::new(
+                "extract.emails",
+                json!({}),
+                "the request asks for contact details: emails",
+            );
+            emails.save_as = Some("emails".into());
+            let mut phones = ToolCall::new(
+                "extract.phones",
+                json!({}),
+                "the request asks for contact details: phone numbers",
+            );
+            phones.save_as = Some("phones".into());
+            vec![emails, phones]
+        }
+        Intent::Prices => vec![ToolCall::new(
+            "extract.prices",
+            json!({}),
+            "the request asks for prices",
+        )],
+        Intent::Dates => vec![ToolCall::new(
+            "extract.dates",
+            json!({}),
+            "the request asks for dates",
+        )],
+        Intent::Images => vec![ToolCall::new(
+            "html.images",
+            json!({}),
+            "the request asks for images",
+        )],
+        Intent::List => Vec::new(),
+    };
+    if let Some(n) = request.count {
+        if matches!(
+            intent,
+            Intent::Links { .. } | Intent::Images | Intent::Prices | Intent::Dates
+        ) {
+            calls.push(ToolCall::new(
+                "extract.top_n",
+                json!({"n": n}),
+                format!("the request asks for {n}"),
+            ));
+        }
+    }
+    Plan {
+        tool_calls: calls,
+        done: true,
+        ..Plan::default()
+    }
+}
+
+/// How well a block fits the request: its own score, times the share of requested roles it has.
+fn fit(block: &RepeatedBlock, wanted: &[RequestedField]) -> f64 {
+    let roles: Vec<&str> = if wanted.is_empty() {
+        vec!["title", "url"]
+    } else {
+        wanted.iter().map(|f| f.role).collect()
+    };
+    let have = roles
+        .iter()
+        .filter(|r| block.fields.iter().any(|f| f.role == **r))
+        .count();
+    #[allow(clippy::cast_precision_loss)]
+    let share = (have as f64 + 0.5) / (roles.len() as f64 + 0.5);
+    block.score * share
+}
+
+fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Plan {
+    let blocks = &context.outline.blocks;
+    let content: Vec<&RepeatedBlock> = blocks.iter().filter(|b| !b.in_chrome).collect();
+    // Navigation is never "the items" while a content block exists.
+    let mut candidates = if content.is_empty() {
+        blocks.iter().collect()
+    } else {
+        content
+    };
+    candidates.sort_by(|a, b| {
+        fit(b, &request.fields)
+            .partial_cmp(&fit(a, &request.fields))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let Some(block) = candidates.get(attempt) else {
+        return Plan {
+            done: true,
+            notes: vec![format!(
+                "no repeated block left to try ({} candidates tried)",
+                candidates.len()
+            )],
+            ..Plan::default()
+        };
+    };
+    let (fields, order, missing) = field_specs(block, &request.fields);
+    let mut notes = Vec::new();
+    if !missing.is_empty() {
+        notes.push(format!(
+            "no part of the items looks like: {}",
+            missing.join(", ")
+        ));
+    }
+    let mut calls = vec![
+        ToolCall::new(
+            "html.select",
+            json!({"selector": block.selector}),
+            format!(
+                "{} repeated `{}` items{}; best fit for the request{}",
+                block.count,
+                block.selector,
+                block
+                    .sample
+                    .first()
+                    .map(|s| format!(" (first: \"{s}\")"))
+                    .unwrap_or_default(),
+                if attempt > 0 {
+                    format!(" after {attempt} candidate(s) gave nothing")
+                } else {
+                    String::new()
+                }
+            ),
+        ),
+        ToolCall::new(
+            "extract.fields",
+            json!({"fields": fields, "order": order}),
+            format!("read {} from each item", order.join(", ")),
+        ),
+    ];
+    if let Some((role, descending)) = request.sort {
+        if let Some(field) = request
+            .fields
+            .iter()
+            .find(|f| f.role == role)
+            .map(|f| f.name.clone())
+            .or_else(|| order.iter().find(|n| *n == role).cloned())
+        {
+            calls.push(ToolCall::new(
+                "data.sort",
+                json!({"by": field, "descending": descending}),
+                format!("the request asks for items ordered by {field}"),
+            ));
+        }
+    }
+    if let Some(n) = request.count {
+        calls.push(ToolCall::new(
+            "extract.top_n",
+            json!({"n": n}),
+            format!("the request asks for {n} items"),
+        ));
+    }
+    Plan {
+        tool_calls: calls,
+        done: true,
+        notes,
+        usage: (0, 0),
+    }
+}
+
+/// The `extract.fields` map for the requested fields (or the block's title/url and any
+/// price, score, date, image when none were named), its order, and roles not found.
+fn field_specs(
+    block: &RepeatedBlock,
+    wanted: &[RequestedField],
+) -> (Map<String, Value>, Vec<String>, Vec<String>) {
+    let mut fields = Map::new();
+    let mut order = Vec::new();
+    let mut missing = Vec::new();
+    let defaults: Vec<RequestedField>;
+    let wanted = if wanted.is_empty() {
+        defaults = ["title", "url", "price", "score", "date", "image"]
+            .into_iter()
+            .filter(|role| block.fields.iter().any(|f| f.role == *role))
+            .map(|role| RequestedField {
+                name: role.to_owned(),
+                role,
+            })
+            .collect();
+        if defaults.is_empty() {
+            fields.insert("text".into(), json!("."));
+            return (fields, vec!["text".into()], missing);
+        }
+        &defaults
+    } else {
+        wanted
+    };
+    for field in wanted {
+        match block.fields.iter().find(|f| f.role == field.role) {
+            Some(candidate) => {
+                let spec = if matches!(field.role, "score" | "comments") {
+                    let (next_sibling, selector) = candidate
+                        .spec
+                        .strip_prefix('+')
+                        .map_or((false, candidate.spec.as_str()), |s| (true, s));
+                    json!({"selector": selector, "kind": "number", "next_sibling": next_sibling})
+                } else {
+                    json!(candidate.spec)
+                };
+                fields.insert(field.name.clone(), spec);
+                order.push(field.name.clone());
+            }
+            None if field.role == "text" => {
+                fields.insert(field.name.clone(), json!("."));
+                order.push(field.name.clone());
+            }
+            None => missing.push(field.name.clone()),
+        }
+    }
+    if fields.is_empty() {
+        fields.insert("text".into(), json!("."));
+        order.push("text".into());
+    }
+    (fields, order, missing)
+}

@@ -1,0 +1,573 @@
+//! Reading a plain-language request: what kind of answer, how many items, which fields.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+/// What the user is asking for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Intent {
+    /// Items of a repeated list (stories, products, jobs, results…).
+    List,
+    /// The main text of an article or page.
+    MainContent,
+    /// One product's details.
+    Product,
+    /// Page metadata: title, author, date, description.
+    Metadata,
+    /// Links on the page.
+    Links {
+        /// Only links to other hosts.
+        external_only: bool,
+        /// Only links whose URL or text contains this.
+        contains: Option<String>,
+    },
+    /// Data tables.
+    Tables,
+    /// Email addresses and phone numbers.
+    Contacts,
+    /// Prices mentioned on the page.
+    Prices,
+    /// Dates mentioned on the page.
+    Dates,
+    /// Images.
+    Images,
+}
+
+/// A field the user named, and what part of an item it means.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RequestedField {
+    /// The key used in the output (the user's own word).
+    pub name: String,
+    /// The item part: title, url, image, price, date, score, comments, author, description.
+    pub role: &'static str,
+}
+
+/// The request as understood.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Request {
+    /// The kind of answer.
+    pub intent: Intent,
+    /// How many items ("top 10", "first five").
+    pub count: Option<usize>,
+    /// Fields named by the user, in the order named.
+    pub fields: Vec<RequestedField>,
+    /// Sort wanted: (role, descending).
+    pub sort: Option<(&'static str, bool)>,
+}
+
+/// Words for each item role; the first is the default output key.
+pub const ROLE_WORDS: &[(&str, &[&str])] = &[
+    (
+        "title",
+        &[
+            "title",
+            "titles",
+            "name",
+            "names",
+            "headline",
+            "headlines",
+            "heading",
+            "headings",
+        ],
+    ),
+    (
+        "url",
+        &[
+            "url",
+            "urls",
+            "link",
+            "links",
+            "href",
+            "permalink",
+            "permalinks",
+        ],
+    ),
+    (
+        "score",
+        &[
+            "points", "point", "score", "scores", "votes", "upvotes", "likes", "karma",
+        ],
+    ),
+    ("price", &["price", "prices", "cost", "costs"]),
+    (
+        "image",
+        &[
+            "image",
+            "images",
+            "photo",
+            "photos",
+            "thumbnail",
+            "thumbnails",
+            "picture",
+            "pictures",
+            "img",
+        ],
+    ),
+    (
+        "date",
+        &[
+            "date",
+            "dates",
+            "time",
+            "published",
+            "posted",
+            "age",
+            "when",
+        ],
+    ),
+    (
+        "author",
+        &[
+            "author",
+            "authors",
+            "by",
+            "user",
+            "users",
+            "poster",
+            "submitter",
+            "byline",
+        ],
+    ),
+    ("comments", &["comments", "comment", "replies"]),
+    (
+        "description",
+        &[
+            "description",
+            "descriptions",
+            "summary",
+            "summaries",
+            "excerpt",
+            "snippet",
+            "blurb",
+        ],
+    ),
+];
+
+const NUMBER_WORDS: &[(&str, usize)] = &[
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("fifteen", 15),
+    ("twenty", 20),
+    ("thirty", 30),
+    ("fifty", 50),
+    ("hundred", 100),
+    ("dozen", 12),
+];
+
+fn words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.' || c == '@'))
+        .map(|w| w.trim_matches(|c: char| c == '.' || c == '-').to_owned())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+fn number(word: &str) -> Option<usize> {
+    word.parse().ok().or_else(|| {
+        NUMBER_WORDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, n)| *n)
+    })
+}
+
+/// Reads "top 10", "first five", "3 most recent", "10 latest stories".
+pub fn count(text: &str) -> Option<usize> {
+    let words = words(text);
+    const LEADS: &[&str] = &[
+        "top", "first", "last", "latest", "newest", "recent", "best", "highest", "lowest",
+        "cheapest", "biggest", "next",
+    ];
+    for (i, word) in words.iter().enumerate() {
+        if LEADS.contains(&word.as_str()) {
+            if let Some(n) = words.get(i + 1).and_then(|w| number(w)) {
+                return Some(n).filter(|n| *n > 0);
+            }
+        }
+    }
+    // "5 stories", "the 3 most recent", "ten products": a number before a noun or a lead word.
+    for (i, word) in words.iter().enumerate() {
+        let Some(n) = number(word) else { continue };
+        if word == "one" {
+            continue; // "one" is more often a pronoun than a count
+        }
+        let next = words.get(i + 1).map(String::as_str).unwrap_or("");
+        let previous_is_year_or_unit = i > 0
+            && matches!(
+                words[i - 1].as_str(),
+                "in" | "since" | "from" | "page" | "step" | "version" | "$"
+            );
+        if !next.is_empty()
+            && !previous_is_year_or_unit
+            && n > 0
+            && n <= 10_000
+            && !next.chars().all(|c| c.is_ascii_digit())
+        {
+            return Some(n);
+        }
+    }
+    None
+}
+
+/// Reads the fields the user named, in order, from both the instructions and the output instructions.
+pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<RequestedField> {
+    let mut out: Vec<RequestedField> = Vec::new();
+    // Explicit columns win and keep their exact names: "columns: title, url, points".
+    if let Some(columns) = output_instructions.and_then(explicit_columns) {
+        for column in columns {
+            let role = role_of(&column.to_lowercase()).unwrap_or("text");
+            if !out.iter().any(|f| f.name == column) {
+                out.push(RequestedField { name: column, role });
+            }
+        }
+        return out;
+    }
+    let text = format!("{instructions} {}", output_instructions.unwrap_or_default());
+    let words = words(&text);
+    // Only read fields after a "with"/"including"/":" cue, or from a list of role words, so
+    // "all links" or "the title of the page" are not mistaken for a field list.
+    let cue = words.iter().position(|w| {
+        matches!(
+            w.as_str(),
+            "with"
+                | "including"
+                | "include"
+                | "showing"
+                | "fields"
+                | "columns"
+                | "each"
+                | "their"
+                | "and"
+        )
+    });
+    let start = cue.unwrap_or(0);
+    for word in &words[start..] {
+        if word == "by" && cue.is_none() {
+            continue;
+        }
+        if let Some(role) = role_of(word) {
+            if role == "author" && word == "by" {
+                continue; // "sorted by", "posted by" are not requests for an author field
+            }
+            let name = canonical_name(role, word);
+            if !out.iter().any(|f| f.role == role) {
+                out.push(RequestedField { name, role });
+            }
+        }
+    }
+    out
+}
+
+/// Columns listed after "columns:" / "fields:" / "keys:" (comma or "and" separated).
+fn explicit_columns(text: &str) -> Option<Vec<String>> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:columns?|fields?|keys?|headers?)\s*[:=]\s*(.+)").expect("valid regex")
+    });
+    let list = re.captures(text)?.get(1)?.as_str();
+    let columns: Vec<String> = list
+        .split([',', ';', '|'])
+        .flat_map(|part| part.split(" and "))
+        .map(|c| {
+            c.trim()
+                .trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '_')
+                .to_owned()
+        })
+        .filter(|c| !c.is_empty() && c.len() <= 64)
+        .collect();
+    (!columns.is_empty()).then_some(columns)
+}
+
+/// The role a word names, if any.
+pub fn role_of(word: &str) -> Option<&'static str> {
+    ROLE_WORDS
+        .iter()
+        .find(|(_, ws)| ws.contains(&word))
+        .map(|(role, _)| *role)
+}
+
+/// Output key for a role named by `word`: singular, the user's own word where it is a noun.
+fn canonical_name(role: &'static str, word: &str) -> String {
+    let singular = match word {
+        "titles" => "title",
+        "names" => "name",
+        "headlines" => "headline",
+        "urls" => "url",
+        "links" => "link",
+        "prices" => "price",
+        "images" => "image",
+        "photos" => "photo",
+        "thumbnails" => "thumbnail",
+        "dates" => "date",
+        "authors" => "author",
+        "descriptions" | "summaries" => "description",
+        "scores" => "score",
+        "votes" | "upvotes" => "votes",
+        "published" | "posted" | "when" | "time" | "age" => "date",
+        "user" | "users" | "poster" | "submitter" | "byline" => "author",
+        "comment" => "comments",
+        "point" => "points",
+        other => other,
+    };
+    let _ = role;
+    singular.to_owned()
+}
+
+/// Sort order asked for: "most points", "cheapest", "highest rated", "newest".
+fn sort(text: &str) -> Option<(&'static str, bool)> {
+    let lower = text.to_lowercase();
+    let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
+    if has(&[
+        "cheapest",
+        "lowest price",
+        "least expensive",
+        "price ascending",
+        "by price",
+    ]) {
+        return Some(("price", !has(&["cheapest", "lowest", "least", "ascending"])));
+    }
+    if has(&["most expensive", "highest price", "priciest"]) {
+        return Some(("price", true));
+    }
+    if has(&[
+        "most points",
+        "highest score",
+        "most votes",
+        "most upvoted",
+        "highest-scoring",
+        "top-rated",
+        "highest rated",
+        "most popular",
+        "by points",
+        "by score",
+        "by votes",
+    ]) {
+        return Some(("score", true));
+    }
+    if has(&["most comments", "most discussed", "most commented"]) {
+        return Some(("comments", true));
+    }
+    None
+}
+
+/// Understands a request.
+pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
+    let lower = instructions.to_lowercase();
+    let words = words(instructions);
+    let has_word = |w: &str| words.iter().any(|x| x == w);
+    let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
+    let count = count(instructions);
+    let fields = fields(instructions, output_instructions);
+    let list_nouns = has(&[
+        "stories",
+        "items",
+        "products",
+        "posts",
+        "articles",
+        "jobs",
+        "results",
+        "entries",
+        "listings",
+        "repos",
+        "repositories",
+        "questions",
+        "threads",
+        "videos",
+        "books",
+        "events",
+        "news",
+        "headlines",
+        "titles",
+        "cards",
+        "reviews",
+        "comments",
+    ]);
+
+    let intent = if has(&[
+        "email",
+        "e-mail",
+        "phone",
+        "contact details",
+        "contact info",
+        "telephone",
+    ]) {
+        Intent::Contacts
+    } else if has(&["table", "tabular"]) && !list_nouns {
+        Intent::Tables
+    } else if (has(&["link", "urls", "hrefs"])
+        && !list_nouns
+        && fields.iter().all(|f| f.role == "url"))
+        || has(&[
+            "all links",
+            "every link",
+            "external links",
+            "outbound links",
+            "internal links",
+        ])
+    {
+        let external_only = has(&[
+            "external",
+            "outbound",
+            "outgoing",
+            "other sites",
+            "other domains",
+        ]);
+        Intent::Links {
+            external_only,
+            contains: quoted(instructions),
+        }
+    } else if has(&[
+        "main text",
+        "main content",
+        "article text",
+        "article body",
+        "full text",
+        "body text",
+        "the article",
+        "article content",
+        "read the",
+        "content of the",
+        "text of the",
+        "the text",
+        "summarize",
+        "summarise",
+        "blog post",
+    ]) && !list_nouns
+    {
+        Intent::MainContent
+    } else if has(&["product"]) && !has(&["products"])
+        || has(&["this item", "sku", "gtin", "availability", "in stock"]) && !list_nouns
+    {
+        Intent::Product
+    } else if has(&[
+        "metadata",
+        "meta data",
+        "meta tags",
+        "open graph",
+        "opengraph",
+        "page title",
+        "publication date",
+        "publish date",
+        "who wrote",
+        "the author",
+        "description of the page",
+        "page description",
+    ]) && !list_nouns
+    {
+        Intent::Metadata
+    } else if (has_word("images") || has_word("photos") || has_word("pictures"))
+        && !list_nouns
+        && fields.iter().all(|f| f.role == "image")
+    {
+        Intent::Images
+    } else if (has_word("prices") || has(&["all prices", "every price"]))
+        && !list_nouns
+        && fields.iter().all(|f| f.role == "price")
+    {
+        Intent::Prices
+    } else if (has_word("dates") || has(&["all dates", "every date"]))
+        && !list_nouns
+        && fields.iter().all(|f| f.role == "date")
+    {
+        Intent::Dates
+    } else {
+        Intent::List
+    };
+    Request {
+        intent,
+        count,
+        fields,
+        sort: sort(instructions),
+    }
+}
+
+/// Text between quotes or backticks, e.g. links containing "docs".
+fn quoted(text: &str) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re =
+        RE.get_or_init(|| Regex::new(r#"["'`“‘]([^"'`”’]{1,100})["'`”’]"#).expect("valid regex"));
+    re.captures(text)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_in_their_common_wordings() {
+        assert_eq!(count("the top 10 stories"), Some(10));
+        assert_eq!(count("first five jobs"), Some(5));
+        assert_eq!(count("3 most recent posts"), Some(3));
+        assert_eq!(count("give me 7 products"), Some(7));
+        assert_eq!(count("all products with price"), None);
+        assert_eq!(count("articles published in 2024 with title"), None);
+    }
+
+    #[test]
+    fn fields_keep_the_users_words() {
+        let f = fields("top 10 stories with title, link and points", None);
+        let names: Vec<_> = f.iter().map(|f| (f.name.as_str(), f.role)).collect();
+        assert_eq!(
+            names,
+            vec![("title", "title"), ("link", "url"), ("points", "score")]
+        );
+        let cols = fields("top stories", Some("columns: title, url, points"));
+        assert_eq!(
+            cols.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            vec!["title", "url", "points"]
+        );
+    }
+
+    #[test]
+    fn intents() {
+        assert_eq!(
+            parse("top 10 stories with title and link", None).intent,
+            Intent::List
+        );
+        assert_eq!(parse("all products with price", None).intent, Intent::List);
+        assert_eq!(
+            parse("the main text of the article", None).intent,
+            Intent::MainContent
+        );
+        assert_eq!(
+            parse("product details: name, price, sku", None).intent,
+            Intent::Product
+        );
+        assert_eq!(
+            parse("all external links", None).intent,
+            Intent::Links {
+                external_only: true,
+                contains: None
+            }
+        );
+        assert_eq!(
+            parse("emails and phone numbers", None).intent,
+            Intent::Contacts
+        );
+        assert_eq!(
+            parse("page metadata (title, author, description)", None).intent,
+            Intent::Metadata
+        );
+        assert_eq!(
+            parse("the cheapest 3 products", None).sort,
+            Some(("price", false))
+        );
+    }
+}

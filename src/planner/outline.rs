@@ -1,0 +1,758 @@
+//! The page outline: what a person would look at before deciding how to scrape a page.
+//!
+//! Title, headings, repeated blocks (with a selector that selects exactly them, a count,
+//! sample text and the fields an item seems to have), tables, forms, JSON-LD types and link
+//! counts. Built once per page; the heuristic planner chooses from it and the LLM planner
+//! reads it as (untrusted) context.
+
+use std::collections::HashMap;
+
+use scraper::{ElementRef, Html};
+use serde::Serialize;
+
+use crate::static_selector;
+use crate::tools::Page;
+use crate::tools::dom::{
+    first_number, in_chrome, is_css_ident, parse_selector, simple_selector, text_of,
+};
+
+/// The compact outline of a page.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Outline {
+    /// `<title>` (or the first `<h1>`).
+    pub title: Option<String>,
+    /// `<html lang>`.
+    pub lang: Option<String>,
+    /// `<meta name=description>`.
+    pub description: Option<String>,
+    /// The first headings, in document order.
+    pub headings: Vec<Heading>,
+    /// Repeated blocks, best candidate for "the items" first.
+    pub blocks: Vec<RepeatedBlock>,
+    /// Data tables.
+    pub tables: Vec<TableInfo>,
+    /// Number of forms.
+    pub forms: usize,
+    /// Types of JSON-LD items (`Product`, `Article`, …).
+    pub jsonld_types: Vec<String>,
+    /// Whether there is an `<article>` or `<main>` element.
+    pub has_article: bool,
+    /// Characters of text in paragraphs outside page chrome (how "article-like" the page is).
+    pub paragraph_chars: usize,
+    /// Links to the same host.
+    pub internal_links: usize,
+    /// Links to other hosts.
+    pub external_links: usize,
+}
+
+/// A heading.
+#[derive(Debug, Clone, Serialize)]
+pub struct Heading {
+    /// 1 to 6.
+    pub level: u8,
+    /// Its text.
+    pub text: String,
+}
+
+/// A group of sibling elements with the same shape: a list of items.
+#[derive(Debug, Clone, Serialize)]
+pub struct RepeatedBlock {
+    /// A CSS selector matching exactly the items.
+    pub selector: String,
+    /// How many items.
+    pub count: usize,
+    /// Text of the first items, shortened.
+    pub sample: Vec<String>,
+    /// Whether the block sits in navigation, header, footer or a sidebar.
+    pub in_chrome: bool,
+    /// How much this looks like the page's content list (higher is better).
+    pub score: f64,
+    /// Fields an item seems to have, with a spec for `extract.fields`.
+    pub fields: Vec<FieldCandidate>,
+}
+
+/// A field found in most items of a block.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldCandidate {
+    /// What the field is: title, url, image, price, date, score, comments, author, description.
+    pub role: &'static str,
+    /// The `extract.fields` spec, relative to the item.
+    pub spec: String,
+    /// The value in the first item.
+    pub sample: String,
+}
+
+/// A data table.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableInfo {
+    /// A selector for it.
+    pub selector: String,
+    /// Rows (excluding the header).
+    pub rows: usize,
+    /// Header cells.
+    pub headers: Vec<String>,
+}
+
+const MAX_HEADINGS: usize = 30;
+const MAX_BLOCKS: usize = 8;
+const SAMPLE_CHARS: usize = 120;
+
+/// Builds the outline of a parsed page.
+pub fn outline(page: &Page) -> Outline {
+    let doc = &page.document;
+    let title = doc
+        .select(static_selector!("title"))
+        .next()
+        .map(text_of)
+        .filter(|t| !t.is_empty())
+        .or_else(|| doc.select(static_selector!("h1")).next().map(text_of));
+    let lang = doc.root_element().value().attr("lang").map(str::to_owned);
+    let description = doc
+        .select(static_selector!(
+            r#"meta[name="description" i], meta[property="og:description"]"#
+        ))
+        .find_map(|m| m.value().attr("content"))
+        .map(|s| shorten(s.trim(), 300));
+    let headings = doc
+        .select(static_selector!("h1, h2, h3, h4, h5, h6"))
+        .filter_map(|h| {
+            let text = text_of(h);
+            let level = h.value().name()[1..].parse().ok()?;
+            (!text.is_empty()).then(|| Heading {
+                level,
+                text: shorten(&text, SAMPLE_CHARS),
+            })
+        })
+        .take(MAX_HEADINGS)
+        .collect();
+    let (internal_links, external_links) = count_links(page);
+    let paragraph_chars = doc
+        .select(static_selector!("p"))
+        .filter(|p| !in_chrome(*p))
+        .map(|p| text_of(p).len())
+        .sum();
+    Outline {
+        title: title.map(|t| shorten(&t, 200)),
+        lang,
+        description,
+        headings,
+        blocks: repeated_blocks(page),
+        tables: tables(doc),
+        forms: doc.select(static_selector!("form")).count(),
+        jsonld_types: jsonld_types(doc),
+        has_article: doc
+            .select(static_selector!("article, main, [role=main]"))
+            .next()
+            .is_some(),
+        paragraph_chars,
+        internal_links,
+        external_links,
+    }
+}
+
+fn count_links(page: &Page) -> (usize, usize) {
+    let host = page.url.host_str().unwrap_or_default();
+    let mut internal = 0;
+    let mut external = 0;
+    for a in page.document.select(static_selector!("a[href]")) {
+        let Some(url) = a.value().attr("href").and_then(|h| page.url.join(h).ok()) else {
+            continue;
+        };
+        if !matches!(url.scheme(), "http" | "https") {
+            continue;
+        }
+        if url.host_str() == Some(host) {
+            internal += 1;
+        } else {
+            external += 1;
+        }
+    }
+    (internal, external)
+}
+
+/// The shape of an element for grouping siblings: tag plus sorted classes.
+fn signature(el: ElementRef<'_>) -> String {
+    let mut classes: Vec<&str> = el.value().classes().filter(|c| is_css_ident(c)).collect();
+    classes.sort_unstable();
+    let mut sig = el.value().name().to_owned();
+    for c in classes {
+        sig.push('.');
+        sig.push_str(c);
+    }
+    sig
+}
+
+fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
+    let doc = &page.document;
+    let mut blocks = Vec::new();
+    for parent in doc
+        .root_element()
+        .descendants()
+        .filter_map(ElementRef::wrap)
+    {
+        if matches!(
+            parent.value().name(),
+            "head" | "select" | "script" | "style" | "svg"
+        ) {
+            continue;
+        }
+        let mut groups: HashMap<String, Vec<ElementRef<'_>>> = HashMap::new();
+        for child in parent.children().filter_map(ElementRef::wrap) {
+            if matches!(
+                child.value().name(),
+                "script" | "style" | "br" | "hr" | "meta" | "link" | "template" | "option"
+            ) {
+                continue;
+            }
+            groups.entry(signature(child)).or_default().push(child);
+        }
+        for (sig, items) in groups {
+            if items.len() < 3 {
+                continue;
+            }
+            if let Some(block) = describe_block(page, parent, &sig, &items) {
+                blocks.push(block);
+            }
+        }
+    }
+    blocks.sort_by(|a, b| {
+        b.score
+            .partial_cmp(&a.score)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| a.selector.cmp(&b.selector))
+    });
+    blocks.truncate(MAX_BLOCKS);
+    blocks
+}
+
+fn describe_block(
+    page: &Page,
+    parent: ElementRef<'_>,
+    sig: &str,
+    items: &[ElementRef<'_>],
+) -> Option<RepeatedBlock> {
+    let texts: Vec<String> = items.iter().map(|el| text_of(*el)).collect();
+    let non_empty = texts.iter().filter(|t| !t.is_empty()).count();
+    if non_empty * 2 < items.len() {
+        return None;
+    }
+    let selector = unique_selector(&page.document, parent, sig, items)?;
+    let chrome = in_chrome(items[0]);
+    let fields = field_candidates(page, items);
+    let score = block_score(&texts, items, &fields, chrome);
+    Some(RepeatedBlock {
+        selector,
+        count: items.len(),
+        sample: texts
+            .iter()
+            .filter(|t| !t.is_empty())
+            .take(3)
+            .map(|t| shorten(t, SAMPLE_CHARS))
+            .collect(),
+        in_chrome: chrome,
+        score,
+        fields,
+    })
+}
+
+/// A selector that matches exactly `items`: the item shape under its parent's shape, with
+/// more ancestors added until nothing else on the page matches.
+fn unique_selector(
+    doc: &Html,
+    parent: ElementRef<'_>,
+    sig: &str,
+    items: &[ElementRef<'_>],
+) -> Option<String> {
+    let mut path = vec![simple_selector(parent)];
+    let mut ancestor = parent.parent().and_then(ElementRef::wrap);
+    for _ in 0..6 {
+        let css = format!("{} > {sig}", path.join(" > "));
+        let selector = parse_selector(&css).ok()?;
+        let matched: Vec<_> = doc.select(&selector).collect();
+        if matched.len() == items.len() && matched.iter().zip(items).all(|(a, b)| a.id() == b.id())
+        {
+            return Some(css);
+        }
+        // An id is unique: past it, more ancestors cannot help.
+        if path[0].contains('#') {
+            break;
+        }
+        let next = ancestor?;
+        path.insert(0, simple_selector(next));
+        ancestor = next.parent().and_then(ElementRef::wrap);
+    }
+    None
+}
+
+fn block_score(
+    texts: &[String],
+    items: &[ElementRef<'_>],
+    fields: &[FieldCandidate],
+    chrome: bool,
+) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let count = items.len() as f64;
+    let mut lengths: Vec<usize> = texts.iter().map(String::len).collect();
+    lengths.sort_unstable();
+    let median = lengths[lengths.len() / 2];
+    // Menu entries are one or two words; content items carry a sentence or more.
+    let length_factor = match median {
+        0..=8 => 0.15,
+        9..=20 => 0.5,
+        21..=400 => 1.0,
+        401..=2000 => 0.8,
+        _ => 0.5,
+    };
+    let distinct = texts.iter().collect::<std::collections::HashSet<_>>().len();
+    #[allow(clippy::cast_precision_loss)]
+    let distinct_factor = distinct as f64 / count;
+    let has = |role: &str| fields.iter().any(|f| f.role == role);
+    let field_bonus = 1.0
+        + 0.3 * f64::from(u8::from(has("title")))
+        + 0.2 * f64::from(u8::from(has("url")))
+        + 0.25 * f64::from(u8::from(has("price") || has("score") || has("date")))
+        + 0.1 * f64::from(u8::from(has("image")));
+    let in_main = items[0].ancestors().filter_map(ElementRef::wrap).any(|a| {
+        matches!(a.value().name(), "main" | "article")
+            || a.value()
+                .id()
+                .is_some_and(|id| id.contains("content") || id == "main")
+    });
+    let chrome_factor = if chrome { 0.1 } else { 1.0 };
+    let main_factor = if in_main { 1.3 } else { 1.0 };
+    (count.ln_1p()) * length_factor * distinct_factor * field_bonus * chrome_factor * main_factor
+}
+
+/// Finds the fields most items share, as specs relative to the item.
+fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate> {
+    let sample: Vec<ElementRef<'_>> = items.iter().take(12).copied().collect();
+    let mut out: Vec<FieldCandidate> = Vec::new();
+    let mut push = |role: &'static str, spec: String, value: String| {
+        if !out.iter().any(|f| f.role == role) {
+            out.push(FieldCandidate {
+                role,
+                spec,
+                sample: shorten(&value, SAMPLE_CHARS),
+            });
+        }
+    };
+
+    // Title: a heading inside the item, else the link with the longest text.
+    if let Some(spec) = common_spec(&sample, |item| {
+        item.select(static_selector!("h1, h2, h3, h4, h5, h6"))
+            .find(|h| !text_of(*h).is_empty())
+    }) {
+        let heading_link = format!("{spec} a[href]");
+        let value = first_value(page, &sample, &spec, None);
+        push("title", spec.clone(), value);
+        if let Some(link_value) = sample.iter().find_map(|i| {
+            parse_selector(&heading_link)
+                .ok()
+                .and_then(|s| i.select(&s).next())
+                .and_then(|a| a.value().attr("href"))
+                .and_then(|h| page.absolute(h))
+        }) {
+            push("url", format!("{heading_link}@href"), link_value);
+        }
+    }
+    if let Some(spec) = common_spec(&sample, best_link) {
+        let value = first_value(page, &sample, &spec, None);
+        push("title", spec.clone(), value);
+        let link = first_value(page, &sample, &spec, Some("href"));
+        push("url", format!("{spec}@href"), link);
+    } else if sample
+        .iter()
+        .all(|i| i.value().name() == "a" && i.value().attr("href").is_some())
+    {
+        push("title", ".".into(), text_of(sample[0]));
+        push(
+            "url",
+            "@href".into(),
+            first_value(page, &sample, ".", Some("href")),
+        );
+    }
+
+    if let Some(spec) = common_spec(&sample, |item| item.select(static_selector!("img")).next()) {
+        let attr = sample
+            .iter()
+            .filter_map(|i| i.select(static_selector!("img")).next())
+            .find_map(|img| {
+                ["src", "data-src", "data-lazy-src"]
+                    .into_iter()
+                    .find(|a| img.value().attr(a).is_some_and(|v| !v.starts_with("data:")))
+            })
+            .unwrap_or("src");
+        let value = first_value(page, &sample, &spec, Some(attr));
+        push("image", format!("{spec}@{attr}"), value);
+    }
+
+    for (role, matcher) in TEXT_ROLES {
+        if let Some((spec, value)) = text_role_spec(&sample, *matcher) {
+            push(role, spec, value);
+        }
+    }
+    if let Some(spec) = common_spec(&sample, |item| item.select(static_selector!("time")).next()) {
+        let has_datetime = sample
+            .iter()
+            .filter_map(|i| i.select(static_selector!("time")).next())
+            .any(|t| t.value().attr("datetime").is_some());
+        let spec = if has_datetime {
+            format!("{spec}@datetime")
+        } else {
+            spec
+        };
+        let (sel, attr) = spec
+            .rsplit_once('@')
+            .map_or((spec.as_str(), None), |(s, a)| (s, Some(a)));
+        let value = first_value(page, &sample, sel, attr);
+        push("date", spec.clone(), value);
+    }
+    if let Some(spec) = common_spec(&sample, |item| {
+        item.descendants().filter_map(ElementRef::wrap).find(|el| {
+            let words = el.value().classes().chain(el.value().attr("rel"));
+            words.into_iter().any(|c| {
+                let c = c.to_ascii_lowercase();
+                c.contains("author") || c == "byline" || c == "hnuser" || c.contains("username")
+            })
+        })
+    }) {
+        let value = first_value(page, &sample, &spec, None);
+        push("author", spec, value);
+    }
+    if let Some(spec) = common_spec(&sample, |item| {
+        item.descendants().filter_map(ElementRef::wrap).find(|el| {
+            (el.value().name() == "p"
+                || el.value().classes().any(|c| {
+                    let c = c.to_ascii_lowercase();
+                    c.contains("desc")
+                        || c.contains("summary")
+                        || c.contains("excerpt")
+                        || c.contains("snippet")
+                }))
+                && text_of(*el).len() > 30
+        })
+    }) {
+        let value = first_value(page, &sample, &spec, None);
+        push("description", spec, value);
+    }
+    out
+}
+
+type TextMatcher = fn(&str) -> bool;
+
+/// Roles recognised by what their text says.
+const TEXT_ROLES: &[(&str, TextMatcher)] = &[
+    ("price", looks_like_price),
+    ("score", |t| {
+        has_number_before(
+            t,
+            &[
+                "point", "points", "pts", "votes", "vote", "likes", "upvotes", "stars",
+            ],
+        )
+    }),
+    ("comments", |t| {
+        has_number_before(t, &["comment", "comments", "replies", "answers"])
+    }),
+    ("date", looks_like_date),
+];
+
+fn looks_like_price(text: &str) -> bool {
+    let t = text.trim();
+    t.len() < 40
+        && first_number(t).is_some()
+        && (t.contains(['$', '€', '£', '¥', '₹'])
+            || t.split_whitespace().any(|w| {
+                matches!(
+                    w.to_ascii_uppercase().as_str(),
+                    "USD" | "EUR" | "GBP" | "CHF" | "JPY"
+                )
+            }))
+}
+
+fn has_number_before(text: &str, words: &[&str]) -> bool {
+    let lower = text.to_lowercase();
+    let tokens: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == '\u{a0}')
+        .filter(|w| !w.is_empty())
+        .collect();
+    tokens.len() <= 4
+        && tokens.windows(2).any(|w| {
+            w[0].trim_matches(',')
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',')
+                && words.contains(&w[1].trim_matches(|c: char| !c.is_alphabetic()))
+        })
+}
+
+fn looks_like_date(text: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)^(\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|\d+ (minute|hour|day|week|month|year)s? ago)",
+        )
+        .expect("valid regex")
+    });
+    text.len() < 40 && re.is_match(text.trim())
+}
+
+/// The smallest element inside `item` (or in its next sibling) whose own text matches.
+fn find_text_role<'a>(item: ElementRef<'a>, matcher: TextMatcher) -> Option<ElementRef<'a>> {
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| el.id() != item.id())
+        .filter(|el| matcher(&text_of(*el)))
+        .last()
+}
+
+fn text_role_spec(sample: &[ElementRef<'_>], matcher: TextMatcher) -> Option<(String, String)> {
+    if let Some(spec) = common_spec(sample, |item| find_text_role(item, matcher)) {
+        let value = sample
+            .iter()
+            .find_map(|i| find_text_role(*i, matcher))
+            .map(text_of)
+            .unwrap_or_default();
+        return Some((spec, value));
+    }
+    // Rows split in two (a title row, then a row of details): look at the next sibling.
+    let siblings: Vec<ElementRef<'_>> = sample
+        .iter()
+        .filter_map(|i| i.next_siblings().find_map(ElementRef::wrap))
+        .collect();
+    if siblings.len() == sample.len() {
+        if let Some(spec) = common_spec(&siblings, |item| find_text_role(item, matcher)) {
+            let value = siblings
+                .iter()
+                .find_map(|i| find_text_role(*i, matcher))
+                .map(text_of)
+                .unwrap_or_default();
+            return Some((format!("+{spec}"), value));
+        }
+    }
+    None
+}
+
+/// The link that names the item: the one with the longest text, not a comment/vote link.
+fn best_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    let links = std::iter::once(item)
+        .filter(|i| i.value().name() == "a")
+        .chain(item.select(static_selector!("a[href]")));
+    links
+        .filter(|a| {
+            a.value()
+                .attr("href")
+                .is_some_and(|h| !h.starts_with('#') && !h.starts_with("javascript:"))
+        })
+        .map(|a| (text_of(a).chars().count(), a))
+        .filter(|(len, _)| *len >= 3)
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, a)| a)
+        .filter(|a| a.id() != item.id())
+}
+
+/// A spec (relative selector) that finds the element picked by `pick` in most sampled items.
+fn common_spec<'a, F>(sample: &[ElementRef<'a>], pick: F) -> Option<String>
+where
+    F: Fn(ElementRef<'a>) -> Option<ElementRef<'a>>,
+{
+    let mut votes: HashMap<String, usize> = HashMap::new();
+    for item in sample {
+        let Some(target) = pick(*item) else { continue };
+        if let Some(spec) = relative_selector(*item, target) {
+            *votes.entry(spec).or_default() += 1;
+        }
+    }
+    let (spec, count) = votes
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
+    // Most items must have it, and the spec must find the same kind of element in them.
+    (count * 3 >= sample.len() * 2 || (sample.len() <= 3 && count * 2 >= sample.len()))
+        .then_some(spec)
+}
+
+/// A short selector from `item` to `target`: the target's own shape, prefixed by its parent's
+/// when that is needed to tell it apart.
+fn relative_selector(item: ElementRef<'_>, target: ElementRef<'_>) -> Option<String> {
+    if target.id() == item.id() {
+        return None;
+    }
+    let own = shape_selector(target);
+    let selector = parse_selector(&own).ok()?;
+    if item.select(&selector).next().map(|e| e.id()) == Some(target.id()) {
+        return Some(own);
+    }
+    let parent = target.parent().and_then(ElementRef::wrap)?;
+    if parent.id() == item.id() {
+        return Some(format!(":scope > {own}"));
+    }
+    let with_parent = format!("{} > {own}", shape_selector(parent));
+    let selector = parse_selector(&with_parent).ok()?;
+    (item.select(&selector).next().map(|e| e.id()) == Some(target.id())).then_some(with_parent)
+}
+
+/// `tag.class` without ids (ids differ between items).
+fn shape_selector(el: ElementRef<'_>) -> String {
+    let mut out = el.value().name().to_owned();
+    for class in el.value().classes().filter(|c| is_css_ident(c)).take(2) {
+        out.push('.');
+        out.push_str(class);
+    }
+    out
+}
+
+fn first_value(page: &Page, sample: &[ElementRef<'_>], spec: &str, attr: Option<&str>) -> String {
+    let selector = match spec {
+        "." | "" => None,
+        css => parse_selector(css).ok(),
+    };
+    for item in sample {
+        let el = match &selector {
+            None => Some(*item),
+            Some(sel) => item.select(sel).next(),
+        };
+        let Some(el) = el else { continue };
+        let value = match attr {
+            Some(a) => el.value().attr(a).map(|v| {
+                if matches!(a, "href" | "src" | "data-src") {
+                    page.absolute(v).unwrap_or_else(|| v.to_owned())
+                } else {
+                    v.to_owned()
+                }
+            }),
+            None => Some(text_of(el)),
+        };
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            return v;
+        }
+    }
+    String::new()
+}
+
+fn tables(doc: &Html) -> Vec<TableInfo> {
+    doc.select(static_selector!("table"))
+        .filter_map(|table| {
+            let rows = table.select(static_selector!("tr")).count();
+            if rows < 2
+                || table
+                    .select(static_selector!("table table"))
+                    .next()
+                    .is_some()
+            {
+                return None;
+            }
+            let headers: Vec<String> = table
+                .select(static_selector!("th"))
+                .take(12)
+                .map(text_of)
+                .collect();
+            let selector = table_selector(doc, table);
+            Some(TableInfo {
+                selector,
+                rows: rows - usize::from(!headers.is_empty()),
+                headers,
+            })
+        })
+        .take(10)
+        .collect()
+}
+
+fn table_selector(doc: &Html, table: ElementRef<'_>) -> String {
+    let own = simple_selector(table);
+    let same = parse_selector(&own)
+        .map(|s| doc.select(&s).count())
+        .unwrap_or(0);
+    if same == 1 {
+        return own;
+    }
+    let index = doc
+        .select(static_selector!("table"))
+        .position(|t| t.id() == table.id())
+        .unwrap_or(0);
+    format!("table:nth-of-type({})", index + 1)
+}
+
+fn jsonld_types(doc: &Html) -> Vec<String> {
+    let mut types = Vec::new();
+    for script in doc.select(static_selector!(r#"script[type="application/ld+json"]"#)) {
+        let text: String = script.text().collect();
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        collect_types(&value, &mut types);
+    }
+    types.dedup();
+    types.truncate(20);
+    types
+}
+
+fn collect_types(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_types(v, out)),
+        serde_json::Value::Object(map) => {
+            match map.get("@type") {
+                Some(serde_json::Value::String(t)) => out.push(t.clone()),
+                Some(serde_json::Value::Array(ts)) => {
+                    out.extend(ts.iter().filter_map(|t| t.as_str().map(str::to_owned)))
+                }
+                _ => {}
+            }
+            if let Some(graph) = map.get("@graph") {
+                collect_types(graph, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Shortens a text to `max` characters, marking the cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = r#"<html lang="en"><head><title>Example News</title></head><body>
+      <nav><ul><li><a href="/">Home</a></li><li><a href="/new">New</a></li><li><a href="/ask">Ask</a></li><li><a href="/jobs">Jobs</a></li></ul></nav>
+      <main><div id="stories">
+        <article class="story"><h2><a href="/s/1">A first story about Rust</a></h2><span class="points">120 points</span><time datetime="2026-01-01">Jan 1</time></article>
+        <article class="story"><h2><a href="/s/2">Second story on parsing HTML</a></h2><span class="points">99 points</span><time datetime="2026-01-02">Jan 2</time></article>
+        <article class="story"><h2><a href="/s/3">Third story, about servers</a></h2><span class="points">7 points</span><time datetime="2026-01-03">Jan 3</time></article>
+      </div></main>
+      <footer><ul><li><a href="/a">About</a></li><li><a href="/b">Blog</a></li><li><a href="/c">Contact</a></li></ul></footer>
+    </body></html>"#;
+
+    #[test]
+    fn content_block_ranks_above_navigation_and_has_fields() {
+        let page = Page::parse(url::Url::parse("https://news.example/").unwrap(), PAGE);
+        let outline = outline(&page);
+        assert_eq!(outline.title.as_deref(), Some("Example News"));
+        let best = &outline.blocks[0];
+        assert_eq!(best.selector, "div#stories > article.story");
+        assert_eq!(best.count, 3);
+        let role = |r: &str| {
+            best.fields
+                .iter()
+                .find(|f| f.role == r)
+                .map(|f| f.spec.clone())
+        };
+        assert_eq!(role("title").as_deref(), Some("h2"));
+        assert_eq!(role("url").as_deref(), Some("h2 a[href]@href"));
+        assert_eq!(role("score").as_deref(), Some("span.points"));
+        assert_eq!(role("date").as_deref(), Some("time@datetime"));
+        assert!(
+            outline
+                .blocks
+                .iter()
+                .filter(|b| b.in_chrome)
+                .all(|b| b.score < best.score)
+        );
+    }
+}

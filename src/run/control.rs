@@ -1,0 +1,56 @@
+//! Stopping a run: an explicit cancel, the run timeout, abandonment or shutdown, with the
+//! reason kept so `complete` can say why.
+
+use std::sync::{Arc, Mutex};
+
+use tokio_util::sync::CancellationToken;
+
+/// Why a run stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// `DELETE /api/scrape/{id}`.
+    Cancelled,
+    /// Nobody listened for the grace period.
+    Abandoned,
+    /// `limits.run_timeout_secs` passed.
+    Timeout,
+    /// The server is shutting down.
+    Shutdown,
+}
+
+/// A cancellation token plus the first reason given.
+#[derive(Debug, Clone, Default)]
+pub struct RunControl {
+    token: CancellationToken,
+    reason: Arc<Mutex<Option<StopReason>>>,
+}
+
+impl RunControl {
+    /// A control that has not been stopped.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stops the run; the first reason wins.
+    pub fn stop(&self, reason: StopReason) {
+        if let Ok(mut current) = self.reason.lock() {
+            current.get_or_insert(reason);
+        }
+        self.token.cancel();
+    }
+
+    /// Whether the run was stopped.
+    pub fn is_stopped(&self) -> bool {
+        self.token.is_cancelled()
+    }
+
+    /// Resolves when the run is stopped.
+    pub async fn stopped(&self) {
+        self.token.cancelled().await;
+    }
+
+    /// Why it stopped, if it did.
+    pub fn reason(&self) -> Option<StopReason> {
+        self.reason.lock().ok().and_then(|r| *r)
+    }
+}

@@ -1,0 +1,291 @@
+//! The runs this server is executing, and their subscribers.
+//!
+//! A run is a task owned by the server, not by a connection. Subscribers replay stored
+//! events after their `Last-Event-ID`, then follow live; a run whose last subscriber left is
+//! cancelled after `runs.orphan_grace_secs` unless it was started detached.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures::Stream;
+use serde_json::Value;
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, broadcast};
+
+use super::control::{RunControl, StopReason};
+use super::emitter::Emitter;
+use super::request::ValidRequest;
+use super::session::{self, RunDeps};
+use crate::events::{Event, EventType};
+use crate::store::{Store, StoreError};
+
+/// Events buffered per run for slow subscribers; past it they re-read from the store.
+const LIVE_BUFFER: usize = 1024;
+/// How often a subscriber polls the store for a run it cannot follow live (one on another instance).
+const POLL_INTERVAL: Duration = Duration::from_millis(200);
+
+/// A run executing in this process.
+#[derive(Debug)]
+struct LiveRun {
+    control: RunControl,
+    live: broadcast::Sender<Event>,
+    subscribers: AtomicUsize,
+    detached: bool,
+    orphan_grace: Duration,
+}
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StartError {
+    /// Too many runs at once.
+    #[error("{0} runs are already executing; try again shortly")]
+    Busy(usize),
+    /// The session id is taken.
+    #[error("session `{0}` already exists")]
+    Duplicate(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+/// All live runs, with their concurrency limit.
+#[derive(Debug, Clone)]
+pub struct Hub {
+    runs: Arc<Mutex<HashMap<String, Arc<LiveRun>>>>,
+    store: Store,
+    permits: Arc<Semaphore>,
+    max_runs: usize,
+    orphan_grace: Duration,
+    run_timeout: Duration,
+}
+
+impl Hub {
+    /// A hub over `store` allowing `max_runs` concurrent runs.
+    pub fn new(
+        store: Store,
+        max_runs: usize,
+        orphan_grace: Duration,
+        run_timeout: Duration,
+    ) -> Self {
+        Self {
+            runs: Arc::default(),
+            store,
+            permits: Arc::new(Semaphore::new(max_runs)),
+            max_runs,
+            orphan_grace,
+            run_timeout,
+        }
+    }
+
+    /// The store behind the hub.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Starts a run; returns its session id.
+    ///
+    /// # Errors
+    /// Busy, duplicate id, or a store failure.
+    pub async fn start(
+        &self,
+        deps: RunDeps,
+        request: ValidRequest,
+        detached: bool,
+    ) -> Result<String, StartError> {
+        let permit: OwnedSemaphorePermit = self
+            .permits
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| StartError::Busy(self.max_runs))?;
+        let id = request.session_id.clone();
+        let request_json = serde_json::to_value(&request).unwrap_or(Value::Null);
+        self.store
+            .create_session(&id, &request_json, detached)
+            .await
+            .map_err(|e| match e {
+                StoreError::Duplicate(id) => StartError::Duplicate(id),
+                other => StartError::Store(other),
+            })?;
+        let (live, _) = broadcast::channel(LIVE_BUFFER);
+        let run = Arc::new(LiveRun {
+            control: RunControl::new(),
+            live: live.clone(),
+            subscribers: AtomicUsize::new(0),
+            detached,
+            orphan_grace: self.orphan_grace,
+        });
+        self.runs.lock().await.insert(id.clone(), run.clone());
+        let hub = self.clone();
+        let run_timeout = self.run_timeout;
+        let session_id = id.clone();
+        tokio::spawn(async move {
+            let control = run.control.clone();
+            let timer = {
+                let control = control.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(run_timeout).await;
+                    control.stop(StopReason::Timeout);
+                })
+            };
+            let mut emitter = Emitter::new(session_id.clone(), hub.store.clone(), live);
+            let complete = session::run(deps, request, control, &mut emitter).await;
+            timer.abort();
+            let result = serde_json::to_value(&complete).unwrap_or(Value::Null);
+            if let Err(err) = hub
+                .store
+                .finish_session(&session_id, complete.status, &result, complete.total_reward)
+                .await
+            {
+                tracing::error!(%session_id, %err, "could not store the end of a run");
+            }
+            hub.runs.lock().await.remove(&session_id);
+            drop(permit);
+            tracing::info!(%session_id, status = complete.status.as_str(), steps = complete.total_steps, "run finished");
+        });
+        Ok(id)
+    }
+
+    /// Cancels a run executing here. False when it is not live in this process.
+    pub async fn cancel(&self, id: &str) -> bool {
+        match self.runs.lock().await.get(id) {
+            Some(run) => {
+                run.control.stop(StopReason::Cancelled);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether a run is executing in this process.
+    pub async fn is_live(&self, id: &str) -> bool {
+        self.runs.lock().await.contains_key(id)
+    }
+
+    /// Stops every run after giving them `grace` to finish, and waits until all have ended.
+    pub async fn shutdown(&self, grace: Duration) {
+        let deadline = tokio::time::Instant::now() + grace;
+        while !self.runs.lock().await.is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        for run in self.runs.lock().await.values() {
+            run.control.stop(StopReason::Shutdown);
+        }
+        while !self.runs.lock().await.is_empty() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The events of a session after `after`: stored ones first, then live ones, ending with
+    /// `complete`. No gap and no duplicate, whatever the timing.
+    pub async fn subscribe(
+        &self,
+        id: &str,
+        after: u64,
+    ) -> impl Stream<Item = Event> + Send + 'static {
+        let run = self.runs.lock().await.get(id).cloned();
+        let store = self.store.clone();
+        let id = id.to_owned();
+        // Attach (and subscribe to live events) before reading the store, so nothing emitted
+        // between the read and the subscription is missed.
+        let guard = run.as_ref().map(|r| SubscriberGuard::attach(r.clone()));
+        let receiver = run.as_ref().map(|r| r.live.subscribe());
+        async_stream::stream! {
+            let _guard = guard;
+            let mut last = after;
+            let mut receiver = receiver;
+            loop {
+                // Replay (or catch up) from the store.
+                match store.events_after(&id, last).await {
+                    Ok(events) => {
+                        for event in events {
+                            last = event.seq;
+                            let done = event.kind == EventType::Complete;
+                            yield event;
+                            if done {
+                                return;
+                            }
+                        }
+                    }
+                    Err(err) => {
+                        tracing::warn!(session_id = %id, %err, "replay failed");
+                        return;
+                    }
+                }
+                let Some(rx) = receiver.as_mut() else {
+                    // Not live here: finished (its complete was replayed above) or running on
+                    // another instance sharing the store. Poll until it completes.
+                    match store.session(&id).await {
+                        Ok(session) if session.status.is_final() => {
+                            // A final status with no complete event replayed yet: one more read.
+                            if let Ok(events) = store.events_after(&id, last).await {
+                                for event in events {
+                                    yield event;
+                                }
+                            }
+                            return;
+                        }
+                        Ok(_) => {
+                            tokio::time::sleep(POLL_INTERVAL).await;
+                            continue;
+                        }
+                        Err(_) => return,
+                    }
+                };
+                loop {
+                    match rx.recv().await {
+                        Ok(event) if event.seq <= last => {}
+                        Ok(event) => {
+                            last = event.seq;
+                            let done = event.kind == EventType::Complete;
+                            yield event;
+                            if done {
+                                return;
+                            }
+                        }
+                        // Fell behind the live buffer, or the run ended: catch up from the store.
+                        Err(broadcast::error::RecvError::Lagged(_)) => break,
+                        Err(broadcast::error::RecvError::Closed) => {
+                            receiver = None;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Counts a subscriber while it lives; the last one leaving starts the orphan timer.
+#[derive(Debug)]
+struct SubscriberGuard {
+    run: Arc<LiveRun>,
+}
+
+impl SubscriberGuard {
+    fn attach(run: Arc<LiveRun>) -> Self {
+        run.subscribers.fetch_add(1, Ordering::SeqCst);
+        Self { run }
+    }
+}
+
+impl Drop for SubscriberGuard {
+    fn drop(&mut self) {
+        let left = self.run.subscribers.fetch_sub(1, Ordering::SeqCst) - 1;
+        if left > 0 || self.run.detached || self.run.control.is_stopped() {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let run = self.run.clone();
+        runtime.spawn(async move {
+            tokio::time::sleep(run.orphan_grace).await;
+            if run.subscribers.load(Ordering::SeqCst) == 0 {
+                tracing::info!("no subscriber for the grace period; cancelling the run");
+                run.control.stop(StopReason::Abandoned);
+            }
+        });
+    }
+}

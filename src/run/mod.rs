@@ -1,0 +1,14 @@
+//! Runs: the agent loop, event sequencing, subscribers and cancellation.
+
+pub mod control;
+pub mod emitter;
+pub mod hub;
+pub mod page;
+pub mod request;
+pub mod rewards;
+pub mod session;
+
+pub use control::{RunControl, StopReason};
+pub use hub::{Hub, StartError};
+pub use request::{PlannerChoice, ScrapeRequest, ValidRequest};
+pub use session::RunDeps;

@@ -1,0 +1,283 @@
+//! The scrape request: its wire form and its validation.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use url::Url;
+
+use crate::output::OutputFormat;
+use crate::settings::LimitSettings;
+use crate::tools::ToolCall;
+
+/// Which planner a request asks for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlannerChoice {
+    /// The LLM planner when one is configured, else the heuristic planner.
+    #[default]
+    Auto,
+    /// The deterministic heuristic planner.
+    Heuristic,
+    /// The LLM planner (an error when none is configured).
+    Llm,
+}
+
+/// The JSON body of `POST /api/scrape/stream` and `POST /api/scrape`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScrapeRequest {
+    /// URLs to scrape, in order.
+    #[serde(default, alias = "assets")]
+    pub urls: Vec<String>,
+    /// What the user wants, in plain words.
+    #[serde(default)]
+    pub instructions: String,
+    /// `json` (default), `csv`, `markdown` or `text`.
+    #[serde(default)]
+    pub output_format: Option<String>,
+    /// How to shape the output ("columns: title, url, points").
+    #[serde(default)]
+    pub output_instructions: Option<String>,
+    /// Per-URL tool-call budget.
+    #[serde(default)]
+    pub max_steps: Option<u32>,
+    /// Which planner to use.
+    #[serde(default)]
+    pub planner: PlannerChoice,
+    /// Model for the LLM planner.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// An explicit plan; when given the planner is not asked.
+    #[serde(default)]
+    pub tools: Option<Vec<ToolCall>>,
+    /// Client-chosen session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+}
+
+/// A request that passed validation.
+#[derive(Debug, Clone, Serialize)]
+pub struct ValidRequest {
+    /// The URLs exactly as given (answers are keyed by these).
+    pub urls: Vec<String>,
+    /// Instructions (may be empty when an explicit plan is given).
+    pub instructions: String,
+    /// Output format.
+    pub output_format: OutputFormat,
+    /// Output instructions.
+    pub output_instructions: Option<String>,
+    /// Budget per URL.
+    pub max_steps: u32,
+    /// Planner choice.
+    pub planner: PlannerChoice,
+    /// Model name.
+    pub model: Option<String>,
+    /// Explicit plan.
+    pub tools: Option<Vec<ToolCall>>,
+    /// Session id (generated when not given).
+    pub session_id: String,
+}
+
+/// A request that cannot be run; becomes a 4xx JSON error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejection {
+    /// Machine-readable code.
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// Extra details (which URL, which limit).
+    pub details: serde_json::Value,
+}
+
+impl Rejection {
+    fn new(code: &'static str, message: impl Into<String>, details: serde_json::Value) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            details,
+        }
+    }
+}
+
+/// Whether a session id is acceptable: `[A-Za-z0-9_-]{1,64}`.
+pub fn valid_session_id(id: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)]
+    RE.get_or_init(|| Regex::new(r"^[A-Za-z0-9_-]{1,64}$").expect("valid regex"))
+        .is_match(id)
+}
+
+impl ScrapeRequest {
+    /// Checks the request against the limits.
+    ///
+    /// # Errors
+    /// The first problem found.
+    pub fn validate(self, limits: &LimitSettings) -> Result<ValidRequest, Rejection> {
+        if self.urls.is_empty() {
+            return Err(Rejection::new(
+                "no_urls",
+                "`urls` must list at least one URL",
+                json!(null),
+            ));
+        }
+        if self.urls.len() > limits.max_urls_per_request {
+            return Err(Rejection::new(
+                "too_many_urls",
+                format!(
+                    "{} URLs given; at most {} are accepted per request",
+                    self.urls.len(),
+                    limits.max_urls_per_request
+                ),
+                json!({"given": self.urls.len(), "max": limits.max_urls_per_request}),
+            ));
+        }
+        for (index, raw) in self.urls.iter().enumerate() {
+            match Url::parse(raw) {
+                Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}
+                Ok(url) => {
+                    return Err(Rejection::new(
+                        "invalid_url",
+                        format!("`{raw}` is not an http(s) URL (scheme `{}`)", url.scheme()),
+                        json!({"url": raw, "index": index}),
+                    ));
+                }
+                Err(err) => {
+                    return Err(Rejection::new(
+                        "invalid_url",
+                        format!("`{raw}` is not a URL: {err}"),
+                        json!({"url": raw, "index": index}),
+                    ));
+                }
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(dup) = self.urls.iter().find(|u| !seen.insert(u.as_str())) {
+            return Err(Rejection::new(
+                "duplicate_url",
+                format!("`{dup}` is listed twice; answers are keyed by URL"),
+                json!({"url": dup}),
+            ));
+        }
+        let has_plan = self.tools.as_ref().is_some_and(|t| !t.is_empty());
+        if self.instructions.trim().is_empty() && !has_plan {
+            return Err(Rejection::new(
+                "missing_instructions",
+                "give `instructions` (what you want) or an explicit `tools` plan",
+                json!(null),
+            ));
+        }
+        if self.instructions.len() > 10_000 {
+            return Err(Rejection::new(
+                "instructions_too_long",
+                "`instructions` is longer than 10000 characters",
+                json!(null),
+            ));
+        }
+        let output_format = match self.output_format.as_deref() {
+            None => OutputFormat::Json,
+            Some(name) => OutputFormat::parse(name).ok_or_else(|| {
+                Rejection::new(
+                    "invalid_output_format",
+                    format!("unknown output_format `{name}`; use json, csv, markdown or text"),
+                    json!({"given": name, "allowed": ["json", "csv", "markdown", "text"]}),
+                )
+            })?,
+        };
+        let max_steps = match self.max_steps {
+            None => limits.default_max_steps,
+            Some(0) => {
+                return Err(Rejection::new(
+                    "invalid_max_steps",
+                    "`max_steps` must be at least 1",
+                    json!(null),
+                ));
+            }
+            Some(n) if n > limits.max_steps_cap => {
+                return Err(Rejection::new(
+                    "invalid_max_steps",
+                    format!(
+                        "`max_steps` is {n}; at most {} is allowed",
+                        limits.max_steps_cap
+                    ),
+                    json!({"given": n, "max": limits.max_steps_cap}),
+                ));
+            }
+            Some(n) => n,
+        };
+        let session_id = match self.session_id {
+            Some(id) if !valid_session_id(&id) => {
+                return Err(Rejection::new(
+                    "invalid_session_id",
+                    "`session_id` must match [A-Za-z0-9_-]{1,64}",
+                    json!({"given": id}),
+                ));
+            }
+            Some(id) => id,
+            None => uuid::Uuid::new_v4().to_string(),
+        };
+        Ok(ValidRequest {
+            urls: self.urls,
+            instructions: self.instructions,
+            output_format,
+            output_instructions: self.output_instructions.filter(|s| !s.trim().is_empty()),
+            max_steps,
+            planner: self.planner,
+            model: self.model.filter(|m| !m.trim().is_empty()),
+            tools: self.tools.filter(|t| !t.is_empty()),
+            session_id,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Settings;
+
+    fn check(body: serde_json::Value) -> Result<ValidRequest, Rejection> {
+        serde_json::from_value::<ScrapeRequest>(body)
+            .unwrap()
+            .validate(&Settings::defaults().limits)
+    }
+
+    #[test]
+    fn rejects_each_bad_input_with_its_code() {
+        let code = |body| check(body).unwrap_err().code;
+        assert_eq!(code(json!({"urls": [], "instructions": "x"})), "no_urls");
+        assert_eq!(
+            code(json!({"urls": ["ftp://a.b/"], "instructions": "x"})),
+            "invalid_url"
+        );
+        assert_eq!(
+            code(json!({"urls": ["not a url"], "instructions": "x"})),
+            "invalid_url"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"]})),
+            "missing_instructions"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"], "instructions": "x", "output_format": "xml"})),
+            "invalid_output_format"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"], "instructions": "x", "session_id": "a b"})),
+            "invalid_session_id"
+        );
+        let many: Vec<String> = (0..51).map(|i| format!("https://a.b/{i}")).collect();
+        assert_eq!(
+            code(json!({"urls": many, "instructions": "x"})),
+            "too_many_urls"
+        );
+    }
+
+    #[test]
+    fn accepts_assets_alias_and_explicit_plan() {
+        let ok = check(json!({"assets": ["https://a.b/"], "tools": [{"tool": "html.select", "params": {"selector": "a"}}]})).unwrap();
+        assert_eq!(ok.urls, vec!["https://a.b/"]);
+        assert_eq!(ok.max_steps, 20);
+        assert_eq!(ok.tools.unwrap()[0].tool, "html.select");
+    }
+}

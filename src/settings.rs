@@ -1,0 +1,218 @@
+//! Layered configuration: embedded `config/default.toml` < `--config` file <
+//! `SCRAPE_AGENT__<SECTION>__<KEY>` environment variables < CLI flags.
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use config::{Config, Environment, File, FileFormat};
+use serde::Deserialize;
+
+/// The embedded defaults, so the binary runs with no files beside it.
+pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+
+/// All settings; the sections mirror `config/default.toml`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    /// Listening and HTTP behaviour.
+    pub server: ServerSettings,
+    /// Caps on requests and runs.
+    pub limits: LimitSettings,
+    /// The page fetcher.
+    pub fetch: FetchSettings,
+    /// Planner selection.
+    pub planner: PlannerSettings,
+    /// The OpenAI-compatible LLM planner.
+    pub llm: LlmSettings,
+    /// Where sessions and events are stored.
+    pub database: DatabaseSettings,
+    /// Run lifecycle.
+    pub runs: RunSettings,
+    /// Retention of stored sessions.
+    pub store: StoreSettings,
+}
+
+/// `[server]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct ServerSettings {
+    /// Address to listen on.
+    pub bind: SocketAddr,
+    /// Largest accepted request body.
+    pub max_body_bytes: usize,
+    /// Seconds between keep-alive comments.
+    pub keep_alive_secs: u64,
+    /// Seconds runs get to finish at shutdown.
+    pub shutdown_grace_secs: u64,
+}
+
+/// `[limits]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct LimitSettings {
+    /// URLs accepted in one request.
+    pub max_urls_per_request: usize,
+    /// Per-URL step budget when the request gives none.
+    pub default_max_steps: u32,
+    /// Upper bound for a request's budget.
+    pub max_steps_cap: u32,
+    /// Wall-clock limit of a run.
+    pub run_timeout_secs: u64,
+    /// Runs executing at once.
+    pub max_concurrent_runs: usize,
+    /// Bytes of tool result carried in a step.
+    pub max_step_result_bytes: usize,
+    /// Items one tool may produce.
+    pub max_items: usize,
+    /// Characters of text one tool may produce.
+    pub max_text_chars: usize,
+}
+
+/// `[fetch]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct FetchSettings {
+    /// Allow loopback/private/link-local targets.
+    pub allow_private_networks: bool,
+    /// Seconds per fetch.
+    pub timeout_secs: u64,
+    /// Seconds to connect.
+    pub connect_timeout_secs: u64,
+    /// Redirect hops followed.
+    pub max_redirects: usize,
+    /// Body cap in bytes.
+    pub max_body_bytes: usize,
+    /// User-Agent header.
+    pub user_agent: String,
+    /// Honour robots.txt.
+    pub respect_robots: bool,
+    /// Retries of transient failures.
+    pub retries: u32,
+    /// Base backoff in milliseconds.
+    pub retry_backoff_ms: u64,
+    /// Minimum delay between requests to one host.
+    pub per_host_delay_ms: u64,
+}
+
+/// `[planner]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct PlannerSettings {
+    /// `auto`, `heuristic` or `llm`.
+    pub default: String,
+}
+
+/// `[llm]`
+#[derive(Clone, Deserialize)]
+pub struct LlmSettings {
+    /// Chat Completions base URL; empty disables the LLM planner.
+    pub base_url: String,
+    /// Bearer token; never logged (see the manual `Debug`).
+    pub api_key: String,
+    /// Default model.
+    pub model: String,
+    /// Seconds per planner reply.
+    pub timeout_secs: u64,
+    /// Characters of page context offered to the model.
+    pub max_context_chars: usize,
+}
+
+impl std::fmt::Debug for LlmSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmSettings")
+            .field("base_url", &self.base_url)
+            .field(
+                "api_key",
+                &if self.api_key.is_empty() {
+                    ""
+                } else {
+                    "<redacted>"
+                },
+            )
+            .field("model", &self.model)
+            .field("timeout_secs", &self.timeout_secs)
+            .field("max_context_chars", &self.max_context_chars)
+            .finish()
+    }
+}
+
+impl LlmSettings {
+    /// Whether an endpoint is configured.
+    pub fn is_configured(&self) -> bool {
+        !self.base_url.trim().is_empty()
+    }
+}
+
+/// `[database]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct DatabaseSettings {
+    /// `sqlite://…` or `postgres://…`.
+    pub url: String,
+    /// Pool size.
+    pub max_connections: u32,
+}
+
+/// `[runs]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct RunSettings {
+    /// Seconds an abandoned run keeps going.
+    pub orphan_grace_secs: u64,
+}
+
+/// `[store]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct StoreSettings {
+    /// Days sessions are kept; 0 keeps them forever.
+    pub retention_days: u32,
+}
+
+impl Settings {
+    /// Loads the layers: embedded defaults, then `file` if given, then the environment.
+    ///
+    /// # Errors
+    /// A missing or malformed file, or a value of the wrong type.
+    pub fn load(file: Option<&Path>) -> Result<Self, config::ConfigError> {
+        let mut builder =
+            Config::builder().add_source(File::from_str(DEFAULT_TOML, FileFormat::Toml));
+        if let Some(path) = file {
+            builder = builder.add_source(File::from(path).required(true));
+        }
+        builder
+            .add_source(
+                Environment::with_prefix("SCRAPE_AGENT")
+                    .prefix_separator("__")
+                    .separator("__")
+                    .try_parsing(true),
+            )
+            .build()?
+            .try_deserialize()
+    }
+
+    /// The embedded defaults alone (what tests start from).
+    ///
+    /// # Panics
+    /// Never in practice: the embedded file is checked by a unit test.
+    #[allow(clippy::expect_used)]
+    pub fn defaults() -> Self {
+        Config::builder()
+            .add_source(File::from_str(DEFAULT_TOML, FileFormat::Toml))
+            .build()
+            .and_then(Config::try_deserialize)
+            .expect("embedded config/default.toml is valid")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_defaults_parse() {
+        let settings = Settings::defaults();
+        assert_eq!(settings.server.bind.port(), 8080);
+        assert!(!settings.fetch.allow_private_networks);
+        assert_eq!(settings.limits.max_urls_per_request, 50);
+    }
+
+    #[test]
+    fn api_key_is_not_in_debug_output() {
+        let mut settings = Settings::defaults();
+        settings.llm.api_key = "sk-secret".into();
+        assert!(!format!("{settings:?}").contains("sk-secret"));
+    }
+}

@@ -1,0 +1,255 @@
+//! Small DOM helpers shared by the tools and the page outline.
+
+use std::sync::OnceLock;
+
+use scraper::{ElementRef, Selector};
+
+/// Parses a selector given by a client or a model, with a message naming it on failure.
+///
+/// # Errors
+/// The selector is not valid CSS.
+pub fn parse_selector(css: &str) -> Result<Selector, String> {
+    if css.trim().is_empty() {
+        return Err("empty CSS selector".into());
+    }
+    if css.len() > 2048 {
+        return Err("CSS selector longer than 2048 characters".into());
+    }
+    Selector::parse(css).map_err(|e| format!("invalid CSS selector `{css}`: {e}"))
+}
+
+/// A selector written in our own code; a typo there is a bug caught by every test.
+///
+/// # Panics
+/// When `css` is not valid CSS (a programming error).
+#[allow(clippy::expect_used)]
+pub fn selector_static(css: &str) -> Selector {
+    Selector::parse(css).expect("static selector is valid CSS")
+}
+
+/// A selector compiled once per process, for hot paths.
+#[macro_export]
+macro_rules! static_selector {
+    ($css:expr) => {{
+        static CELL: std::sync::OnceLock<scraper::Selector> = std::sync::OnceLock::new();
+        CELL.get_or_init(|| $crate::tools::dom::selector_static($css))
+    }};
+}
+
+/// Text of an element with whitespace collapsed, skipping `<script>`, `<style>`, `<noscript>` and `<template>`.
+pub fn text_of(element: ElementRef<'_>) -> String {
+    let mut out = String::new();
+    push_text(element, &mut out);
+    collapse_whitespace(&out)
+}
+
+fn push_text(element: ElementRef<'_>, out: &mut String) {
+    for child in element.children() {
+        if let Some(text) = child.value().as_text() {
+            out.push_str(text);
+        } else if let Some(child_el) = ElementRef::wrap(child) {
+            let name = child_el.value().name();
+            if matches!(name, "script" | "style" | "noscript" | "template") {
+                continue;
+            }
+            let block = is_block(name);
+            if block || name == "br" {
+                out.push(' ');
+            }
+            push_text(child_el, out);
+            if block {
+                out.push(' ');
+            }
+        }
+    }
+}
+
+/// Whether an element name is a block-level element (for text joins and outlines).
+pub fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "p" | "div"
+            | "section"
+            | "article"
+            | "li"
+            | "ul"
+            | "ol"
+            | "tr"
+            | "td"
+            | "th"
+            | "table"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "footer"
+            | "nav"
+            | "aside"
+            | "main"
+            | "blockquote"
+            | "pre"
+            | "dd"
+            | "dt"
+            | "dl"
+            | "figure"
+            | "figcaption"
+            | "form"
+            | "br"
+            | "hr"
+            | "tbody"
+            | "thead"
+            | "caption"
+    )
+}
+
+/// Collapses runs of whitespace into single spaces and trims.
+pub fn collapse_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Whether the element sits inside (or is) page chrome: nav, header, footer, aside, or a
+/// container whose id/class says menu, nav, footer, sidebar, breadcrumb, cookie or pagination.
+pub fn in_chrome(element: ElementRef<'_>) -> bool {
+    std::iter::once(element)
+        .chain(element.ancestors().filter_map(ElementRef::wrap))
+        .any(is_chrome_element)
+}
+
+/// Whether this element itself is page chrome (see [`in_chrome`]).
+pub fn is_chrome_element(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    if matches!(el.name(), "nav" | "footer" | "aside") {
+        return true;
+    }
+    if el.attr("role").is_some_and(|r| {
+        matches!(
+            r,
+            "navigation" | "contentinfo" | "banner" | "menu" | "menubar"
+        )
+    }) {
+        return true;
+    }
+    let words = el.id().into_iter().chain(el.classes());
+    for word in words {
+        let w = word.to_ascii_lowercase();
+        if CHROME_WORDS.iter().any(|c| {
+            w == *c
+                || w.starts_with(&format!("{c}-"))
+                || w.ends_with(&format!("-{c}"))
+                || w.contains(&format!("-{c}-"))
+                || w.contains(&format!("_{c}"))
+        }) {
+            return true;
+        }
+    }
+    false
+}
+
+const CHROME_WORDS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "footer",
+    "sidebar",
+    "breadcrumb",
+    "breadcrumbs",
+    "pagination",
+    "pager",
+    "cookie",
+    "cookies",
+    "masthead",
+    "topbar",
+    "site-header",
+    "skip",
+];
+
+/// A short, stable CSS selector for one element: `tag#id`, or `tag.class1.class2`.
+pub fn simple_selector(element: ElementRef<'_>) -> String {
+    let el = element.value();
+    if let Some(id) = el.id().filter(|id| is_css_ident(id)) {
+        return format!("{}#{id}", el.name());
+    }
+    let mut out = el.name().to_owned();
+    for class in el.classes().filter(|c| is_css_ident(c)).take(3) {
+        out.push('.');
+        out.push_str(class);
+    }
+    out
+}
+
+/// Whether a name can be used in a selector without escaping.
+pub fn is_css_ident(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !name.starts_with("--")
+        && !name
+            .chars()
+            .nth(1)
+            .is_some_and(|c| c.is_ascii_digit() && name.starts_with('-'))
+}
+
+/// First number in a text ("1,234 points" → 1234, "$19.99" → 19.99).
+pub fn first_number(text: &str) -> Option<f64> {
+    static RE: OnceLock<regex::Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE.get_or_init(|| regex::Regex::new(r"-?\d[\d,]*(?:\.\d+)?").expect("valid regex"));
+    let m = re.find(text)?;
+    m.as_str().replace(',', "").parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scraper::Html;
+
+    #[test]
+    fn text_skips_scripts_and_separates_blocks() {
+        let doc = Html::parse_fragment(
+            "<div><p>Hello</p><p>world</p><script>x()</script><span>!</span></div>",
+        );
+        let div = doc.select(&selector_static("div")).next().unwrap();
+        assert_eq!(text_of(div), "Hello world !");
+    }
+
+    #[test]
+    fn chrome_detection() {
+        let doc = Html::parse_document(
+            r#"<nav><a id="a">x</a></nav><div class="site-footer"><a id="b">y</a></div><main><a id="c">z</a></main>"#,
+        );
+        let get = |id| {
+            doc.select(&selector_static(&format!("#{id}")))
+                .next()
+                .unwrap()
+        };
+        assert!(in_chrome(get("a")));
+        assert!(in_chrome(get("b")));
+        assert!(!in_chrome(get("c")));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(first_number("1,234 points"), Some(1234.0));
+        assert_eq!(first_number("$19.99"), Some(19.99));
+        assert_eq!(first_number("none"), None);
+    }
+
+    #[test]
+    fn selectors_are_rejected_with_their_text() {
+        assert!(parse_selector("div[").unwrap_err().contains("`div[`"));
+        assert!(parse_selector("").is_err());
+    }
+}
