@@ -33,3 +33,10 @@ pub fn main_content(page: &Page) -> MainContent {
         ..MainContent::default()
     }
 }
+
+/// Converts an element (and its descendants) to Markdown, links made absolute against the
+/// page. (Placeholder: plain text.)
+pub fn markdown_of(page: &Page, element: scraper::ElementRef<'_>) -> String {
+    let _ = page;
+    crate::tools::dom::text_of(element)
+}
