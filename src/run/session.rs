@@ -137,11 +137,12 @@ pub async fn run(
     for url in &request.urls {
         answers.entry(url.clone()).or_insert(Value::Null);
     }
+    let unreached = request.urls.len() as u64 - processed - failed;
     let status = match stop {
         Some(StopReason::Cancelled | StopReason::Abandoned | StopReason::Shutdown) => {
             RunStatus::Cancelled
         }
-        _ if failed == 0 && processed > 0 => RunStatus::Completed,
+        _ if failed == 0 && unreached == 0 && processed > 0 => RunStatus::Completed,
         _ if processed > 0 => RunStatus::Partial,
         _ => RunStatus::Failed,
     };
@@ -220,7 +221,7 @@ impl Run<'_> {
         let fetch_started = Instant::now();
         let fetched = tokio::select! {
             biased;
-            () = self.control.stopped() => return fail(ErrorCode::Cancelled, "stopped before the page was fetched".into(), false),
+            () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
             fetched = self.deps.fetcher.fetch_html(url) => fetched,
         };
         self.metrics.fetches += 1;
@@ -346,12 +347,8 @@ impl Run<'_> {
                 params: t.params_schema.clone(),
             })
             .collect();
-        let stopped = |url: &str| ErrorData {
-            code: ErrorCode::Cancelled,
-            message: "stopped while working on this URL".into(),
-            url: Some(url.to_owned()),
-            retryable: false,
-        };
+        let control = self.control.clone();
+        let stopped = |url: &str| stopped_error(&control, url);
         for round in 0u32.. {
             if self.control.is_stopped() {
                 return Err(stopped(url));
@@ -603,6 +600,25 @@ impl Run<'_> {
                 duration_ms: None,
             })
             .await;
+    }
+}
+
+/// The error of a URL interrupted by a stop: `timeout` for the run timeout, else `cancelled`.
+fn stopped_error(control: &RunControl, url: &str) -> ErrorData {
+    let timed_out = control.reason() == Some(StopReason::Timeout);
+    ErrorData {
+        code: if timed_out {
+            ErrorCode::Timeout
+        } else {
+            ErrorCode::Cancelled
+        },
+        message: if timed_out {
+            "the run timed out while working on this URL".into()
+        } else {
+            "the run was stopped while working on this URL".into()
+        },
+        url: Some(url.to_owned()),
+        retryable: timed_out,
     }
 }
 

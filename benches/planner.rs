@@ -1,0 +1,58 @@
+//! Parse + outline + heuristic plan on real pages: the fixed cost of every URL before tools run.
+
+use std::io::Read;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use scrape_agent::planner::heuristic;
+use scrape_agent::planner::outline::outline;
+use scrape_agent::planner::{Outline, PlannerContext};
+use scrape_agent::tools::Page;
+
+fn corpus_page(id: &str) -> Option<String> {
+    let path = format!(
+        "{}/../shared/corpora/wcxb-dev/html/{id}.html.gz",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bytes = std::fs::read(path).ok()?;
+    let mut html = String::new();
+    flate2::read::GzDecoder::new(bytes.as_slice())
+        .read_to_string(&mut html)
+        .ok()?;
+    Some(html)
+}
+
+fn context(outline: Outline) -> PlannerContext {
+    PlannerContext {
+        instructions: "the top 10 items with title, link and price".into(),
+        output_instructions: None,
+        url: "https://example.com/".into(),
+        outline,
+        observations: Vec::new(),
+        round: 0,
+        steps_left: 20,
+        have_answer: false,
+        tools: Vec::new(),
+        model: None,
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let url = url::Url::parse("https://example.com/").expect("valid URL");
+    // A listing, a product collection, an article and a forum thread.
+    for id in ["0203", "0634", "0107", "0504"] {
+        let Some(html) = corpus_page(id) else {
+            eprintln!("corpus page {id} not found; skipping");
+            continue;
+        };
+        let mut group = c.benchmark_group(format!("page_{id}_{}kb", html.len() / 1024));
+        group.bench_function("parse", |b| b.iter(|| Page::parse(url.clone(), &html)));
+        let page = Page::parse(url.clone(), &html);
+        group.bench_function("outline", |b| b.iter(|| outline(&page)));
+        let ctx = context(outline(&page));
+        group.bench_function("heuristic_plan", |b| b.iter(|| heuristic::plan(&ctx)));
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

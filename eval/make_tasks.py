@@ -1,0 +1,64 @@
+"""Writes eval/planner_tasks.json: planner tasks over the shared corpora, checked against their
+ground truth (not against this server's output). Run from the repository root:
+    python3 eval/make_tasks.py ../shared/corpora > eval/planner_tasks.json
+Hand-written tasks over eval/pages/ are kept in eval/fixture_tasks.json and appended."""
+import json, sys, pathlib
+
+root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/corpora")
+meta = json.load(open(root / "wcxb-dev/metadata.json"))
+by_type = {}
+for page_id, info in sorted(meta.items()):
+    by_type.setdefault(info["page_type"], []).append(page_id)
+
+def gt(page_id):
+    return json.load(open(root / f"wcxb-dev/ground-truth/{page_id}.json"))["ground_truth"]
+
+tasks = []
+list_wordings = [
+    "the first 5 items with their title",
+    "top 5 entries with title and link",
+    "give me 5 items: title",
+    "first five results with title and url",
+]
+for kind in ("listing", "collection"):
+    for i, page_id in enumerate(by_type[kind]):
+        tasks.append({
+            "id": f"list-{kind}-{page_id}", "intent": "list", "page": f"wcxb/{page_id}",
+            "instructions": list_wordings[i % len(list_wordings)],
+            "check": {"kind": "gt_items", "count": 5, "field": "title"},
+        })
+for page_id in by_type["article"]:
+    tasks.append({
+        "id": f"main-{page_id}", "intent": "main_content", "page": f"wcxb/{page_id}",
+        "instructions": "the main text of the article",
+        "check": {"kind": "f1", "min": 0.8},
+    })
+    truth = gt(page_id)
+    expected = {"title": "$gt.title"}
+    if truth.get("author"):
+        expected["author"] = "$gt.author"
+    if truth.get("publish_date"):
+        expected["published_time"] = "$gt.publish_date"
+    tasks.append({
+        "id": f"meta-{page_id}", "intent": "metadata", "page": f"wcxb/{page_id}",
+        "instructions": "the page metadata: title, author and publication date",
+        "check": {"kind": "fields", "expected": expected},
+    })
+for page_id in by_type["product"]:
+    tasks.append({
+        "id": f"product-{page_id}", "intent": "product", "page": f"wcxb/{page_id}",
+        "instructions": "the product details: name, price and availability",
+        "check": {"kind": "fields", "expected": {"name": "$gt.title"}},
+    })
+readability = sorted(p.name for p in (root / "readability/test-pages").iterdir() if p.is_dir())
+for name in readability[::6]:
+    tasks.append({
+        "id": f"main-readability-{name}", "intent": "main_content", "page": f"readability/{name}",
+        "instructions": "extract the article text",
+        "check": {"kind": "f1", "min": 0.8},
+    })
+fixture_tasks = pathlib.Path(__file__).with_name("fixture_tasks.json")
+if fixture_tasks.exists():
+    tasks.extend(json.load(open(fixture_tasks)))
+json.dump(tasks, sys.stdout, indent=1, ensure_ascii=False)
+print()

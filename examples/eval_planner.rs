@@ -1,0 +1,382 @@
+//! Planner accuracy per intent, through the real server.
+//!
+//! Serves pages from `../shared/corpora/` (and `eval/pages/`, `tests/fixtures/pages/`) on a
+//! local port, starts the server in-process, runs every task of `eval/planner_tasks.json` as a
+//! client would (POST, read the SSE stream to `complete`), and checks each answer against the
+//! ground truth. Run: `cargo run --release --example eval_planner [-- CORPORA_DIR TASKS_FILE]`.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use scrape_agent::app::Application;
+use scrape_agent::settings::Settings;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Debug, Deserialize)]
+struct Task {
+    id: String,
+    intent: String,
+    /// `wcxb/NNNN`, `readability/NAME`, `extruct/PATH`, `fixtures/NAME`.
+    page: String,
+    instructions: String,
+    #[serde(default)]
+    output_instructions: Option<String>,
+    check: Check,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Check {
+    /// `count` records, each with a non-empty `field` found in the ground truth's main content.
+    GtItems { count: usize, field: String },
+    /// Word F1 of the answer's `text` against the ground truth at least `min`.
+    F1 { min: f64 },
+    /// Each field equals (case- and space-insensitively) the value; `$gt.KEY` reads the ground truth.
+    Fields { expected: BTreeMap<String, Value> },
+    /// The answer, as JSON text, contains every value.
+    Contains { values: Vec<String> },
+    /// The answer equals this value.
+    Exact { value: Value },
+}
+
+#[derive(Clone)]
+struct Corpora {
+    root: PathBuf,
+    repo: PathBuf,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = args
+        .first()
+        .map_or_else(|| repo.join("../shared/corpora"), PathBuf::from);
+    let tasks_path = args
+        .get(1)
+        .map_or_else(|| repo.join("eval/planner_tasks.json"), PathBuf::from);
+    let planner = std::env::var("EVAL_PLANNER").unwrap_or_else(|_| "heuristic".into());
+    let tasks: Vec<Task> = serde_json::from_str(&std::fs::read_to_string(&tasks_path)?)?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(run(Corpora { root, repo }, tasks, planner))
+}
+
+async fn run(
+    corpora: Corpora,
+    tasks: Vec<Task>,
+    planner: String,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let pages = Router::new()
+        .route("/{*path}", axum::routing::get(serve_page))
+        .with_state(Arc::new(corpora.clone()));
+    let page_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let page_base = format!("http://{}", page_listener.local_addr()?);
+    tokio::spawn(async move { axum::serve(page_listener, pages).await });
+
+    let mut settings = Settings::defaults();
+    settings.server.bind = "127.0.0.1:0".parse()?;
+    settings.fetch.allow_private_networks = true;
+    settings.fetch.respect_robots = false;
+    let app = Application::build(settings).await?;
+    let api = format!("http://{}", app.local_addr()?);
+    tokio::spawn(app.run_until(std::future::pending()));
+
+    let client = reqwest::Client::new();
+    let mut per_intent: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for task in &tasks {
+        let url = format!("{page_base}/{}", task.page);
+        let body = json!({"urls": [url], "instructions": task.instructions, "output_instructions": task.output_instructions, "planner": planner});
+        let answer = match run_task(&client, &api, &body).await {
+            Ok(complete) => complete["extracted_data"][&url].clone(),
+            Err(err) => json!({"eval_error": err}),
+        };
+        let verdict = check(&corpora, task, &answer, &page_base);
+        let entry = per_intent.entry(task.intent.clone()).or_default();
+        entry.1 += 1;
+        match verdict {
+            Ok(()) => entry.0 += 1,
+            Err(why) => failures.push(format!("{} ({}): {why}", task.id, task.intent)),
+        }
+    }
+    println!("planner: {planner}; {} tasks\n", tasks.len());
+    println!("| intent | correct | tasks | accuracy |\n|---|---|---|---|");
+    let (mut all_ok, mut all) = (0, 0);
+    for (intent, (ok, total)) in &per_intent {
+        all_ok += ok;
+        all += total;
+        println!(
+            "| {intent} | {ok} | {total} | {:.0}% |",
+            percent(*ok, *total)
+        );
+    }
+    println!(
+        "| **all** | {all_ok} | {all} | {:.0}% |",
+        percent(all_ok, all)
+    );
+    if !failures.is_empty() {
+        println!("\nfailures:");
+        for failure in failures {
+            println!("- {failure}");
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn percent(ok: usize, total: usize) -> f64 {
+    if total == 0 {
+        0.0
+    } else {
+        ok as f64 * 100.0 / total as f64
+    }
+}
+
+async fn run_task(client: &reqwest::Client, api: &str, body: &Value) -> Result<Value, String> {
+    let response = client
+        .post(format!("{api}/api/scrape/stream"))
+        .json(body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if !response.status().is_success() {
+        return Err(format!(
+            "HTTP {}: {}",
+            response.status(),
+            response.text().await.unwrap_or_default()
+        ));
+    }
+    let mut stream = response.bytes_stream();
+    let mut buffer = String::new();
+    while let Some(chunk) = stream.next().await {
+        buffer.push_str(&String::from_utf8_lossy(&chunk.map_err(|e| e.to_string())?));
+        while let Some(end) = buffer.find("\n\n") {
+            let frame: String = buffer.drain(..end + 2).collect();
+            if frame.lines().any(|l| l == "event: complete") {
+                let data = frame
+                    .lines()
+                    .find_map(|l| l.strip_prefix("data: "))
+                    .ok_or("complete without data")?;
+                let envelope: Value = serde_json::from_str(data).map_err(|e| e.to_string())?;
+                return Ok(envelope["data"].clone());
+            }
+        }
+    }
+    Err("stream ended without complete".into())
+}
+
+async fn serve_page(
+    State(corpora): State<Arc<Corpora>>,
+    UrlPath(path): UrlPath<String>,
+) -> Response {
+    match read_page(&corpora, &path) {
+        Some(html) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response(),
+        None => (StatusCode::NOT_FOUND, "no such page").into_response(),
+    }
+}
+
+fn read_page(corpora: &Corpora, path: &str) -> Option<Vec<u8>> {
+    if path.contains("..") {
+        return None;
+    }
+    let (kind, rest) = path.split_once('/')?;
+    let file = match kind {
+        "wcxb" => corpora.root.join(format!("wcxb-dev/html/{rest}.html.gz")),
+        "readability" => corpora
+            .root
+            .join(format!("readability/test-pages/{rest}/source.html")),
+        "extruct" => corpora.root.join(format!("extruct/samples/{rest}")),
+        "fixtures" => {
+            let eval = corpora.repo.join(format!("eval/pages/{rest}"));
+            if eval.exists() {
+                eval
+            } else {
+                corpora.repo.join(format!("tests/fixtures/pages/{rest}"))
+            }
+        }
+        _ => return None,
+    };
+    let bytes = std::fs::read(&file).ok()?;
+    if file.extension().is_some_and(|e| e == "gz") {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(bytes.as_slice())
+            .read_to_end(&mut out)
+            .ok()?;
+        return Some(out);
+    }
+    Some(bytes)
+}
+
+/// The ground truth of a page: WCXB's JSON, or Readability's expected text and metadata.
+fn ground_truth(corpora: &Corpora, page: &str) -> Option<Value> {
+    let (kind, rest) = page.split_once('/')?;
+    match kind {
+        "wcxb" => {
+            let text = std::fs::read_to_string(
+                corpora
+                    .root
+                    .join(format!("wcxb-dev/ground-truth/{rest}.json")),
+            )
+            .ok()?;
+            serde_json::from_str::<Value>(&text)
+                .ok()
+                .map(|v| v["ground_truth"].clone())
+        }
+        "readability" => {
+            let dir = corpora.root.join(format!("readability/test-pages/{rest}"));
+            let expected = std::fs::read_to_string(dir.join("expected.html")).ok()?;
+            let text = scraper::Html::parse_document(&expected)
+                .root_element()
+                .text()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let meta: Value = std::fs::read_to_string(dir.join("expected-metadata.json"))
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or(Value::Null);
+            Some(
+                json!({"main_content": text, "title": meta["title"], "author": meta["byline"], "publish_date": meta["publishedTime"]}),
+            )
+        }
+        _ => None,
+    }
+}
+
+fn normalize(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn tokens(text: &str) -> BTreeMap<String, usize> {
+    let mut bag = BTreeMap::new();
+    let word = regex::Regex::new(r"\w+").expect("valid regex");
+    for m in word.find_iter(&text.to_lowercase()) {
+        *bag.entry(m.as_str().to_owned()).or_insert(0) += 1;
+    }
+    bag
+}
+
+/// Bag-of-words F1 (the WCXB score).
+fn f1(extracted: &str, truth: &str) -> f64 {
+    let (a, b) = (tokens(extracted), tokens(truth));
+    let common: usize = a
+        .iter()
+        .map(|(w, n)| (*n).min(b.get(w).copied().unwrap_or(0)))
+        .sum();
+    let (na, nb): (usize, usize) = (a.values().sum(), b.values().sum());
+    if common == 0 || na == 0 || nb == 0 {
+        return 0.0;
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let (p, r) = (common as f64 / na as f64, common as f64 / nb as f64);
+    2.0 * p * r / (p + r)
+}
+
+fn as_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn check(corpora: &Corpora, task: &Task, answer: &Value, page_base: &str) -> Result<(), String> {
+    let truth = ground_truth(corpora, &task.page);
+    match &task.check {
+        Check::GtItems { count, field } => {
+            let items = answer
+                .as_array()
+                .ok_or_else(|| format!("not a list: {}", short(answer)))?;
+            if items.len() != *count {
+                return Err(format!(
+                    "{} items, expected {count}: {}",
+                    items.len(),
+                    short(answer)
+                ));
+            }
+            let main = normalize(
+                truth
+                    .as_ref()
+                    .and_then(|t| t["main_content"].as_str())
+                    .ok_or("no ground truth")?,
+            );
+            let mut seen = std::collections::HashSet::new();
+            for item in items {
+                let value = normalize(&as_text(&item[field.as_str()]));
+                if value.is_empty() || !main.contains(&value) {
+                    return Err(format!("`{value}` is not an item of the main content"));
+                }
+                if !seen.insert(value.clone()) {
+                    return Err(format!("`{value}` appears twice"));
+                }
+            }
+            Ok(())
+        }
+        Check::F1 { min } => {
+            let text = answer.get("text").map_or_else(|| as_text(answer), as_text);
+            let main = truth
+                .as_ref()
+                .and_then(|t| t["main_content"].as_str())
+                .ok_or("no ground truth")?;
+            let score = f1(&text, main);
+            if score >= *min {
+                Ok(())
+            } else {
+                Err(format!("F1 {score:.2} < {min}"))
+            }
+        }
+        Check::Fields { expected } => {
+            for (key, want) in expected {
+                let want = match want.as_str().and_then(|s| s.strip_prefix("$gt.")) {
+                    Some(gt_key) => truth.as_ref().map_or(Value::Null, |t| t[gt_key].clone()),
+                    None => want.clone(),
+                };
+                let got = normalize(&as_text(&answer[key.as_str()]));
+                let want = normalize(&as_text(&want));
+                if got.is_empty() || !(got.contains(&want) || want.contains(&got)) {
+                    return Err(format!("{key}: got `{got}`, expected `{want}`"));
+                }
+            }
+            Ok(())
+        }
+        Check::Contains { values } => {
+            let text = answer.to_string();
+            match values.iter().find(|v| !text.contains(v.as_str())) {
+                None => Ok(()),
+                Some(missing) => Err(format!("`{missing}` missing from {}", short(answer))),
+            }
+        }
+        Check::Exact { value } => {
+            // Links are absolute, so expected values name the page server as `{base}`.
+            let expected: Value =
+                serde_json::from_str(&value.to_string().replace("{base}", page_base))
+                    .map_err(|e| e.to_string())?;
+            if answer == &expected {
+                Ok(())
+            } else {
+                Err(format!("got {}", short(answer)))
+            }
+        }
+    }
+}
+
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.len() > 200 {
+        format!(
+            "{}…",
+            &text[..text.char_indices().nth(200).map_or(text.len(), |(i, _)| i)]
+        )
+    } else {
+        text
+    }
+}

@@ -1,0 +1,148 @@
+//! Load generator: many concurrent streamed runs against the real server (in-process, port 0)
+//! and a local page server; reports runs/s, events/s, latency percentiles and peak memory.
+//!
+//! Run: `cargo run --release --example load [-- RUNS CONCURRENCY PAGE]` (defaults: 400 runs,
+//! 32 at once, the WCXB listing page 0203 from ../shared/corpora, decompressed).
+
+use std::io::Read;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::http::header;
+use futures::StreamExt;
+use scrape_agent::app::Application;
+use scrape_agent::settings::Settings;
+use serde_json::json;
+use tokio::sync::Semaphore;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runs: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(400);
+    let concurrency: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(32);
+    let page_path = args.get(2).cloned().unwrap_or_else(|| {
+        format!(
+            "{}/../shared/corpora/wcxb-dev/html/0203.html.gz",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    });
+    let raw = std::fs::read(&page_path)?;
+    let html = if page_path.ends_with(".gz") {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(raw.as_slice()).read_to_end(&mut out)?;
+        out
+    } else {
+        raw
+    };
+    tokio::runtime::Runtime::new()?.block_on(run(runs, concurrency, html))
+}
+
+async fn run(
+    runs: usize,
+    concurrency: usize,
+    html: Vec<u8>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let page_bytes = html.len();
+    let html = Arc::new(html);
+    let pages = Router::new().route(
+        "/page",
+        axum::routing::get(move || {
+            let html = html.clone();
+            async move {
+                (
+                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    html.as_ref().clone(),
+                )
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let page_url = format!("http://{}/page", listener.local_addr()?);
+    tokio::spawn(async move { axum::serve(listener, pages).await });
+
+    let mut settings = Settings::defaults();
+    settings.server.bind = "127.0.0.1:0".parse()?;
+    settings.fetch.allow_private_networks = true;
+    settings.fetch.respect_robots = false;
+    settings.limits.max_concurrent_runs = concurrency.max(1) * 2;
+    let app = Application::build(settings).await?;
+    let api = format!("http://{}/api/scrape/stream", app.local_addr()?);
+    tokio::spawn(app.run_until(std::future::pending()));
+
+    let client = reqwest::Client::new();
+    let gate = Arc::new(Semaphore::new(concurrency));
+    let started = Instant::now();
+    let mut tasks = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let permit = gate.clone().acquire_owned().await?;
+        let (client, api, page_url) = (client.clone(), api.clone(), page_url.clone());
+        tasks.push(tokio::spawn(async move {
+            let _permit = permit;
+            let begun = Instant::now();
+            let body = json!({"urls": [page_url], "instructions": "the first 10 items with title and link"});
+            let response = client.post(&api).json(&body).send().await.map_err(|e| e.to_string())?;
+            let mut events = 0usize;
+            let mut completed = false;
+            let mut stream = response.bytes_stream();
+            while let Some(chunk) = stream.next().await {
+                let text = String::from_utf8_lossy(&chunk.map_err(|e| e.to_string())?).into_owned();
+                events += text.matches("\nevent: ").count() + usize::from(text.starts_with("event: "));
+                completed |= text.contains("event: complete");
+            }
+            Ok::<_, String>((begun.elapsed(), events, completed))
+        }));
+    }
+    let mut latencies = Vec::with_capacity(runs);
+    let (mut events, mut failures) = (0usize, 0usize);
+    for task in tasks {
+        match task.await? {
+            Ok((latency, n, true)) => {
+                latencies.push(latency);
+                events += n;
+            }
+            _ => failures += 1,
+        }
+    }
+    let elapsed = started.elapsed();
+    latencies.sort();
+    let pct = |p: f64| {
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss
+        )]
+        let index = ((latencies.len() as f64 - 1.0) * p).round() as usize;
+        latencies.get(index).copied().unwrap_or(Duration::ZERO)
+    };
+    let secs = elapsed.as_secs_f64();
+    #[allow(clippy::cast_precision_loss)]
+    let (runs_per_sec, events_per_sec) = (latencies.len() as f64 / secs, events as f64 / secs);
+    println!(
+        "page: {page_bytes} bytes; runs: {runs} ({failures} failed); concurrency: {concurrency}"
+    );
+    println!("wall: {secs:.2} s; {runs_per_sec:.1} runs/s; {events_per_sec:.0} events/s delivered");
+    println!(
+        "latency per run: p50 {:?}, p90 {:?}, p99 {:?}, max {:?}",
+        pct(0.5),
+        pct(0.9),
+        pct(0.99),
+        pct(1.0)
+    );
+    println!(
+        "peak RSS of the process (server + load generator): {}",
+        peak_rss()
+    );
+    Ok(())
+}
+
+fn peak_rss() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(|l| l.trim_start_matches("VmHWM:").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
