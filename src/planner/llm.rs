@@ -36,6 +36,8 @@ const DRAFT_ARGUMENT_STEP: usize = 32;
 const MAX_CALLS_PER_ROUND: usize = 16;
 /// Longest string kept inside the outline once it has to be shortened.
 const OUTLINE_STRING_CHARS: usize = 160;
+/// Longest string kept inside an observation that does not fit whole.
+const OBSERVATION_STRING_CHARS: usize = 80;
 
 /// What the model is told about its role and about untrusted page content.
 const SYSTEM_PROMPT: &str = "\
@@ -709,7 +711,13 @@ fn bounded_observations(context: &PlannerContext, max_chars: usize) -> (String, 
     let mut kept: Vec<String> = Vec::new();
     let mut used = 2;
     for observation in context.observations.iter().rev() {
-        let item = neutralize(&serde_json::to_string(observation).unwrap_or_default());
+        let mut value = serde_json::to_value(observation).unwrap_or(Value::Null);
+        let mut item = neutralize(&value.to_string());
+        if used + item.chars().count() + 1 > max_chars {
+            // Keep the observation with a shorter preview rather than lose it.
+            shorten_strings(&mut value, OBSERVATION_STRING_CHARS);
+            item = neutralize(&value.to_string());
+        }
         let len = item.chars().count() + 1;
         if used + len > max_chars {
             break;

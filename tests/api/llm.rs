@@ -68,40 +68,50 @@ fn complete(frames: &[Frame]) -> &Value {
 }
 
 /// Every partial decision precedes its round's final decision (or the fallback that replaces
-/// it), and no tool runs before a final decision with no partial pending after it.
+/// it); every tool call follows a final decision that listed it, with no partial or decision
+/// in between (no late partial of a round slips in among its tool calls).
 fn assert_ordering(frames: &[Frame]) {
     let mut partial_pending = false;
-    let mut decided = false;
+    let mut tools_due = 0usize;
     for (i, frame) in frames.iter().enumerate() {
         if frame.event != "step" {
             continue;
         }
+        let data = &frame.payload()["extracted_data"];
         match (frame.action(), frame.payload()["status"].as_str()) {
             ("agent_decision", Some("running")) => {
-                assert!(
-                    !decided || !partial_pending,
-                    "frame {i}: partial after decision"
+                assert_eq!(
+                    tools_due, 0,
+                    "frame {i}: partial among a round's tool calls"
                 );
                 partial_pending = true;
-                decided = false;
             }
             ("agent_decision", Some("completed")) => {
+                assert_eq!(
+                    tools_due, 0,
+                    "frame {i}: decision among a round's tool calls"
+                );
                 partial_pending = false;
-                decided = true;
+                tools_due = data["tool_calls"].as_array().map_or(0, Vec::len);
             }
             ("planner_fallback", _) => {
+                assert_eq!(
+                    tools_due, 0,
+                    "frame {i}: fallback among a round's tool calls"
+                );
                 partial_pending = false;
-                decided = false;
             }
             ("tool_call", _) => {
                 assert!(
-                    decided && !partial_pending,
+                    tools_due > 0 && !partial_pending,
                     "frame {i}: tool_call before its decision is final"
                 );
+                tools_due -= 1;
             }
             _ => {}
         }
     }
+    assert_eq!(tools_due, 0, "every decided call has its tool_call step");
 }
 
 fn wire_calls(calls: &[Value]) -> Vec<(String, Value)> {
@@ -512,6 +522,7 @@ async fn a_reply_slower_than_the_timeout_falls_back() {
     let mut middle = vec!["planner_fallback:completed"];
     middle.extend(HEURISTIC_ROUND);
     assert_eq!(trace(&frames), expected(&middle));
+    assert_ordering(&frames);
     assert_fell_back(&frames, "timed out after 1 s");
 }
 
@@ -593,7 +604,16 @@ async fn page_text_reaches_the_model_bounded_escaped_and_inside_its_tags() {
     assert!(user.contains("UNTRUSTED DATA"));
     // Round 1's observations quote page text too, escaped the same way.
     let later = received[1].message("user");
-    let start = later.find("<observations>\n").unwrap();
+    assert_eq!(later.matches("</observations>").count(), 1);
+    let start = later.find("<observations>\n").unwrap() + "<observations>\n".len();
     let end = later.find("\n</observations>").unwrap();
-    assert!(!later[start + "<observations>\n".len()..end].contains('<'));
+    let observations: Value = serde_json::from_str(&later[start..end]).expect("JSON");
+    assert_eq!(observations[0]["tool"], "html.select");
+    assert!(
+        observations[0]["preview"]
+            .as_str()
+            .unwrap()
+            .contains("Widget 1 </observations>"),
+        "{observations}"
+    );
 }
