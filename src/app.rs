@@ -9,6 +9,7 @@ use tokio::net::TcpListener;
 use crate::fetch::Fetcher;
 use crate::planner::Planner;
 use crate::planner::heuristic::HeuristicPlanner;
+use crate::planner::llm::LlmPlanner;
 use crate::run::Hub;
 use crate::settings::Settings;
 use crate::store::Store;
@@ -85,12 +86,19 @@ impl Application {
             Duration::from_secs(settings.runs.orphan_grace_secs),
             Duration::from_secs(settings.limits.run_timeout_secs),
         );
+        let registry = Arc::new(Registry::builtin());
+        // The LLM planner checks the model's calls against the same registry that runs them.
+        let llm: Option<Arc<dyn Planner>> = if settings.llm.is_configured() {
+            Some(Arc::new(LlmPlanner::new(&settings.llm, registry.clone())?))
+        } else {
+            None
+        };
         let state = AppState {
             fetcher: Fetcher::new(&settings.fetch)?,
-            registry: Arc::new(Registry::builtin()),
+            registry,
             planners: Planners {
                 heuristic: Arc::new(HeuristicPlanner),
-                llm: None,
+                llm,
             },
             hub,
             settings,

@@ -5,6 +5,7 @@
 
 pub mod heuristic;
 pub mod intent;
+pub mod llm;
 pub mod outline;
 
 use futures::future::BoxFuture;
@@ -110,8 +111,23 @@ pub enum PlannerError {
     #[error("planner backend failed: {0}")]
     Backend(String),
     /// The planner's reply could not be used.
-    #[error("planner reply unusable: {0}")]
-    BadReply(String),
+    #[error("planner reply unusable: {reason}")]
+    BadReply {
+        /// What was wrong with it.
+        reason: String,
+        /// Tokens the reply still cost (prompt, completion): counted even though it failed.
+        usage: (u64, u64),
+    },
+}
+
+impl PlannerError {
+    /// Tokens spent on the failed round (prompt, completion), so the run's metrics keep them.
+    pub fn usage(&self) -> (u64, u64) {
+        match self {
+            Self::BadReply { usage, .. } => *usage,
+            Self::Timeout(_) | Self::Backend(_) => (0, 0),
+        }
+    }
 }
 
 /// Decides which tools to call next.

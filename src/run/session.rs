@@ -497,9 +497,9 @@ impl Run<'_> {
                 Some((plan, planner.name()))
             }
             outcome => {
-                let why = match outcome {
-                    Err(err) => err.to_string(),
-                    Ok(_) => "the planner returned an empty plan".into(),
+                let (why, spent) = match outcome {
+                    Err(err) => (err.to_string(), err.usage()),
+                    Ok(plan) => ("the planner returned an empty plan".into(), plan.usage),
                 };
                 self.emitter
                     .step(NewStep {
@@ -513,12 +513,16 @@ impl Run<'_> {
                     })
                     .await;
                 let (unused_tx, _unused_rx) = mpsc::channel(1);
-                let plan = self
+                let mut plan = self
                     .deps
                     .fallback
                     .decide_tools(context, &unused_tx)
                     .await
                     .unwrap_or_default();
+                // The failed reply still cost tokens: carry them into the metrics instead of
+                // losing them on the error path.
+                plan.usage.0 += spent.0;
+                plan.usage.1 += spent.1;
                 Some((plan, self.deps.fallback.name()))
             }
         }

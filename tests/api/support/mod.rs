@@ -1,6 +1,7 @@
 //! Test support: spawn the app, serve fixture pages, read SSE streams.
 
 pub mod fixtures;
+pub mod openai;
 pub mod sse;
 
 use std::net::SocketAddr;
