@@ -163,8 +163,11 @@ fn single_plan(intent: &Intent, request: &Request) -> Plan {
     }
 }
 
-/// How well a block fits the request: its own score, times the share of requested roles it has.
-fn fit(block: &RepeatedBlock, wanted: &[RequestedField]) -> f64 {
+/// How well a block fits the request: its own score, times the share of requested roles it
+/// has, times the share of the requested count it can supply (a 3-tab strip cannot be "the
+/// first 10 results").
+fn fit(block: &RepeatedBlock, request: &Request) -> f64 {
+    let wanted = &request.fields;
     let roles: Vec<&str> = if wanted.is_empty() {
         vec!["title", "url"]
     } else {
@@ -176,7 +179,12 @@ fn fit(block: &RepeatedBlock, wanted: &[RequestedField]) -> f64 {
         .count();
     #[allow(clippy::cast_precision_loss)]
     let share = (have as f64 + 0.5) / (roles.len() as f64 + 0.5);
-    block.score * share
+    #[allow(clippy::cast_precision_loss)]
+    let supply = match request.count {
+        Some(n) if block.count < n => block.count as f64 / n as f64,
+        _ => 1.0,
+    };
+    block.score * share * supply
 }
 
 fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Plan {
@@ -189,8 +197,8 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         content
     };
     candidates.sort_by(|a, b| {
-        fit(b, &request.fields)
-            .partial_cmp(&fit(a, &request.fields))
+        fit(b, request)
+            .partial_cmp(&fit(a, request))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let Some(block) = candidates.get(attempt) else {
@@ -237,6 +245,19 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             format!("read {} from each item", order.join(", ")),
         ),
     ];
+    // Items without their main field are not items (ads, spacers); carousels repeat items.
+    if let Some(primary) = order.first() {
+        calls.push(ToolCall::new(
+            "data.filter",
+            json!({"field": primary, "op": "exists"}),
+            format!("drop entries that have no {primary}"),
+        ));
+    }
+    calls.push(ToolCall::new(
+        "data.dedupe",
+        json!({}),
+        "drop entries that repeat an earlier one",
+    ));
     if let Some((role, descending)) = request.sort
         && let Some(field) = request
             .fields

@@ -185,6 +185,8 @@ fn signature(el: ElementRef<'_>) -> String {
 fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
     let doc = &page.document;
     let mut blocks = Vec::new();
+    // Rows of one grid share their shape: describe each shape once.
+    let mut tried = std::collections::HashSet::new();
     for parent in doc
         .root_element()
         .descendants()
@@ -207,7 +209,8 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
             groups.entry(signature(child)).or_default().push(child);
         }
         for (sig, items) in groups {
-            if items.len() < 3 {
+            // Pairs count too: a grid of two-card rows is one list once its rows are merged.
+            if items.len() < 2 || !tried.insert(format!("{} > {sig}", simple_selector(parent))) {
                 continue;
             }
             if let Some(block) = describe_block(page, parent, &sig, &items) {
@@ -215,6 +218,8 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
             }
         }
     }
+    let mut seen = std::collections::HashSet::new();
+    blocks.retain(|b: &RepeatedBlock| seen.insert(b.selector.clone()));
     blocks.sort_by(|a, b| {
         b.score
             .partial_cmp(&a.score)
@@ -229,17 +234,20 @@ fn describe_block(
     page: &Page,
     parent: ElementRef<'_>,
     sig: &str,
-    items: &[ElementRef<'_>],
+    group: &[ElementRef<'_>],
 ) -> Option<RepeatedBlock> {
-    let texts: Vec<String> = items.iter().map(|el| text_of(*el)).collect();
-    let non_empty = texts.iter().filter(|t| !t.is_empty()).count();
-    if non_empty * 2 < items.len() {
+    let non_empty = group.iter().filter(|el| !text_of(**el).is_empty()).count();
+    if non_empty * 2 < group.len() {
         return None;
     }
-    let selector = unique_selector(&page.document, parent, sig, items)?;
+    let (selector, items) = unique_selector(&page.document, parent, sig, group)?;
+    if items.len() < 3 {
+        return None;
+    }
+    let texts: Vec<String> = items.iter().map(|el| text_of(*el)).collect();
     let chrome = in_chrome(items[0]);
-    let fields = field_candidates(page, items);
-    let score = block_score(&texts, items, &fields, chrome);
+    let fields = field_candidates(page, &items);
+    let score = block_score(&texts, &items, &fields, chrome);
     Some(RepeatedBlock {
         selector,
         count: items.len(),
@@ -255,33 +263,42 @@ fn describe_block(
     })
 }
 
-/// A selector that matches exactly `items`: the item shape under its parent's shape, with
-/// more ancestors added until nothing else on the page matches.
-fn unique_selector(
-    doc: &Html,
+/// A selector for the items: the item shape under its parent's shape, with more ancestors
+/// added until nothing else on the page matches. When no path is exact, the shortest one is
+/// kept with everything it matches: lists split over several same-shaped containers (grid
+/// rows, pages of a carousel) are one list to a reader.
+fn unique_selector<'a>(
+    doc: &'a Html,
     parent: ElementRef<'_>,
     sig: &str,
     items: &[ElementRef<'_>],
-) -> Option<String> {
+) -> Option<(String, Vec<ElementRef<'a>>)> {
     let mut path = vec![simple_selector(parent)];
     let mut ancestor = parent.parent().and_then(ElementRef::wrap);
+    let mut shortest: Option<(String, Vec<ElementRef<'a>>)> = None;
     for _ in 0..6 {
         let css = format!("{} > {sig}", path.join(" > "));
         let selector = parse_selector(&css).ok()?;
-        let matched: Vec<_> = doc.select(&selector).collect();
+        let matched: Vec<ElementRef<'a>> = doc.select(&selector).collect();
         if matched.len() == items.len() && matched.iter().zip(items).all(|(a, b)| a.id() == b.id())
         {
-            return Some(css);
+            return Some((css, matched));
+        }
+        if shortest.is_none()
+            && matched.len() > items.len()
+            && matched.iter().all(|m| !in_chrome(*m))
+        {
+            shortest = Some((css, matched));
         }
         // An id is unique: past it, more ancestors cannot help.
         if path[0].contains('#') {
             break;
         }
-        let next = ancestor?;
+        let Some(next) = ancestor else { break };
         path.insert(0, simple_selector(next));
         ancestor = next.parent().and_then(ElementRef::wrap);
     }
-    None
+    shortest
 }
 
 fn block_score(
@@ -355,6 +372,10 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
             push("url", format!("{heading_link}@href"), link_value);
         }
     }
+    if let Some(spec) = common_spec(&sample, named_title) {
+        let value = first_value(page, &sample, &spec, None);
+        push("title", spec, value);
+    }
     if let Some(spec) = common_spec(&sample, best_link) {
         let value = first_value(page, &sample, &spec, None);
         push("title", spec.clone(), value);
@@ -386,11 +407,6 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
         push("image", format!("{spec}@{attr}"), value);
     }
 
-    for (role, matcher) in TEXT_ROLES {
-        if let Some((spec, value)) = text_role_spec(&sample, *matcher) {
-            push(role, spec, value);
-        }
-    }
     if let Some(spec) = common_spec(&sample, |item| item.select(static_selector!("time")).next()) {
         let has_datetime = sample
             .iter()
@@ -406,6 +422,11 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
             .map_or((spec.as_str(), None), |(s, a)| (s, Some(a)));
         let value = first_value(page, &sample, sel, attr);
         push("date", spec.clone(), value);
+    }
+    for (role, matcher) in TEXT_ROLES {
+        if let Some((spec, value)) = text_role_spec(&sample, *matcher) {
+            push(role, spec, value);
+        }
     }
     if let Some(spec) = common_spec(&sample, |item| {
         item.descendants().filter_map(ElementRef::wrap).find(|el| {
@@ -533,6 +554,25 @@ fn text_role_spec(sample: &[ElementRef<'_>], matcher: TextMatcher) -> Option<(St
     None
 }
 
+/// An element whose class says it is the item's title or name (`card__title`, `product-name`).
+fn named_title(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| el.id() != item.id())
+        .find(|el| {
+            el.value().classes().any(|c| {
+                let c = c.to_ascii_lowercase();
+                (c.contains("title")
+                    || c.ends_with("name")
+                    || c.contains("name_")
+                    || c.contains("name-"))
+                    && !c.contains("subtitle")
+                    && !c.contains("brand")
+                    && !c.contains("username")
+            }) && (3..=200).contains(&text_of(*el).chars().count())
+        })
+}
+
 /// The link that names the item: the one with the longest text, not a comment/vote link.
 fn best_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
     let links = std::iter::once(item)
@@ -588,7 +628,20 @@ fn relative_selector(item: ElementRef<'_>, target: ElementRef<'_>) -> Option<Str
     }
     let with_parent = format!("{} > {own}", shape_selector(parent));
     let selector = parse_selector(&with_parent).ok()?;
-    (item.select(&selector).next().map(|e| e.id()) == Some(target.id())).then_some(with_parent)
+    if item.select(&selector).next().map(|e| e.id()) == Some(target.id()) {
+        return Some(with_parent);
+    }
+    // Siblings of one shape (the third link of a row of links): tell them apart by position.
+    let tag = target.value().name();
+    let position = target
+        .prev_siblings()
+        .filter_map(ElementRef::wrap)
+        .filter(|s| s.value().name() == tag)
+        .count()
+        + 1;
+    let by_position = format!("{} > {tag}:nth-of-type({position})", shape_selector(parent));
+    let selector = parse_selector(&by_position).ok()?;
+    (item.select(&selector).next().map(|e| e.id()) == Some(target.id())).then_some(by_position)
 }
 
 /// `tag.class` without ids (ids differ between items).

@@ -336,6 +336,7 @@ impl Run<'_> {
         let mut used: u32 = 0;
         let mut observations: Vec<Observation> = Vec::new();
         let mut have_answer = false;
+        let mut use_fallback = false;
         let tools: Vec<ToolSpec> = self
             .deps
             .registry
@@ -376,8 +377,13 @@ impl Run<'_> {
                         tools: tools.clone(),
                         model: self.request.model.clone(),
                     };
-                    match self.decide(url, &context).await {
-                        Some(decided) => decided,
+                    match self.decide(url, &context, use_fallback).await {
+                        Some(decided) => {
+                            // Once the chosen planner failed on this URL, keep to the fallback: a planner that
+                            // is down would otherwise add a fallback step to every round.
+                            use_fallback |= decided.1 != self.deps.planner.name();
+                            decided
+                        }
                         None => return Err(stopped(url)),
                     }
                 }
@@ -471,8 +477,13 @@ impl Run<'_> {
         &mut self,
         url: &str,
         context: &PlannerContext,
+        use_fallback: bool,
     ) -> Option<(Plan, &'static str)> {
-        let planner = self.deps.planner.clone();
+        let planner = if use_fallback {
+            self.deps.fallback.clone()
+        } else {
+            self.deps.planner.clone()
+        };
         let (drafts_tx, mut drafts_rx) = mpsc::channel::<Vec<DraftCall>>(16);
         let decided = {
             let planning = planner.decide_tools(context, &drafts_tx);

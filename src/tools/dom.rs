@@ -44,10 +44,18 @@ pub fn text_of(element: ElementRef<'_>) -> String {
 }
 
 fn push_text(element: ElementRef<'_>, out: &mut String) {
+    let mut previous_was_element = false;
     for child in element.children() {
         if let Some(text) = child.value().as_text() {
             out.push_str(text);
+            previous_was_element = false;
         } else if let Some(child_el) = ElementRef::wrap(child) {
+            // `<span>Gregory</span><span>Paragon 68</span>` reads as two words on screen
+            // (separate boxes); a tag inside a word (`<b>H</b>ello`) has a text neighbour.
+            if previous_was_element {
+                out.push(' ');
+            }
+            previous_was_element = true;
             let name = child_el.value().name();
             if matches!(name, "script" | "style" | "noscript" | "template") {
                 continue;
