@@ -211,6 +211,189 @@ pub fn first_number(text: &str) -> Option<f64> {
     m.as_str().replace(',', "").parse().ok()
 }
 
+/// Longest pattern a client or a model may send.
+pub const MAX_PATTERN_CHARS: usize = 1000;
+
+/// Compiles a regular expression given by a client or a model.
+///
+/// The `regex` crate matches in linear time; the size limits keep a pattern like `a{1000}{1000}`
+/// from compiling into something that exhausts memory.
+///
+/// # Errors
+/// The pattern is empty, too long, invalid, or too large once compiled.
+pub fn compile_regex(pattern: &str) -> Result<regex::Regex, String> {
+    if pattern.is_empty() {
+        return Err("empty regular expression".into());
+    }
+    if pattern.chars().count() > MAX_PATTERN_CHARS {
+        return Err(format!(
+            "regular expression longer than {MAX_PATTERN_CHARS} characters"
+        ));
+    }
+    regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .dfa_size_limit(2 << 20)
+        .nest_limit(64)
+        .build()
+        .map_err(|e| {
+            let detail = e.to_string();
+            let last = detail.lines().last().unwrap_or("").trim().to_owned();
+            format!("invalid regular expression `{pattern}`: {last}")
+        })
+}
+
+/// A regex written in our own code, compiled once per process.
+#[macro_export]
+macro_rules! static_regex {
+    ($re:expr) => {{
+        static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        #[allow(
+            clippy::expect_used,
+            reason = "a pattern in our source; every test compiles it"
+        )]
+        CELL.get_or_init(|| regex::Regex::new($re).expect("static regex is valid"))
+    }};
+}
+
+/// A number as JSON, whole numbers written as integers (42, not 42.0); None for NaN/infinity.
+pub fn json_number(n: f64) -> Option<serde_json::Value> {
+    if !n.is_finite() {
+        return None;
+    }
+    if n.fract() == 0.0 && n.abs() < 9e15 {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "whole and below 2^53, so exact"
+        )]
+        return Some(serde_json::Value::from(n as i64));
+    }
+    serde_json::Number::from_f64(n).map(serde_json::Value::Number)
+}
+
+/// Text of an element with one line per block (`<p>`, `<li>`, `<td>`, …), whitespace collapsed
+/// within lines, skipping scripts and the subtrees `skip` says to skip.
+///
+/// Pattern tools (emails, phones, prices, dates) read this instead of [`text_of`] so that a
+/// match cannot run across two table cells or two paragraphs.
+pub fn block_text(element: ElementRef<'_>, skip: &dyn Fn(ElementRef<'_>) -> bool) -> String {
+    let mut raw = String::new();
+    push_block_text(element, skip, &mut raw);
+    let mut out = String::with_capacity(raw.len());
+    for line in raw.lines() {
+        let line = collapse_whitespace(line);
+        if !line.is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&line);
+        }
+    }
+    out
+}
+
+fn push_block_text(
+    element: ElementRef<'_>,
+    skip: &dyn Fn(ElementRef<'_>) -> bool,
+    out: &mut String,
+) {
+    for child in element.children() {
+        if let Some(text) = child.value().as_text() {
+            // Newlines inside a text node are layout, not structure.
+            out.extend(
+                text.chars()
+                    .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
+            );
+        } else if let Some(child_el) = ElementRef::wrap(child) {
+            let name = child_el.value().name();
+            if matches!(name, "script" | "style" | "noscript" | "template") || skip(child_el) {
+                out.push(' ');
+                continue;
+            }
+            let block = is_block(name);
+            if block {
+                out.push('\n');
+            } else if name == "br" {
+                out.push('\n');
+            }
+            push_block_text(child_el, skip, out);
+            if block {
+                out.push('\n');
+            }
+        }
+    }
+}
+
+/// Truncates every string to `max_chars` characters and every array and object to `max_items`
+/// entries, so structured results from page data stay bounded.
+pub fn bound_json(
+    value: serde_json::Value,
+    max_items: usize,
+    max_chars: usize,
+) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(s) if s.chars().count() > max_chars => {
+            Value::String(s.chars().take(max_chars).collect())
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .take(max_items)
+                .map(|v| bound_json(v, max_items, max_chars))
+                .collect(),
+        ),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .take(max_items)
+                .map(|(k, v)| (k, bound_json(v, max_items, max_chars)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// Decodes `%XX` escapes (as found in `mailto:` and `tel:` links); invalid escapes stay as they are.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+            if let Some(byte) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Looks a field up in a record: the key itself, else a dotted path (`offers.price`).
+pub fn field_value<'v>(
+    record: &'v serde_json::Value,
+    field: &str,
+) -> Option<&'v serde_json::Value> {
+    if let Some(v) = record.get(field) {
+        return Some(v);
+    }
+    if !field.contains('.') {
+        return None;
+    }
+    let mut current = record;
+    for part in field.split('.') {
+        current = match current {
+            serde_json::Value::Object(map) => map.get(part)?,
+            serde_json::Value::Array(items) => items.get(part.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(current)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
