@@ -595,17 +595,33 @@ fn phones(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
             }
         }
     }
+    let international: Vec<String> = found.iter().filter(|n| n.starts_with('+')).cloned().collect();
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for number in found {
         if out.len() >= ws.limits.max_items {
             break;
         }
+        // `020 7946 0958` is `+44 20 7946 0958` written for callers at home.
+        if international.iter().any(|i| same_number(i, &number)) {
+            continue;
+        }
         if seen.insert(number.clone()) {
             out.push(Value::String(number));
         }
     }
     Ok(Value::Array(out))
+}
+
+/// Whether a national number (trunk prefix 0) is the international one without its country code.
+fn same_number(international: &str, national: &str) -> bool {
+    let Some(rest) = national.strip_prefix('0') else {
+        return false;
+    };
+    let digits = international.trim_start_matches('+');
+    digits.len() > rest.len()
+        && (1..=3).contains(&(digits.len() - rest.len()))
+        && digits.ends_with(rest)
 }
 
 /// Digits of a phone number, `+` kept for an international one (`00` becomes `+`).

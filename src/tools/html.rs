@@ -1095,4 +1095,253 @@ mod tests {
                 .starts_with("html.select: invalid CSS selector `div[`")
         );
     }
+
+    mod catalog {
+        use crate::tools::dom::testkit::{CONTACT, SHOP, TABLES, call, call_err, chain, page};
+        use serde_json::json;
+
+        const SHOP_URL: &str = "https://northwind.example/shoes/trail";
+
+        #[test]
+        fn links_are_absolute_deduplicated_and_skip_scripts_and_bare_anchors() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "html.links", json!({})),
+                json!([
+                    {"url": "https://northwind.example/", "text": "Northwind"},
+                    {"url": "https://northwind.example/shoes/", "text": "Shoes"},
+                    {"url": "https://northwind.example/p/ridge-runner", "text": "Ridge Runner"},
+                    {"url": "https://northwind.example/p/mud-king", "text": "Mud King"},
+                    {"url": "https://northwind.example/p/scree-pro", "text": "Scree Pro"},
+                    {"url": "mailto:Sales@Northwind.example?subject=Shoes", "text": "our sales team"},
+                    {"url": "https://www.partner.example/northwind", "text": "Partner Store", "rel": "nofollow sponsored"},
+                    {"url": "https://northwind.example/outlet", "text": "the outlet"}
+                ])
+            );
+        }
+
+        #[test]
+        fn links_filter_by_host_pattern_and_limit() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "html.links", json!({"same_host": false})),
+                json!([{"url": "https://www.partner.example/northwind", "text": "Partner Store", "rel": "nofollow sponsored"}])
+            );
+            assert_eq!(
+                call(&shop, "html.links", json!({"same_host": true, "pattern": "/p/", "limit": 2})),
+                json!([
+                    {"url": "https://northwind.example/p/ridge-runner", "text": "Ridge Runner"},
+                    {"url": "https://northwind.example/p/mud-king", "text": "Mud King"}
+                ])
+            );
+            // The pattern also matches the link text.
+            assert_eq!(
+                call(&shop, "html.links", json!({"pattern": "(?i)^outlet|the outlet"})),
+                json!([{"url": "https://northwind.example/outlet", "text": "the outlet"}])
+            );
+            assert!(
+                call_err(&shop, "html.links", json!({"pattern": "(unclosed"}))
+                    .starts_with("html.links: invalid regular expression `(unclosed`")
+            );
+        }
+
+        #[test]
+        fn links_within_the_selection_and_selection_follows_links() {
+            let shop = page(SHOP, SHOP_URL);
+            let (results, answer) = chain(
+                &shop,
+                &[
+                    ("html.select_one", json!({"selector": "nav"})),
+                    ("html.links", json!({"within": true})),
+                    ("html.attr", json!({"attribute": "href"})),
+                ],
+            );
+            assert!(results.iter().all(|r| r.success));
+            assert_eq!(
+                results[1].result,
+                Some(json!([
+                    {"url": "https://northwind.example/", "text": "Home"},
+                    {"url": "https://northwind.example/shoes/", "text": "Shoes"}
+                ]))
+            );
+            assert_eq!(answer, json!(["https://northwind.example/", "https://northwind.example/shoes/"]));
+        }
+
+        #[test]
+        fn images_resolve_lazy_sources_and_srcset() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "html.images", json!({"selector": "li.product"})),
+                json!([
+                    {"src": "https://northwind.example/img/ridge-runner.jpg", "alt": "Ridge Runner", "width": 300, "height": 200},
+                    {"src": "https://northwind.example/img/mud-king-800.jpg", "alt": "Mud King", "width": 300},
+                    {"src": "https://cdn.northwind.example/scree.jpg", "alt": "Scree Pro"}
+                ])
+            );
+            assert_eq!(call(&shop, "html.images", json!({"limit": 1})), json!([{"src": "https://northwind.example/static/logo.svg", "alt": "Northwind"}]));
+        }
+
+        #[test]
+        fn srcset_parsing_handles_densities_commas_and_junk() {
+            let base = url::Url::parse("https://x.example/a/").unwrap();
+            let resolve = |u: &str| base.join(u).ok().map(|u| u.to_string());
+            assert_eq!(
+                super::super::best_srcset_candidate("s.jpg 1x, l.jpg 2x,m.jpg 1.5x", resolve),
+                Some("https://x.example/a/l.jpg".into())
+            );
+            assert_eq!(
+                super::super::best_srcset_candidate("data:image/gif;base64,AAA=, real.jpg 640w", resolve),
+                Some("https://x.example/a/real.jpg".into())
+            );
+            assert_eq!(super::super::best_srcset_candidate(" , ,", resolve), None);
+            // Candidates with nonsense descriptors are dropped, as browsers do.
+            assert_eq!(super::super::best_srcset_candidate("a.jpg NaNw, b.jpg infx", resolve), None);
+        }
+
+        #[test]
+        fn tables_pick_the_largest_data_table_and_expand_spans() {
+            let tables = page(TABLES, "https://conf.example/");
+            assert_eq!(
+                call(&tables, "html.tables", json!({})),
+                json!([
+                    {"Day": "Monday", "Session": "Keynote", "Session_2": "Keynote", "column_4": "Hall A"},
+                    {"Day": "Monday", "Session": "Rust", "Session_2": "Go", "column_4": "Rooms 1–2"},
+                    {"Day": "Tuesday", "Session": "Workshops", "Session_2": "Panels", "column_4": "Hall B"},
+                    {"Day": "Wednesday", "Session": "Closing", "Session_2": null, "column_4": null}
+                ])
+            );
+        }
+
+        #[test]
+        fn tables_by_selector_with_thead_and_first_row_headers() {
+            let tables = page(TABLES, "https://conf.example/");
+            assert_eq!(
+                call(&tables, "html.tables", json!({"selector": "#plans"})),
+                json!([
+                    {"Plan": "Starter", "Price": "$9", "Seats": "1"},
+                    {"Plan": "Team", "Price": "$49", "Seats": "10"},
+                    {"Plan": "Business", "Price": "$199", "Seats": ""}
+                ])
+            );
+            assert_eq!(call(&tables, "html.tables", json!({"selector": "#facts"})), json!([{"Founded": "Staff", "2019": "42"}]));
+            assert_eq!(
+                call_err(&tables, "html.tables", json!({"selector": "#nope"})),
+                "html.tables: no table matches `#nope`"
+            );
+            let shop = page(SHOP, SHOP_URL);
+            assert!(call_err(&shop, "html.tables", json!({})).contains("no data table"));
+        }
+
+        #[test]
+        fn tables_all_skips_layout_tables() {
+            let tables = page(TABLES, "https://conf.example/");
+            let all = call(&tables, "html.tables", json!({"all": true}));
+            let summary: Vec<_> = all
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| (t["caption"].clone(), t["headers"].clone(), t["rows"].as_array().unwrap().len()))
+                .collect();
+            assert_eq!(
+                summary,
+                vec![
+                    (json!("Plans"), json!(["Plan", "Price", "Seats"]), 3),
+                    (json!(null), json!(["Day", "Session", "Session_2", "column_4"]), 4),
+                    (json!(null), json!(["Founded", "2019"]), 1),
+                ]
+            );
+        }
+
+        #[test]
+        fn tables_rows_become_the_selection() {
+            let tables = page(TABLES, "https://conf.example/");
+            let (results, answer) = chain(
+                &tables,
+                &[
+                    ("html.tables", json!({"selector": "#plans"})),
+                    ("html.text", json!({})),
+                ],
+            );
+            assert!(results.iter().all(|r| r.success));
+            assert_eq!(answer, json!(["Starter $9 1", "Team $49 10", "Business $199"]));
+        }
+
+        #[test]
+        fn forms_list_fields_with_options() {
+            let contact = page(CONTACT, "https://harbourbooks.example/contact");
+            assert_eq!(
+                call(&contact, "html.forms", json!({})),
+                json!([
+                    {"action": "https://harbourbooks.example/contact", "method": "POST", "fields": [
+                        {"name": "csrf", "type": "hidden", "required": false},
+                        {"name": "name", "type": "text", "required": true},
+                        {"name": "topic", "type": "select", "required": true, "options": ["", "order", "Events"]},
+                        {"name": "reply", "type": "radio", "required": false, "options": ["email", "phone"]},
+                        {"name": "newsletter", "type": "checkbox", "required": false, "options": ["on"]},
+                        {"name": "message", "type": "textarea", "required": false}
+                    ]},
+                    {"action": "https://search.example/find", "method": "GET", "fields": [
+                        {"name": "q", "type": "search", "required": false}
+                    ]}
+                ])
+            );
+        }
+
+        #[test]
+        fn meta_reads_head_opengraph_and_twitter() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "html.meta", json!({})),
+                json!({
+                    "title": "Trail Shoes – Northwind Outfitters",
+                    "description": "Lightweight trail running shoes for every terrain.",
+                    "canonical": "https://northwind.example/shoes/trail",
+                    "lang": "en-US",
+                    "author": "Northwind Editorial",
+                    "published_time": "2025-03-03T09:30:00+01:00",
+                    "site_name": "Northwind Outfitters",
+                    "og": {
+                        "title": "Trail Shoes",
+                        "type": "website",
+                        "site_name": "Northwind Outfitters",
+                        "image": ["https://cdn.northwind.example/og/trail-1.jpg", "https://cdn.northwind.example/og/trail-2.jpg"]
+                    },
+                    "twitter": {"card": "summary_large_image", "site": "@northwind"}
+                })
+            );
+            let contact = page(CONTACT, "https://harbourbooks.example/contact");
+            assert_eq!(
+                call(&contact, "html.meta", json!({})),
+                json!({"title": "Contact us | Harbour Books", "description": null, "canonical": null, "lang": "en-GB",
+                       "author": null, "published_time": "2024-11-05", "site_name": null, "og": {}, "twitter": {}})
+            );
+        }
+
+        #[test]
+        fn jsonld_and_outline() {
+            let shop = page(SHOP, SHOP_URL);
+            let items = call(&shop, "html.jsonld", json!({}));
+            assert_eq!(items, serde_json::Value::Array(crate::structured::items(&shop)));
+            let (results, answer) = chain(
+                &shop,
+                &[
+                    ("html.select", json!({"selector": "h1"})),
+                    ("html.outline", json!({})),
+                ],
+            );
+            let outline = results[1].result.clone().unwrap();
+            assert_eq!(outline["blocks"][0]["selector"], json!("ul.products > li.product"));
+            assert_eq!(outline["blocks"][0]["count"], json!(3));
+            assert_eq!(outline["jsonld_types"], json!(["ItemList"]));
+            // Observe: the working value is still the selection's records.
+            assert_eq!(answer, json!([{"text": "Trail Shoes"}]));
+        }
+
+        #[test]
+        fn unknown_params_are_rejected() {
+            let shop = page(SHOP, SHOP_URL);
+            assert!(call_err(&shop, "html.meta", json!({"x": 1})).starts_with("html.meta:"));
+            assert!(call_err(&shop, "html.links", json!({"limit": 0})).starts_with("html.links:"));
+        }
+    }
 }

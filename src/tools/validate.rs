@@ -187,3 +187,4 @@ fn short(text: &str) -> String {
     out.push('…');
     out
 }
+
