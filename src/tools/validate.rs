@@ -188,3 +188,80 @@ fn short(text: &str) -> String {
     out
 }
 
+
+#[cfg(test)]
+mod tests {
+    use crate::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
+    use serde_json::{Value, json};
+
+    fn run(value: Value, tool: &str, params: Value) -> (Result<Value, String>, Value) {
+        let page = Page::parse(url::Url::parse("https://x.example/").unwrap(), "<p>x</p>");
+        let mut ws = Workspace::new(&page, ToolLimits::default());
+        ws.value = value;
+        let out = Registry::builtin().execute(&mut ws, &ToolCall::new(tool, params, ""));
+        let result = if out.success { Ok(out.result.unwrap()) } else { Err(out.error.unwrap()) };
+        (result, ws.value)
+    }
+
+    fn records() -> Value {
+        json!([
+            {"name": "A", "price": 10, "url": "https://x.example/a"},
+            {"name": "B", "price": null, "url": ""},
+            {"name": " ", "price": "12", "sku": "S-1"}
+        ])
+    }
+
+    #[test]
+    fn completeness_over_all_fields_and_given_fields() {
+        let (out, value) = run(records(), "validate.completeness", json!({}));
+        assert_eq!(
+            out.unwrap(),
+            json!({"score": 0.5, "records": 3, "complete_records": 0, "missing": {"name": 1, "price": 1, "url": 2, "sku": 2}})
+        );
+        // Observe: the records stay the working value.
+        assert_eq!(value, records());
+        let (out, _) = run(records(), "validate.completeness", json!({"fields": ["price"]}));
+        assert_eq!(out.unwrap(), json!({"score": 0.6667, "records": 3, "complete_records": 2, "missing": {"price": 1}}));
+        let (out, _) = run(json!([]), "validate.completeness", json!({}));
+        assert_eq!(out.unwrap(), json!({"score": 0.0, "records": 0, "complete_records": 0, "missing": {}}));
+        let (out, _) = run(Value::Null, "validate.completeness", json!({}));
+        assert!(out.unwrap_err().contains("nothing to check"));
+    }
+
+    #[test]
+    fn schema_reports_each_record() {
+        let schema = json!({
+            "type": "object",
+            "required": ["name", "url"],
+            "properties": {"price": {"type": "number"}, "url": {"type": "string", "pattern": "^https://"}}
+        });
+        let (out, _) = run(records(), "validate.schema", json!({"schema": schema}));
+        assert_eq!(
+            out.unwrap(),
+            json!({
+                "valid": false, "records": 3, "invalid_records": 2,
+                "errors": [
+                    {"index": 1, "path": "/price", "message": "null is not of type \"number\""},
+                    {"index": 1, "path": "/url", "message": "\"\" does not match \"^https://\""},
+                    {"index": 2, "path": "", "message": "\"url\" is a required property"},
+                    {"index": 2, "path": "/price", "message": "\"12\" is not of type \"number\""}
+                ]
+            })
+        );
+        let (out, _) = run(json!({"name": "A"}), "validate.schema", json!({"schema": {"required": ["name"]}}));
+        assert_eq!(out.unwrap(), json!({"valid": true, "records": 1, "invalid_records": 0, "errors": []}));
+    }
+
+    #[test]
+    fn bad_schemas_fail_clearly_and_patterns_cannot_backtrack() {
+        let (out, _) = run(records(), "validate.schema", json!({"schema": {"type": "nonsense"}}));
+        assert!(out.unwrap_err().starts_with("validate.schema: invalid JSON Schema"));
+        let (out, _) = run(records(), "validate.schema", json!({"schema": {"$ref": "https://schemas.example/x.json"}}));
+        assert!(out.unwrap_err().starts_with("validate.schema: invalid JSON Schema"));
+        // Look-around needs a backtracking engine; ours refuses it instead of risking a hang.
+        let (out, _) = run(records(), "validate.schema", json!({"schema": {"properties": {"name": {"pattern": "(?=a)a"}}}}));
+        assert!(out.unwrap_err().starts_with("validate.schema: invalid JSON Schema"));
+        let (out, _) = run(json!([{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"}]), "validate.schema", json!({"schema": {"properties": {"name": {"pattern": "^(a+)+$"}}}}));
+        assert_eq!(out.unwrap()["valid"], json!(false));
+    }
+}
