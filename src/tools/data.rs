@@ -467,22 +467,39 @@ mod tests {
         let mut ws = Workspace::new(&page, ToolLimits::default());
         ws.value = value;
         let out = Registry::builtin().execute(&mut ws, &ToolCall::new(tool, params, ""));
-        if out.success { Ok(out.result.unwrap()) } else { Err(out.error.unwrap()) }
+        if out.success {
+            Ok(out.result.unwrap())
+        } else {
+            Err(out.error.unwrap())
+        }
     }
 
     fn names(v: &Value) -> Vec<&str> {
-        v.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect()
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect()
     }
 
     #[test]
     fn dedupe_whole_records_and_by_fields() {
         let out = run(records(), "data.dedupe", json!({})).unwrap();
-        assert_eq!(names(&out), ["Ridge Runner", "Mud King", "scree pro", "Alpine 2"]);
+        assert_eq!(
+            names(&out),
+            ["Ridge Runner", "Mud King", "scree pro", "Alpine 2"]
+        );
         let out = run(records(), "data.dedupe", json!({"by": ["price"]})).unwrap();
-        assert_eq!(names(&out), ["Ridge Runner", "Mud King", "scree pro", "Alpine 2"]);
+        assert_eq!(
+            names(&out),
+            ["Ridge Runner", "Mud King", "scree pro", "Alpine 2"]
+        );
         // Records without the key cannot be told apart: all are kept.
         let out = run(records(), "data.dedupe", json!({"by": ["rating"]})).unwrap();
-        assert_eq!(names(&out), ["Ridge Runner", "Mud King", "scree pro", "Alpine 2"]);
+        assert_eq!(
+            names(&out),
+            ["Ridge Runner", "Mud King", "scree pro", "Alpine 2"]
+        );
         let out = run(json!(["a", "b", "a"]), "data.dedupe", json!({})).unwrap();
         assert_eq!(out, json!(["a", "b"]));
     }
@@ -490,62 +507,183 @@ mod tests {
     #[test]
     fn sort_numbers_as_numbers_missing_last() {
         let out = run(records(), "data.sort", json!({"by": "price"})).unwrap();
-        assert_eq!(names(&out), ["scree pro", "Alpine 2", "Ridge Runner", "Ridge Runner", "Mud King"]);
-        let out = run(records(), "data.sort", json!({"by": "rating", "descending": true})).unwrap();
-        assert_eq!(names(&out), ["scree pro", "Ridge Runner", "Ridge Runner", "Alpine 2", "Mud King"]);
+        assert_eq!(
+            names(&out),
+            [
+                "scree pro",
+                "Alpine 2",
+                "Ridge Runner",
+                "Ridge Runner",
+                "Mud King"
+            ]
+        );
+        let out = run(
+            records(),
+            "data.sort",
+            json!({"by": "rating", "descending": true}),
+        )
+        .unwrap();
+        assert_eq!(
+            names(&out),
+            [
+                "scree pro",
+                "Ridge Runner",
+                "Ridge Runner",
+                "Alpine 2",
+                "Mud King"
+            ]
+        );
         let out = run(records(), "data.sort", json!({"by": "name"})).unwrap();
-        assert_eq!(names(&out), ["Alpine 2", "Mud King", "Ridge Runner", "Ridge Runner", "scree pro"]);
-        let out = run(records(), "data.sort", json!({"by": "offers.seller", "descending": true})).unwrap();
+        assert_eq!(
+            names(&out),
+            [
+                "Alpine 2",
+                "Mud King",
+                "Ridge Runner",
+                "Ridge Runner",
+                "scree pro"
+            ]
+        );
+        let out = run(
+            records(),
+            "data.sort",
+            json!({"by": "offers.seller", "descending": true}),
+        )
+        .unwrap();
         assert_eq!(names(&out)[0], "Alpine 2");
     }
 
     #[test]
     fn filter_ops() {
         let f = |field: &str, op: &str, value: Value| {
-            let params = if value.is_null() { json!({"field": field, "op": op}) } else { json!({"field": field, "op": op, "value": value}) };
-            names(&run(records(), "data.filter", params).unwrap()).into_iter().map(str::to_owned).collect::<Vec<_>>()
+            let params = if value.is_null() {
+                json!({"field": field, "op": op})
+            } else {
+                json!({"field": field, "op": op, "value": value})
+            };
+            names(&run(records(), "data.filter", params).unwrap())
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
         };
         assert_eq!(f("name", "eq", json!("Mud King")), ["Mud King"]);
-        assert_eq!(f("rating", "eq", json!(4.5)), ["Ridge Runner", "Ridge Runner"]);
-        assert_eq!(f("name", "ne", json!("Ridge Runner")), ["Mud King", "scree pro", "Alpine 2"]);
-        assert_eq!(f("name", "contains", json!("RIDGE")), ["Ridge Runner", "Ridge Runner"]);
+        assert_eq!(
+            f("rating", "eq", json!(4.5)),
+            ["Ridge Runner", "Ridge Runner"]
+        );
+        assert_eq!(
+            f("name", "ne", json!("Ridge Runner")),
+            ["Mud King", "scree pro", "Alpine 2"]
+        );
+        assert_eq!(
+            f("name", "contains", json!("RIDGE")),
+            ["Ridge Runner", "Ridge Runner"]
+        );
         assert_eq!(f("tags", "contains", json!("mud")), ["Mud King"]);
-        assert_eq!(f("name", "not_contains", json!("r")), ["Mud King", "Alpine 2"]);
+        assert_eq!(
+            f("name", "not_contains", json!("r")),
+            ["Mud King", "Alpine 2"]
+        );
         assert_eq!(f("price", "lt", json!(100)), ["scree pro", "Alpine 2"]);
-        assert_eq!(f("price", "gte", json!("129.99")), ["Ridge Runner", "Mud King", "Ridge Runner"]);
-        assert_eq!(f("rating", "gt", json!(4)), ["Ridge Runner", "scree pro", "Ridge Runner"]);
+        assert_eq!(
+            f("price", "gte", json!("129.99")),
+            ["Ridge Runner", "Mud King", "Ridge Runner"]
+        );
+        assert_eq!(
+            f("rating", "gt", json!(4)),
+            ["Ridge Runner", "scree pro", "Ridge Runner"]
+        );
         assert_eq!(f("rating", "lte", json!(3)), ["Alpine 2"]);
-        assert_eq!(f("name", "matches", json!("^[A-Z][a-z]+ [A-Z]")), ["Ridge Runner", "Mud King", "Ridge Runner"]);
+        assert_eq!(
+            f("name", "matches", json!("^[A-Z][a-z]+ [A-Z]")),
+            ["Ridge Runner", "Mud King", "Ridge Runner"]
+        );
         assert_eq!(f("rating", "missing", Value::Null), ["Mud King"]);
-        assert_eq!(f("tags", "exists", Value::Null), ["Ridge Runner", "Mud King", "Ridge Runner"]);
+        assert_eq!(
+            f("tags", "exists", Value::Null),
+            ["Ridge Runner", "Mud King", "Ridge Runner"]
+        );
     }
 
     #[test]
     fn filter_errors() {
         assert_eq!(
-            run(records(), "data.filter", json!({"field": "name", "op": "eq"})).unwrap_err(),
+            run(
+                records(),
+                "data.filter",
+                json!({"field": "name", "op": "eq"})
+            )
+            .unwrap_err(),
             "data.filter: `value` is required for op `eq`"
         );
-        assert!(run(records(), "data.filter", json!({"field": "name", "op": "like", "value": "x"})).unwrap_err().starts_with("data.filter:"));
-        assert!(run(records(), "data.filter", json!({"field": "name", "op": "matches", "value": "("})).unwrap_err().starts_with("data.filter: invalid regular expression"));
+        assert!(
+            run(
+                records(),
+                "data.filter",
+                json!({"field": "name", "op": "like", "value": "x"})
+            )
+            .unwrap_err()
+            .starts_with("data.filter:")
+        );
+        assert!(
+            run(
+                records(),
+                "data.filter",
+                json!({"field": "name", "op": "matches", "value": "("})
+            )
+            .unwrap_err()
+            .starts_with("data.filter: invalid regular expression")
+        );
         assert_eq!(
-            run(json!({"a": 1}), "data.filter", json!({"field": "a", "op": "exists"})).unwrap_err(),
+            run(
+                json!({"a": 1}),
+                "data.filter",
+                json!({"field": "a", "op": "exists"})
+            )
+            .unwrap_err(),
             "data.filter: the working value is a single object, not a list of records"
         );
-        assert!(run(Value::Null, "data.sort", json!({"by": "a"})).unwrap_err().contains("no records yet"));
+        assert!(
+            run(Value::Null, "data.sort", json!({"by": "a"}))
+                .unwrap_err()
+                .contains("no records yet")
+        );
     }
 
     #[test]
     fn select_columns_orders_and_renames() {
         let out = run(records(), "data.select_columns", json!({"columns": ["price", "name", "offers.seller"], "rename": {"offers.seller": "seller"}})).unwrap();
-        assert_eq!(out[4], json!({"price": "$99", "name": "Alpine 2", "seller": "Peak"}));
-        assert_eq!(out[0], json!({"price": "$129.99", "name": "Ridge Runner", "seller": null}));
         assert_eq!(
-            run(records(), "data.select_columns", json!({"columns": ["name"], "rename": {"price": "p"}})).unwrap_err(),
+            out[4],
+            json!({"price": "$99", "name": "Alpine 2", "seller": "Peak"})
+        );
+        assert_eq!(
+            out[0],
+            json!({"price": "$129.99", "name": "Ridge Runner", "seller": null})
+        );
+        assert_eq!(
+            run(
+                records(),
+                "data.select_columns",
+                json!({"columns": ["name"], "rename": {"price": "p"}})
+            )
+            .unwrap_err(),
             "data.select_columns: `rename` names `price`, which is not one of `columns`"
         );
-        assert!(run(records(), "data.select_columns", json!({"columns": []})).unwrap_err().starts_with("data.select_columns:"));
-        assert!(run(json!(["a"]), "data.select_columns", json!({"columns": ["a"]})).unwrap_err().contains("must be objects"));
+        assert!(
+            run(records(), "data.select_columns", json!({"columns": []}))
+                .unwrap_err()
+                .starts_with("data.select_columns:")
+        );
+        assert!(
+            run(
+                json!(["a"]),
+                "data.select_columns",
+                json!({"columns": ["a"]})
+            )
+            .unwrap_err()
+            .contains("must be objects")
+        );
     }
 
     #[test]
@@ -554,9 +692,15 @@ mod tests {
         let (results, answer) = chain(
             &shop,
             &[
-                ("extract.fields", json!({"selector": "li.product", "fields": {"name": "h2", "price": ".price"}})),
+                (
+                    "extract.fields",
+                    json!({"selector": "li.product", "fields": {"name": "h2", "price": ".price"}}),
+                ),
                 ("data.sort", json!({"by": "price", "descending": true})),
-                ("data.filter", json!({"field": "price", "op": "contains", "value": "$"})),
+                (
+                    "data.filter",
+                    json!({"field": "price", "op": "contains", "value": "$"}),
+                ),
                 ("html.images", json!({"within": true})),
             ],
         );
@@ -573,10 +717,16 @@ mod tests {
             &shop,
             &[
                 ("html.select", json!({"selector": "li.product h2"})),
-                ("data.filter", json!({"field": "text", "op": "contains", "value": "king"})),
+                (
+                    "data.filter",
+                    json!({"field": "text", "op": "contains", "value": "king"}),
+                ),
             ],
         );
-        assert_eq!(answer, json!([{"text": "Mud King", "url": "https://northwind.example/p/mud-king"}]));
+        assert_eq!(
+            answer,
+            json!([{"text": "Mud King", "url": "https://northwind.example/p/mud-king"}])
+        );
         assert!(call_err(&shop, "data.dedupe", json!({})).contains("no records yet"));
     }
 }

@@ -266,7 +266,7 @@ fn read_field(
     if spec.kind == FieldKind::List {
         let texts: Vec<Value> = matches
             .iter()
-            .map(|el| Value::String(text_of(*el)))
+            .map(|el| Value::String(ws.cap_text(text_of(*el))))
             .filter(|v| v != &Value::String(String::new()))
             .collect();
         return if texts.is_empty() {
@@ -595,7 +595,11 @@ fn phones(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
             }
         }
     }
-    let international: Vec<String> = found.iter().filter(|n| n.starts_with('+')).cloned().collect();
+    let international: Vec<String> = found
+        .iter()
+        .filter(|n| n.starts_with('+'))
+        .cloned()
+        .collect();
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for number in found {
@@ -1188,15 +1192,27 @@ mod tests {
         fn regex_on_page_text_with_groups() {
             let shop = page(SHOP, SHOP_URL);
             assert_eq!(
-                call(&shop, "extract.regex", json!({"pattern": r"\$([\d,]+\.\d\d)"})),
+                call(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": r"\$([\d,]+\.\d\d)"})
+                ),
                 json!(["129.99", "1,249.00", "1,399.00"])
             );
             assert_eq!(
-                call(&shop, "extract.regex", json!({"pattern": r"\$([\d,]+\.\d\d)", "group": 0, "limit": 1})),
+                call(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": r"\$([\d,]+\.\d\d)", "group": 0, "limit": 1})
+                ),
                 json!(["$129.99"])
             );
             assert_eq!(
-                call(&shop, "extract.regex", json!({"pattern": r"(?P<whole>\d+)\.(?P<cents>\d\d)", "limit": 2})),
+                call(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": r"(?P<whole>\d+)\.(?P<cents>\d\d)", "limit": 2})
+                ),
                 json!([{"whole": "129", "cents": "99"}, {"whole": "249", "cents": "00"}])
             );
         }
@@ -1207,8 +1223,14 @@ mod tests {
             let (results, answer) = chain(
                 &shop,
                 &[
-                    ("extract.fields", json!({"selector": "li.product", "fields": {"name": "h2", "url": "h2 a@href"}})),
-                    ("extract.regex", json!({"pattern": "/p/([a-z-]+)$", "field": "url"})),
+                    (
+                        "extract.fields",
+                        json!({"selector": "li.product", "fields": {"name": "h2", "url": "h2 a@href"}}),
+                    ),
+                    (
+                        "extract.regex",
+                        json!({"pattern": "/p/([a-z-]+)$", "field": "url"}),
+                    ),
                 ],
             );
             assert!(results.iter().all(|r| r.success), "{results:?}");
@@ -1226,14 +1248,35 @@ mod tests {
         #[test]
         fn regex_errors_are_clear() {
             let shop = page(SHOP, SHOP_URL);
-            assert!(call_err(&shop, "extract.regex", json!({"pattern": "a(b"})).starts_with("extract.regex: invalid regular expression `a(b`"));
+            assert!(
+                call_err(&shop, "extract.regex", json!({"pattern": "a(b"}))
+                    .starts_with("extract.regex: invalid regular expression `a(b`")
+            );
             assert_eq!(
-                call_err(&shop, "extract.regex", json!({"pattern": "a(b)", "group": 2})),
+                call_err(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": "a(b)", "group": 2})
+                ),
                 "extract.regex: `group` is 2 but the pattern has 1 capture group(s)"
             );
-            assert!(call_err(&shop, "extract.regex", json!({"pattern": "x", "field": "url"})).contains("holds no records"));
+            assert!(
+                call_err(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": "x", "field": "url"})
+                )
+                .contains("holds no records")
+            );
             // Too large once compiled: refused, not built.
-            assert!(call_err(&shop, "extract.regex", json!({"pattern": r"\w{1000}{1000}"})).starts_with("extract.regex: invalid regular expression"));
+            assert!(
+                call_err(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": r"\w{1000}{1000}"})
+                )
+                .starts_with("extract.regex: invalid regular expression")
+            );
             assert!(call_err(&shop, "extract.regex", json!({})).contains("pattern"));
         }
 
@@ -1242,10 +1285,17 @@ mod tests {
             let contact = page(CONTACT, CONTACT_URL);
             assert_eq!(
                 call(&contact, "extract.emails", json!({})),
-                json!(["shop@harbourbooks.example", "press@harbourbooks.example", "orders@harbourbooks.example"])
+                json!([
+                    "shop@harbourbooks.example",
+                    "press@harbourbooks.example",
+                    "orders@harbourbooks.example"
+                ])
             );
             let shop = page(SHOP, SHOP_URL);
-            assert_eq!(call(&shop, "extract.emails", json!({})), json!(["sales@northwind.example"]));
+            assert_eq!(
+                call(&shop, "extract.emails", json!({})),
+                json!(["sales@northwind.example"])
+            );
         }
 
         #[test]
@@ -1349,13 +1399,34 @@ mod tests {
         #[test]
         fn date_shapes_and_impossible_dates() {
             let us = true;
-            assert_eq!(normalise_date("03/04/2025", us).as_deref(), Some("2025-03-04"));
-            assert_eq!(normalise_date("03/04/2025", !us).as_deref(), Some("2025-04-03"));
-            assert_eq!(normalise_date("25/12/2025", us).as_deref(), Some("2025-12-25"));
-            assert_eq!(normalise_date("3 Mar 2025", us).as_deref(), Some("2025-03-03"));
-            assert_eq!(normalise_date("Sept. 9, 2024", us).as_deref(), Some("2024-09-09"));
-            assert_eq!(normalise_date("2024/9/9", us).as_deref(), Some("2024-09-09"));
-            assert_eq!(normalise_date("2025-03-03T10:00:00.123+0530", us).as_deref(), Some("2025-03-03T10:00:00+05:30"));
+            assert_eq!(
+                normalise_date("03/04/2025", us).as_deref(),
+                Some("2025-03-04")
+            );
+            assert_eq!(
+                normalise_date("03/04/2025", !us).as_deref(),
+                Some("2025-04-03")
+            );
+            assert_eq!(
+                normalise_date("25/12/2025", us).as_deref(),
+                Some("2025-12-25")
+            );
+            assert_eq!(
+                normalise_date("3 Mar 2025", us).as_deref(),
+                Some("2025-03-03")
+            );
+            assert_eq!(
+                normalise_date("Sept. 9, 2024", us).as_deref(),
+                Some("2024-09-09")
+            );
+            assert_eq!(
+                normalise_date("2024/9/9", us).as_deref(),
+                Some("2024-09-09")
+            );
+            assert_eq!(
+                normalise_date("2025-03-03T10:00:00.123+0530", us).as_deref(),
+                Some("2025-03-03T10:00:00+05:30")
+            );
             assert_eq!(normalise_date("2025-02-30", us), None);
             assert_eq!(normalise_date("2025-03-03T25:00", us).as_deref(), None);
             assert_eq!(normalise_date("03/04.2025", us), None);
@@ -1366,28 +1437,59 @@ mod tests {
         fn main_content_product_and_markdown_delegate() {
             let shop = page(SHOP, SHOP_URL);
             let content = call(&shop, "extract.main_content", json!({}));
-            assert_eq!(content, serde_json::to_value(crate::content::main_content(&shop)).unwrap());
-            for key in ["title", "byline", "published_at", "lang", "excerpt", "site_name", "text", "markdown"] {
+            assert_eq!(
+                content,
+                serde_json::to_value(crate::content::main_content(&shop)).unwrap()
+            );
+            for key in [
+                "title",
+                "byline",
+                "published_at",
+                "lang",
+                "excerpt",
+                "site_name",
+                "text",
+                "markdown",
+            ] {
                 assert!(content.get(key).is_some(), "{key} missing");
             }
             let contact = page(CONTACT, CONTACT_URL);
             match crate::structured::product(&contact) {
                 Some(product) => assert_eq!(call(&contact, "extract.product", json!({})), product),
-                None => assert!(call_err(&contact, "extract.product", json!({})).starts_with("extract.product: the page shows no product")),
+                None => assert!(
+                    call_err(&contact, "extract.product", json!({}))
+                        .starts_with("extract.product: the page shows no product")
+                ),
             }
             let h2s: Vec<String> = shop
                 .document
                 .select(&scraper::Selector::parse("h2").unwrap())
                 .map(|el| crate::content::markdown_of(&shop, el).trim().to_owned())
                 .collect();
-            assert_eq!(call(&shop, "extract.markdown", json!({"selector": "h2"})), Value::String(h2s.join("\n\n")));
-            assert_eq!(call_err(&shop, "extract.markdown", json!({"selector": "table"})), "extract.markdown: nothing matches `table`");
+            assert_eq!(
+                call(&shop, "extract.markdown", json!({"selector": "h2"})),
+                Value::String(h2s.join("\n\n"))
+            );
+            assert_eq!(
+                call_err(&shop, "extract.markdown", json!({"selector": "table"})),
+                "extract.markdown: nothing matches `table`"
+            );
             let (_, answer) = chain(
                 &shop,
-                &[("html.select", json!({"selector": "h1"})), ("extract.markdown", json!({}))],
+                &[
+                    ("html.select", json!({"selector": "h1"})),
+                    ("extract.markdown", json!({})),
+                ],
             );
-            let h1 = shop.document.select(&scraper::Selector::parse("h1").unwrap()).next().unwrap();
-            assert_eq!(answer, Value::String(crate::content::markdown_of(&shop, h1).trim().to_owned()));
+            let h1 = shop
+                .document
+                .select(&scraper::Selector::parse("h1").unwrap())
+                .next()
+                .unwrap();
+            assert_eq!(
+                answer,
+                Value::String(crate::content::markdown_of(&shop, h1).trim().to_owned())
+            );
         }
     }
 }

@@ -232,7 +232,7 @@ fn attr(ws: &mut Workspace<'_>, params: AttrParams) -> Result<Value, ToolError> 
     let values: Vec<Value> = elements
         .into_iter()
         .filter_map(|el| el.value().attr(&params.attribute))
-        .map(|v| Value::String(attribute_value(ws, &params.attribute, v)))
+        .map(|v| Value::String(ws.cap_text(attribute_value(ws, &params.attribute, v))))
         .collect();
     Ok(Value::Array(values))
 }
@@ -1128,7 +1128,11 @@ mod tests {
                 json!([{"url": "https://www.partner.example/northwind", "text": "Partner Store", "rel": "nofollow sponsored"}])
             );
             assert_eq!(
-                call(&shop, "html.links", json!({"same_host": true, "pattern": "/p/", "limit": 2})),
+                call(
+                    &shop,
+                    "html.links",
+                    json!({"same_host": true, "pattern": "/p/", "limit": 2})
+                ),
                 json!([
                     {"url": "https://northwind.example/p/ridge-runner", "text": "Ridge Runner"},
                     {"url": "https://northwind.example/p/mud-king", "text": "Mud King"}
@@ -1136,7 +1140,11 @@ mod tests {
             );
             // The pattern also matches the link text.
             assert_eq!(
-                call(&shop, "html.links", json!({"pattern": "(?i)^outlet|the outlet"})),
+                call(
+                    &shop,
+                    "html.links",
+                    json!({"pattern": "(?i)^outlet|the outlet"})
+                ),
                 json!([{"url": "https://northwind.example/outlet", "text": "the outlet"}])
             );
             assert!(
@@ -1164,7 +1172,13 @@ mod tests {
                     {"url": "https://northwind.example/shoes/", "text": "Shoes"}
                 ]))
             );
-            assert_eq!(answer, json!(["https://northwind.example/", "https://northwind.example/shoes/"]));
+            assert_eq!(
+                answer,
+                json!([
+                    "https://northwind.example/",
+                    "https://northwind.example/shoes/"
+                ])
+            );
         }
 
         #[test]
@@ -1178,7 +1192,10 @@ mod tests {
                     {"src": "https://cdn.northwind.example/scree.jpg", "alt": "Scree Pro"}
                 ])
             );
-            assert_eq!(call(&shop, "html.images", json!({"limit": 1})), json!([{"src": "https://northwind.example/static/logo.svg", "alt": "Northwind"}]));
+            assert_eq!(
+                call(&shop, "html.images", json!({"limit": 1})),
+                json!([{"src": "https://northwind.example/static/logo.svg", "alt": "Northwind"}])
+            );
         }
 
         #[test]
@@ -1190,12 +1207,18 @@ mod tests {
                 Some("https://x.example/a/l.jpg".into())
             );
             assert_eq!(
-                super::super::best_srcset_candidate("data:image/gif;base64,AAA=, real.jpg 640w", resolve),
+                super::super::best_srcset_candidate(
+                    "data:image/gif;base64,AAA=, real.jpg 640w",
+                    resolve
+                ),
                 Some("https://x.example/a/real.jpg".into())
             );
             assert_eq!(super::super::best_srcset_candidate(" , ,", resolve), None);
             // Candidates with nonsense descriptors are dropped, as browsers do.
-            assert_eq!(super::super::best_srcset_candidate("a.jpg NaNw, b.jpg infx", resolve), None);
+            assert_eq!(
+                super::super::best_srcset_candidate("a.jpg NaNw, b.jpg infx", resolve),
+                None
+            );
         }
 
         #[test]
@@ -1223,7 +1246,10 @@ mod tests {
                     {"Plan": "Business", "Price": "$199", "Seats": ""}
                 ])
             );
-            assert_eq!(call(&tables, "html.tables", json!({"selector": "#facts"})), json!([{"Founded": "Staff", "2019": "42"}]));
+            assert_eq!(
+                call(&tables, "html.tables", json!({"selector": "#facts"})),
+                json!([{"Founded": "Staff", "2019": "42"}])
+            );
             assert_eq!(
                 call_err(&tables, "html.tables", json!({"selector": "#nope"})),
                 "html.tables: no table matches `#nope`"
@@ -1240,13 +1266,23 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|t| (t["caption"].clone(), t["headers"].clone(), t["rows"].as_array().unwrap().len()))
+                .map(|t| {
+                    (
+                        t["caption"].clone(),
+                        t["headers"].clone(),
+                        t["rows"].as_array().unwrap().len(),
+                    )
+                })
                 .collect();
             assert_eq!(
                 summary,
                 vec![
                     (json!("Plans"), json!(["Plan", "Price", "Seats"]), 3),
-                    (json!(null), json!(["Day", "Session", "Session_2", "column_4"]), 4),
+                    (
+                        json!(null),
+                        json!(["Day", "Session", "Session_2", "column_4"]),
+                        4
+                    ),
                     (json!(null), json!(["Founded", "2019"]), 1),
                 ]
             );
@@ -1263,7 +1299,10 @@ mod tests {
                 ],
             );
             assert!(results.iter().all(|r| r.success));
-            assert_eq!(answer, json!(["Starter $9 1", "Team $49 10", "Business $199"]));
+            assert_eq!(
+                answer,
+                json!(["Starter $9 1", "Team $49 10", "Business $199"])
+            );
         }
 
         #[test]
@@ -1321,7 +1360,10 @@ mod tests {
         fn jsonld_and_outline() {
             let shop = page(SHOP, SHOP_URL);
             let items = call(&shop, "html.jsonld", json!({}));
-            assert_eq!(items, serde_json::Value::Array(crate::structured::items(&shop)));
+            assert_eq!(
+                items,
+                serde_json::Value::Array(crate::structured::items(&shop))
+            );
             let (results, answer) = chain(
                 &shop,
                 &[
@@ -1330,7 +1372,10 @@ mod tests {
                 ],
             );
             let outline = results[1].result.clone().unwrap();
-            assert_eq!(outline["blocks"][0]["selector"], json!("ul.products > li.product"));
+            assert_eq!(
+                outline["blocks"][0]["selector"],
+                json!("ul.products > li.product")
+            );
             assert_eq!(outline["blocks"][0]["count"], json!(3));
             assert_eq!(outline["jsonld_types"], json!(["ItemList"]));
             // Observe: the working value is still the selection's records.

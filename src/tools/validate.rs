@@ -142,7 +142,7 @@ fn schema(ws: &mut Workspace<'_>, params: SchemaParams) -> Result<Value, ToolErr
         .map_err(|e| {
             ToolError::InvalidParams(format!(
                 "validate.schema: invalid JSON Schema: {}",
-                short(&e.to_string())
+                short(&e.to_string(), MAX_MESSAGE_CHARS)
             ))
         })?;
     let (checked, is_list): (Vec<&Value>, bool) = match &ws.value {
@@ -165,8 +165,8 @@ fn schema(ws: &mut Workspace<'_>, params: SchemaParams) -> Result<Value, ToolErr
             }
             errors.push(json!({
                 "index": if is_list { json!(index) } else { Value::Null },
-                "path": err.instance_path().to_string(),
-                "message": short(&err.to_string()),
+                "path": short(&err.instance_path().to_string(), ws.limits.max_text_chars),
+                "message": short(&err.to_string(), ws.limits.max_text_chars),
             }));
         }
         invalid_records += usize::from(any);
@@ -179,15 +179,15 @@ fn schema(ws: &mut Workspace<'_>, params: SchemaParams) -> Result<Value, ToolErr
     }))
 }
 
-fn short(text: &str) -> String {
-    if text.chars().count() <= MAX_MESSAGE_CHARS {
+fn short(text: &str, max_chars: usize) -> String {
+    let cap = MAX_MESSAGE_CHARS.min(max_chars);
+    if text.chars().count() <= cap {
         return text.to_owned();
     }
-    let mut out: String = text.chars().take(MAX_MESSAGE_CHARS).collect();
+    let mut out: String = text.chars().take(cap.saturating_sub(1)).collect();
     out.push('…');
     out
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -199,7 +199,11 @@ mod tests {
         let mut ws = Workspace::new(&page, ToolLimits::default());
         ws.value = value;
         let out = Registry::builtin().execute(&mut ws, &ToolCall::new(tool, params, ""));
-        let result = if out.success { Ok(out.result.unwrap()) } else { Err(out.error.unwrap()) };
+        let result = if out.success {
+            Ok(out.result.unwrap())
+        } else {
+            Err(out.error.unwrap())
+        };
         (result, ws.value)
     }
 
@@ -220,10 +224,20 @@ mod tests {
         );
         // Observe: the records stay the working value.
         assert_eq!(value, records());
-        let (out, _) = run(records(), "validate.completeness", json!({"fields": ["price"]}));
-        assert_eq!(out.unwrap(), json!({"score": 0.6667, "records": 3, "complete_records": 2, "missing": {"price": 1}}));
+        let (out, _) = run(
+            records(),
+            "validate.completeness",
+            json!({"fields": ["price"]}),
+        );
+        assert_eq!(
+            out.unwrap(),
+            json!({"score": 0.6667, "records": 3, "complete_records": 2, "missing": {"price": 1}})
+        );
         let (out, _) = run(json!([]), "validate.completeness", json!({}));
-        assert_eq!(out.unwrap(), json!({"score": 0.0, "records": 0, "complete_records": 0, "missing": {}}));
+        assert_eq!(
+            out.unwrap(),
+            json!({"score": 0.0, "records": 0, "complete_records": 0, "missing": {}})
+        );
         let (out, _) = run(Value::Null, "validate.completeness", json!({}));
         assert!(out.unwrap_err().contains("nothing to check"));
     }
@@ -248,20 +262,52 @@ mod tests {
                 ]
             })
         );
-        let (out, _) = run(json!({"name": "A"}), "validate.schema", json!({"schema": {"required": ["name"]}}));
-        assert_eq!(out.unwrap(), json!({"valid": true, "records": 1, "invalid_records": 0, "errors": []}));
+        let (out, _) = run(
+            json!({"name": "A"}),
+            "validate.schema",
+            json!({"schema": {"required": ["name"]}}),
+        );
+        assert_eq!(
+            out.unwrap(),
+            json!({"valid": true, "records": 1, "invalid_records": 0, "errors": []})
+        );
     }
 
     #[test]
     fn bad_schemas_fail_clearly_and_patterns_cannot_backtrack() {
-        let (out, _) = run(records(), "validate.schema", json!({"schema": {"type": "nonsense"}}));
-        assert!(out.unwrap_err().starts_with("validate.schema: invalid JSON Schema"));
-        let (out, _) = run(records(), "validate.schema", json!({"schema": {"$ref": "https://schemas.example/x.json"}}));
-        assert!(out.unwrap_err().starts_with("validate.schema: invalid JSON Schema"));
+        let (out, _) = run(
+            records(),
+            "validate.schema",
+            json!({"schema": {"type": "nonsense"}}),
+        );
+        assert!(
+            out.unwrap_err()
+                .starts_with("validate.schema: invalid JSON Schema")
+        );
+        let (out, _) = run(
+            records(),
+            "validate.schema",
+            json!({"schema": {"$ref": "https://schemas.example/x.json"}}),
+        );
+        assert!(
+            out.unwrap_err()
+                .starts_with("validate.schema: invalid JSON Schema")
+        );
         // Look-around needs a backtracking engine; ours refuses it instead of risking a hang.
-        let (out, _) = run(records(), "validate.schema", json!({"schema": {"properties": {"name": {"pattern": "(?=a)a"}}}}));
-        assert!(out.unwrap_err().starts_with("validate.schema: invalid JSON Schema"));
-        let (out, _) = run(json!([{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"}]), "validate.schema", json!({"schema": {"properties": {"name": {"pattern": "^(a+)+$"}}}}));
+        let (out, _) = run(
+            records(),
+            "validate.schema",
+            json!({"schema": {"properties": {"name": {"pattern": "(?=a)a"}}}}),
+        );
+        assert!(
+            out.unwrap_err()
+                .starts_with("validate.schema: invalid JSON Schema")
+        );
+        let (out, _) = run(
+            json!([{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"}]),
+            "validate.schema",
+            json!({"schema": {"properties": {"name": {"pattern": "^(a+)+$"}}}}),
+        );
         assert_eq!(out.unwrap()["valid"], json!(false));
     }
 }
