@@ -48,10 +48,10 @@ impl IntoResponse for ApiError {
         let body =
             json!({"error": {"code": self.code, "message": self.message, "details": self.details}});
         let mut response = (self.status, Json(body)).into_response();
-        if let Some(secs) = self.retry_after {
-            if let Ok(value) = HeaderValue::from_str(&secs.to_string()) {
-                response.headers_mut().insert(header::RETRY_AFTER, value);
-            }
+        if let Some(secs) = self.retry_after
+            && let Ok(value) = HeaderValue::from_str(&secs.to_string())
+        {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
         }
         response
     }

@@ -144,17 +144,17 @@ fn single_plan(intent: &Intent, request: &Request) -> Plan {
         )],
         Intent::List => Vec::new(),
     };
-    if let Some(n) = request.count {
-        if matches!(
+    if let Some(n) = request.count
+        && matches!(
             intent,
             Intent::Links { .. } | Intent::Images | Intent::Prices | Intent::Dates
-        ) {
-            calls.push(ToolCall::new(
-                "extract.top_n",
-                json!({"n": n}),
-                format!("the request asks for {n}"),
-            ));
-        }
+        )
+    {
+        calls.push(ToolCall::new(
+            "extract.top_n",
+            json!({"n": n}),
+            format!("the request asks for {n}"),
+        ));
     }
     Plan {
         tool_calls: calls,
@@ -237,20 +237,19 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             format!("read {} from each item", order.join(", ")),
         ),
     ];
-    if let Some((role, descending)) = request.sort {
-        if let Some(field) = request
+    if let Some((role, descending)) = request.sort
+        && let Some(field) = request
             .fields
             .iter()
             .find(|f| f.role == role)
             .map(|f| f.name.clone())
             .or_else(|| order.iter().find(|n| *n == role).cloned())
-        {
-            calls.push(ToolCall::new(
-                "data.sort",
-                json!({"by": field, "descending": descending}),
-                format!("the request asks for items ordered by {field}"),
-            ));
-        }
+    {
+        calls.push(ToolCall::new(
+            "data.sort",
+            json!({"by": field, "descending": descending}),
+            format!("the request asks for items ordered by {field}"),
+        ));
     }
     if let Some(n) = request.count {
         calls.push(ToolCall::new(

@@ -192,10 +192,10 @@ pub fn count(text: &str) -> Option<usize> {
         "cheapest", "biggest", "next",
     ];
     for (i, word) in words.iter().enumerate() {
-        if LEADS.contains(&word.as_str()) {
-            if let Some(n) = words.get(i + 1).and_then(|w| number(w)) {
-                return Some(n).filter(|n| *n > 0);
-            }
+        if LEADS.contains(&word.as_str())
+            && let Some(n) = words.get(i + 1).and_then(|w| number(w))
+        {
+            return Some(n).filter(|n| *n > 0);
         }
     }
     // "5 stories", "the 3 most recent", "ten products": a number before a noun or a lead word.

@@ -520,15 +520,15 @@ fn text_role_spec(sample: &[ElementRef<'_>], matcher: TextMatcher) -> Option<(St
         .iter()
         .filter_map(|i| i.next_siblings().find_map(ElementRef::wrap))
         .collect();
-    if siblings.len() == sample.len() {
-        if let Some(spec) = common_spec(&siblings, |item| find_text_role(item, matcher)) {
-            let value = siblings
-                .iter()
-                .find_map(|i| find_text_role(*i, matcher))
-                .map(text_of)
-                .unwrap_or_default();
-            return Some((format!("+{spec}"), value));
-        }
+    if siblings.len() == sample.len()
+        && let Some(spec) = common_spec(&siblings, |item| find_text_role(item, matcher))
+    {
+        let value = siblings
+            .iter()
+            .find_map(|i| find_text_role(*i, matcher))
+            .map(text_of)
+            .unwrap_or_default();
+        return Some((format!("+{spec}"), value));
     }
     None
 }

@@ -1,0 +1,8 @@
+//! Integration tests: the real server on port 0, fixture pages from a local HTTP server, and
+//! SSE read the way a client reads it.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
+
+mod bad_requests;
+mod scrape_stream;
+mod support;
+mod tools_api;

@@ -1,0 +1,99 @@
+//! A local HTTP server for fixture pages and misbehaving endpoints.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+
+/// Serves `tests/fixtures/pages/*.html` at `/pages/{name}` plus endpoints that fail on purpose.
+pub struct FixtureServer {
+    /// Base URL.
+    pub base: String,
+    /// Port.
+    pub addr: SocketAddr,
+}
+
+impl FixtureServer {
+    /// Starts the server on a free port.
+    pub async fn start() -> Self {
+        let router = Router::new()
+            .route("/pages/{name}", get(page))
+            .route("/status/{code}", get(status))
+            .route(
+                "/json",
+                get(|| async {
+                    (
+                        [(header::CONTENT_TYPE, "application/json")],
+                        r#"{"not": "html"}"#,
+                    )
+                }),
+            )
+            .route("/slow", get(slow))
+            .route(
+                "/redirect-to/{name}",
+                get(|Path(name): Path<String>| async move {
+                    Redirect::temporary(&format!("/pages/{name}"))
+                }),
+            )
+            .route(
+                "/big",
+                get(|| async {
+                    (
+                        [(header::CONTENT_TYPE, "text/html")],
+                        format!("<html><body>{}</body></html>", "<p>x</p>".repeat(400_000)),
+                    )
+                }),
+            );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind fixtures");
+        let addr = listener.local_addr().expect("addr");
+        tokio::spawn(async move { axum::serve(listener, router).await.expect("fixture server") });
+        Self {
+            base: format!("http://{addr}"),
+            addr,
+        }
+    }
+
+    /// URL of a path on this server.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+async fn page(Path(name): Path<String>) -> Response {
+    let safe = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !name.contains("..");
+    let path = format!("{}/tests/fixtures/pages/{name}", env!("CARGO_MANIFEST_DIR"));
+    match (safe, tokio::fs::read(&path).await) {
+        (true, Ok(bytes)) => {
+            ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes).into_response()
+        }
+        _ => (StatusCode::NOT_FOUND, "no such fixture").into_response(),
+    }
+}
+
+async fn status(Path(code): Path<u16>) -> Response {
+    let status = StatusCode::from_u16(code).unwrap_or(StatusCode::BAD_REQUEST);
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html")],
+        format!("<html><body>status {code}</body></html>"),
+    )
+        .into_response()
+}
+
+async fn slow() -> Response {
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    (
+        [(header::CONTENT_TYPE, "text/html")],
+        "<html><body>late</body></html>",
+    )
+        .into_response()
+}

@@ -1,0 +1,92 @@
+//! A small SSE reader, as a client would parse the stream.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use serde_json::Value;
+
+/// One SSE frame.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The `id:` line.
+    pub id: Option<String>,
+    /// The `event:` line.
+    pub event: String,
+    /// The `data:` payload, parsed.
+    pub data: Value,
+}
+
+impl Frame {
+    /// `data.data` of the envelope.
+    pub fn payload(&self) -> &Value {
+        &self.data["data"]
+    }
+
+    /// The step's action, for `step` frames.
+    pub fn action(&self) -> &str {
+        self.payload()["action"].as_str().unwrap_or("")
+    }
+}
+
+/// Reads frames until the stream closes (bounded by a generous timeout so a hang fails).
+pub async fn read_stream(response: reqwest::Response) -> Vec<Frame> {
+    read_frames(response, usize::MAX).await
+}
+
+/// Reads at most `limit` frames, then drops the connection.
+pub async fn read_frames(response: reqwest::Response, limit: usize) -> Vec<Frame> {
+    let mut frames = Vec::new();
+    let mut buffer = String::new();
+    let mut body = response.bytes_stream();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while frames.len() < limit {
+        let chunk = tokio::time::timeout_at(deadline, body.next())
+            .await
+            .expect("stream ended in time");
+        let Some(chunk) = chunk else { break };
+        buffer.push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
+        while let Some(end) = buffer.find("\n\n") {
+            let raw: String = buffer.drain(..end + 2).collect();
+            if let Some(frame) = parse_frame(&raw) {
+                frames.push(frame);
+                if frames.len() >= limit {
+                    break;
+                }
+            }
+        }
+    }
+    frames
+}
+
+fn parse_frame(raw: &str) -> Option<Frame> {
+    let mut id = None;
+    let mut event = String::from("message");
+    let mut data = String::new();
+    for line in raw.lines() {
+        if line.starts_with(':') {
+            continue; // keep-alive comment
+        }
+        let (field, value) = line
+            .split_once(':')
+            .map_or((line, ""), |(f, v)| (f, v.strip_prefix(' ').unwrap_or(v)));
+        match field {
+            "id" => id = Some(value.to_owned()),
+            "event" => event = value.to_owned(),
+            "data" => {
+                if !data.is_empty() {
+                    data.push('\n');
+                }
+                data.push_str(value);
+            }
+            _ => {}
+        }
+    }
+    if data.is_empty() {
+        return None;
+    }
+    Some(Frame {
+        id,
+        event,
+        data: serde_json::from_str(&data).expect("data is JSON"),
+    })
+}
