@@ -319,9 +319,7 @@ fn push_block_text(
                 continue;
             }
             let block = is_block(name);
-            if block {
-                out.push('\n');
-            } else if name == "br" {
+            if block || name == "br" {
                 out.push('\n');
             }
             push_block_text(child_el, skip, out);

@@ -403,12 +403,12 @@ fn regex_matches(ws: &mut Workspace<'_>, params: RegexParams) -> Result<Value, T
     let re = compile_regex(&params.pattern)
         .map_err(|e| ToolError::InvalidParams(format!("extract.regex: {e}")))?;
     let groups = re.captures_len() - 1;
-    if let Some(g) = params.group {
-        if g > groups {
-            return Err(ToolError::InvalidParams(format!(
-                "extract.regex: `group` is {g} but the pattern has {groups} capture group(s)"
-            )));
-        }
+    if let Some(g) = params.group
+        && g > groups
+    {
+        return Err(ToolError::InvalidParams(format!(
+            "extract.regex: `group` is {g} but the pattern has {groups} capture group(s)"
+        )));
     }
     let named: Vec<&str> = re.capture_names().flatten().collect();
     let texts = regex_haystacks(ws, params.field.as_deref())?;
@@ -514,10 +514,10 @@ fn emails(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
         if out.len() >= ws.limits.max_items {
             break;
         }
-        if let Some(email) = normalise_email(&candidate) {
-            if seen.insert(email.clone()) {
-                out.push(Value::String(email));
-            }
+        if let Some(email) = normalise_email(&candidate)
+            && seen.insert(email.clone())
+        {
+            out.push(Value::String(email));
         }
     }
     Ok(Value::Array(out))
@@ -885,12 +885,11 @@ fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
                 .or_else(|| el.attr("itemprop"))
                 .unwrap_or("")
                 .to_ascii_lowercase();
-            if DATE_META.contains(&key.as_str()) {
-                if let Some(content) = el.attr("content") {
-                    if let Some(date) = normalise_date(content, month_first) {
-                        found.push((date, content.trim().to_owned()));
-                    }
-                }
+            if DATE_META.contains(&key.as_str())
+                && let Some(content) = el.attr("content")
+                && let Some(date) = normalise_date(content, month_first)
+            {
+                found.push((date, content.trim().to_owned()));
             }
         }
     }

@@ -337,10 +337,11 @@ fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError
                     continue;
                 }
             }
-            if let Some(re) = &pattern {
-                if !re.is_match(&url) && !re.is_match(&text) {
-                    continue;
-                }
+            if let Some(re) = &pattern
+                && !re.is_match(&url)
+                && !re.is_match(&text)
+            {
+                continue;
             }
             if let Some(&index) = seen.get(&url) {
                 // The first occurrence wins, but an icon link should not hide a later text link.
@@ -356,10 +357,10 @@ fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError
             let mut record = Map::new();
             record.insert("url".into(), Value::String(url.clone()));
             record.insert("text".into(), Value::String(text));
-            if let Some(rel) = a.value().attr("rel").map(collapse_whitespace) {
-                if !rel.is_empty() {
-                    record.insert("rel".into(), Value::String(cap_label(ws, rel)));
-                }
+            if let Some(rel) = a.value().attr("rel").map(collapse_whitespace)
+                && !rel.is_empty()
+            {
+                record.insert("rel".into(), Value::String(cap_label(ws, rel)));
             }
             seen.insert(url, records.len());
             records.push(record);
@@ -709,15 +710,15 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
             .peekable();
         while cells.len() < MAX_TABLE_COLUMNS {
             let col = cells.len();
-            if let Some(slot) = carried.get_mut(col) {
-                if let Some((left, text)) = slot {
-                    cells.push(text.clone());
-                    *left -= 1;
-                    if *left == 0 {
-                        *slot = None;
-                    }
-                    continue;
+            if let Some(slot) = carried.get_mut(col)
+                && let Some((left, text)) = slot
+            {
+                cells.push(text.clone());
+                *left -= 1;
+                if *left == 0 {
+                    *slot = None;
                 }
+                continue;
             }
             let Some(cell) = own.next() else { break };
             any_cell = true;
@@ -1012,18 +1013,16 @@ fn push_meta(map: &mut Map<String, Value>, key: &str, content: &str, max_items: 
         return;
     }
     match map.get_mut(key) {
-        Some(Value::Array(values)) => {
-            if values.len() < max_items && !values.iter().any(|v| v == content) {
-                values.push(Value::String(content.to_owned()));
-            }
+        Some(Value::Array(values))
+            if values.len() < max_items && !values.iter().any(|v| v == content) =>
+        {
+            values.push(Value::String(content.to_owned()));
         }
-        Some(existing) => {
-            if existing != content {
-                let previous = existing.take();
-                *existing = json!([previous, content]);
-            }
+        Some(existing) if !existing.is_array() && existing != content => {
+            let previous = existing.take();
+            *existing = json!([previous, content]);
         }
-        None => {}
+        _ => {}
     }
 }
 
