@@ -733,6 +733,9 @@ fn phone_in_text(line: &str, start: usize, end: usize) -> Option<String> {
         && groups.len() <= 6
         && groups.iter().skip(1).all(|g| (2..=4).contains(&g.len()))
         && groups.first().is_some_and(|g| g.len() <= 5);
+    // `10.000.000` and `1 234 567` are counts written with thousands separators.
+    let thousands = static_regex!(r"^\d{1,3}(?:[ .,\u{a0}]\d{3})+$").is_match(raw);
+    let shaped = shaped && !thousands;
     if !(international || shaped || mentions(&phone_words)) {
         return None;
     }
@@ -1317,7 +1320,7 @@ mod tests {
         #[test]
         fn phones_in_common_national_formats() {
             let p = page(
-                "<p>Tel. (555) 123-4567</p><p>Fax: 555.987.6543</p><p>Appelez le 01 23 45 67 89</p><p>Hotline 0049 30 1234567</p><p>ID 555-123-4567</p>",
+                "<p>Tel. (555) 123-4567</p><p>Fax: 555.987.6543</p><p>Appelez le 01 23 45 67 89</p><p>Hotline 0049 30 1234567</p><p>ID 555-123-4567</p><p>Einwohner: 10.000.000, 1 234 567 Besucher</p>",
                 "https://x.example/",
             );
             assert_eq!(
