@@ -754,6 +754,12 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
     let header_index = grid
         .iter()
         .rposition(|(_, thead, _, _)| *thead)
+        // A row of <th> under a title row (a caption written as a spanning cell).
+        .or_else(|| {
+            grid.iter()
+                .take(3)
+                .position(|(_, _, all_th, c)| *all_th && c.len() > 1)
+        })
         .or_else(|| {
             grid.iter()
                 .position(|(_, _, _, c)| !c.iter().all(String::is_empty))
@@ -774,6 +780,14 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
         }
         headers.push(name);
     }
+    // A title row above the header is the table's caption when it has none.
+    let caption = caption.or_else(|| {
+        let (_, _, _, title) = grid
+            .first()
+            .filter(|_| header_index.is_some_and(|i| i > 0))?;
+        let text = title.first()?;
+        (!text.is_empty() && title.iter().all(|c| c == text)).then(|| cap_label(ws, text.clone()))
+    });
     let first_data = header_index.map_or(0, |i| i + 1);
     let data_rows: Vec<(ElementRef<'a>, Vec<Option<String>>)> = grid
         .into_iter()
@@ -1250,6 +1264,10 @@ mod tests {
                 json!([{"Founded": "Staff", "2019": "42"}])
             );
             assert_eq!(
+                call(&tables, "html.tables", json!({"selector": "#titled"})),
+                json!([{"Year": "2024", "Visitors": "1,200"}, {"Year": "2025", "Visitors": "1,850"}])
+            );
+            assert_eq!(
                 call_err(&tables, "html.tables", json!({"selector": "#nope"})),
                 "html.tables: no table matches `#nope`"
             );
@@ -1283,6 +1301,7 @@ mod tests {
                         4
                     ),
                     (json!(null), json!(["Founded", "2019"]), 1),
+                    (json!("Visitors per year"), json!(["Year", "Visitors"]), 2),
                 ]
             );
         }
