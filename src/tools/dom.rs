@@ -487,6 +487,99 @@ mod tests {
     }
 
     #[test]
+    fn the_catalog_has_every_tool_with_an_object_schema() {
+        let registry = crate::tools::Registry::builtin();
+        let names: Vec<&str> = registry.tools().iter().map(|t| t.name).collect();
+        assert_eq!(
+            names,
+            [
+                "html.select",
+                "html.select_one",
+                "html.text",
+                "html.attr",
+                "html.links",
+                "html.images",
+                "html.tables",
+                "html.forms",
+                "html.meta",
+                "html.jsonld",
+                "html.outline",
+                "extract.fields",
+                "extract.top_n",
+                "extract.regex",
+                "extract.emails",
+                "extract.phones",
+                "extract.prices",
+                "extract.dates",
+                "extract.main_content",
+                "extract.product",
+                "extract.markdown",
+                "data.dedupe",
+                "data.sort",
+                "data.filter",
+                "data.select_columns",
+                "validate.completeness",
+                "validate.schema",
+            ]
+        );
+        for tool in registry.tools() {
+            assert_eq!(tool.params_schema["type"], "object", "{}", tool.name);
+            assert!(!tool.description.is_empty() && !tool.result_description.is_empty());
+            // A call with no params either runs or names what is missing.
+            if let Err(e) = tool.validate(&serde_json::json!({})) {
+                assert!(e.to_string().starts_with(tool.name), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn block_text_keeps_blocks_apart() {
+        let doc = Html::parse_fragment(
+            "<div><p>Call 555</p><p>1234 <b>now</b><br>later</p><table><tr><td>1</td><td>2</td></tr></table><time datetime=x>skip me</time></div>",
+        );
+        let div = doc.select(&selector_static("div")).next().unwrap();
+        assert_eq!(
+            block_text(div, &|el| el.value().name() == "time"),
+            "Call 555\n1234 now\nlater\n1\n2"
+        );
+    }
+
+    #[test]
+    fn json_helpers() {
+        assert_eq!(json_number(42.0), Some(serde_json::json!(42)));
+        assert_eq!(json_number(0.5), Some(serde_json::json!(0.5)));
+        assert_eq!(json_number(f64::NAN), None);
+        assert_eq!(percent_decode("a%20b%2x%"), "a b%2x%");
+        let record = serde_json::json!({"offers": {"price": 3}, "a.b": 1, "list": [{"x": 9}]});
+        assert_eq!(
+            field_value(&record, "offers.price"),
+            Some(&serde_json::json!(3))
+        );
+        assert_eq!(field_value(&record, "a.b"), Some(&serde_json::json!(1)));
+        assert_eq!(
+            field_value(&record, "list.0.x"),
+            Some(&serde_json::json!(9))
+        );
+        assert_eq!(field_value(&record, "offers.nope"), None);
+        assert_eq!(
+            bound_json(serde_json::json!({"a": ["xyz", "b", "c"], "b": 1}), 2, 2),
+            serde_json::json!({"a": ["xy", "b"], "b": 1})
+        );
+    }
+
+    #[test]
+    fn regexes_are_limited() {
+        assert!(compile_regex("").is_err());
+        assert!(compile_regex(&"a".repeat(MAX_PATTERN_CHARS + 1)).is_err());
+        assert!(
+            compile_regex(r"\w{1000}{1000}")
+                .unwrap_err()
+                .contains("size limit")
+        );
+        assert!(compile_regex("(?i)price: (\\d+)").is_ok());
+    }
+
+    #[test]
     fn selectors_are_rejected_with_their_text() {
         assert!(parse_selector("div[").unwrap_err().contains("`div[`"));
         assert!(parse_selector("").is_err());
