@@ -982,26 +982,63 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
                 .map(|c| cap_label(ws, c.trim().to_owned()))
         })
         .or_else(|| first(&["og:locale"]));
-    let author = first(&["author", "article:author", "dc.creator", "twitter:creator"]);
+    // JSON-LD says who wrote it and when more often than meta tags do.
+    let items = crate::structured::items(ws.page);
+    let author = first(&[
+        "author",
+        "dc.creator",
+        "citation_author",
+        "parsely-author",
+        "sailthru.author",
+    ])
+    .or_else(|| first(&["article:author"]).filter(|a| !a.starts_with("http")))
+    .or_else(|| jsonld_fact(&items, "author").and_then(person_names))
+    .or_else(|| {
+        doc.select(crate::static_selector!("[itemprop=author], a[rel~=author]"))
+            .map(|el| {
+                el.select(crate::static_selector!("[itemprop=name]"))
+                    .next()
+                    .map_or_else(|| text_of(el), text_of)
+            })
+            .find(|name| !name.is_empty() && name.chars().count() <= 100)
+    })
+    .map(|a| cap_label(ws, a));
     let published_time = first(&[
         "article:published_time",
+        "og:article:published_time",
+        "published_time",
         "datepublished",
+        "date_published",
+        "parsely-pub-date",
+        "sailthru.date",
         "date",
         "pubdate",
+        "publishdate",
         "publish_date",
         "publication_date",
         "dc.date",
         "dc.date.issued",
+        "dc.date.created",
+        "dcterms.date",
         "dcterms.created",
         "citation_publication_date",
     ])
+    .or_else(|| {
+        jsonld_fact(&items, "datePublished")
+            .and_then(Value::as_str)
+            .map(|d| cap_label(ws, d.trim().to_owned()))
+    })
     .or_else(|| {
         doc.select(crate::static_selector!("time[datetime]"))
             .next()
             .and_then(|t| t.value().attr("datetime"))
             .map(|d| cap_label(ws, d.trim().to_owned()))
     });
-    let site_name = first(&["og:site_name", "application-name"]);
+    let site_name = first(&["og:site_name", "application-name"]).or_else(|| {
+        jsonld_fact(&items, "publisher")
+            .and_then(person_names)
+            .map(|p| cap_label(ws, p))
+    });
     Ok(json!({
         "title": title,
         "description": description,
@@ -1013,6 +1050,45 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
         "og": og,
         "twitter": twitter,
     }))
+}
+
+/// The first value of `key` in JSON-LD items, depth first (articles nest in `@graph`).
+fn jsonld_fact<'v>(items: &'v [Value], key: &str) -> Option<&'v Value> {
+    fn find<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
+        if depth > 8 {
+            return None;
+        }
+        match value {
+            Value::Object(map) => map
+                .get(key)
+                .filter(|v| !v.is_null())
+                .or_else(|| map.values().find_map(|v| find(v, key, depth + 1))),
+            Value::Array(values) => values.iter().find_map(|v| find(v, key, depth + 1)),
+            _ => None,
+        }
+    }
+    items.iter().find_map(|item| find(item, key, 0))
+}
+
+/// `"Ada"`, `{"name": "Ada"}` or a list of them → `"Ada, Grace"`.
+fn person_names(value: &Value) -> Option<String> {
+    let names: Vec<String> = match value {
+        Value::Array(values) => values.iter().filter_map(person_names).collect(),
+        Value::Object(map) => map
+            .get("name")
+            .and_then(Value::as_str)
+            .map(collapse_whitespace)
+            .into_iter()
+            .collect(),
+        Value::String(s) => vec![collapse_whitespace(s)],
+        _ => Vec::new(),
+    };
+    let joined = names
+        .into_iter()
+        .filter(|n| !n.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ");
+    (!joined.is_empty()).then_some(joined)
 }
 
 /// Adds a tag to a prefix map; a repeated key (several `og:image`) becomes an array.
@@ -1372,6 +1448,31 @@ mod tests {
                 json!({"title": "Contact us | Harbour Books", "description": null, "canonical": null, "lang": "en-GB",
                        "author": null, "published_time": "2024-11-05", "site_name": null, "og": {}, "twitter": {}})
             );
+        }
+
+        #[test]
+        fn meta_author_from_markup_and_jsonld_facts() {
+            let p = page(
+                r#"<html><head><meta name="twitter:creator" content="@ada"><meta property="article:author" content="https://x.example/ada"></head>
+                <body><p class="byline">By <span itemprop="author" itemscope><span itemprop="name">Ada Lovelace</span></span></p></body></html>"#,
+                "https://x.example/",
+            );
+            let meta = call(&p, "html.meta", json!({}));
+            assert_eq!(meta["author"], json!("Ada Lovelace"));
+            assert_eq!(meta["twitter"], json!({"creator": "@ada"}));
+            let items = vec![
+                json!({"@graph": [{"@type": "WebSite"}, {"@type": "Article", "datePublished": "2025-01-02", "author": [{"name": "Ada"}, {"name": " Grace  Hopper "}], "publisher": {"name": "Acme"}}]}),
+            ];
+            assert_eq!(
+                super::super::jsonld_fact(&items, "datePublished"),
+                Some(&json!("2025-01-02"))
+            );
+            let author =
+                super::super::jsonld_fact(&items, "author").and_then(super::super::person_names);
+            assert_eq!(author.as_deref(), Some("Ada, Grace Hopper"));
+            let publisher =
+                super::super::jsonld_fact(&items, "publisher").and_then(super::super::person_names);
+            assert_eq!(publisher.as_deref(), Some("Acme"));
         }
 
         #[test]
