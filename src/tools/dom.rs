@@ -15,7 +15,16 @@ pub fn parse_selector(css: &str) -> Result<Selector, String> {
     if css.len() > 2048 {
         return Err("CSS selector longer than 2048 characters".into());
     }
-    Selector::parse(css).map_err(|e| format!("invalid CSS selector `{css}`: {e}"))
+    Selector::parse(css).map_err(|e| {
+        // scraper words its catch-all variant as an internal bug; say what the parser saw.
+        let why = match &e {
+            scraper::error::SelectorErrorKind::UnexpectedSelectorParseError(kind) => {
+                format!("{kind:?}")
+            }
+            other => other.to_string(),
+        };
+        format!("invalid CSS selector `{css}`: {why}")
+    })
 }
 
 /// A selector written in our own code; a typo there is a bug caught by every test.
@@ -219,6 +228,236 @@ pub fn first_number(text: &str) -> Option<f64> {
     m.as_str().replace(',', "").parse().ok()
 }
 
+/// Longest pattern a client or a model may send.
+pub const MAX_PATTERN_CHARS: usize = 1000;
+
+/// Compiles a regular expression given by a client or a model.
+///
+/// The `regex` crate matches in linear time; the size limits keep a pattern like `a{1000}{1000}`
+/// from compiling into something that exhausts memory.
+///
+/// # Errors
+/// The pattern is empty, too long, invalid, or too large once compiled.
+pub fn compile_regex(pattern: &str) -> Result<regex::Regex, String> {
+    if pattern.is_empty() {
+        return Err("empty regular expression".into());
+    }
+    if pattern.chars().count() > MAX_PATTERN_CHARS {
+        return Err(format!(
+            "regular expression longer than {MAX_PATTERN_CHARS} characters"
+        ));
+    }
+    regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .dfa_size_limit(2 << 20)
+        .nest_limit(64)
+        .build()
+        .map_err(|e| {
+            let detail = e.to_string();
+            let last = detail.lines().last().unwrap_or("").trim().to_owned();
+            format!("invalid regular expression `{pattern}`: {last}")
+        })
+}
+
+/// A regex written in our own code, compiled once per process.
+#[macro_export]
+macro_rules! static_regex {
+    ($re:expr) => {{
+        static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        #[allow(
+            clippy::expect_used,
+            reason = "a pattern in our source; every test compiles it"
+        )]
+        CELL.get_or_init(|| regex::Regex::new($re).expect("static regex is valid"))
+    }};
+}
+
+/// A number as JSON, whole numbers written as integers (42, not 42.0); None for NaN/infinity.
+pub fn json_number(n: f64) -> Option<serde_json::Value> {
+    if !n.is_finite() {
+        return None;
+    }
+    if n.fract() == 0.0 && n.abs() < 9e15 {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "whole and below 2^53, so exact"
+        )]
+        return Some(serde_json::Value::from(n as i64));
+    }
+    serde_json::Number::from_f64(n).map(serde_json::Value::Number)
+}
+
+/// Text of an element with one line per block (`<p>`, `<li>`, `<td>`, …), whitespace collapsed
+/// within lines, skipping scripts and the subtrees `skip` says to skip.
+///
+/// Pattern tools (emails, phones, prices, dates) read this instead of [`text_of`] so that a
+/// match cannot run across two table cells or two paragraphs.
+pub fn block_text(element: ElementRef<'_>, skip: &dyn Fn(ElementRef<'_>) -> bool) -> String {
+    let mut raw = String::new();
+    push_block_text(element, skip, &mut raw);
+    let mut out = String::with_capacity(raw.len());
+    for line in raw.lines() {
+        let line = collapse_whitespace(line);
+        if !line.is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&line);
+        }
+    }
+    out
+}
+
+fn push_block_text(
+    element: ElementRef<'_>,
+    skip: &dyn Fn(ElementRef<'_>) -> bool,
+    out: &mut String,
+) {
+    for child in element.children() {
+        if let Some(text) = child.value().as_text() {
+            // Newlines inside a text node are layout, not structure.
+            out.extend(
+                text.chars()
+                    .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
+            );
+        } else if let Some(child_el) = ElementRef::wrap(child) {
+            let name = child_el.value().name();
+            if matches!(name, "script" | "style" | "noscript" | "template") || skip(child_el) {
+                out.push(' ');
+                continue;
+            }
+            let block = is_block(name);
+            if block || name == "br" {
+                out.push('\n');
+            }
+            push_block_text(child_el, skip, out);
+            if block {
+                out.push('\n');
+            }
+        }
+    }
+}
+
+/// Truncates every string to `max_chars` characters and every array and object to `max_items`
+/// entries, so structured results from page data stay bounded.
+pub fn bound_json(
+    value: serde_json::Value,
+    max_items: usize,
+    max_chars: usize,
+) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(s) if s.chars().count() > max_chars => {
+            Value::String(s.chars().take(max_chars).collect())
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .take(max_items)
+                .map(|v| bound_json(v, max_items, max_chars))
+                .collect(),
+        ),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .take(max_items)
+                .map(|(k, v)| (k, bound_json(v, max_items, max_chars)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// Decodes `%XX` escapes (as found in `mailto:` and `tel:` links); invalid escapes stay as they are.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+            if let Some(byte) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Looks a field up in a record: the key itself, else a dotted path (`offers.price`).
+pub fn field_value<'v>(
+    record: &'v serde_json::Value,
+    field: &str,
+) -> Option<&'v serde_json::Value> {
+    if let Some(v) = record.get(field) {
+        return Some(v);
+    }
+    if !field.contains('.') {
+        return None;
+    }
+    let mut current = record;
+    for part in field.split('.') {
+        current = match current {
+            serde_json::Value::Object(map) => map.get(part)?,
+            serde_json::Value::Array(items) => items.get(part.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(current)
+}
+
+/// Fixture pages and a call helper for the tools' unit tests.
+#[cfg(test)]
+pub(crate) mod testkit {
+    use serde_json::Value;
+
+    use crate::tools::{Page, Registry, ToolCall, ToolCallResult, ToolLimits, Workspace};
+
+    /// `tests/fixtures/tools/shop.html`: a shop listing with meta, lazy images, prices, links.
+    pub const SHOP: &str = include_str!("../../tests/fixtures/tools/shop.html");
+    /// `tests/fixtures/tools/contact.html`: contact details among near-misses, dates, forms.
+    pub const CONTACT: &str = include_str!("../../tests/fixtures/tools/contact.html");
+    /// `tests/fixtures/tools/tables.html`: layout and data tables.
+    pub const TABLES: &str = include_str!("../../tests/fixtures/tools/tables.html");
+
+    /// Parses a fixture as if fetched from `url`.
+    pub fn page(html: &str, url: &str) -> Page {
+        Page::parse(url::Url::parse(url).unwrap(), html)
+    }
+
+    /// Runs calls in order on one workspace; returns every result and the final answer.
+    pub fn chain(page: &Page, calls: &[(&str, Value)]) -> (Vec<ToolCallResult>, Value) {
+        let registry = Registry::builtin();
+        let mut ws = Workspace::new(page, ToolLimits::default());
+        let results = calls
+            .iter()
+            .map(|(tool, params)| {
+                registry.execute(&mut ws, &ToolCall::new(tool, params.clone(), ""))
+            })
+            .collect();
+        (results, ws.answer())
+    }
+
+    /// Runs one call that must succeed; returns its result.
+    pub fn call(page: &Page, tool: &str, params: Value) -> Value {
+        let (mut results, _) = chain(page, &[(tool, params)]);
+        let result = results.remove(0);
+        assert!(result.success, "{tool} failed: {:?}", result.error);
+        result.result.unwrap()
+    }
+
+    /// Runs one call that must fail; returns its error.
+    pub fn call_err(page: &Page, tool: &str, params: Value) -> String {
+        let (mut results, _) = chain(page, &[(tool, params)]);
+        let result = results.remove(0);
+        assert!(!result.success, "{tool} should fail: {:?}", result.result);
+        result.error.unwrap()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,8 +495,493 @@ mod tests {
     }
 
     #[test]
+    fn the_catalog_has_every_tool_with_an_object_schema() {
+        let registry = crate::tools::Registry::builtin();
+        let names: Vec<&str> = registry.tools().iter().map(|t| t.name).collect();
+        assert_eq!(
+            names,
+            [
+                "html.select",
+                "html.select_one",
+                "html.text",
+                "html.attr",
+                "html.links",
+                "html.images",
+                "html.tables",
+                "html.forms",
+                "html.meta",
+                "html.jsonld",
+                "html.outline",
+                "extract.fields",
+                "extract.top_n",
+                "extract.regex",
+                "extract.emails",
+                "extract.phones",
+                "extract.prices",
+                "extract.dates",
+                "extract.main_content",
+                "extract.product",
+                "extract.markdown",
+                "data.dedupe",
+                "data.sort",
+                "data.filter",
+                "data.select_columns",
+                "validate.completeness",
+                "validate.schema",
+            ]
+        );
+        for tool in registry.tools() {
+            assert_eq!(tool.params_schema["type"], "object", "{}", tool.name);
+            assert!(!tool.description.is_empty() && !tool.result_description.is_empty());
+            // A call with no params either runs or names what is missing.
+            if let Err(e) = tool.validate(&serde_json::json!({})) {
+                assert!(e.to_string().starts_with(tool.name), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn block_text_keeps_blocks_apart() {
+        let doc = Html::parse_fragment(
+            "<div><p>Call 555</p><p>1234 <b>now</b><br>later</p><table><tr><td>1</td><td>2</td></tr></table><time datetime=x>skip me</time></div>",
+        );
+        let div = doc.select(&selector_static("div")).next().unwrap();
+        assert_eq!(
+            block_text(div, &|el| el.value().name() == "time"),
+            "Call 555\n1234 now\nlater\n1\n2"
+        );
+    }
+
+    #[test]
+    fn json_helpers() {
+        assert_eq!(json_number(42.0), Some(serde_json::json!(42)));
+        assert_eq!(json_number(0.5), Some(serde_json::json!(0.5)));
+        assert_eq!(json_number(f64::NAN), None);
+        assert_eq!(percent_decode("a%20b%2x%"), "a b%2x%");
+        let record = serde_json::json!({"offers": {"price": 3}, "a.b": 1, "list": [{"x": 9}]});
+        assert_eq!(
+            field_value(&record, "offers.price"),
+            Some(&serde_json::json!(3))
+        );
+        assert_eq!(field_value(&record, "a.b"), Some(&serde_json::json!(1)));
+        assert_eq!(
+            field_value(&record, "list.0.x"),
+            Some(&serde_json::json!(9))
+        );
+        assert_eq!(field_value(&record, "offers.nope"), None);
+        assert_eq!(
+            bound_json(serde_json::json!({"a": ["xyz", "b", "c"], "b": 1}), 2, 2),
+            serde_json::json!({"a": ["xy", "b"], "b": 1})
+        );
+    }
+
+    #[test]
+    fn regexes_are_limited() {
+        assert!(compile_regex("").is_err());
+        assert!(compile_regex(&"a".repeat(MAX_PATTERN_CHARS + 1)).is_err());
+        assert!(
+            compile_regex(r"\w{1000}{1000}")
+                .unwrap_err()
+                .contains("size limit")
+        );
+        assert!(compile_regex("(?i)price: (\\d+)").is_ok());
+    }
+
+    #[test]
     fn selectors_are_rejected_with_their_text() {
         assert!(parse_selector("div[").unwrap_err().contains("`div[`"));
         assert!(parse_selector("").is_err());
+    }
+}
+
+/// Property tests over the whole registry: random pages, random call sequences.
+#[cfg(test)]
+mod robustness {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use crate::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
+
+    const LIMITS: ToolLimits = ToolLimits {
+        max_items: 12,
+        max_text_chars: 80,
+    };
+
+    fn words() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("March 3, 2025".to_owned()),
+            Just("03/04/2025".to_owned()),
+            Just("2025-02-30T25:61".to_owned()),
+            Just("$1,249.00".to_owned()),
+            Just("19,99 €".to_owned()),
+            Just("+44 20 7946 0958".to_owned()),
+            Just("a [at] b [dot] com".to_owned()),
+            Just("x@y.io".to_owned()),
+            Just("Tel. 555-123-4567".to_owned()),
+            "[a-zA-Z0-9 $€£¥@.,:;/()+#%-]{0,30}",
+            "\\PC{0,12}",
+        ]
+    }
+
+    fn attr_value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("javascript:alert(1)".to_owned()),
+            Just("#".to_owned()),
+            Just("mailto:A@B.example?x=%41".to_owned()),
+            Just("tel:%2B1%20555%20123%204567".to_owned()),
+            Just("data:image/gif;base64,AAAA, b.jpg 2x, c.jpg 999999999999999999999w".to_owned()),
+            Just("//other.example/x".to_owned()),
+            Just("100000".to_owned()),
+            Just("-3".to_owned()),
+            Just("2025-03-03T10:00:00Z".to_owned()),
+            "[a-z0-9/:.?=&#%, -]{0,24}",
+        ]
+    }
+
+    fn node() -> impl Strategy<Value = String> {
+        let tags = prop_oneof![
+            Just("a"),
+            Just("img"),
+            Just("table"),
+            Just("tr"),
+            Just("td"),
+            Just("th"),
+            Just("thead"),
+            Just("caption"),
+            Just("form"),
+            Just("input"),
+            Just("select"),
+            Just("option"),
+            Just("p"),
+            Just("div"),
+            Just("time"),
+            Just("meta"),
+            Just("li"),
+            Just("h2"),
+            Just("script"),
+            Just("span"),
+            Just("link"),
+            Just("title"),
+            Just("html"),
+        ];
+        let attrs = prop_oneof![
+            Just("href"),
+            Just("src"),
+            Just("data-src"),
+            Just("srcset"),
+            Just("colspan"),
+            Just("rowspan"),
+            Just("datetime"),
+            Just("content"),
+            Just("property"),
+            Just("name"),
+            Just("type"),
+            Just("class"),
+            Just("id"),
+            Just("rel"),
+            Just("lang"),
+            Just("action"),
+            Just("data-cfemail"),
+            Just("width"),
+        ];
+        prop_oneof![
+            words(),
+            (
+                tags.clone(),
+                prop::collection::vec((attrs, attr_value()), 0..3)
+            )
+                .prop_map(|(tag, attrs)| {
+                    let attrs: String = attrs
+                        .into_iter()
+                        .map(|(k, v)| format!(" {k}=\"{}\"", v.replace('"', "&quot;")))
+                        .collect();
+                    format!("<{tag}{attrs}>")
+                }),
+            tags.prop_map(|tag| format!("</{tag}>")),
+        ]
+    }
+
+    fn html() -> impl Strategy<Value = String> {
+        prop::collection::vec(node(), 0..80).prop_map(|nodes| nodes.concat())
+    }
+
+    fn text_param() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!("a")),
+            Just(json!("table")),
+            Just(json!("td")),
+            Just(json!("p")),
+            Just(json!("img")),
+            Just(json!("(\\d+)")),
+            Just(json!("(?P<n>[a-z]+)")),
+            Just(json!("li > a[href]")),
+            Just(json!("div[")),
+            Just(json!("(?i)\\d+")),
+            Just(json!("(a|b)*c{2,}")),
+            Just(json!("\\w{1000}{1000}")),
+            Just(json!("text")),
+            Just(json!("url")),
+            Just(json!("")),
+            "[a-z.#\\[\\]()*+?|^$\\\\ >:-]{0,12}".prop_map(Value::String),
+        ]
+    }
+
+    fn scalar() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            text_param(),
+            Just(json!(0)),
+            Just(json!(1)),
+            Just(json!(3)),
+            Just(json!(usize::MAX)),
+            Just(json!(-1)),
+            Just(json!(2.5)),
+            any::<bool>().prop_map(Value::Bool),
+            Just(Value::Null),
+            Just(json!("eq")),
+            Just(json!("contains")),
+            Just(json!("gt")),
+            Just(json!("matches")),
+            Just(json!("exists")),
+        ]
+    }
+
+    fn param_value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            4 => scalar(),
+            1 => prop::collection::vec(text_param(), 0..3).prop_map(Value::Array),
+            1 => Just(json!({"type": "object", "required": ["text"], "properties": {"text": {"pattern": "^a"}}})),
+            1 => Just(json!({"title": "h2", "url": "a@href", "n": {"selector": ".", "kind": "number"}})),
+            1 => Just(json!({"text": "title"})),
+        ]
+    }
+
+    const KEYS: &[&str] = &[
+        "selector",
+        "pattern",
+        "limit",
+        "same_host",
+        "within",
+        "all",
+        "field",
+        "group",
+        "by",
+        "descending",
+        "op",
+        "value",
+        "columns",
+        "rename",
+        "schema",
+        "fields",
+        "n",
+        "sort_by",
+        "attribute",
+        "order",
+    ];
+
+    fn call(names: Vec<&'static str>) -> impl Strategy<Value = ToolCall> {
+        let keys = prop::collection::btree_map(prop::sample::select(KEYS), param_value(), 0..4);
+        (prop::sample::select(names), keys).prop_map(|(tool, params)| {
+            let params: serde_json::Map<String, Value> =
+                params.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+            ToolCall::new(tool, Value::Object(params), "")
+        })
+    }
+
+    /// Calls with the right param names and random values: they get past validation.
+    fn templated_call() -> impl Strategy<Value = ToolCall> {
+        let templates: Vec<(&'static str, Value)> = vec![
+            (
+                "html.select",
+                json!({"selector": "$S", "limit": "$N", "within": "$B"}),
+            ),
+            ("html.select_one", json!({"selector": "$S"})),
+            ("html.text", json!({"selector": "$S"})),
+            ("html.attr", json!({"selector": "$S", "attribute": "$F"})),
+            (
+                "html.links",
+                json!({"pattern": "$S", "same_host": "$B", "limit": "$N", "within": "$B"}),
+            ),
+            (
+                "html.images",
+                json!({"selector": "$S", "limit": "$N", "within": "$B"}),
+            ),
+            ("html.tables", json!({"selector": "$S", "all": "$B"})),
+            ("html.tables", json!({"all": "$B"})),
+            (
+                "extract.fields",
+                json!({"selector": "$S", "fields": {"a": "$S", "b": {"selector": "$S", "kind": "number", "next_sibling": "$B"}, "c": {"selector": "$S", "kind": "list"}}}),
+            ),
+            (
+                "extract.top_n",
+                json!({"n": "$N", "sort_by": "$F", "descending": "$B"}),
+            ),
+            (
+                "extract.regex",
+                json!({"pattern": "$S", "group": "$N", "limit": "$N"}),
+            ),
+            ("extract.regex", json!({"pattern": "$S", "field": "$F"})),
+            ("extract.regex", json!({"pattern": "$S"})),
+            ("extract.markdown", json!({"selector": "$S"})),
+            ("data.dedupe", json!({"by": ["$F"]})),
+            ("data.sort", json!({"by": "$F", "descending": "$B"})),
+            (
+                "data.filter",
+                json!({"field": "$F", "op": "$O", "value": "$V"}),
+            ),
+            (
+                "data.select_columns",
+                json!({"columns": ["$F", "$F"], "rename": {"$F": "$F"}}),
+            ),
+            ("validate.completeness", json!({"fields": ["$F"]})),
+            (
+                "validate.schema",
+                json!({"schema": {"type": "object", "properties": {"$F": {"type": "string", "pattern": "$S", "maxLength": "$N"}}}}),
+            ),
+        ];
+        let ops = prop::sample::select(vec![
+            "eq",
+            "ne",
+            "contains",
+            "not_contains",
+            "gt",
+            "gte",
+            "lt",
+            "lte",
+            "matches",
+            "exists",
+            "missing",
+        ]);
+        let field = prop::sample::select(vec![
+            "text", "url", "src", "amount", "date", "a", "b.c", "Plan", "0",
+        ]);
+        let number = prop_oneof![4 => 1usize..4, 1 => Just(1000usize), 1 => 0usize..20];
+        (
+            prop::sample::select(templates),
+            prop::collection::vec(
+                (text_param(), number, any::<bool>(), field, ops, scalar()),
+                8,
+            ),
+        )
+            .prop_map(|((tool, template), fills)| {
+                let mut fills = fills.into_iter().cycle();
+                let params = fill(template, &mut fills);
+                ToolCall::new(tool, params, "")
+            })
+    }
+
+    type Fill = (Value, usize, bool, &'static str, &'static str, Value);
+
+    fn fill(template: Value, fills: &mut impl Iterator<Item = Fill>) -> Value {
+        match template {
+            Value::String(s) if s.starts_with('$') => {
+                let Some((text, number, flag, field, op, value)) = fills.next() else {
+                    return Value::Null;
+                };
+                match s.as_str() {
+                    "$S" => text,
+                    "$N" => json!(number),
+                    "$B" => json!(flag),
+                    "$F" => json!(field),
+                    "$O" => json!(op),
+                    _ => value,
+                }
+            }
+            Value::Array(items) => {
+                Value::Array(items.into_iter().map(|v| fill(v, fills)).collect())
+            }
+            Value::Object(map) => Value::Object(
+                map.into_iter()
+                    .map(|(k, v)| {
+                        let key = if k == "$F" {
+                            fills.next().map_or(k, |f| f.3.to_owned())
+                        } else {
+                            k
+                        };
+                        (key, fill(v, fills))
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+
+    fn registry() -> &'static Registry {
+        static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+        REGISTRY.get_or_init(Registry::builtin)
+    }
+
+    /// Every list holds at most `max_items`, every text at most `max_text_chars` characters.
+    fn assert_bounded(value: &Value, tool: &str) {
+        match value {
+            Value::String(s) => assert!(
+                s.chars().count() <= LIMITS.max_text_chars,
+                "{tool}: text of {} chars",
+                s.chars().count()
+            ),
+            Value::Array(items) => {
+                assert!(
+                    items.len() <= LIMITS.max_items,
+                    "{tool}: {} items",
+                    items.len()
+                );
+                items.iter().for_each(|v| assert_bounded(v, tool));
+            }
+            Value::Object(map) => {
+                // Fixed-shape objects have a few more keys than a list may have items.
+                assert!(
+                    map.len() <= LIMITS.max_items + 16,
+                    "{tool}: {} keys",
+                    map.len()
+                );
+                for (k, v) in map {
+                    assert!(k.chars().count() <= 500, "{tool}: key of {} chars", k.len());
+                    assert_bounded(v, tool);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_calls_on_random_pages_never_panic_and_stay_bounded(
+            html in html(),
+            calls in prop::collection::vec(
+                prop_oneof![
+                    1 => call(registry().tools().iter().map(|t| t.name).collect()),
+                    3 => templated_call(),
+                ],
+                1..6,
+            ),
+        ) {
+            let page = Page::parse(url::Url::parse("https://www.example.com/a/b?c=d").unwrap(), &html);
+            let registry = registry();
+            let mut ws = Workspace::new(&page, LIMITS);
+            for call in &calls {
+                let out = registry.execute(&mut ws, call);
+                let internal = format!("{}: internal error", call.tool);
+                prop_assert_ne!(out.error.as_deref(), Some(internal.as_str()), "{:?} panicked on {:?}", call, html);
+                if let Some(result) = &out.result {
+                    assert_bounded(result, &call.tool);
+                }
+            }
+        }
+
+        #[test]
+        fn every_tool_without_params_on_random_pages(html in html()) {
+            let page = Page::parse(url::Url::parse("https://example.com/").unwrap(), &html);
+            let registry = registry();
+            for tool in registry.tools() {
+                let mut ws = Workspace::new(&page, LIMITS);
+                let out = registry.execute(&mut ws, &ToolCall::new(tool.name, json!({}), ""));
+                let internal = format!("{}: internal error", tool.name);
+                prop_assert_ne!(out.error.as_deref(), Some(internal.as_str()));
+                if let Some(result) = &out.result {
+                    assert_bounded(result, tool.name);
+                }
+            }
+        }
     }
 }

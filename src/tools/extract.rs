@@ -5,12 +5,16 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use scraper::ElementRef;
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use super::dom::{first_number, parse_selector, text_of};
-use super::html::{attribute_value, element_record};
+use super::dom::{
+    block_text, bound_json, compile_regex, first_number, json_number, parse_selector,
+    percent_decode, text_of,
+};
+use super::html::{NoParams, attribute_value, element_record};
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
+use crate::static_regex;
 
 /// The `extract` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -28,6 +32,62 @@ pub fn tools() -> Vec<Tool> {
             "Array of at most n records.",
             Effect::Replace,
             top_n,
+        ),
+        Tool::new(
+            "extract.regex",
+            "Matches of a regular expression (linear-time engine) in a record field, else in the working value's strings, else in the page (or selection) text.",
+            "Array of matches: the whole match, or capture `group` (default: group 1 when the pattern has groups); with named groups and no `group`, one object per match.",
+            Effect::Replace,
+            regex_matches,
+        ),
+        Tool::new(
+            "extract.emails",
+            "Email addresses in the page or selection: mailto: links, text (also `name [at] example [dot] com`) and Cloudflare-protected addresses.",
+            "Array of lower-cased addresses, deduplicated, in order of appearance.",
+            Effect::Replace,
+            emails,
+        ),
+        Tool::new(
+            "extract.phones",
+            "Phone numbers in the page or selection: tel: links and numbers in text (dates, prices and IDs are not taken for phones).",
+            "Array of numbers normalised to digits (`+` and the country code kept when given), deduplicated.",
+            Effect::Replace,
+            phones,
+        ),
+        Tool::new(
+            "extract.prices",
+            "Prices in the page or selection text: an amount with a currency symbol or ISO code before or after it.",
+            "Array of {amount (number), currency (ISO 4217), text}.",
+            Effect::Replace,
+            prices,
+        ),
+        Tool::new(
+            "extract.dates",
+            "Dates in the page or selection: <time datetime>, date meta tags, and dates in text (ISO, `March 3, 2025`, `3 Mar 2025`, `03/04/2025`, `03.04.2025`).",
+            "Array of {date (yyyy-mm-dd, or yyyy-mm-ddThh:mm:ss with the offset when known), text}, deduplicated.",
+            Effect::Replace,
+            dates,
+        ),
+        Tool::new(
+            "extract.main_content",
+            "The page's main content (the article, without navigation and boilerplate) with its metadata.",
+            "{title, byline, published_at, lang, excerpt, site_name, text, markdown}.",
+            Effect::Replace,
+            main_content,
+        ),
+        Tool::new(
+            "extract.product",
+            "The page's product from schema.org JSON-LD, microdata or OpenGraph, with DOM fallbacks.",
+            "{name, price, currency, availability, sku, brand, gtin, mpn, image, description}; fails when the page shows no product.",
+            Effect::Replace,
+            product,
+        ),
+        Tool::new(
+            "extract.markdown",
+            "Markdown of the elements matching `selector`, else of the selection, else of the whole page (links absolute).",
+            "A Markdown string.",
+            Effect::Replace,
+            markdown,
         ),
     ]
 }
@@ -206,7 +266,7 @@ fn read_field(
     if spec.kind == FieldKind::List {
         let texts: Vec<Value> = matches
             .iter()
-            .map(|el| Value::String(text_of(*el)))
+            .map(|el| Value::String(ws.cap_text(text_of(*el))))
             .filter(|v| v != &Value::String(String::new()))
             .collect();
         return if texts.is_empty() {
@@ -286,12 +346,11 @@ fn top_n(ws: &mut Workspace<'_>, params: TopNParams) -> Result<Value, ToolError>
     if let Some(field) = &params.sort_by {
         let mut indexed: Vec<(usize, Value)> = records.into_iter().enumerate().collect();
         indexed.sort_by(|(_, a), (_, b)| {
-            let ord = compare_field(a.get(field), b.get(field));
-            if params.descending {
-                ord.reverse()
-            } else {
-                ord
-            }
+            super::data::compare_records(
+                super::dom::field_value(a, field),
+                super::dom::field_value(b, field),
+                params.descending,
+            )
         });
         if let Some(sel) = selection.as_mut() {
             *sel = indexed.iter().map(|(i, _)| sel[*i]).collect();
@@ -306,25 +365,751 @@ fn top_n(ws: &mut Workspace<'_>, params: TopNParams) -> Result<Value, ToolError>
     Ok(Value::Array(records))
 }
 
-/// Orders two field values: present before missing, numbers numerically, else as text.
-fn compare_field(a: Option<&Value>, b: Option<&Value>) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    let key = |v: Option<&Value>| -> Option<(Option<f64>, String)> {
-        let v = v.filter(|v| !v.is_null())?;
-        let text = match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        Some((v.as_f64().or_else(|| first_number(&text)), text))
-    };
-    match (key(a), key(b)) {
-        // Missing values sort as the smallest, so they end up last when descending.
-        (None, None) => Ordering::Equal,
-        (None, Some(_)) => Ordering::Less,
-        (Some(_), None) => Ordering::Greater,
-        (Some((Some(x), _)), Some((Some(y), _))) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
-        (Some((_, x)), Some((_, y))) => x.cmp(&y),
+/// Text the pattern tools read: the selection's elements, else the whole document, one line
+/// per block.
+fn scope_text(ws: &Workspace<'_>, skip: &dyn Fn(ElementRef<'_>) -> bool) -> String {
+    let parts: Vec<String> = ws
+        .scope()
+        .into_iter()
+        .map(|el| block_text(el, skip))
+        .collect();
+    parts.join("\n")
+}
+
+fn no_skip(_: ElementRef<'_>) -> bool {
+    false
+}
+
+/// Params of `extract.regex`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegexParams {
+    /// Regular expression (Rust `regex` syntax: no look-around or backreferences; `(?i)` ignores case).
+    #[schemars(length(min = 1, max = 1000))]
+    pub pattern: String,
+    /// Search this field of each record of the working value.
+    #[serde(default)]
+    pub field: Option<String>,
+    /// Capture group to return (0 = the whole match).
+    #[serde(default)]
+    pub group: Option<usize>,
+    /// Keep at most this many matches.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub limit: Option<usize>,
+}
+
+fn regex_matches(ws: &mut Workspace<'_>, params: RegexParams) -> Result<Value, ToolError> {
+    let re = compile_regex(&params.pattern)
+        .map_err(|e| ToolError::InvalidParams(format!("extract.regex: {e}")))?;
+    let groups = re.captures_len() - 1;
+    if let Some(g) = params.group
+        && g > groups
+    {
+        return Err(ToolError::InvalidParams(format!(
+            "extract.regex: `group` is {g} but the pattern has {groups} capture group(s)"
+        )));
     }
+    let named: Vec<&str> = re.capture_names().flatten().collect();
+    let texts = regex_haystacks(ws, params.field.as_deref())?;
+    let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
+    let mut out = Vec::new();
+    'texts: for text in &texts {
+        for caps in re.captures_iter(text) {
+            if out.len() >= cap {
+                break 'texts;
+            }
+            if params.group.is_none() && !named.is_empty() {
+                let record: Map<String, Value> = named
+                    .iter()
+                    .map(|name| {
+                        let v = caps.name(name).map_or(Value::Null, |m| {
+                            Value::String(ws.cap_text(m.as_str().to_owned()))
+                        });
+                        ((*name).to_owned(), v)
+                    })
+                    .collect();
+                out.push(Value::Object(record));
+                continue;
+            }
+            let group = params.group.unwrap_or(usize::from(groups > 0));
+            if let Some(m) = caps.get(group) {
+                out.push(Value::String(ws.cap_text(m.as_str().to_owned())));
+            }
+        }
+    }
+    Ok(Value::Array(out))
+}
+
+/// The texts `extract.regex` searches.
+fn regex_haystacks(ws: &Workspace<'_>, field: Option<&str>) -> Result<Vec<String>, ToolError> {
+    let budget = ws.limits.max_items.saturating_mul(16);
+    if let Some(field) = field {
+        let records: Vec<&Value> = match &ws.value {
+            Value::Array(items) => items.iter().collect(),
+            obj @ Value::Object(_) => vec![obj],
+            _ => {
+                return Err(ToolError::Failed(format!(
+                    "extract.regex: `field` is `{field}` but the working value holds no records; build records first or leave `field` out"
+                )));
+            }
+        };
+        let mut texts = Vec::new();
+        for record in records {
+            if let Some(v) = super::dom::field_value(record, field) {
+                collect_strings(v, &mut texts, budget);
+            }
+        }
+        return Ok(texts);
+    }
+    let mut texts = Vec::new();
+    collect_strings(&ws.value, &mut texts, budget);
+    if texts.is_empty() {
+        texts.push(scope_text(ws, &no_skip));
+    }
+    Ok(texts)
+}
+
+/// Every string (and number, as text) in a value, depth first, at most `budget` of them.
+fn collect_strings(value: &Value, out: &mut Vec<String>, budget: usize) {
+    if out.len() >= budget {
+        return;
+    }
+    match value {
+        Value::String(s) => out.push(s.clone()),
+        Value::Number(n) => out.push(n.to_string()),
+        Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out, budget)),
+        Value::Object(map) => map.values().for_each(|v| collect_strings(v, out, budget)),
+        Value::Bool(_) | Value::Null => {}
+    }
+}
+
+fn emails(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let mut found = Vec::new();
+    let scope = ws.scope();
+    for root in &scope {
+        for a in root.select(crate::static_selector!("a[href], [data-cfemail]")) {
+            if let Some(hex) = a.value().attr("data-cfemail") {
+                found.extend(decode_cfemail(hex));
+            }
+            if let Some(rest) = a.value().attr("href").and_then(strip_scheme("mailto:")) {
+                let addresses = percent_decode(rest.split('?').next().unwrap_or(""));
+                found.extend(addresses.split([',', ';']).map(str::to_owned));
+            }
+        }
+    }
+    let text = scope_text(ws, &no_skip);
+    // `name [at] example [dot] com` is still an address its owner wants people to read.
+    let at = static_regex!(r"(?i)\s*[\[({]\s*at\s*[\])}]\s*");
+    let dot = static_regex!(r"(?i)\s*[\[({]\s*dot\s*[\])}]\s*");
+    let text = dot
+        .replace_all(&at.replace_all(&text, "@"), ".")
+        .into_owned();
+    let pattern =
+        static_regex!(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,24}\b");
+    found.extend(pattern.find_iter(&text).map(|m| m.as_str().to_owned()));
+    let mut out: Vec<Value> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for candidate in found {
+        if out.len() >= ws.limits.max_items {
+            break;
+        }
+        if let Some(email) = normalise_email(&candidate)
+            && seen.insert(email.clone())
+        {
+            out.push(Value::String(email));
+        }
+    }
+    Ok(Value::Array(out))
+}
+
+fn strip_scheme(scheme: &'static str) -> impl Fn(&str) -> Option<&str> {
+    move |href: &str| {
+        let href = href.trim();
+        let head = href.get(..scheme.len())?;
+        head.eq_ignore_ascii_case(scheme)
+            .then(|| &href[scheme.len()..])
+    }
+}
+
+/// Cloudflare's email protection: the first byte is a key XORed into the others.
+fn decode_cfemail(hex: &str) -> Option<String> {
+    let bytes: Vec<u8> = (0..hex.len() / 2)
+        .map(|i| {
+            hex.get(2 * i..2 * i + 2)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        })
+        .collect::<Option<_>>()?;
+    let (key, rest) = bytes.split_first()?;
+    String::from_utf8(rest.iter().map(|b| b ^ key).collect()).ok()
+}
+
+/// Lower-cases and checks an address; `logo@2x.png` and other file names are not addresses.
+fn normalise_email(raw: &str) -> Option<String> {
+    let email = raw.trim().trim_end_matches('.').to_lowercase();
+    let (local, domain) = email.split_once('@')?;
+    if local.is_empty()
+        || local.len() > 64
+        || domain.len() > 253
+        || domain.contains("..")
+        || local.starts_with('.')
+        || local.ends_with('.')
+        || domain.contains('@')
+    {
+        return None;
+    }
+    let tld = domain.rsplit('.').next()?;
+    let file_like = [
+        "png", "jpg", "jpeg", "gif", "webp", "svg", "css", "js", "avif", "ico", "bmp", "tif",
+    ];
+    if tld.len() < 2 || !tld.chars().all(|c| c.is_ascii_alphabetic()) || file_like.contains(&tld) {
+        return None;
+    }
+    if domain
+        .split('.')
+        .any(|label| label.is_empty() || label.starts_with('-') || label.ends_with('-'))
+    {
+        return None;
+    }
+    Some(email)
+}
+
+fn phones(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let mut found: Vec<String> = Vec::new();
+    for root in ws.scope() {
+        for a in root.select(crate::static_selector!("a[href]")) {
+            if let Some(rest) = a.value().attr("href").and_then(strip_scheme("tel:")) {
+                let number = percent_decode(rest.split([';', '?']).next().unwrap_or(""));
+                if let Some(n) = normalise_phone(&number, 5) {
+                    found.push(n);
+                }
+            }
+        }
+    }
+    let text = scope_text(ws, &no_skip);
+    let candidate = static_regex!(r"(?:\+|\b)\(?\d(?:[ \t\u{a0}\-./()]{0,3}\d)+\)?");
+    for line in text.lines() {
+        for m in candidate.find_iter(line) {
+            if let Some(n) = phone_in_text(line, m.start(), m.end()) {
+                found.push(n);
+            }
+        }
+    }
+    let international: Vec<String> = found
+        .iter()
+        .filter(|n| n.starts_with('+'))
+        .cloned()
+        .collect();
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for number in found {
+        if out.len() >= ws.limits.max_items {
+            break;
+        }
+        // `020 7946 0958` is `+44 20 7946 0958` written for callers at home.
+        if international.iter().any(|i| same_number(i, &number)) {
+            continue;
+        }
+        if seen.insert(number.clone()) {
+            out.push(Value::String(number));
+        }
+    }
+    Ok(Value::Array(out))
+}
+
+/// Whether a national number (trunk prefix 0) is the international one without its country code.
+fn same_number(international: &str, national: &str) -> bool {
+    let Some(rest) = national.strip_prefix('0') else {
+        return false;
+    };
+    let digits = international.trim_start_matches('+');
+    digits.len() > rest.len()
+        && (1..=3).contains(&(digits.len() - rest.len()))
+        && digits.ends_with(rest)
+}
+
+/// Digits of a phone number, `+` kept for an international one (`00` becomes `+`).
+fn normalise_phone(raw: &str, min_digits: usize) -> Option<String> {
+    let raw = raw.trim();
+    let mut digits: String = raw.chars().filter(char::is_ascii_digit).collect();
+    let mut international = raw.starts_with('+');
+    if !international && digits.starts_with("00") && digits.len() > 9 {
+        digits.drain(..2);
+        international = true;
+    }
+    if digits.len() < min_digits || digits.len() > 15 {
+        return None;
+    }
+    Some(if international {
+        format!("+{digits}")
+    } else {
+        digits
+    })
+}
+
+/// Whether a number found in text is a phone number, judged by its shape and its neighbours.
+fn phone_in_text(line: &str, start: usize, end: usize) -> Option<String> {
+    let raw = line[start..end].trim_end_matches(['.', '-', '/', ' ', '\u{a0}', '\t']);
+    let raw = if raw.ends_with('(') {
+        raw.trim_end_matches('(').trim_end()
+    } else {
+        raw
+    };
+    let before = &line[..start];
+    let after = &line[start + raw.len()..];
+    // Glued to letters or digits (`SKU12345678`, `12345678kg`), or money, or a percentage.
+    let prev = before.chars().next_back();
+    if prev.is_some_and(|c| c.is_alphanumeric() || "$€£¥₹#".contains(c)) {
+        return None;
+    }
+    let prev_word = before.trim_end();
+    if prev_word.ends_with(['$', '€', '£', '¥', '₹', '#']) {
+        return None;
+    }
+    let next = after.chars().next();
+    if next.is_some_and(|c| c.is_alphanumeric() || "%€$£".contains(c)) {
+        return None;
+    }
+    let after_trim = after.trim_start();
+    if after_trim.starts_with(['€', '$', '£', '%']) {
+        return None;
+    }
+    let date_like = static_regex!(
+        r"^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{4}\s*[-–/]\s*\d{4}|\d{1,3}(?:\.\d{1,3}){3})$"
+    );
+    if date_like.is_match(raw) {
+        return None;
+    }
+    // `12345.67` is an amount, not a number to call.
+    if static_regex!(r"^\d+[.,]\d{1,2}$").is_match(raw) {
+        return None;
+    }
+    let context: String = before
+        .chars()
+        .rev()
+        .take(30)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<String>()
+        .to_lowercase();
+    let id_words = [
+        "order", "isbn", "sku", "id", "ref", "invoice", "no.", "nr", "account", "vat", "ean",
+        "gtin", "upc", "iban", "model", "serial", "zip", "postcode",
+    ];
+    let phone_words = [
+        "tel",
+        "phone",
+        "call",
+        "fax",
+        "mobile",
+        "cell",
+        "whatsapp",
+        "contact",
+        "☎",
+        "📞",
+        "telefon",
+        "téléphone",
+        "hotline",
+    ];
+    let mentions = |words: &[&str]| {
+        context
+            .split(|c: char| !c.is_alphanumeric() && c != '.' && c != '☎' && c != '📞')
+            .any(|w| {
+                words
+                    .iter()
+                    .any(|k| w == *k || (k.len() > 3 && w.starts_with(k)))
+            })
+    };
+    if mentions(&id_words) && !mentions(&phone_words) {
+        return None;
+    }
+    let international = raw.starts_with('+');
+    let groups: Vec<&str> = raw
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|g| !g.is_empty())
+        .collect();
+    let shaped = groups.len() >= 2
+        && groups.len() <= 6
+        && groups.iter().skip(1).all(|g| (2..=4).contains(&g.len()))
+        && groups.first().is_some_and(|g| g.len() <= 5);
+    // `10.000.000` and `1 234 567` are counts written with thousands separators.
+    let thousands = static_regex!(r"^\d{1,3}(?:[ .,\u{a0}]\d{3})+$").is_match(raw);
+    let shaped = shaped && !thousands;
+    if !(international || shaped || mentions(&phone_words)) {
+        return None;
+    }
+    normalise_phone(raw, 7)
+}
+
+fn prices(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let lang = ws
+        .page
+        .document
+        .root_element()
+        .value()
+        .attr("lang")
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let text = scope_text(ws, &no_skip);
+    let pattern = static_regex!(concat!(
+        r"(?P<pre>US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|R\$|MX\$|CN¥|\$|€|£|¥|￥|₹|₩|₽|₺|₴|₪|₫|฿|₱|\bRs\.?|\b(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|RUB|TRY|ZAR|KRW|SGD|HKD|ILS|THB|PHP|IDR|MYR|VND|UAH|AED|SAR|RON|BGN)\b)[ \u{a0}\u{202f}]?",
+        r"(?P<a1>\d{1,3}(?:[,.\u{a0}\u{202f} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)",
+        r"|(?P<a2>\d{1,3}(?:[,.\u{a0}\u{202f} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)[ \u{a0}\u{202f}]?",
+        r"(?P<suf>€|£|¥|₹|₽|₺|₴|₪|₫|zł|Kč|kr\b\.?|Ft\b|lei\b|\$|\b(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|RUB|TRY|ZAR|KRW|SGD|HKD|ILS|THB|PHP|IDR|MYR|VND|UAH|AED|SAR|RON|BGN)\b)"
+    ));
+    let mut out = Vec::new();
+    for caps in pattern.captures_iter(&text) {
+        if out.len() >= ws.limits.max_items {
+            break;
+        }
+        let Some(whole) = caps.get(0) else { continue };
+        let (amount, symbol) = match (
+            caps.name("a1"),
+            caps.name("pre"),
+            caps.name("a2"),
+            caps.name("suf"),
+        ) {
+            (Some(a), Some(p), _, _) => (a, p),
+            (_, _, Some(a), Some(s)) => (a, s),
+            _ => continue,
+        };
+        // A number glued to letters or digits is part of something else (`A4 2024 EUR`).
+        let before = text[..whole.start()].chars().next_back();
+        let after = text[amount.end()..].chars().next();
+        if caps.name("a2").is_some()
+            && before.is_some_and(|c| c.is_alphanumeric() || c == '.' || c == ',')
+        {
+            continue;
+        }
+        if caps.name("a1").is_some() && after.is_some_and(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let Some(value) = parse_amount(amount.as_str()).and_then(json_number) else {
+            continue;
+        };
+        out.push(json!({
+            "amount": value,
+            "currency": currency_code(symbol.as_str(), &lang),
+            "text": whole.as_str().trim(),
+        }));
+    }
+    Ok(Value::Array(out))
+}
+
+/// `1,234.56`, `1.234,56`, `1 234,56`, `19,99` → the number. A single separator followed by
+/// exactly three digits groups thousands; otherwise the last separator is the decimal point.
+fn parse_amount(raw: &str) -> Option<f64> {
+    let compact: String = raw
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\u{202f}'))
+        .collect();
+    let Some(last) = compact.rfind([',', '.']) else {
+        return compact.parse().ok();
+    };
+    let separators = compact.matches([',', '.']).count();
+    let kinds = usize::from(compact.contains(',')) + usize::from(compact.contains('.'));
+    let fraction_len = compact.len() - last - 1;
+    let decimal = kinds == 2 || (separators == 1 && fraction_len != 3);
+    let number = if decimal {
+        let int: String = compact[..last]
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect();
+        format!("{int}.{}", &compact[last + 1..])
+    } else {
+        compact.chars().filter(char::is_ascii_digit).collect()
+    };
+    number.parse().ok()
+}
+
+/// The ISO 4217 code of a symbol or code; `$` is USD and `kr` follows the page language.
+fn currency_code(symbol: &str, lang: &str) -> &'static str {
+    let symbol = symbol.trim().trim_end_matches('.');
+    match symbol {
+        "$" | "US$" | "USD" => "USD",
+        "C$" | "CA$" | "CAD" => "CAD",
+        "A$" | "AU$" | "AUD" => "AUD",
+        "NZ$" | "NZD" => "NZD",
+        "HK$" | "HKD" => "HKD",
+        "S$" | "SGD" => "SGD",
+        "R$" | "BRL" => "BRL",
+        "MX$" | "MXN" => "MXN",
+        "€" | "EUR" => "EUR",
+        "£" | "GBP" => "GBP",
+        "¥" | "￥" | "JPY" => "JPY",
+        "CN¥" | "CNY" | "RMB" => "CNY",
+        "₹" | "Rs" | "INR" => "INR",
+        "₩" | "KRW" => "KRW",
+        "₽" | "RUB" => "RUB",
+        "₺" | "TRY" => "TRY",
+        "₴" | "UAH" => "UAH",
+        "₪" | "ILS" => "ILS",
+        "₫" | "VND" => "VND",
+        "฿" | "THB" => "THB",
+        "₱" | "PHP" => "PHP",
+        "zł" | "PLN" => "PLN",
+        "Kč" | "CZK" => "CZK",
+        "Ft" | "HUF" => "HUF",
+        "lei" | "RON" => "RON",
+        "kr" if lang.starts_with("da") => "DKK",
+        "kr" if lang.starts_with("nb") || lang.starts_with("no") || lang.starts_with("nn") => "NOK",
+        "kr" if lang.starts_with("is") => "ISK",
+        "kr" | "SEK" => "SEK",
+        "NOK" => "NOK",
+        "DKK" => "DKK",
+        "CHF" => "CHF",
+        "ZAR" => "ZAR",
+        "IDR" => "IDR",
+        "MYR" => "MYR",
+        "AED" => "AED",
+        "SAR" => "SAR",
+        "BGN" => "BGN",
+        _ => "XXX",
+    }
+}
+
+fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let doc = &ws.page.document;
+    let lang = doc
+        .root_element()
+        .value()
+        .attr("lang")
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let month_first = lang.is_empty() || lang == "en" || lang == "en-us";
+    let mut found: Vec<(String, String)> = Vec::new();
+    if ws.selection.is_none() {
+        for tag in doc.select(crate::static_selector!("meta[content]")) {
+            let el = tag.value();
+            let key = el
+                .attr("property")
+                .or_else(|| el.attr("name"))
+                .or_else(|| el.attr("itemprop"))
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if DATE_META.contains(&key.as_str())
+                && let Some(content) = el.attr("content")
+                && let Some(date) = normalise_date(content, month_first)
+            {
+                found.push((date, content.trim().to_owned()));
+            }
+        }
+    }
+    for root in ws.scope() {
+        for time in root.select(crate::static_selector!(
+            "time[datetime], [itemprop=datePublished][datetime], [itemprop=dateModified][datetime]"
+        )) {
+            let Some(raw) = time.value().attr("datetime") else {
+                continue;
+            };
+            if let Some(date) = normalise_date(raw, month_first) {
+                let shown = text_of(time);
+                let shown = if shown.is_empty() {
+                    raw.trim().to_owned()
+                } else {
+                    shown
+                };
+                found.push((date, shown));
+            }
+        }
+    }
+    let skip_times = |el: ElementRef<'_>| el.value().attr("datetime").is_some();
+    let text = scope_text(ws, &skip_times);
+    for m in date_pattern().find_iter(&text) {
+        if found.len() >= ws.limits.max_items.saturating_mul(2) {
+            break;
+        }
+        if let Some(date) = normalise_date(m.as_str(), month_first) {
+            found.push((date, m.as_str().to_owned()));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let out: Vec<Value> = found
+        .into_iter()
+        .filter(|pair| seen.insert(pair.clone()))
+        .take(ws.limits.max_items)
+        .map(|(date, text)| json!({"date": date, "text": ws.cap_text(text)}))
+        .collect();
+    Ok(Value::Array(out))
+}
+
+const DATE_META: &[&str] = &[
+    "article:published_time",
+    "article:modified_time",
+    "og:updated_time",
+    "date",
+    "pubdate",
+    "publish_date",
+    "publication_date",
+    "dc.date",
+    "dc.date.issued",
+    "dcterms.created",
+    "dcterms.modified",
+    "citation_publication_date",
+    "datepublished",
+    "datemodified",
+    "uploaddate",
+];
+
+const MONTHS: &str = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
+
+/// One pattern for every date shape we read, so matches never overlap.
+fn date_pattern() -> &'static regex::Regex {
+    static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    CELL.get_or_init(|| {
+        let source = format!(
+            r"(?i)\b(?:(?P<iy>\d{{4}})-(?P<im>\d{{2}})-(?P<id>\d{{2}})(?:[T ](?P<ih>\d{{2}}):(?P<imin>\d{{2}})(?::(?P<is>\d{{2}})(?:\.\d{{1,9}})?)?(?P<iz>Z|[+-]\d{{2}}:?\d{{2}})?)?|(?P<sy>\d{{4}})/(?P<sm>\d{{1,2}})/(?P<sd>\d{{1,2}})|(?P<ad>\d{{1,2}})(?:st|nd|rd|th)?\.? (?:of )?(?P<amon>{MONTHS})\.?,? (?P<ay>\d{{4}})|(?P<bmon>{MONTHS})\.? (?P<bd>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<by>\d{{4}})|(?P<n1>\d{{1,2}})(?P<ns1>[/.])(?P<n2>\d{{1,2}})(?P<ns2>[/.])(?P<ny>\d{{4}}))\b"
+        );
+        #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
+        regex::Regex::new(&source).expect("date pattern is valid")
+    })
+}
+
+/// A date or datetime in any shape we read, as ISO-8601; None when it is not a real date.
+fn normalise_date(raw: &str, month_first: bool) -> Option<String> {
+    let raw = raw.trim();
+    let caps = date_pattern().captures(raw)?;
+    let num = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<u32>().ok());
+    let (year, month, day) = if let Some(y) = num("iy") {
+        (y, num("im")?, num("id")?)
+    } else if let Some(y) = num("sy") {
+        (y, num("sm")?, num("sd")?)
+    } else if let Some(y) = num("ay") {
+        (y, month_number(caps.name("amon")?.as_str())?, num("ad")?)
+    } else if let Some(y) = num("by") {
+        (y, month_number(caps.name("bmon")?.as_str())?, num("bd")?)
+    } else {
+        let (a, b, y) = (num("n1")?, num("n2")?, num("ny")?);
+        let sep1 = caps.name("ns1")?.as_str();
+        if sep1 != caps.name("ns2")?.as_str() {
+            return None;
+        }
+        // 03.04.2025 is always day first; with slashes the page's language decides, unless
+        // one of the numbers can only be a day.
+        let day_first = sep1 == "." || a > 12 || (b <= 12 && !month_first);
+        if day_first { (y, b, a) } else { (y, a, b) }
+    };
+    if !(1800..=2200).contains(&year) {
+        return None;
+    }
+    let date = chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)?;
+    let Some(hour) = num("ih") else {
+        return Some(date.format("%Y-%m-%d").to_string());
+    };
+    let minute = num("imin")?;
+    let second = num("is").unwrap_or(0);
+    chrono::NaiveTime::from_hms_opt(hour, minute, second)?;
+    let zone = caps.name("iz").map_or(String::new(), |z| {
+        let z = z.as_str();
+        if z == "Z" || z == "z" {
+            "Z".to_owned()
+        } else if z.len() == 5 {
+            format!("{}:{}", &z[..3], &z[3..])
+        } else {
+            z.to_owned()
+        }
+    });
+    Some(format!(
+        "{}T{hour:02}:{minute:02}:{second:02}{zone}",
+        date.format("%Y-%m-%d")
+    ))
+}
+
+fn month_number(name: &str) -> Option<u32> {
+    let prefix: String = name
+        .chars()
+        .take(3)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let months = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    months
+        .iter()
+        .position(|m| *m == prefix)
+        .and_then(|i| u32::try_from(i + 1).ok())
+}
+
+fn main_content(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let mut content = crate::content::main_content(ws.page);
+    content.text = ws.cap_text(std::mem::take(&mut content.text));
+    content.markdown = ws.cap_text(std::mem::take(&mut content.markdown));
+    let value = serde_json::to_value(content)
+        .map_err(|e| ToolError::Failed(format!("extract.main_content: {e}")))?;
+    Ok(bound_json(
+        value,
+        ws.limits.max_items,
+        ws.limits.max_text_chars,
+    ))
+}
+
+fn product(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let product = crate::structured::product(ws.page).ok_or_else(|| {
+        ToolError::Failed(
+            "extract.product: the page shows no product (no schema.org Product in JSON-LD or microdata, no OpenGraph product tags, no product markup)".into(),
+        )
+    })?;
+    Ok(bound_json(
+        product,
+        ws.limits.max_items,
+        ws.limits.max_text_chars,
+    ))
+}
+
+/// Params of `extract.markdown`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarkdownParams {
+    /// CSS selector of the elements to convert; without it, the selection or the whole page.
+    #[serde(default)]
+    pub selector: Option<String>,
+}
+
+fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, ToolError> {
+    let page = ws.page;
+    let elements: Vec<ElementRef<'_>> = match &params.selector {
+        Some(css) => {
+            let selector = parse_selector(css)
+                .map_err(|e| ToolError::InvalidParams(format!("extract.markdown: {e}")))?;
+            let found: Vec<_> = page
+                .document
+                .select(&selector)
+                .take(ws.limits.max_items)
+                .collect();
+            if found.is_empty() {
+                return Err(ToolError::Failed(format!(
+                    "extract.markdown: nothing matches `{css}`"
+                )));
+            }
+            found
+        }
+        None => match &ws.selection {
+            Some(sel) if !sel.is_empty() => sel.clone(),
+            _ => vec![
+                page.document
+                    .select(crate::static_selector!("body"))
+                    .next()
+                    .unwrap_or_else(|| page.document.root_element()),
+            ],
+        },
+    };
+    let mut out = String::new();
+    for el in elements {
+        if out.chars().count() >= ws.limits.max_text_chars {
+            break;
+        }
+        let part = crate::content::markdown_of(page, el);
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(part);
+    }
+    Ok(Value::String(ws.cap_text(out)))
 }
 
 #[cfg(test)]
@@ -395,5 +1180,318 @@ mod tests {
                 .unwrap()
                 .contains("nothing is selected")
         );
+    }
+
+    mod catalog {
+        use super::super::{normalise_date, parse_amount};
+        use crate::tools::dom::testkit::{CONTACT, SHOP, call, call_err, chain, page};
+        use serde_json::{Value, json};
+
+        const SHOP_URL: &str = "https://northwind.example/shoes/trail";
+        const CONTACT_URL: &str = "https://harbourbooks.example/contact";
+
+        #[test]
+        fn regex_on_page_text_with_groups() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": r"\$([\d,]+\.\d\d)"})
+                ),
+                json!(["129.99", "1,249.00", "1,399.00"])
+            );
+            assert_eq!(
+                call(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": r"\$([\d,]+\.\d\d)", "group": 0, "limit": 1})
+                ),
+                json!(["$129.99"])
+            );
+            assert_eq!(
+                call(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": r"(?P<whole>\d+)\.(?P<cents>\d\d)", "limit": 2})
+                ),
+                json!([{"whole": "129", "cents": "99"}, {"whole": "249", "cents": "00"}])
+            );
+        }
+
+        #[test]
+        fn regex_on_a_field_and_on_the_value() {
+            let shop = page(SHOP, SHOP_URL);
+            let (results, answer) = chain(
+                &shop,
+                &[
+                    (
+                        "extract.fields",
+                        json!({"selector": "li.product", "fields": {"name": "h2", "url": "h2 a@href"}}),
+                    ),
+                    (
+                        "extract.regex",
+                        json!({"pattern": "/p/([a-z-]+)$", "field": "url"}),
+                    ),
+                ],
+            );
+            assert!(results.iter().all(|r| r.success), "{results:?}");
+            assert_eq!(answer, json!(["ridge-runner", "mud-king", "scree-pro"]));
+            let (_, answer) = chain(
+                &shop,
+                &[
+                    ("html.text", json!({"selector": "h2"})),
+                    ("extract.regex", json!({"pattern": "^[A-Z][a-z]+"})),
+                ],
+            );
+            assert_eq!(answer, json!(["Ridge", "Mud", "Scree"]));
+        }
+
+        #[test]
+        fn regex_errors_are_clear() {
+            let shop = page(SHOP, SHOP_URL);
+            assert!(
+                call_err(&shop, "extract.regex", json!({"pattern": "a(b"}))
+                    .starts_with("extract.regex: invalid regular expression `a(b`")
+            );
+            assert_eq!(
+                call_err(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": "a(b)", "group": 2})
+                ),
+                "extract.regex: `group` is 2 but the pattern has 1 capture group(s)"
+            );
+            assert!(
+                call_err(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": "x", "field": "url"})
+                )
+                .contains("holds no records")
+            );
+            // Too large once compiled: refused, not built.
+            assert!(
+                call_err(
+                    &shop,
+                    "extract.regex",
+                    json!({"pattern": r"\w{1000}{1000}"})
+                )
+                .starts_with("extract.regex: invalid regular expression")
+            );
+            assert!(call_err(&shop, "extract.regex", json!({})).contains("pattern"));
+        }
+
+        #[test]
+        fn emails_from_links_text_obfuscation_and_cloudflare() {
+            let contact = page(CONTACT, CONTACT_URL);
+            assert_eq!(
+                call(&contact, "extract.emails", json!({})),
+                json!([
+                    "shop@harbourbooks.example",
+                    "press@harbourbooks.example",
+                    "orders@harbourbooks.example"
+                ])
+            );
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "extract.emails", json!({})),
+                json!(["sales@northwind.example"])
+            );
+        }
+
+        #[test]
+        fn phones_skip_dates_prices_and_ids() {
+            let contact = page(CONTACT, CONTACT_URL);
+            assert_eq!(
+                call(&contact, "extract.phones", json!({})),
+                json!(["+442079460958", "+441614960123", "01614960456"])
+            );
+            let (_, answer) = chain(
+                &contact,
+                &[
+                    ("html.select_one", json!({"selector": "#numbers"})),
+                    ("extract.phones", json!({})),
+                ],
+            );
+            assert_eq!(answer, json!([]));
+        }
+
+        #[test]
+        fn phones_in_common_national_formats() {
+            let p = page(
+                "<p>Tel. (555) 123-4567</p><p>Fax: 555.987.6543</p><p>Appelez le 01 23 45 67 89</p><p>Hotline 0049 30 1234567</p><p>ID 555-123-4567</p><p>Einwohner: 10.000.000, 1 234 567 Besucher</p>",
+                "https://x.example/",
+            );
+            assert_eq!(
+                call(&p, "extract.phones", json!({})),
+                json!(["5551234567", "5559876543", "0123456789", "+49301234567"])
+            );
+        }
+
+        #[test]
+        fn prices_with_currencies_and_separators() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "extract.prices", json!({})),
+                json!([
+                    {"amount": 129.99, "currency": "USD", "text": "$129.99"},
+                    {"amount": 1249, "currency": "USD", "text": "$1,249.00"},
+                    {"amount": 1399, "currency": "USD", "text": "$1,399.00"},
+                    {"amount": 89, "currency": "EUR", "text": "89 €"}
+                ])
+            );
+            let contact = page(CONTACT, CONTACT_URL);
+            assert_eq!(
+                call(&contact, "extract.prices", json!({})),
+                json!([
+                    {"amount": 12.99, "currency": "GBP", "text": "£12.99"},
+                    {"amount": 1299.5, "currency": "GBP", "text": "£1,299.50"},
+                    {"amount": 12345.67, "currency": "EUR", "text": "12345.67 EUR"}
+                ])
+            );
+            let p = page(
+                r#"<html lang="sv"><p>Pris 1 234,50 kr</p><p>CHF 99.–</p><p>Art. A42024 EUR</p><p>R$ 10,00 · ¥1200 · 3.50 USD</p></html>"#,
+                "https://x.example/",
+            );
+            assert_eq!(
+                call(&p, "extract.prices", json!({})),
+                json!([
+                    {"amount": 1234.5, "currency": "SEK", "text": "1 234,50 kr"},
+                    {"amount": 99, "currency": "CHF", "text": "CHF 99"},
+                    {"amount": 10, "currency": "BRL", "text": "R$ 10,00"},
+                    {"amount": 1200, "currency": "JPY", "text": "¥1200"},
+                    {"amount": 3.5, "currency": "USD", "text": "3.50 USD"}
+                ])
+            );
+        }
+
+        #[test]
+        fn amounts_parse_in_both_conventions() {
+            assert_eq!(parse_amount("1,234.56"), Some(1234.56));
+            assert_eq!(parse_amount("1.234,56"), Some(1234.56));
+            assert_eq!(parse_amount("19,99"), Some(19.99));
+            assert_eq!(parse_amount("1,234"), Some(1234.0));
+            assert_eq!(parse_amount("1\u{a0}234 567"), Some(1_234_567.0));
+            assert_eq!(parse_amount("7"), Some(7.0));
+        }
+
+        #[test]
+        fn dates_from_meta_time_and_text() {
+            let contact = page(CONTACT, CONTACT_URL);
+            assert_eq!(
+                call(&contact, "extract.dates", json!({})),
+                json!([
+                    {"date": "2024-11-05", "text": "2024-11-05"},
+                    {"date": "2025-03-03T18:00:00", "text": "3 March, 6pm"},
+                    {"date": "2025-03-14", "text": "March 14, 2025"},
+                    {"date": "2025-04-03", "text": "3rd Apr 2025"},
+                    {"date": "2025-05-04", "text": "04/05/2025"},
+                    {"date": "2025-06-13", "text": "13.06.2025"},
+                    {"date": "2025-01-20T08:15:00Z", "text": "2025-01-20T08:15:00Z"}
+                ])
+            );
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "extract.dates", json!({})),
+                json!([{"date": "2025-03-03T09:30:00+01:00", "text": "2025-03-03T09:30:00+01:00"}])
+            );
+        }
+
+        #[test]
+        fn date_shapes_and_impossible_dates() {
+            let us = true;
+            assert_eq!(
+                normalise_date("03/04/2025", us).as_deref(),
+                Some("2025-03-04")
+            );
+            assert_eq!(
+                normalise_date("03/04/2025", !us).as_deref(),
+                Some("2025-04-03")
+            );
+            assert_eq!(
+                normalise_date("25/12/2025", us).as_deref(),
+                Some("2025-12-25")
+            );
+            assert_eq!(
+                normalise_date("3 Mar 2025", us).as_deref(),
+                Some("2025-03-03")
+            );
+            assert_eq!(
+                normalise_date("Sept. 9, 2024", us).as_deref(),
+                Some("2024-09-09")
+            );
+            assert_eq!(
+                normalise_date("2024/9/9", us).as_deref(),
+                Some("2024-09-09")
+            );
+            assert_eq!(
+                normalise_date("2025-03-03T10:00:00.123+0530", us).as_deref(),
+                Some("2025-03-03T10:00:00+05:30")
+            );
+            assert_eq!(normalise_date("2025-02-30", us), None);
+            assert_eq!(normalise_date("2025-03-03T25:00", us).as_deref(), None);
+            assert_eq!(normalise_date("03/04.2025", us), None);
+            assert_eq!(normalise_date("March 3, 0999", us), None);
+        }
+
+        #[test]
+        fn main_content_product_and_markdown_delegate() {
+            let shop = page(SHOP, SHOP_URL);
+            let content = call(&shop, "extract.main_content", json!({}));
+            assert_eq!(
+                content,
+                serde_json::to_value(crate::content::main_content(&shop)).unwrap()
+            );
+            for key in [
+                "title",
+                "byline",
+                "published_at",
+                "lang",
+                "excerpt",
+                "site_name",
+                "text",
+                "markdown",
+            ] {
+                assert!(content.get(key).is_some(), "{key} missing");
+            }
+            let contact = page(CONTACT, CONTACT_URL);
+            match crate::structured::product(&contact) {
+                Some(product) => assert_eq!(call(&contact, "extract.product", json!({})), product),
+                None => assert!(
+                    call_err(&contact, "extract.product", json!({}))
+                        .starts_with("extract.product: the page shows no product")
+                ),
+            }
+            let h2s: Vec<String> = shop
+                .document
+                .select(&scraper::Selector::parse("h2").unwrap())
+                .map(|el| crate::content::markdown_of(&shop, el).trim().to_owned())
+                .collect();
+            assert_eq!(
+                call(&shop, "extract.markdown", json!({"selector": "h2"})),
+                Value::String(h2s.join("\n\n"))
+            );
+            assert_eq!(
+                call_err(&shop, "extract.markdown", json!({"selector": "table"})),
+                "extract.markdown: nothing matches `table`"
+            );
+            let (_, answer) = chain(
+                &shop,
+                &[
+                    ("html.select", json!({"selector": "h1"})),
+                    ("extract.markdown", json!({})),
+                ],
+            );
+            let h1 = shop
+                .document
+                .select(&scraper::Selector::parse("h1").unwrap())
+                .next()
+                .unwrap();
+            assert_eq!(
+                answer,
+                Value::String(crate::content::markdown_of(&shop, h1).trim().to_owned())
+            );
+        }
     }
 }

@@ -1,10 +1,13 @@
 //! `html.*`: selecting elements and reading what the markup says.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use std::collections::HashMap;
 
-use super::dom::{parse_selector, text_of};
+use schemars::JsonSchema;
+use scraper::ElementRef;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::dom::{bound_json, collapse_whitespace, compile_regex, parse_selector, text_of};
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
 
@@ -38,6 +41,55 @@ pub fn tools() -> Vec<Tool> {
             "Array of attribute values (elements without it are skipped).",
             Effect::Replace,
             attr,
+        ),
+        Tool::new(
+            "html.links",
+            "Links of the page (or of the selection with `within`), absolute and deduplicated by URL; filter by a regex on URL or text and by host.",
+            "Array of {url, text, rel?} in document order; the link elements become the selection.",
+            Effect::Replace,
+            links,
+        ),
+        Tool::new(
+            "html.images",
+            "Images of the page (or those matching `selector`), resolving lazy-loading attributes and picking the largest `srcset` candidate.",
+            "Array of {src, alt, width?, height?}, deduplicated by src; the img elements become the selection.",
+            Effect::Replace,
+            images,
+        ),
+        Tool::new(
+            "html.tables",
+            "Read a data table into records: header from <thead>, a row of <th>, or the first row; the table matching `selector`, else the largest data table. `all: true` reads every table.",
+            "Array of row objects keyed by header text (missing cells null); with `all`: array of {caption, headers, rows}.",
+            Effect::Replace,
+            tables,
+        ),
+        Tool::new(
+            "html.forms",
+            "Forms of the page with their fields.",
+            "Array of {action (absolute), method (GET/POST), fields: [{name, type, required, options?}]}.",
+            Effect::Replace,
+            forms,
+        ),
+        Tool::new(
+            "html.meta",
+            "Page metadata: title, description, canonical URL, language, author, publication time, site name, OpenGraph and Twitter card tags.",
+            "{title, description, canonical, lang, author, published_time, site_name, og: {..}, twitter: {..}} (absent facts are null).",
+            Effect::Replace,
+            meta,
+        ),
+        Tool::new(
+            "html.jsonld",
+            "Structured data embedded in the page (JSON-LD and microdata) as typed items.",
+            "Array of items, each an object with `@type`.",
+            Effect::Replace,
+            jsonld,
+        ),
+        Tool::new(
+            "html.outline",
+            "The compact page outline the planner reads: headings, repeated blocks (selector, count, sample), tables, forms, JSON-LD types, link counts.",
+            "The outline object (reported only; the working value is unchanged).",
+            Effect::Observe,
+            outline,
         ),
     ]
 }
@@ -180,7 +232,7 @@ fn attr(ws: &mut Workspace<'_>, params: AttrParams) -> Result<Value, ToolError> 
     let values: Vec<Value> = elements
         .into_iter()
         .filter_map(|el| el.value().attr(&params.attribute))
-        .map(|v| Value::String(attribute_value(ws, &params.attribute, v)))
+        .map(|v| Value::String(ws.cap_text(attribute_value(ws, &params.attribute, v))))
         .collect();
     Ok(Value::Array(values))
 }
@@ -204,6 +256,884 @@ pub fn attribute_value(ws: &Workspace<'_>, name: &str, raw: &str) -> String {
     } else {
         raw.trim().to_owned()
     }
+}
+
+/// Params of tools that take none.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+/// Labels (link texts, alt texts, header names) are short by nature; a longer one is a
+/// container the page misused, and repeating it per item would blow up the result.
+const MAX_LABEL_CHARS: usize = 500;
+
+fn cap_label(ws: &Workspace<'_>, text: String) -> String {
+    let cap = MAX_LABEL_CHARS.min(ws.limits.max_text_chars);
+    if text.chars().count() <= cap {
+        text
+    } else {
+        text.chars().take(cap).collect()
+    }
+}
+
+fn invalid(tool: &str, message: impl std::fmt::Display) -> ToolError {
+    ToolError::InvalidParams(format!("{tool}: {message}"))
+}
+
+/// Host without a leading `www.`, lower-cased: `www.example.com` and `example.com` are one site.
+fn site_host(url: &url::Url) -> Option<String> {
+    url.host_str()
+        .map(|h| h.trim_start_matches("www.").to_ascii_lowercase())
+}
+
+/// Params of `html.links`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinksParams {
+    /// Regular expression matched against each link's absolute URL or its text (`(?i)` ignores case).
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// true: only links to the page's own host; false: only links to other hosts; absent: all.
+    #[serde(default)]
+    pub same_host: Option<bool>,
+    /// Keep at most this many links.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub limit: Option<usize>,
+    /// Look only inside the current selection.
+    #[serde(default)]
+    pub within: bool,
+}
+
+fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError> {
+    let pattern = params
+        .pattern
+        .as_deref()
+        .map(compile_regex)
+        .transpose()
+        .map_err(|e| invalid("html.links", e))?;
+    let roots = if params.within {
+        ws.scope()
+    } else {
+        vec![ws.page.document.root_element()]
+    };
+    let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
+    let page_host = site_host(&ws.page.url);
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut records: Vec<Map<String, Value>> = Vec::new();
+    let mut elements = Vec::new();
+    'roots: for root in roots {
+        for a in root.select(crate::static_selector!("a[href], area[href]")) {
+            let Some(url) = a.value().attr("href").and_then(|h| ws.page.absolute(h)) else {
+                continue;
+            };
+            let text = cap_label(ws, link_text(a));
+            if let Some(want_same) = params.same_host {
+                // Links without a host (mailto:, tel:) are neither this site nor another.
+                let Some(host) = url::Url::parse(&url).ok().as_ref().and_then(site_host) else {
+                    continue;
+                };
+                if (Some(host) == page_host) != want_same {
+                    continue;
+                }
+            }
+            if let Some(re) = &pattern
+                && !re.is_match(&url)
+                && !re.is_match(&text)
+            {
+                continue;
+            }
+            if let Some(&index) = seen.get(&url) {
+                // The first occurrence wins, but an icon link should not hide a later text link.
+                let record = &mut records[index];
+                if record.get("text").and_then(Value::as_str) == Some("") && !text.is_empty() {
+                    record.insert("text".into(), Value::String(text));
+                }
+                continue;
+            }
+            if records.len() >= cap {
+                break 'roots;
+            }
+            let mut record = Map::new();
+            record.insert("url".into(), Value::String(url.clone()));
+            record.insert("text".into(), Value::String(text));
+            if let Some(rel) = a.value().attr("rel").map(collapse_whitespace)
+                && !rel.is_empty()
+            {
+                record.insert("rel".into(), Value::String(cap_label(ws, rel)));
+            }
+            seen.insert(url, records.len());
+            records.push(record);
+            elements.push(a);
+        }
+    }
+    ws.selection = Some(elements);
+    Ok(Value::Array(
+        records.into_iter().map(Value::Object).collect(),
+    ))
+}
+
+/// What a link says: its text, else the alt text of its image, else its aria-label or title.
+fn link_text(a: ElementRef<'_>) -> String {
+    let text = text_of(a);
+    if !text.is_empty() {
+        return text;
+    }
+    a.select(crate::static_selector!("img[alt]"))
+        .filter_map(|img| img.value().attr("alt"))
+        .chain(a.value().attr("aria-label"))
+        .chain(a.value().attr("title"))
+        .map(collapse_whitespace)
+        .find(|t| !t.is_empty())
+        .unwrap_or_default()
+}
+
+/// Params of `html.images`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImagesParams {
+    /// CSS selector of images, or of containers whose images to take (default: every `img`).
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// Keep at most this many images.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub limit: Option<usize>,
+    /// Look only inside the current selection.
+    #[serde(default)]
+    pub within: bool,
+}
+
+fn images(ws: &mut Workspace<'_>, params: ImagesParams) -> Result<Value, ToolError> {
+    let selector = params
+        .selector
+        .as_deref()
+        .map(parse_selector)
+        .transpose()
+        .map_err(|e| invalid("html.images", e))?;
+    let roots = if params.within {
+        ws.scope()
+    } else {
+        vec![ws.page.document.root_element()]
+    };
+    let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
+    let mut candidates: Vec<ElementRef<'_>> = Vec::new();
+    for root in roots {
+        match &selector {
+            Some(sel) => {
+                for el in root.select(sel) {
+                    if el.value().name() == "img" {
+                        candidates.push(el);
+                    } else {
+                        candidates.extend(el.select(crate::static_selector!("img")));
+                    }
+                }
+            }
+            None => candidates.extend(root.select(crate::static_selector!("img"))),
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut records = Vec::new();
+    let mut elements = Vec::new();
+    for img in candidates {
+        if records.len() >= cap {
+            break;
+        }
+        let Some(src) = image_source(ws, img) else {
+            continue;
+        };
+        if !seen.insert(src.clone()) {
+            continue;
+        }
+        let el = img.value();
+        let mut record = Map::new();
+        record.insert("src".into(), Value::String(src));
+        let alt = el.attr("alt").map(collapse_whitespace).unwrap_or_default();
+        record.insert("alt".into(), Value::String(cap_label(ws, alt)));
+        for dimension in ["width", "height"] {
+            if let Some(n) = el.attr(dimension).and_then(pixel_size) {
+                record.insert(dimension.into(), json!(n));
+            }
+        }
+        records.push(Value::Object(record));
+        elements.push(img);
+    }
+    ws.selection = Some(elements);
+    Ok(Value::Array(records))
+}
+
+/// The best URL of an image: the largest `srcset` candidate, else a lazy-loading attribute,
+/// else `src` (placeholders as `data:` URIs don't count).
+fn image_source(ws: &Workspace<'_>, img: ElementRef<'_>) -> Option<String> {
+    let el = img.value();
+    let from_srcset = ["srcset", "data-srcset", "data-lazy-srcset"]
+        .iter()
+        .filter_map(|name| el.attr(name))
+        .find_map(|set| best_srcset_candidate(set, |u| ws.page.absolute(u)));
+    from_srcset.or_else(|| {
+        [
+            "data-src",
+            "data-lazy-src",
+            "data-original",
+            "data-lazy",
+            "src",
+        ]
+        .iter()
+        .filter_map(|name| el.attr(name))
+        .find_map(|u| {
+            ws.page
+                .absolute(u)
+                .filter(|abs| abs.starts_with("http") || abs.starts_with("ftp"))
+        })
+    })
+}
+
+/// The largest candidate of a `srcset` (by `w` descriptor, else by density), resolved by `resolve`.
+fn best_srcset_candidate(srcset: &str, resolve: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let mut best: Option<(f64, String)> = None;
+    let mut rest = srcset;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        if rest.is_empty() {
+            break;
+        }
+        let url_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let mut url = &rest[..url_end];
+        rest = &rest[url_end..];
+        let descriptor = if url.ends_with(',') {
+            url = url.trim_end_matches(',');
+            ""
+        } else {
+            let end = rest.find(',').unwrap_or(rest.len());
+            let descriptor = rest[..end].trim();
+            rest = &rest[end..];
+            descriptor
+        };
+        // Width descriptors outrank densities: a `w` candidate says how many pixels it has.
+        let score = descriptor
+            .strip_suffix('w')
+            .and_then(|w| w.trim().parse::<f64>().ok())
+            .map(|w| w + 1e6)
+            .or_else(|| {
+                descriptor
+                    .strip_suffix('x')
+                    .and_then(|x| x.trim().parse::<f64>().ok())
+            })
+            .unwrap_or(1.0);
+        if !score.is_finite() {
+            continue;
+        }
+        let Some(abs) = resolve(url).filter(|u| u.starts_with("http")) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, abs));
+        }
+    }
+    best.map(|(_, url)| url)
+}
+
+/// `300`, `300px` → 300; percentages and junk → None.
+fn pixel_size(raw: &str) -> Option<u64> {
+    let raw = raw.trim();
+    let digits = raw.strip_suffix("px").unwrap_or(raw).trim();
+    digits.parse::<u64>().ok().filter(|n| *n > 0)
+}
+
+/// Params of `html.tables`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TablesParams {
+    /// CSS selector of the table (or of an element containing it).
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// Read every table (matching `selector`, else every data table) as {caption, headers, rows}.
+    #[serde(default)]
+    pub all: bool,
+}
+
+/// Wide tables beyond this many columns are cut; no data table needs more.
+const MAX_TABLE_COLUMNS: usize = 100;
+/// Spans beyond this are treated as this (a `colspan=100000` must not allocate a huge row).
+const MAX_SPAN: usize = 50;
+
+/// A table read into a grid.
+struct TableGrid<'a> {
+    element: ElementRef<'a>,
+    caption: Option<String>,
+    headers: Vec<String>,
+    /// Data rows: the `<tr>` and its cell texts (`None` where the row is short).
+    rows: Vec<(ElementRef<'a>, Vec<Option<String>>)>,
+    /// Whether it looks like data rather than layout.
+    is_data: bool,
+}
+
+fn tables(ws: &mut Workspace<'_>, params: TablesParams) -> Result<Value, ToolError> {
+    let doc = &ws.page.document;
+    let candidates: Vec<ElementRef<'_>> = match &params.selector {
+        Some(css) => {
+            let selector = parse_selector(css).map_err(|e| invalid("html.tables", e))?;
+            let mut found = Vec::new();
+            for el in doc.select(&selector) {
+                let table = if el.value().name() == "table" {
+                    Some(el)
+                } else {
+                    el.select(crate::static_selector!("table")).next()
+                };
+                if let Some(t) = table.filter(|t| !found.contains(t)) {
+                    found.push(t);
+                }
+                if found.len() >= ws.limits.max_items {
+                    break;
+                }
+            }
+            if found.is_empty() {
+                return Err(ToolError::Failed(format!(
+                    "html.tables: no table matches `{css}`"
+                )));
+            }
+            found
+        }
+        None => doc
+            .select(crate::static_selector!("table"))
+            .take(ws.limits.max_items.saturating_mul(4))
+            .collect(),
+    };
+    let grids: Vec<TableGrid<'_>> = candidates.into_iter().map(|t| read_table(ws, t)).collect();
+    if params.all {
+        let chosen: Vec<&TableGrid<'_>> = grids
+            .iter()
+            .filter(|g| params.selector.is_some() || g.is_data)
+            .take(ws.limits.max_items)
+            .collect();
+        let out = chosen
+            .iter()
+            .map(|g| {
+                json!({
+                    "caption": g.caption,
+                    "headers": g.headers,
+                    "rows": g.rows.iter().map(|(_, cells)| row_record(&g.headers, cells)).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        ws.selection = Some(chosen.iter().map(|g| g.element).collect());
+        return Ok(Value::Array(out));
+    }
+    let chosen = if params.selector.is_some() {
+        grids.first()
+    } else {
+        // The largest data table; the first of equals.
+        grids
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.is_data)
+            .max_by_key(|(i, g)| (g.rows.len() * g.headers.len(), std::cmp::Reverse(*i)))
+            .map(|(_, g)| g)
+    };
+    let Some(grid) = chosen else {
+        return Err(ToolError::Failed(
+            "html.tables: the page has no data table (a table with a header and at least one row)"
+                .into(),
+        ));
+    };
+    let records = grid
+        .rows
+        .iter()
+        .map(|(_, cells)| row_record(&grid.headers, cells))
+        .collect();
+    ws.selection = Some(grid.rows.iter().map(|(tr, _)| *tr).collect());
+    Ok(Value::Array(records))
+}
+
+fn row_record(headers: &[String], cells: &[Option<String>]) -> Value {
+    let record: Map<String, Value> = headers
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let cell = cells.get(i).cloned().flatten();
+            (h.clone(), cell.map_or(Value::Null, Value::String))
+        })
+        .collect();
+    Value::Object(record)
+}
+
+/// The `<tr>`s that belong to this table (not to a nested one), each with whether it sits in `<thead>`.
+fn own_rows(table: ElementRef<'_>) -> Vec<(ElementRef<'_>, bool)> {
+    let mut rows = Vec::new();
+    for child in table.children().filter_map(ElementRef::wrap) {
+        match child.value().name() {
+            "tr" => rows.push((child, false)),
+            section @ ("thead" | "tbody" | "tfoot") => rows.extend(
+                child
+                    .children()
+                    .filter_map(ElementRef::wrap)
+                    .filter(|el| el.value().name() == "tr")
+                    .map(|tr| (tr, section == "thead")),
+            ),
+            _ => {}
+        }
+    }
+    rows
+}
+
+fn span(cell: ElementRef<'_>, name: &str) -> usize {
+    cell.value()
+        .attr(name)
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(1)
+        .clamp(1, MAX_SPAN)
+}
+
+fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
+    let caption = table
+        .children()
+        .filter_map(ElementRef::wrap)
+        .find(|el| el.value().name() == "caption")
+        .map(|c| cap_label(ws, text_of(c)))
+        .filter(|c| !c.is_empty());
+    let rows = own_rows(table);
+    // Cells spanning rows are carried down: (column → rows still to fill, text).
+    let mut carried: Vec<Option<(usize, String)>> = Vec::new();
+    let mut grid: Vec<(ElementRef<'a>, bool, bool, Vec<String>)> = Vec::new();
+    let row_cap = ws.limits.max_items.saturating_add(1);
+    for (tr, in_thead) in rows {
+        if grid.len() >= row_cap {
+            break;
+        }
+        let mut cells: Vec<String> = Vec::new();
+        let mut all_th = true;
+        let mut any_cell = false;
+        let mut own = tr
+            .children()
+            .filter_map(ElementRef::wrap)
+            .filter(|c| matches!(c.value().name(), "td" | "th"))
+            .peekable();
+        while cells.len() < MAX_TABLE_COLUMNS {
+            let col = cells.len();
+            if let Some(slot) = carried.get_mut(col)
+                && let Some((left, text)) = slot
+            {
+                cells.push(text.clone());
+                *left -= 1;
+                if *left == 0 {
+                    *slot = None;
+                }
+                continue;
+            }
+            let Some(cell) = own.next() else { break };
+            any_cell = true;
+            all_th &= cell.value().name() == "th";
+            let text = ws.cap_text(text_of(cell));
+            let rowspan = span(cell, "rowspan");
+            for _ in 0..span(cell, "colspan") {
+                if cells.len() >= MAX_TABLE_COLUMNS {
+                    break;
+                }
+                let at = cells.len();
+                if rowspan > 1 {
+                    if carried.len() <= at {
+                        carried.resize(at + 1, None);
+                    }
+                    carried[at] = Some((rowspan - 1, text.clone()));
+                }
+                cells.push(text.clone());
+            }
+            if own.peek().is_none()
+                && carried
+                    .get(cells.len()..)
+                    .is_none_or(|rest| rest.iter().all(Option::is_none))
+            {
+                break;
+            }
+        }
+        if any_cell {
+            grid.push((tr, in_thead, all_th, cells));
+        }
+    }
+    let width = grid.iter().map(|(_, _, _, c)| c.len()).max().unwrap_or(0);
+    let header_index = grid
+        .iter()
+        .rposition(|(_, thead, _, _)| *thead)
+        // A row of <th> under a title row (a caption written as a spanning cell).
+        .or_else(|| {
+            grid.iter()
+                .take(3)
+                .position(|(_, _, all_th, c)| *all_th && c.len() > 1)
+        })
+        .or_else(|| {
+            grid.iter()
+                .position(|(_, _, _, c)| !c.iter().all(String::is_empty))
+        });
+    let mut headers: Vec<String> = Vec::with_capacity(width);
+    let header_cells = header_index.map(|i| grid[i].3.clone()).unwrap_or_default();
+    for i in 0..width {
+        let base = header_cells
+            .get(i)
+            .map(|h| cap_label(ws, h.clone()))
+            .filter(|h| !h.is_empty())
+            .unwrap_or_else(|| format!("column_{}", i + 1));
+        let mut name = base.clone();
+        let mut n = 2;
+        while headers.contains(&name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        headers.push(name);
+    }
+    // A title row above the header is the table's caption when it has none.
+    let caption = caption.or_else(|| {
+        let (_, _, _, title) = grid
+            .first()
+            .filter(|_| header_index.is_some_and(|i| i > 0))?;
+        let text = title.first()?;
+        (!text.is_empty() && title.iter().all(|c| c == text)).then(|| cap_label(ws, text.clone()))
+    });
+    let first_data = header_index.map_or(0, |i| i + 1);
+    let data_rows: Vec<(ElementRef<'a>, Vec<Option<String>>)> = grid
+        .into_iter()
+        .enumerate()
+        .filter(|(i, (_, thead, _, cells))| {
+            *i >= first_data && !*thead && cells.iter().any(|c| !c.is_empty())
+        })
+        .map(|(_, (tr, _, _, cells))| (tr, cells.into_iter().map(Some).collect()))
+        .take(ws.limits.max_items)
+        .collect();
+    let layout = table
+        .value()
+        .attr("role")
+        .is_some_and(|r| matches!(r, "presentation" | "none"))
+        || table
+            .descendants()
+            .skip(1)
+            .filter_map(ElementRef::wrap)
+            .any(|el| el.value().name() == "table");
+    TableGrid {
+        element: table,
+        caption,
+        is_data: !layout && !data_rows.is_empty() && header_index.is_some(),
+        headers,
+        rows: data_rows,
+    }
+}
+
+fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let mut out = Vec::new();
+    let mut elements = Vec::new();
+    for form in ws
+        .page
+        .document
+        .select(crate::static_selector!("form"))
+        .take(ws.limits.max_items)
+    {
+        let action = form
+            .value()
+            .attr("action")
+            .filter(|a| !a.trim().is_empty())
+            .and_then(|a| ws.page.absolute(a))
+            .unwrap_or_else(|| ws.page.url.to_string());
+        let method = form
+            .value()
+            .attr("method")
+            .map(|m| m.trim().to_ascii_uppercase())
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| "GET".into());
+        let mut fields: Vec<Map<String, Value>> = Vec::new();
+        for control in form.select(crate::static_selector!("input, select, textarea")) {
+            let el = control.value();
+            let Some(name) = el.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
+                continue;
+            };
+            let kind = match el.name() {
+                "select" if el.attr("multiple").is_some() => "select-multiple".to_owned(),
+                "select" => "select".to_owned(),
+                "textarea" => "textarea".to_owned(),
+                _ => el
+                    .attr("type")
+                    .map(|t| t.trim().to_ascii_lowercase())
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| "text".into()),
+            };
+            if matches!(kind.as_str(), "submit" | "button" | "reset" | "image") {
+                continue;
+            }
+            let required = el.attr("required").is_some();
+            let choices: Vec<String> = match kind.as_str() {
+                "select" | "select-multiple" => control
+                    .select(crate::static_selector!("option"))
+                    .take(ws.limits.max_items)
+                    .map(|o| {
+                        o.value()
+                            .attr("value")
+                            .map(str::to_owned)
+                            .unwrap_or_else(|| text_of(o))
+                    })
+                    .map(|v| cap_label(ws, v))
+                    .collect(),
+                "radio" | "checkbox" => {
+                    vec![cap_label(ws, el.attr("value").unwrap_or("on").to_owned())]
+                }
+                _ => Vec::new(),
+            };
+            let name = cap_label(ws, name.to_owned());
+            // Radio buttons and checkboxes sharing a name are one field with several options.
+            if let Some(existing) = fields.iter_mut().find(|f| {
+                f.get("name").and_then(Value::as_str) == Some(name.as_str())
+                    && f.get("type").and_then(Value::as_str) == Some(kind.as_str())
+            }) {
+                if let Some(Value::Array(options)) = existing.get_mut("options") {
+                    for choice in choices {
+                        if options.len() < ws.limits.max_items {
+                            options.push(Value::String(choice));
+                        }
+                    }
+                }
+                if required {
+                    existing.insert("required".into(), Value::Bool(true));
+                }
+                continue;
+            }
+            if fields.len() >= ws.limits.max_items {
+                break;
+            }
+            let mut field = Map::new();
+            field.insert("name".into(), Value::String(name));
+            field.insert("type".into(), Value::String(kind.clone()));
+            field.insert("required".into(), Value::Bool(required));
+            if matches!(
+                kind.as_str(),
+                "select" | "select-multiple" | "radio" | "checkbox"
+            ) {
+                field.insert("options".into(), json!(choices));
+            }
+            fields.push(field);
+        }
+        out.push(json!({"action": action, "method": method, "fields": fields}));
+        elements.push(form);
+    }
+    ws.selection = Some(elements);
+    Ok(Value::Array(out))
+}
+
+fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let doc = &ws.page.document;
+    // First value of each `name`/`property`/`itemprop`, lower-cased keys.
+    let mut tags: HashMap<String, String> = HashMap::new();
+    let mut og = Map::new();
+    let mut twitter = Map::new();
+    for tag in doc.select(crate::static_selector!("meta[content]")) {
+        let el = tag.value();
+        let Some(content) = el.attr("content").map(collapse_whitespace) else {
+            continue;
+        };
+        if content.is_empty() {
+            continue;
+        }
+        let content = ws.cap_text(content);
+        for key in [el.attr("property"), el.attr("name"), el.attr("itemprop")]
+            .into_iter()
+            .flatten()
+        {
+            let key = key.trim().to_ascii_lowercase();
+            if let Some(rest) = key.strip_prefix("og:") {
+                push_meta(&mut og, rest, &content, ws.limits.max_items);
+            } else if let Some(rest) = key.strip_prefix("twitter:") {
+                push_meta(&mut twitter, rest, &content, ws.limits.max_items);
+            }
+            if tags.len() < ws.limits.max_items.saturating_mul(4) {
+                tags.entry(key).or_insert_with(|| content.clone());
+            }
+        }
+    }
+    let first =
+        |keys: &[&str]| -> Option<String> { keys.iter().find_map(|k| tags.get(*k).cloned()) };
+    let title = doc
+        .select(crate::static_selector!("title"))
+        .next()
+        .map(|t| ws.cap_text(text_of(t)))
+        .filter(|t| !t.is_empty())
+        .or_else(|| first(&["og:title", "twitter:title"]));
+    let description = first(&["description", "og:description", "twitter:description"]);
+    let canonical = doc
+        .select(crate::static_selector!("link[rel][href]"))
+        .find(|l| {
+            l.value().attr("rel").is_some_and(|r| {
+                r.split_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("canonical"))
+            })
+        })
+        .and_then(|l| l.value().attr("href"))
+        .and_then(|h| ws.page.absolute(h))
+        .or_else(|| first(&["og:url"]).and_then(|u| ws.page.absolute(&u)));
+    let lang = doc
+        .root_element()
+        .value()
+        .attr("lang")
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| cap_label(ws, l.to_owned()))
+        .or_else(|| {
+            doc.select(crate::static_selector!("meta[http-equiv][content]"))
+                .find(|m| {
+                    m.value()
+                        .attr("http-equiv")
+                        .is_some_and(|h| h.eq_ignore_ascii_case("content-language"))
+                })
+                .and_then(|m| m.value().attr("content"))
+                .map(|c| cap_label(ws, c.trim().to_owned()))
+        })
+        .or_else(|| first(&["og:locale"]));
+    // JSON-LD says who wrote it and when more often than meta tags do.
+    let items = crate::structured::items(ws.page);
+    let author = first(&[
+        "author",
+        "dc.creator",
+        "citation_author",
+        "parsely-author",
+        "sailthru.author",
+    ])
+    .or_else(|| first(&["article:author"]).filter(|a| !a.starts_with("http")))
+    .or_else(|| jsonld_fact(&items, "author").and_then(person_names))
+    .or_else(|| {
+        doc.select(crate::static_selector!("[itemprop=author], a[rel~=author]"))
+            .map(|el| {
+                el.select(crate::static_selector!("[itemprop=name]"))
+                    .next()
+                    .map_or_else(|| text_of(el), text_of)
+            })
+            .find(|name| !name.is_empty() && name.chars().count() <= 100)
+    })
+    .map(|a| cap_label(ws, a));
+    let published_time = first(&[
+        "article:published_time",
+        "og:article:published_time",
+        "published_time",
+        "datepublished",
+        "date_published",
+        "parsely-pub-date",
+        "sailthru.date",
+        "date",
+        "pubdate",
+        "publishdate",
+        "publish_date",
+        "publication_date",
+        "dc.date",
+        "dc.date.issued",
+        "dc.date.created",
+        "dcterms.date",
+        "dcterms.created",
+        "citation_publication_date",
+    ])
+    .or_else(|| {
+        jsonld_fact(&items, "datePublished")
+            .and_then(Value::as_str)
+            .map(|d| cap_label(ws, d.trim().to_owned()))
+    })
+    .or_else(|| {
+        doc.select(crate::static_selector!("time[datetime]"))
+            .next()
+            .and_then(|t| t.value().attr("datetime"))
+            .map(|d| cap_label(ws, d.trim().to_owned()))
+    });
+    let site_name = first(&["og:site_name", "application-name"]).or_else(|| {
+        jsonld_fact(&items, "publisher")
+            .and_then(person_names)
+            .map(|p| cap_label(ws, p))
+    });
+    Ok(json!({
+        "title": title,
+        "description": description,
+        "canonical": canonical,
+        "lang": lang,
+        "author": author,
+        "published_time": published_time,
+        "site_name": site_name,
+        "og": og,
+        "twitter": twitter,
+    }))
+}
+
+/// The first value of `key` in JSON-LD items, depth first (articles nest in `@graph`).
+fn jsonld_fact<'v>(items: &'v [Value], key: &str) -> Option<&'v Value> {
+    fn find<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
+        if depth > 8 {
+            return None;
+        }
+        match value {
+            Value::Object(map) => map
+                .get(key)
+                .filter(|v| !v.is_null())
+                .or_else(|| map.values().find_map(|v| find(v, key, depth + 1))),
+            Value::Array(values) => values.iter().find_map(|v| find(v, key, depth + 1)),
+            _ => None,
+        }
+    }
+    items.iter().find_map(|item| find(item, key, 0))
+}
+
+/// `"Ada"`, `{"name": "Ada"}` or a list of them → `"Ada, Grace"`.
+fn person_names(value: &Value) -> Option<String> {
+    let names: Vec<String> = match value {
+        Value::Array(values) => values.iter().filter_map(person_names).collect(),
+        Value::Object(map) => map
+            .get("name")
+            .and_then(Value::as_str)
+            .map(collapse_whitespace)
+            .into_iter()
+            .collect(),
+        Value::String(s) => vec![collapse_whitespace(s)],
+        _ => Vec::new(),
+    };
+    let joined = names
+        .into_iter()
+        .filter(|n| !n.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ");
+    (!joined.is_empty()).then_some(joined)
+}
+
+/// Adds a tag to a prefix map; a repeated key (several `og:image`) becomes an array.
+fn push_meta(map: &mut Map<String, Value>, key: &str, content: &str, max_items: usize) {
+    if key.is_empty() {
+        return;
+    }
+    if !map.contains_key(key) {
+        if map.len() < max_items {
+            map.insert(key.to_owned(), Value::String(content.to_owned()));
+        }
+        return;
+    }
+    match map.get_mut(key) {
+        Some(Value::Array(values))
+            if values.len() < max_items && !values.iter().any(|v| v == content) =>
+        {
+            values.push(Value::String(content.to_owned()));
+        }
+        Some(existing) if !existing.is_array() && existing != content => {
+            let previous = existing.take();
+            *existing = json!([previous, content]);
+        }
+        _ => {}
+    }
+}
+
+fn jsonld(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let items = crate::structured::items(ws.page);
+    Ok(bound_json(
+        Value::Array(items),
+        ws.limits.max_items,
+        ws.limits.max_text_chars,
+    ))
+}
+
+fn outline(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+    let outline = crate::planner::outline::outline(ws.page);
+    let value = serde_json::to_value(outline)
+        .map_err(|e| ToolError::Failed(format!("html.outline: {e}")))?;
+    Ok(bound_json(
+        value,
+        ws.limits.max_items,
+        ws.limits.max_text_chars,
+    ))
 }
 
 #[cfg(test)]
@@ -253,5 +1183,329 @@ mod tests {
                 .unwrap()
                 .starts_with("html.select: invalid CSS selector `div[`")
         );
+    }
+
+    mod catalog {
+        use crate::tools::dom::testkit::{CONTACT, SHOP, TABLES, call, call_err, chain, page};
+        use serde_json::json;
+
+        const SHOP_URL: &str = "https://northwind.example/shoes/trail";
+
+        #[test]
+        fn links_are_absolute_deduplicated_and_skip_scripts_and_bare_anchors() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "html.links", json!({})),
+                json!([
+                    {"url": "https://northwind.example/", "text": "Northwind"},
+                    {"url": "https://northwind.example/shoes/", "text": "Shoes"},
+                    {"url": "https://northwind.example/p/ridge-runner", "text": "Ridge Runner"},
+                    {"url": "https://northwind.example/p/mud-king", "text": "Mud King"},
+                    {"url": "https://northwind.example/p/scree-pro", "text": "Scree Pro"},
+                    {"url": "mailto:Sales@Northwind.example?subject=Shoes", "text": "our sales team"},
+                    {"url": "https://www.partner.example/northwind", "text": "Partner Store", "rel": "nofollow sponsored"},
+                    {"url": "https://northwind.example/outlet", "text": "the outlet"}
+                ])
+            );
+        }
+
+        #[test]
+        fn links_filter_by_host_pattern_and_limit() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "html.links", json!({"same_host": false})),
+                json!([{"url": "https://www.partner.example/northwind", "text": "Partner Store", "rel": "nofollow sponsored"}])
+            );
+            assert_eq!(
+                call(
+                    &shop,
+                    "html.links",
+                    json!({"same_host": true, "pattern": "/p/", "limit": 2})
+                ),
+                json!([
+                    {"url": "https://northwind.example/p/ridge-runner", "text": "Ridge Runner"},
+                    {"url": "https://northwind.example/p/mud-king", "text": "Mud King"}
+                ])
+            );
+            // The pattern also matches the link text.
+            assert_eq!(
+                call(
+                    &shop,
+                    "html.links",
+                    json!({"pattern": "(?i)^outlet|the outlet"})
+                ),
+                json!([{"url": "https://northwind.example/outlet", "text": "the outlet"}])
+            );
+            assert!(
+                call_err(&shop, "html.links", json!({"pattern": "(unclosed"}))
+                    .starts_with("html.links: invalid regular expression `(unclosed`")
+            );
+        }
+
+        #[test]
+        fn links_within_the_selection_and_selection_follows_links() {
+            let shop = page(SHOP, SHOP_URL);
+            let (results, answer) = chain(
+                &shop,
+                &[
+                    ("html.select_one", json!({"selector": "nav"})),
+                    ("html.links", json!({"within": true})),
+                    ("html.attr", json!({"attribute": "href"})),
+                ],
+            );
+            assert!(results.iter().all(|r| r.success));
+            assert_eq!(
+                results[1].result,
+                Some(json!([
+                    {"url": "https://northwind.example/", "text": "Home"},
+                    {"url": "https://northwind.example/shoes/", "text": "Shoes"}
+                ]))
+            );
+            assert_eq!(
+                answer,
+                json!([
+                    "https://northwind.example/",
+                    "https://northwind.example/shoes/"
+                ])
+            );
+        }
+
+        #[test]
+        fn images_resolve_lazy_sources_and_srcset() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "html.images", json!({"selector": "li.product"})),
+                json!([
+                    {"src": "https://northwind.example/img/ridge-runner.jpg", "alt": "Ridge Runner", "width": 300, "height": 200},
+                    {"src": "https://northwind.example/img/mud-king-800.jpg", "alt": "Mud King", "width": 300},
+                    {"src": "https://cdn.northwind.example/scree.jpg", "alt": "Scree Pro"}
+                ])
+            );
+            assert_eq!(
+                call(&shop, "html.images", json!({"limit": 1})),
+                json!([{"src": "https://northwind.example/static/logo.svg", "alt": "Northwind"}])
+            );
+        }
+
+        #[test]
+        fn srcset_parsing_handles_densities_commas_and_junk() {
+            let base = url::Url::parse("https://x.example/a/").unwrap();
+            let resolve = |u: &str| base.join(u).ok().map(|u| u.to_string());
+            assert_eq!(
+                super::super::best_srcset_candidate("s.jpg 1x, l.jpg 2x,m.jpg 1.5x", resolve),
+                Some("https://x.example/a/l.jpg".into())
+            );
+            assert_eq!(
+                super::super::best_srcset_candidate(
+                    "data:image/gif;base64,AAA=, real.jpg 640w",
+                    resolve
+                ),
+                Some("https://x.example/a/real.jpg".into())
+            );
+            assert_eq!(super::super::best_srcset_candidate(" , ,", resolve), None);
+            // Candidates with nonsense descriptors are dropped, as browsers do.
+            assert_eq!(
+                super::super::best_srcset_candidate("a.jpg NaNw, b.jpg infx", resolve),
+                None
+            );
+        }
+
+        #[test]
+        fn tables_pick_the_largest_data_table_and_expand_spans() {
+            let tables = page(TABLES, "https://conf.example/");
+            assert_eq!(
+                call(&tables, "html.tables", json!({})),
+                json!([
+                    {"Day": "Monday", "Session": "Keynote", "Session_2": "Keynote", "column_4": "Hall A"},
+                    {"Day": "Monday", "Session": "Rust", "Session_2": "Go", "column_4": "Rooms 1–2"},
+                    {"Day": "Tuesday", "Session": "Workshops", "Session_2": "Panels", "column_4": "Hall B"},
+                    {"Day": "Wednesday", "Session": "Closing", "Session_2": null, "column_4": null}
+                ])
+            );
+        }
+
+        #[test]
+        fn tables_by_selector_with_thead_and_first_row_headers() {
+            let tables = page(TABLES, "https://conf.example/");
+            assert_eq!(
+                call(&tables, "html.tables", json!({"selector": "#plans"})),
+                json!([
+                    {"Plan": "Starter", "Price": "$9", "Seats": "1"},
+                    {"Plan": "Team", "Price": "$49", "Seats": "10"},
+                    {"Plan": "Business", "Price": "$199", "Seats": ""}
+                ])
+            );
+            assert_eq!(
+                call(&tables, "html.tables", json!({"selector": "#facts"})),
+                json!([{"Founded": "Staff", "2019": "42"}])
+            );
+            assert_eq!(
+                call(&tables, "html.tables", json!({"selector": "#titled"})),
+                json!([{"Year": "2024", "Visitors": "1,200"}, {"Year": "2025", "Visitors": "1,850"}])
+            );
+            assert_eq!(
+                call_err(&tables, "html.tables", json!({"selector": "#nope"})),
+                "html.tables: no table matches `#nope`"
+            );
+            let shop = page(SHOP, SHOP_URL);
+            assert!(call_err(&shop, "html.tables", json!({})).contains("no data table"));
+        }
+
+        #[test]
+        fn tables_all_skips_layout_tables() {
+            let tables = page(TABLES, "https://conf.example/");
+            let all = call(&tables, "html.tables", json!({"all": true}));
+            let summary: Vec<_> = all
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    (
+                        t["caption"].clone(),
+                        t["headers"].clone(),
+                        t["rows"].as_array().unwrap().len(),
+                    )
+                })
+                .collect();
+            assert_eq!(
+                summary,
+                vec![
+                    (json!("Plans"), json!(["Plan", "Price", "Seats"]), 3),
+                    (
+                        json!(null),
+                        json!(["Day", "Session", "Session_2", "column_4"]),
+                        4
+                    ),
+                    (json!(null), json!(["Founded", "2019"]), 1),
+                    (json!("Visitors per year"), json!(["Year", "Visitors"]), 2),
+                ]
+            );
+        }
+
+        #[test]
+        fn tables_rows_become_the_selection() {
+            let tables = page(TABLES, "https://conf.example/");
+            let (results, answer) = chain(
+                &tables,
+                &[
+                    ("html.tables", json!({"selector": "#plans"})),
+                    ("html.text", json!({})),
+                ],
+            );
+            assert!(results.iter().all(|r| r.success));
+            assert_eq!(
+                answer,
+                json!(["Starter $9 1", "Team $49 10", "Business $199"])
+            );
+        }
+
+        #[test]
+        fn forms_list_fields_with_options() {
+            let contact = page(CONTACT, "https://harbourbooks.example/contact");
+            assert_eq!(
+                call(&contact, "html.forms", json!({})),
+                json!([
+                    {"action": "https://harbourbooks.example/contact", "method": "POST", "fields": [
+                        {"name": "csrf", "type": "hidden", "required": false},
+                        {"name": "name", "type": "text", "required": true},
+                        {"name": "topic", "type": "select", "required": true, "options": ["", "order", "Events"]},
+                        {"name": "reply", "type": "radio", "required": false, "options": ["email", "phone"]},
+                        {"name": "newsletter", "type": "checkbox", "required": false, "options": ["on"]},
+                        {"name": "message", "type": "textarea", "required": false}
+                    ]},
+                    {"action": "https://search.example/find", "method": "GET", "fields": [
+                        {"name": "q", "type": "search", "required": false}
+                    ]}
+                ])
+            );
+        }
+
+        #[test]
+        fn meta_reads_head_opengraph_and_twitter() {
+            let shop = page(SHOP, SHOP_URL);
+            assert_eq!(
+                call(&shop, "html.meta", json!({})),
+                json!({
+                    "title": "Trail Shoes – Northwind Outfitters",
+                    "description": "Lightweight trail running shoes for every terrain.",
+                    "canonical": "https://northwind.example/shoes/trail",
+                    "lang": "en-US",
+                    "author": "Northwind Editorial",
+                    "published_time": "2025-03-03T09:30:00+01:00",
+                    "site_name": "Northwind Outfitters",
+                    "og": {
+                        "title": "Trail Shoes",
+                        "type": "website",
+                        "site_name": "Northwind Outfitters",
+                        "image": ["https://cdn.northwind.example/og/trail-1.jpg", "https://cdn.northwind.example/og/trail-2.jpg"]
+                    },
+                    "twitter": {"card": "summary_large_image", "site": "@northwind"}
+                })
+            );
+            let contact = page(CONTACT, "https://harbourbooks.example/contact");
+            assert_eq!(
+                call(&contact, "html.meta", json!({})),
+                json!({"title": "Contact us | Harbour Books", "description": null, "canonical": null, "lang": "en-GB",
+                       "author": null, "published_time": "2024-11-05", "site_name": null, "og": {}, "twitter": {}})
+            );
+        }
+
+        #[test]
+        fn meta_author_from_markup_and_jsonld_facts() {
+            let p = page(
+                r#"<html><head><meta name="twitter:creator" content="@ada"><meta property="article:author" content="https://x.example/ada"></head>
+                <body><p class="byline">By <span itemprop="author" itemscope><span itemprop="name">Ada Lovelace</span></span></p></body></html>"#,
+                "https://x.example/",
+            );
+            let meta = call(&p, "html.meta", json!({}));
+            assert_eq!(meta["author"], json!("Ada Lovelace"));
+            assert_eq!(meta["twitter"], json!({"creator": "@ada"}));
+            let items = vec![
+                json!({"@graph": [{"@type": "WebSite"}, {"@type": "Article", "datePublished": "2025-01-02", "author": [{"name": "Ada"}, {"name": " Grace  Hopper "}], "publisher": {"name": "Acme"}}]}),
+            ];
+            assert_eq!(
+                super::super::jsonld_fact(&items, "datePublished"),
+                Some(&json!("2025-01-02"))
+            );
+            let author =
+                super::super::jsonld_fact(&items, "author").and_then(super::super::person_names);
+            assert_eq!(author.as_deref(), Some("Ada, Grace Hopper"));
+            let publisher =
+                super::super::jsonld_fact(&items, "publisher").and_then(super::super::person_names);
+            assert_eq!(publisher.as_deref(), Some("Acme"));
+        }
+
+        #[test]
+        fn jsonld_and_outline() {
+            let shop = page(SHOP, SHOP_URL);
+            let items = call(&shop, "html.jsonld", json!({}));
+            assert_eq!(
+                items,
+                serde_json::Value::Array(crate::structured::items(&shop))
+            );
+            let (results, answer) = chain(
+                &shop,
+                &[
+                    ("html.select", json!({"selector": "h1"})),
+                    ("html.outline", json!({})),
+                ],
+            );
+            let outline = results[1].result.clone().unwrap();
+            assert_eq!(
+                outline["blocks"][0]["selector"],
+                json!("ul.products > li.product")
+            );
+            assert_eq!(outline["blocks"][0]["count"], json!(3));
+            assert_eq!(outline["jsonld_types"], json!(["ItemList"]));
+            // Observe: the working value is still the selection's records.
+            assert_eq!(answer, json!([{"text": "Trail Shoes"}]));
+        }
+
+        #[test]
+        fn unknown_params_are_rejected() {
+            let shop = page(SHOP, SHOP_URL);
+            assert!(call_err(&shop, "html.meta", json!({"x": 1})).starts_with("html.meta:"));
+            assert!(call_err(&shop, "html.links", json!({"limit": 0})).starts_with("html.links:"));
+        }
     }
 }
