@@ -372,7 +372,7 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
             push("url", format!("{heading_link}@href"), link_value);
         }
     }
-    if let Some(spec) = common_spec(&sample, named_title) {
+    if let Some(spec) = common_spec(&sample, name_within_link) {
         let value = first_value(page, &sample, &spec, None);
         push("title", spec, value);
     }
@@ -569,8 +569,24 @@ fn named_title(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
                     && !c.contains("subtitle")
                     && !c.contains("brand")
                     && !c.contains("username")
-            }) && (3..=200).contains(&text_of(*el).chars().count())
+            }) && {
+                // A rank cell ("10.") is not a name.
+                let text = text_of(*el);
+                (3..=200).contains(&text.chars().count()) && text.chars().any(char::is_alphabetic)
+            }
         })
+}
+
+/// A name-classed element that is the item's link or inside it (`a > span.product-name` next
+/// to a price and a blurb), or stands alone when the item has no link. A name-classed cell
+/// that merely contains the link (`td.title > a`) leaves the choice to the link.
+fn name_within_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    let named = named_title(item)?;
+    match best_link(item) {
+        None => Some(named),
+        Some(link) => (named.id() == link.id() || named.ancestors().any(|a| a.id() == link.id()))
+            .then_some(named),
+    }
 }
 
 /// The link that names the item: the one with the longest text, not a comment/vote link.
@@ -623,10 +639,11 @@ fn relative_selector(item: ElementRef<'_>, target: ElementRef<'_>) -> Option<Str
         return Some(own);
     }
     let parent = target.parent().and_then(ElementRef::wrap)?;
-    if parent.id() == item.id() {
-        return Some(format!(":scope > {own}"));
-    }
-    let with_parent = format!("{} > {own}", shape_selector(parent));
+    let with_parent = if parent.id() == item.id() {
+        format!(":scope > {own}")
+    } else {
+        format!("{} > {own}", shape_selector(parent))
+    };
     let selector = parse_selector(&with_parent).ok()?;
     if item.select(&selector).next().map(|e| e.id()) == Some(target.id()) {
         return Some(with_parent);
@@ -639,7 +656,12 @@ fn relative_selector(item: ElementRef<'_>, target: ElementRef<'_>) -> Option<Str
         .filter(|s| s.value().name() == tag)
         .count()
         + 1;
-    let by_position = format!("{} > {tag}:nth-of-type({position})", shape_selector(parent));
+    let scope = if parent.id() == item.id() {
+        ":scope".to_owned()
+    } else {
+        shape_selector(parent)
+    };
+    let by_position = format!("{scope} > {tag}:nth-of-type({position})");
     let selector = parse_selector(&by_position).ok()?;
     (item.select(&selector).next().map(|e| e.id()) == Some(target.id())).then_some(by_position)
 }

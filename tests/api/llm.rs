@@ -436,8 +436,11 @@ async fn invalid_calls_are_filtered_with_visible_notes() {
 }
 
 /// The heuristic planner's round for the news task, after a fallback.
-const HEURISTIC_ROUND: [&str; 4] = [
+/// The heuristic planner's list plan: select, fields, filter, dedupe, top_n.
+const HEURISTIC_ROUND: [&str; 6] = [
     "agent_decision:completed",
+    "tool_call:completed",
+    "tool_call:completed",
     "tool_call:completed",
     "tool_call:completed",
     "tool_call:completed",
