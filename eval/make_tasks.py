@@ -13,6 +13,11 @@ for page_id, info in sorted(meta.items()):
 def gt(page_id):
     return json.load(open(root / f"wcxb-dev/ground-truth/{page_id}.json"))["ground_truth"]
 
+def item_like_lines(text):
+    """Lines of the ground truth that read like list entries: 2 to 20 words, not a sentence."""
+    lines = [l.strip() for l in text.split("\n") if l.strip()]
+    return [l for l in lines if 2 <= len(l.split()) <= 20 and not l.endswith((".", ":", "?", "!"))]
+
 tasks = []
 list_wordings = [
     "the first 5 items with their title",
@@ -22,6 +27,10 @@ list_wordings = [
 ]
 for kind in ("listing", "collection"):
     for i, page_id in enumerate(by_type[kind]):
+        # A list task only where the ground truth itself holds a list: many collection pages'
+        # main content is the editorial text around the product grid, not the grid.
+        if len(item_like_lines(gt(page_id)["main_content"])) < 10:
+            continue
         tasks.append({
             "id": f"list-{kind}-{page_id}", "intent": "list", "page": f"wcxb/{page_id}",
             "instructions": list_wordings[i % len(list_wordings)],

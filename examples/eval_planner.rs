@@ -265,6 +265,14 @@ fn tokens(text: &str) -> BTreeMap<String, usize> {
     bag
 }
 
+/// Lower-cased `\w+` words in order.
+fn word_list(text: &str) -> Vec<String> {
+    let word = regex::Regex::new(r"\w+").expect("valid regex");
+    word.find_iter(&text.to_lowercase())
+        .map(|m| m.as_str().to_owned())
+        .collect()
+}
+
 /// Bag-of-words F1 (the WCXB score).
 fn f1(extracted: &str, truth: &str) -> f64 {
     let (a, b) = (tokens(extracted), tokens(truth));
@@ -303,7 +311,7 @@ fn check(corpora: &Corpora, task: &Task, answer: &Value, page_base: &str) -> Res
                     short(answer)
                 ));
             }
-            let main = normalize(
+            let main = word_list(
                 truth
                     .as_ref()
                     .and_then(|t| t["main_content"].as_str())
@@ -312,7 +320,10 @@ fn check(corpora: &Corpora, task: &Task, answer: &Value, page_base: &str) -> Res
             let mut seen = std::collections::HashSet::new();
             for item in items {
                 let value = normalize(&as_text(&item[field.as_str()]));
-                if value.is_empty() || !main.contains(&value) {
+                // The item's words must appear in this order in the ground truth (punctuation
+                // and quotes aside): the item is part of the main content, not navigation.
+                let words = word_list(&value);
+                if words.is_empty() || !main.windows(words.len()).any(|w| w == words.as_slice()) {
                     return Err(format!("`{value}` is not an item of the main content"));
                 }
                 if !seen.insert(value.clone()) {

@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use ego_tree::NodeId;
 use scraper::{ElementRef, Html};
 use serde::Serialize;
 
@@ -213,13 +214,15 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
             if items.len() < 2 || !tried.insert(format!("{} > {sig}", simple_selector(parent))) {
                 continue;
             }
-            if let Some(block) = describe_block(page, parent, &sig, &items) {
-                blocks.push(block);
+            if let Some(described) = describe_block(page, parent, &sig, &items) {
+                blocks.push(described);
             }
         }
     }
     let mut seen = std::collections::HashSet::new();
-    blocks.retain(|b: &RepeatedBlock| seen.insert(b.selector.clone()));
+    blocks.retain(|(b, _): &(RepeatedBlock, Vec<NodeId>)| seen.insert(b.selector.clone()));
+    demote_containers(doc, &mut blocks);
+    let mut blocks: Vec<RepeatedBlock> = blocks.into_iter().map(|(block, _)| block).collect();
     blocks.sort_by(|a, b| {
         b.score
             .partial_cmp(&a.score)
@@ -230,12 +233,34 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
     blocks
 }
 
+/// A block whose items each hold another content list is a set of sections ("Technology",
+/// "Science", each with its cards), not the items themselves: its score drops well below
+/// the lists inside it.
+fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
+    let inner_lists: Vec<NodeId> = blocks
+        .iter()
+        .filter(|(b, _)| !b.in_chrome && b.count >= 3)
+        .filter_map(|(_, ids)| ids.first().copied())
+        .collect();
+    for (block, ids) in blocks.iter_mut() {
+        let items: std::collections::HashSet<NodeId> = ids.iter().copied().collect();
+        let holds_a_list = inner_lists.iter().any(|first| {
+            doc.tree
+                .get(*first)
+                .is_some_and(|node| node.ancestors().any(|a| items.contains(&a.id())))
+        });
+        if holds_a_list {
+            block.score *= 0.3;
+        }
+    }
+}
+
 fn describe_block(
     page: &Page,
     parent: ElementRef<'_>,
     sig: &str,
     group: &[ElementRef<'_>],
-) -> Option<RepeatedBlock> {
+) -> Option<(RepeatedBlock, Vec<NodeId>)> {
     let non_empty = group.iter().filter(|el| !text_of(**el).is_empty()).count();
     if non_empty * 2 < group.len() {
         return None;
@@ -248,7 +273,8 @@ fn describe_block(
     let chrome = in_chrome(items[0]);
     let fields = field_candidates(page, &items);
     let score = block_score(&texts, &items, &fields, chrome);
-    Some(RepeatedBlock {
+    let ids = items.iter().map(|el| el.id()).collect();
+    let block = RepeatedBlock {
         selector,
         count: items.len(),
         sample: texts
@@ -260,7 +286,8 @@ fn describe_block(
         in_chrome: chrome,
         score,
         fields,
-    })
+    };
+    Some((block, ids))
 }
 
 /// A selector for the items: the item shape under its parent's shape, with more ancestors
