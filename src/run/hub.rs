@@ -25,6 +25,17 @@ const LIVE_BUFFER: usize = 1024;
 /// How often a subscriber polls the store for a run it cannot follow live (one on another instance).
 const POLL_INTERVAL: Duration = Duration::from_millis(200);
 
+/// Timings of [`Hub::spawn_watcher`].
+#[derive(Debug, Clone, Copy)]
+pub struct WatchSettings {
+    /// How often stored cancel requests are checked (bounds cross-instance cancel latency).
+    pub cancel_poll: Duration,
+    /// How often this instance refreshes the heartbeat of the sessions it runs.
+    pub heartbeat: Duration,
+    /// A running session whose heartbeat is older than this belongs to a dead instance.
+    pub stale_after: Duration,
+}
+
 /// A run executing in this process.
 #[derive(Debug)]
 struct LiveRun {
@@ -147,15 +158,91 @@ impl Hub {
         Ok(id)
     }
 
-    /// Cancels a run executing here. False when it is not live in this process.
-    pub async fn cancel(&self, id: &str) -> bool {
+    /// Cancels a running session wherever it runs: the request is stored (so the instance
+    /// running it notices within [`WatchSettings::cancel_poll`]) and, when the run is live in
+    /// this process, it is stopped at once. False when the session is not running.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn cancel(&self, id: &str) -> Result<bool, StoreError> {
+        let requested = self.store.request_cancel(id).await?;
+        let local = self.stop_local(id, StopReason::Cancelled).await;
+        Ok(requested || local)
+    }
+
+    /// Stops a run executing here. False when it is not live in this process.
+    async fn stop_local(&self, id: &str, reason: StopReason) -> bool {
         match self.runs.lock().await.get(id) {
             Some(run) => {
-                run.control.stop(StopReason::Cancelled);
+                run.control.stop(reason);
                 true
             }
             None => false,
         }
+    }
+
+    /// Starts the background task that keeps this instance in step with the shared store:
+    /// it stops local runs whose cancel was requested elsewhere, refreshes the heartbeat of
+    /// the sessions it owns, and (on a shared database) closes sessions whose owner stopped
+    /// beating. Ends when the hub's last clone is gone.
+    pub fn spawn_watcher(&self, watch: WatchSettings) -> tokio::task::JoinHandle<()> {
+        let runs = Arc::downgrade(&self.runs);
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(watch.cancel_poll);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut last_beat = tokio::time::Instant::now();
+            let mut last_sweep = tokio::time::Instant::now();
+            loop {
+                tick.tick().await;
+                let Some(runs) = runs.upgrade() else { return };
+                let live: Vec<(String, Arc<LiveRun>)> = runs
+                    .lock()
+                    .await
+                    .iter()
+                    .map(|(id, run)| (id.clone(), run.clone()))
+                    .collect();
+                drop(runs);
+                // One query per tick, and none at all while nothing runs here.
+                if !live.is_empty() {
+                    match store.cancel_requests().await {
+                        Ok(ids) => {
+                            for (id, run) in &live {
+                                if ids.contains(id) && !run.control.is_stopped() {
+                                    tracing::info!(session_id = %id, "cancel requested through the store");
+                                    run.control.stop(StopReason::Cancelled);
+                                }
+                            }
+                        }
+                        Err(err) => tracing::warn!(%err, "could not poll cancel requests"),
+                    }
+                }
+                if last_beat.elapsed() >= watch.heartbeat {
+                    last_beat = tokio::time::Instant::now();
+                    if !live.is_empty()
+                        && let Err(err) = store.heartbeat().await
+                    {
+                        tracing::warn!(%err, "could not refresh the heartbeat");
+                    }
+                }
+                if store.is_shared() && last_sweep.elapsed() >= watch.stale_after / 2 {
+                    last_sweep = tokio::time::Instant::now();
+                    let cutoff = chrono::Utc::now()
+                        - chrono::Duration::from_std(watch.stale_after)
+                            .unwrap_or(chrono::Duration::MAX);
+                    match store.interrupt_running(Some(cutoff)).await {
+                        Ok(closed) if !closed.is_empty() => {
+                            tracing::warn!(
+                                count = closed.len(),
+                                "closed sessions of a stopped instance"
+                            );
+                        }
+                        Ok(_) => {}
+                        Err(err) => tracing::warn!(%err, "could not close stale sessions"),
+                    }
+                }
+            }
+        })
     }
 
     /// Whether a run is executing in this process.
