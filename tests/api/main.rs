@@ -4,5 +4,6 @@
 
 mod bad_requests;
 mod scrape_stream;
+mod sessions;
 mod support;
 mod tools_api;
