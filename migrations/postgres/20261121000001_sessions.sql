@@ -22,7 +22,10 @@ CREATE TABLE sessions (
     cancel_requested BOOLEAN          NOT NULL DEFAULT FALSE,
     -- Which server process runs it, and when that process last said it was alive.
     owner            TEXT,
-    heartbeat_at     TIMESTAMPTZ
+    heartbeat_at     TIMESTAMPTZ,
+    -- Last time a subscriber on another instance said it follows the session (it then does
+    -- not count as abandoned).
+    watched_at       TIMESTAMPTZ
 );
 
 CREATE INDEX sessions_status_n ON sessions (status, n);

@@ -21,7 +21,10 @@ CREATE TABLE sessions (
     cancel_requested BOOLEAN NOT NULL DEFAULT FALSE,
     -- Which server process runs it, and when that process last said it was alive.
     owner            TEXT,
-    heartbeat_at     TEXT
+    heartbeat_at     TEXT,
+    -- Last time a subscriber on another instance said it follows the session (it then does
+    -- not count as abandoned).
+    watched_at       TEXT
 );
 
 CREATE INDEX sessions_status_n ON sessions (status, n);

@@ -24,6 +24,8 @@ use crate::store::{Store, StoreError};
 const LIVE_BUFFER: usize = 1024;
 /// How often a subscriber polls the store for a run it cannot follow live (one on another instance).
 const POLL_INTERVAL: Duration = Duration::from_millis(200);
+/// How often such a subscriber tells the store it is still there.
+const WATCH_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Timings of [`Hub::spawn_watcher`].
 #[derive(Debug, Clone, Copy)]
@@ -39,6 +41,8 @@ pub struct WatchSettings {
 /// A run executing in this process.
 #[derive(Debug)]
 struct LiveRun {
+    id: String,
+    store: Store,
     control: RunControl,
     live: broadcast::Sender<Event>,
     subscribers: AtomicUsize,
@@ -121,6 +125,8 @@ impl Hub {
             })?;
         let (live, _) = broadcast::channel(LIVE_BUFFER);
         let run = Arc::new(LiveRun {
+            id: id.clone(),
+            store: self.store.clone(),
             control: RunControl::new(),
             live: live.clone(),
             subscribers: AtomicUsize::new(0),
@@ -282,6 +288,7 @@ impl Hub {
             let _guard = guard;
             let mut last = after;
             let mut receiver = receiver;
+            let mut last_watch: Option<tokio::time::Instant> = None;
             loop {
                 // Replay (or catch up) from the store.
                 match store.events_after(&id, last).await {
@@ -314,6 +321,14 @@ impl Hub {
                             return;
                         }
                         Ok(_) => {
+                            // Tell the instance running it that someone still follows, so it
+                            // does not cancel the run as abandoned. Once a second is plenty.
+                            if last_watch.is_none_or(|at| at.elapsed() >= WATCH_INTERVAL) {
+                                last_watch = Some(tokio::time::Instant::now());
+                                if let Err(err) = store.mark_watched(&id).await {
+                                    tracing::warn!(session_id = %id, %err, "could not mark the session watched");
+                                }
+                            }
                             tokio::time::sleep(POLL_INTERVAL).await;
                             continue;
                         }
@@ -368,10 +383,23 @@ impl Drop for SubscriberGuard {
         };
         let run = self.run.clone();
         runtime.spawn(async move {
-            tokio::time::sleep(run.orphan_grace).await;
-            if run.subscribers.load(Ordering::SeqCst) == 0 {
-                tracing::info!("no subscriber for the grace period; cancelling the run");
+            loop {
+                tokio::time::sleep(run.orphan_grace).await;
+                if run.subscribers.load(Ordering::SeqCst) > 0 || run.control.is_stopped() {
+                    return;
+                }
+                // Subscribers on other instances (sharing the store) count too: they mark
+                // the session as watched while they follow it.
+                let since = chrono::Utc::now()
+                    - chrono::Duration::from_std(run.orphan_grace).unwrap_or_default();
+                match run.store.watched_since(&run.id, since).await {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(err) => tracing::warn!(session_id = %run.id, %err, "could not read remote subscribers"),
+                }
+                tracing::info!(session_id = %run.id, "no subscriber for the grace period; cancelling the run");
                 run.control.stop(StopReason::Abandoned);
+                return;
             }
         });
     }

@@ -548,6 +548,38 @@ impl Store {
         Ok(self.session(id).await?.cancel_requested)
     }
 
+    /// Records that a subscriber (on any instance) follows a running session now.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn mark_watched(&self, id: &str) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE sessions SET watched_at = $2 WHERE id = $1 AND status = 'running'",
+            )
+            .bind(id)
+            .bind(Utc::now())
+            .execute(pool)
+            .await?;
+        });
+        Ok(())
+    }
+
+    /// Whether a subscriber marked the session watched at or after `since`.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn watched_since(&self, id: &str, since: DateTime<Utc>) -> Result<bool, StoreError> {
+        let found: Option<i64> = with_pool!(self, pool => {
+            sqlx::query_scalar("SELECT n FROM sessions WHERE id = $1 AND watched_at >= $2")
+                .bind(id)
+                .bind(since)
+                .fetch_optional(pool)
+                .await?
+        });
+        Ok(found.is_some())
+    }
+
     /// Running sessions owned by this process with a pending cancel request.
     ///
     /// # Errors

@@ -627,3 +627,56 @@ async fn postgres_store_replays_exactly_like_sqlite() {
     drop(app);
     schema.drop_schema().await;
 }
+
+#[tokio::test]
+async fn a_run_followed_only_from_another_instance_is_not_abandoned() {
+    let Some(schema) = PgSchema::create("a_run_followed_only_from_another_instance").await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let url = schema.url.clone();
+    let shared = move |s: &mut scrape_agent::settings::Settings| {
+        slow_fetches(s);
+        s.runs.orphan_grace_secs = 1;
+        s.database.url = url.clone();
+    };
+    let a = spawn_app_with(shared.clone()).await;
+    let b = spawn_app_with(shared).await;
+    let slow = fixtures.url("/slow");
+    // Started streamed on A; the client hangs up there and follows from B instead (a load
+    // balancer sending the reconnection elsewhere).
+    let response = a
+        .post(
+            "/api/scrape/stream",
+            &json!({"urls": [&slow], "instructions": "x", "session_id": "moved-1"}),
+        )
+        .await;
+    let seen = crate::support::sse::read_frames(response, 2).await;
+    let mut follow = FrameReader::new(
+        b.get_with("/api/scrape/moved-1/events", &[("Last-Event-ID", "2")])
+            .await,
+    );
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let session = json_of(a.get("/api/scrape/moved-1").await).await;
+    assert_eq!(
+        session["status"], "running",
+        "B's subscriber keeps it alive"
+    );
+    drop(follow);
+    // With nobody left anywhere, A cancels it after the grace period.
+    let session = wait_finished(&a, "moved-1", Duration::from_secs(5)).await;
+    assert_eq!(session["status"], "cancelled");
+    follow = FrameReader::new(
+        b.get_with("/api/scrape/moved-1/events", &[("Last-Event-ID", "2")])
+            .await,
+    );
+    let rest = follow.rest().await;
+    assert_eq!(
+        seqs(&rest)[0],
+        3,
+        "continues after the frames seen on A: {seen:?}"
+    );
+    assert_eq!(rest.last().unwrap().payload()["status"], "cancelled");
+    drop((a, b));
+    schema.drop_schema().await;
+}
