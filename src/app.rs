@@ -10,7 +10,7 @@ use crate::fetch::Fetcher;
 use crate::planner::Planner;
 use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
-use crate::run::Hub;
+use crate::run::{Hub, WatchSettings};
 use crate::settings::Settings;
 use crate::store::Store;
 use crate::tools::Registry;
@@ -57,6 +57,9 @@ pub enum StartupError {
     /// The HTTP client could not be built.
     #[error("cannot build the HTTP client: {0}")]
     Client(#[from] reqwest::Error),
+    /// The session store could not be opened or migrated.
+    #[error("cannot open the session store: {0}")]
+    Store(#[from] crate::store::StoreError),
     /// Other I/O failure.
     #[error(transparent)]
     Io(#[from] std::io::Error),
@@ -79,12 +82,36 @@ impl Application {
         let listener = TcpListener::bind(settings.server.bind)
             .await
             .map_err(|e| StartupError::Bind(settings.server.bind, e))?;
-        let store = Store::in_memory();
+        let store = Store::connect(&settings.database).await?;
+        let stale_after = Duration::from_secs(settings.runs.stale_after_secs.max(1));
+        // A SQLite file has one server: whatever it left running was cut off by a crash. A
+        // shared PostgreSQL may hold live runs of other instances: only stale ones are closed.
+        let stale_before = store.is_shared().then(|| {
+            chrono::Utc::now() - chrono::Duration::from_std(stale_after).unwrap_or_default()
+        });
+        let closed = store.interrupt_running(stale_before).await?;
+        if !closed.is_empty() {
+            tracing::warn!(
+                count = closed.len(),
+                "sessions interrupted by the last stop were closed"
+            );
+        }
+        tracing::info!(backend = store.backend(), "session store ready");
         let hub = Hub::new(
-            store,
+            store.clone(),
             settings.limits.max_concurrent_runs,
             Duration::from_secs(settings.runs.orphan_grace_secs),
             Duration::from_secs(settings.limits.run_timeout_secs),
+        );
+        hub.spawn_watcher(WatchSettings {
+            cancel_poll: Duration::from_millis(settings.runs.cancel_poll_ms.max(10)),
+            heartbeat: Duration::from_secs(settings.runs.heartbeat_secs.max(1)),
+            stale_after,
+        });
+        spawn_retention(
+            store,
+            settings.store.retention_days,
+            Duration::from_secs(settings.store.retention_check_secs.max(1)),
         );
         let registry = Arc::new(Registry::builtin());
         // The LLM planner checks the model's calls against the same registry that runs them.
@@ -129,16 +156,41 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let hub = self.state.hub.clone();
+        let store = hub.store().clone();
         let grace = Duration::from_secs(self.state.settings.server.shutdown_grace_secs);
         let router = crate::http::router(self.state);
-        axum::serve(self.listener, router)
+        let served = axum::serve(self.listener, router)
             .with_graceful_shutdown(async move {
                 shutdown.await;
                 tracing::info!("shutting down: letting runs finish");
                 hub.shutdown(grace).await;
             })
-            .await
+            .await;
+        // Every run has stored its `complete` by now; closing also ends the retention task.
+        store.close().await;
+        served
     }
+}
+
+/// Deletes sessions older than `days` (0 keeps them) now and every `every` after.
+fn spawn_retention(store: Store, days: u32, every: Duration) {
+    if days == 0 {
+        return;
+    }
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        loop {
+            tick.tick().await;
+            if store.is_closed() {
+                return;
+            }
+            match store.delete_older_than(days).await {
+                Ok(0) => {}
+                Ok(count) => tracing::info!(count, days, "deleted sessions past retention"),
+                Err(err) => tracing::warn!(%err, "retention sweep failed"),
+            }
+        }
+    });
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

@@ -152,6 +152,13 @@ pub struct DatabaseSettings {
 pub struct RunSettings {
     /// Seconds an abandoned run keeps going.
     pub orphan_grace_secs: u64,
+    /// Milliseconds between checks for cancel requests made on another instance.
+    pub cancel_poll_ms: u64,
+    /// Seconds between heartbeats of the sessions this instance runs.
+    pub heartbeat_secs: u64,
+    /// Seconds without a heartbeat after which another instance closes a running session
+    /// as `interrupted` (shared databases only).
+    pub stale_after_secs: u64,
 }
 
 /// `[store]`
@@ -159,6 +166,8 @@ pub struct RunSettings {
 pub struct StoreSettings {
     /// Days sessions are kept; 0 keeps them forever.
     pub retention_days: u32,
+    /// Seconds between two retention sweeps.
+    pub retention_check_secs: u64,
 }
 
 impl Settings {

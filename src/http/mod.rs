@@ -24,7 +24,10 @@ pub fn router(state: AppState) -> Router {
             "/api/scrape/stream",
             get(scrape::stream_get).post(scrape::stream_post),
         )
-        .route("/api/scrape", axum::routing::post(scrape::start_detached))
+        .route(
+            "/api/scrape",
+            get(scrape::list).post(scrape::start_detached),
+        )
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
         .fallback(|| async { ApiError::not_found("no such route") })

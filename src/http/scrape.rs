@@ -16,8 +16,9 @@ use serde_json::{Value, json};
 
 use super::error::ApiError;
 use crate::app::AppState;
-use crate::events::Event;
+use crate::events::{Event, RunStatus};
 use crate::run::{PlannerChoice, RunDeps, ScrapeRequest, ValidRequest};
+use crate::store::SessionFilter;
 
 /// `POST /api/scrape/stream`: start a run and stream its events.
 ///
@@ -129,12 +130,117 @@ pub async fn cancel(
         )
             .into_response());
     }
-    let cancelled = state.hub.cancel(&id).await;
+    // Stored first, so the instance running it (this one or another) stops it; the stream
+    // then ends with `complete` status `cancelled` carrying what was gathered.
+    let cancelled = state.hub.cancel(&id).await?;
+    if !cancelled {
+        // It finished between the read above and the cancel.
+        let session = state.hub.store().session(&id).await?;
+        return Ok((
+            StatusCode::OK,
+            Json(json!({"session_id": id, "status": session.status, "cancelled": false})),
+        )
+            .into_response());
+    }
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({"session_id": id, "status": "cancelling", "cancelled": cancelled})),
+        Json(json!({
+            "session_id": id,
+            "status": "cancelling",
+            "cancelled": true,
+            "events_url": format!("/api/scrape/{id}/events"),
+            "result_url": format!("/api/scrape/{id}"),
+        })),
     )
         .into_response())
+}
+
+/// Sessions per page unless `limit` says otherwise.
+const DEFAULT_PAGE: u32 = 20;
+/// Largest `limit` accepted.
+const MAX_PAGE: u32 = 100;
+
+/// `GET /api/scrape?status=…&limit=…&cursor=…`: sessions, newest first, one page at a time.
+/// `status` may repeat or be comma-separated; `cursor` is the `next_cursor` of the previous
+/// page.
+///
+/// # Errors
+/// 400 for an unknown status, a bad limit or a bad cursor.
+pub async fn list(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let mut filter = SessionFilter {
+        limit: DEFAULT_PAGE,
+        ..SessionFilter::default()
+    };
+    let bad = |name: &str, value: &str, why: &str| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            format!("query parameter `{name}` has an invalid value `{value}`: {why}"),
+        )
+    };
+    for (key, value) in url::form_urlencoded::parse(query.as_deref().unwrap_or("").as_bytes()) {
+        match key.as_ref() {
+            "status" => {
+                for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    let status = RunStatus::parse(name).ok_or_else(|| {
+                        bad("status", name, "expected running, completed, partial, failed, cancelled or interrupted")
+                    })?;
+                    filter.statuses.push(status);
+                }
+            }
+            "limit" => {
+                filter.limit = value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=MAX_PAGE).contains(n))
+                    .ok_or_else(|| bad("limit", &value, "expected 1 to 100"))?;
+            }
+            "cursor" => {
+                if value.parse::<i64>().is_err() {
+                    return Err(bad(
+                        "cursor",
+                        &value,
+                        "use the next_cursor of a previous page",
+                    ));
+                }
+                filter.cursor = Some(value.into_owned());
+            }
+            other => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_query",
+                    format!("unknown query parameter `{other}`"),
+                ));
+            }
+        }
+    }
+    let page = state.hub.store().list_sessions(&filter).await?;
+    let sessions: Vec<Value> = page
+        .sessions
+        .iter()
+        .map(|session| {
+            let mut value = serde_json::to_value(session).unwrap_or(Value::Null);
+            if let Some(object) = value.as_object_mut() {
+                object.remove("result");
+                object.insert(
+                    "events_url".into(),
+                    json!(format!("/api/scrape/{}/events", session.id)),
+                );
+                object.insert(
+                    "result_url".into(),
+                    json!(format!("/api/scrape/{}", session.id)),
+                );
+            }
+            value
+        })
+        .collect();
+    Ok(Json(json!({
+        "sessions": sessions,
+        "next_cursor": page.next_cursor,
+    })))
 }
 
 /// `GET /api/scrape/{id}`: status, counts and, when finished, the result.

@@ -24,10 +24,25 @@ use crate::store::{Store, StoreError};
 const LIVE_BUFFER: usize = 1024;
 /// How often a subscriber polls the store for a run it cannot follow live (one on another instance).
 const POLL_INTERVAL: Duration = Duration::from_millis(200);
+/// How often such a subscriber tells the store it is still there.
+const WATCH_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Timings of [`Hub::spawn_watcher`].
+#[derive(Debug, Clone, Copy)]
+pub struct WatchSettings {
+    /// How often stored cancel requests are checked (bounds cross-instance cancel latency).
+    pub cancel_poll: Duration,
+    /// How often this instance refreshes the heartbeat of the sessions it runs.
+    pub heartbeat: Duration,
+    /// A running session whose heartbeat is older than this belongs to a dead instance.
+    pub stale_after: Duration,
+}
 
 /// A run executing in this process.
 #[derive(Debug)]
 struct LiveRun {
+    id: String,
+    store: Store,
     control: RunControl,
     live: broadcast::Sender<Event>,
     subscribers: AtomicUsize,
@@ -110,6 +125,8 @@ impl Hub {
             })?;
         let (live, _) = broadcast::channel(LIVE_BUFFER);
         let run = Arc::new(LiveRun {
+            id: id.clone(),
+            store: self.store.clone(),
             control: RunControl::new(),
             live: live.clone(),
             subscribers: AtomicUsize::new(0),
@@ -147,15 +164,91 @@ impl Hub {
         Ok(id)
     }
 
-    /// Cancels a run executing here. False when it is not live in this process.
-    pub async fn cancel(&self, id: &str) -> bool {
+    /// Cancels a running session wherever it runs: the request is stored (so the instance
+    /// running it notices within [`WatchSettings::cancel_poll`]) and, when the run is live in
+    /// this process, it is stopped at once. False when the session is not running.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn cancel(&self, id: &str) -> Result<bool, StoreError> {
+        let requested = self.store.request_cancel(id).await?;
+        let local = self.stop_local(id, StopReason::Cancelled).await;
+        Ok(requested || local)
+    }
+
+    /// Stops a run executing here. False when it is not live in this process.
+    async fn stop_local(&self, id: &str, reason: StopReason) -> bool {
         match self.runs.lock().await.get(id) {
             Some(run) => {
-                run.control.stop(StopReason::Cancelled);
+                run.control.stop(reason);
                 true
             }
             None => false,
         }
+    }
+
+    /// Starts the background task that keeps this instance in step with the shared store:
+    /// it stops local runs whose cancel was requested elsewhere, refreshes the heartbeat of
+    /// the sessions it owns, and (on a shared database) closes sessions whose owner stopped
+    /// beating. Ends when the hub's last clone is gone.
+    pub fn spawn_watcher(&self, watch: WatchSettings) -> tokio::task::JoinHandle<()> {
+        let runs = Arc::downgrade(&self.runs);
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(watch.cancel_poll);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut last_beat = tokio::time::Instant::now();
+            let mut last_sweep = tokio::time::Instant::now();
+            loop {
+                tick.tick().await;
+                let Some(runs) = runs.upgrade() else { return };
+                let live: Vec<(String, Arc<LiveRun>)> = runs
+                    .lock()
+                    .await
+                    .iter()
+                    .map(|(id, run)| (id.clone(), run.clone()))
+                    .collect();
+                drop(runs);
+                // One query per tick, and none at all while nothing runs here.
+                if !live.is_empty() {
+                    match store.cancel_requests().await {
+                        Ok(ids) => {
+                            for (id, run) in &live {
+                                if ids.contains(id) && !run.control.is_stopped() {
+                                    tracing::info!(session_id = %id, "cancel requested through the store");
+                                    run.control.stop(StopReason::Cancelled);
+                                }
+                            }
+                        }
+                        Err(err) => tracing::warn!(%err, "could not poll cancel requests"),
+                    }
+                }
+                if last_beat.elapsed() >= watch.heartbeat {
+                    last_beat = tokio::time::Instant::now();
+                    if !live.is_empty()
+                        && let Err(err) = store.heartbeat().await
+                    {
+                        tracing::warn!(%err, "could not refresh the heartbeat");
+                    }
+                }
+                if store.is_shared() && last_sweep.elapsed() >= watch.stale_after / 2 {
+                    last_sweep = tokio::time::Instant::now();
+                    let cutoff = chrono::Utc::now()
+                        - chrono::Duration::from_std(watch.stale_after)
+                            .unwrap_or(chrono::Duration::MAX);
+                    match store.interrupt_running(Some(cutoff)).await {
+                        Ok(closed) if !closed.is_empty() => {
+                            tracing::warn!(
+                                count = closed.len(),
+                                "closed sessions of a stopped instance"
+                            );
+                        }
+                        Ok(_) => {}
+                        Err(err) => tracing::warn!(%err, "could not close stale sessions"),
+                    }
+                }
+            }
+        })
     }
 
     /// Whether a run is executing in this process.
@@ -195,6 +288,7 @@ impl Hub {
             let _guard = guard;
             let mut last = after;
             let mut receiver = receiver;
+            let mut last_watch: Option<tokio::time::Instant> = None;
             loop {
                 // Replay (or catch up) from the store.
                 match store.events_after(&id, last).await {
@@ -227,6 +321,14 @@ impl Hub {
                             return;
                         }
                         Ok(_) => {
+                            // Tell the instance running it that someone still follows, so it
+                            // does not cancel the run as abandoned. Once a second is plenty.
+                            if last_watch.is_none_or(|at| at.elapsed() >= WATCH_INTERVAL) {
+                                last_watch = Some(tokio::time::Instant::now());
+                                if let Err(err) = store.mark_watched(&id).await {
+                                    tracing::warn!(session_id = %id, %err, "could not mark the session watched");
+                                }
+                            }
                             tokio::time::sleep(POLL_INTERVAL).await;
                             continue;
                         }
@@ -281,10 +383,23 @@ impl Drop for SubscriberGuard {
         };
         let run = self.run.clone();
         runtime.spawn(async move {
-            tokio::time::sleep(run.orphan_grace).await;
-            if run.subscribers.load(Ordering::SeqCst) == 0 {
-                tracing::info!("no subscriber for the grace period; cancelling the run");
+            loop {
+                tokio::time::sleep(run.orphan_grace).await;
+                if run.subscribers.load(Ordering::SeqCst) > 0 || run.control.is_stopped() {
+                    return;
+                }
+                // Subscribers on other instances (sharing the store) count too: they mark
+                // the session as watched while they follow it.
+                let since = chrono::Utc::now()
+                    - chrono::Duration::from_std(run.orphan_grace).unwrap_or_default();
+                match run.store.watched_since(&run.id, since).await {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(err) => tracing::warn!(session_id = %run.id, %err, "could not read remote subscribers"),
+                }
+                tracing::info!(session_id = %run.id, "no subscriber for the grace period; cancelling the run");
                 run.control.stop(StopReason::Abandoned);
+                return;
             }
         });
     }

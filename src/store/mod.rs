@@ -1,17 +1,32 @@
-//! Sessions and their events.
+//! Sessions and their events, over sqlx: SQLite (the embedded default) or PostgreSQL (several
+//! instances sharing the work), chosen by the `database.url` scheme.
 //!
 //! Every event is appended here before any subscriber sees it, so a replay after
 //! `Last-Event-ID` is exact.
+//!
+//! Both backends run the same SQL text: every statement sticks to what SQLite and PostgreSQL
+//! both understand (`$n` placeholders, `RETURNING`, `TRUE`/`FALSE`), and [`with_pool!`] hands the
+//! typed pool of whichever backend is configured to that one body. The migrations are one
+//! directory per backend because column types differ (`TIMESTAMPTZ`/`BIGSERIAL` vs `TEXT`/
+//! `AUTOINCREMENT`); they share version numbers and meaning.
 
-use std::collections::HashMap;
+mod recover;
+
+use std::path::Path;
+use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
-use tokio::sync::RwLock;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
 
-use crate::events::{Event, RunStatus};
+use crate::events::{Event, EventType, RunStatus};
+use crate::settings::DatabaseSettings;
 
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -23,9 +38,21 @@ pub enum StoreError {
     /// No session with that id.
     #[error("session `{0}` not found")]
     NotFound(String),
-    /// The database failed.
+    /// The database failed (or `database.url` names no supported database).
     #[error("database error: {0}")]
     Database(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Database(err.to_string())
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(err: sqlx::migrate::MigrateError) -> Self {
+        Self::Database(format!("migration failed: {err}"))
+    }
 }
 
 /// A stored session.
@@ -51,27 +78,221 @@ pub struct SessionRecord {
     pub total_reward: f64,
     /// Events stored so far.
     pub event_count: u64,
+    /// `step` events stored so far.
+    pub step_count: u64,
+    /// Whether a cancel was asked for (by any instance).
+    pub cancel_requested: bool,
 }
 
-#[derive(Debug, Default)]
-struct Inner {
-    sessions: HashMap<String, SessionRecord>,
-    events: HashMap<String, Vec<Event>>,
+/// One page of a session listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionPage {
+    /// Sessions, newest first; `result` is left out to keep pages small.
+    pub sessions: Vec<SessionRecord>,
+    /// Pass as `cursor` to get the next page; `None` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// What [`Store::list_sessions`] returns.
+#[derive(Debug, Clone, Default)]
+pub struct SessionFilter {
+    /// Only sessions with one of these statuses (all when empty).
+    pub statuses: Vec<RunStatus>,
+    /// Page size.
+    pub limit: u32,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// The typed pool of the configured backend.
+#[derive(Debug, Clone)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$pool` bound to the configured backend's typed pool. The body is
+/// compiled once per backend, so it may only use SQL both understand.
+macro_rules! with_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.pool {
+            Pool::Sqlite($pool) => $body,
+            Pool::Postgres($pool) => $body,
+        }
+    };
 }
 
 /// The session and event store.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Store {
-    inner: Arc<RwLock<Inner>>,
+    pool: Pool,
+    /// This process's identity: written as the owner of the sessions it runs.
+    instance: Arc<str>,
+}
+
+/// A `sessions` row as selected by `session_columns!()`.
+#[derive(Debug, sqlx::FromRow)]
+struct SessionRow {
+    n: i64,
+    id: String,
+    status: String,
+    request: String,
+    detached: bool,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+    result: Option<String>,
+    total_reward: f64,
+    event_count: i64,
+    step_count: i64,
+    cancel_requested: bool,
+}
+
+/// The columns of [`SessionRow`], as a literal so queries stay `&'static str`.
+macro_rules! session_columns {
+    () => {
+        "n, id, status, request, detached, created_at, updated_at, finished_at, result, \
+         total_reward, event_count, step_count, cancel_requested"
+    };
+}
+
+impl SessionRow {
+    fn into_record(self, with_result: bool) -> SessionRecord {
+        SessionRecord {
+            status: RunStatus::parse(&self.status).unwrap_or(RunStatus::Failed),
+            request: serde_json::from_str(&self.request).unwrap_or(Value::Null),
+            result: self
+                .result
+                .filter(|_| with_result)
+                .and_then(|text| serde_json::from_str(&text).ok()),
+            id: self.id,
+            detached: self.detached,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            finished_at: self.finished_at,
+            total_reward: self.total_reward,
+            event_count: u64::try_from(self.event_count).unwrap_or(0),
+            step_count: u64::try_from(self.step_count).unwrap_or(0),
+            cancel_requested: self.cancel_requested,
+        }
+    }
+}
+
+/// An `events` row.
+#[derive(Debug, sqlx::FromRow)]
+struct EventRow {
+    seq: i64,
+    #[sqlx(rename = "type")]
+    kind: String,
+    payload: String,
+}
+
+impl EventRow {
+    fn into_event(self, session_id: &str) -> Option<Event> {
+        let kind = serde_json::from_value(Value::String(self.kind)).ok()?;
+        Some(Event {
+            kind,
+            session_id: session_id.to_owned(),
+            seq: u64::try_from(self.seq).ok()?,
+            data: serde_json::from_str(&self.payload).unwrap_or(Value::Null),
+        })
+    }
+}
+
+fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// What finishing a session writes, from a `complete` payload.
+fn final_fields(data: &Value) -> (String, String, f64) {
+    let status = data["status"]
+        .as_str()
+        .and_then(RunStatus::parse)
+        .unwrap_or(RunStatus::Failed);
+    (
+        status.as_str().to_owned(),
+        data.to_string(),
+        data["total_reward"].as_f64().unwrap_or(0.0),
+    )
 }
 
 impl Store {
-    /// An empty in-memory store.
-    pub fn in_memory() -> Self {
-        Self::default()
+    /// Opens the database named by `settings.url` and applies the embedded migrations.
+    ///
+    /// SQLite: the file and its directory are created when missing; WAL journal (readers
+    /// never block the writer), `synchronous = NORMAL` (durable across a process crash, which
+    /// is what matters here), and a busy timeout so concurrent writers wait instead of failing.
+    ///
+    /// # Errors
+    /// An unsupported URL, an unreachable database, or a failed migration.
+    pub async fn connect(settings: &DatabaseSettings) -> Result<Self, StoreError> {
+        let url = settings.url.trim();
+        let max = settings.max_connections.max(1);
+        let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            let pool = PgPoolOptions::new()
+                .max_connections(max)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options)
+                .await?;
+            sqlx::migrate!("migrations/postgres").run(&pool).await?;
+            Pool::Postgres(pool)
+        } else if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(10))
+                .foreign_keys(true);
+            create_parent_dir(options.get_filename())?;
+            let pool = SqlitePoolOptions::new()
+                .max_connections(max)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options)
+                .await?;
+            sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+            Pool::Sqlite(pool)
+        } else {
+            return Err(StoreError::Database(format!(
+                "unsupported database url `{url}`: use sqlite://path or postgres://user@host/db"
+            )));
+        };
+        Ok(Self {
+            pool,
+            instance: uuid::Uuid::new_v4().to_string().into(),
+        })
     }
 
-    /// Creates a running session.
+    /// `"sqlite"` or `"postgres"`.
+    pub fn backend(&self) -> &'static str {
+        match self.pool {
+            Pool::Sqlite(_) => "sqlite",
+            Pool::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Whether other server processes may share this database (PostgreSQL). A SQLite file
+    /// belongs to one process, so anything left running in it at start was interrupted.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.pool, Pool::Postgres(_))
+    }
+
+    /// This process's identity as a session owner.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// Closes the pool (waits for connections in use to be returned).
+    pub async fn close(&self) {
+        with_pool!(self, pool => pool.close().await);
+    }
+
+    /// Whether [`Store::close`] was called.
+    pub fn is_closed(&self) -> bool {
+        with_pool!(self, pool => pool.is_closed())
+    }
+
+    /// Creates a running session owned by this process.
     ///
     /// # Errors
     /// [`StoreError::Duplicate`] when the id is taken.
@@ -81,47 +302,91 @@ impl Store {
         request: &Value,
         detached: bool,
     ) -> Result<(), StoreError> {
-        let mut inner = self.inner.write().await;
-        if inner.sessions.contains_key(id) {
-            return Err(StoreError::Duplicate(id.into()));
-        }
         let now = Utc::now();
-        inner.sessions.insert(
-            id.into(),
-            SessionRecord {
-                id: id.into(),
-                status: RunStatus::Running,
-                request: request.clone(),
-                detached,
-                created_at: now,
-                updated_at: now,
-                finished_at: None,
-                result: None,
-                total_reward: 0.0,
-                event_count: 0,
-            },
-        );
-        inner.events.insert(id.into(), Vec::new());
-        Ok(())
+        let request = request.to_string();
+        let result = with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO sessions (id, status, request, detached, created_at, updated_at, \
+                 owner, heartbeat_at) VALUES ($1, 'running', $2, $3, $4, $4, $5, $4)",
+            )
+            .bind(id)
+            .bind(&request)
+            .bind(detached)
+            .bind(now)
+            .bind(&*self.instance)
+            .execute(pool)
+            .await
+            .map(|_| ())
+        });
+        match result {
+            Ok(_) => Ok(()),
+            Err(sqlx::Error::Database(err)) if err.is_unique_violation() => {
+                Err(StoreError::Duplicate(id.into()))
+            }
+            Err(err) => Err(err.into()),
+        }
     }
 
-    /// Appends one event.
+    /// Appends one event and updates the session's counters in one transaction. A `complete`
+    /// event also finishes the session (status, result, reward), so a reader never sees the
+    /// final event of a session that still says `running`.
     ///
     /// # Errors
     /// When the session is unknown or the database fails.
     pub async fn append_event(&self, event: &Event) -> Result<(), StoreError> {
-        let mut inner = self.inner.write().await;
-        let events = inner
-            .events
-            .get_mut(&event.session_id)
-            .ok_or_else(|| StoreError::NotFound(event.session_id.clone()))?;
-        events.push(event.clone());
-        let count = events.len() as u64;
-        if let Some(session) = inner.sessions.get_mut(&event.session_id) {
-            session.event_count = count;
-            session.updated_at = Utc::now();
+        let now = Utc::now();
+        let payload = event.data.to_string();
+        let is_step = i64::from(event.kind == EventType::Step);
+        let finish = (event.kind == EventType::Complete).then(|| final_fields(&event.data));
+        let updated = with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            // The session row first: it is the write lock SQLite takes anyway, and a missing
+            // session is found before the event is inserted.
+            let updated = match &finish {
+                None => sqlx::query(
+                    "UPDATE sessions SET event_count = event_count + 1, \
+                     step_count = step_count + $2, updated_at = $3 WHERE id = $1",
+                )
+                .bind(&event.session_id)
+                .bind(is_step)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?,
+                Some((status, result, reward)) => sqlx::query(
+                    "UPDATE sessions SET event_count = event_count + 1, updated_at = $2, \
+                     status = $3, result = $4, total_reward = $5, \
+                     finished_at = COALESCE(finished_at, $2) WHERE id = $1",
+                )
+                .bind(&event.session_id)
+                .bind(now)
+                .bind(status)
+                .bind(result)
+                .bind(reward)
+                .execute(&mut *tx)
+                .await?,
+            }
+            .rows_affected();
+            if updated == 1 {
+                sqlx::query(
+                    "INSERT INTO events (session_id, seq, type, payload, created_at) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(&event.session_id)
+                .bind(to_i64(event.seq))
+                .bind(event.kind.as_str())
+                .bind(&payload)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+            }
+            updated
+        });
+        if updated == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::NotFound(event.session_id.clone()))
         }
-        Ok(())
     }
 
     /// Events of a session with `seq > after`, in order.
@@ -129,15 +394,37 @@ impl Store {
     /// # Errors
     /// When the session is unknown or the database fails.
     pub async fn events_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
-        let inner = self.inner.read().await;
-        let events = inner
-            .events
-            .get(id)
-            .ok_or_else(|| StoreError::NotFound(id.into()))?;
-        Ok(events.iter().filter(|e| e.seq > after).cloned().collect())
+        let rows: Vec<EventRow> = with_pool!(self, pool => {
+            sqlx::query_as(
+                "SELECT seq, type, payload FROM events WHERE session_id = $1 AND seq > $2 \
+                 ORDER BY seq",
+            )
+            .bind(id)
+            .bind(to_i64(after))
+            .fetch_all(pool)
+            .await?
+        });
+        if rows.is_empty() {
+            // Nothing new, or no such session: tell the two apart.
+            self.exists(id).await?;
+        }
+        Ok(rows.into_iter().filter_map(|r| r.into_event(id)).collect())
     }
 
-    /// Marks a session finished with its final payload.
+    async fn exists(&self, id: &str) -> Result<(), StoreError> {
+        let found: Option<i64> = with_pool!(self, pool => {
+            sqlx::query_scalar("SELECT n FROM sessions WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        });
+        found
+            .map(|_| ())
+            .ok_or_else(|| StoreError::NotFound(id.into()))
+    }
+
+    /// Marks a session finished with its final payload. Appending its `complete` event does
+    /// this already; calling it again changes nothing but the reward and result given.
     ///
     /// # Errors
     /// When the session is unknown or the database fails.
@@ -148,17 +435,25 @@ impl Store {
         result: &Value,
         total_reward: f64,
     ) -> Result<(), StoreError> {
-        let mut inner = self.inner.write().await;
-        let session = inner
-            .sessions
-            .get_mut(id)
-            .ok_or_else(|| StoreError::NotFound(id.into()))?;
         let now = Utc::now();
-        session.status = status;
-        session.result = Some(result.clone());
-        session.total_reward = total_reward;
-        session.updated_at = now;
-        session.finished_at = Some(now);
+        let result = result.to_string();
+        let updated = with_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE sessions SET status = $2, result = $3, total_reward = $4, \
+                 updated_at = $5, finished_at = COALESCE(finished_at, $5) WHERE id = $1",
+            )
+            .bind(id)
+            .bind(status.as_str())
+            .bind(&result)
+            .bind(total_reward)
+            .bind(now)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        if updated == 0 {
+            return Err(StoreError::NotFound(id.into()));
+        }
         Ok(())
     }
 
@@ -167,12 +462,317 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotFound`] when unknown.
     pub async fn session(&self, id: &str) -> Result<SessionRecord, StoreError> {
-        self.inner
-            .read()
-            .await
-            .sessions
-            .get(id)
-            .cloned()
+        let sql = concat!(
+            "SELECT ",
+            session_columns!(),
+            " FROM sessions WHERE id = $1"
+        );
+        let row: Option<SessionRow> = with_pool!(self, pool => {
+            sqlx::query_as(sql).bind(id).fetch_optional(pool).await?
+        });
+        row.map(|r| r.into_record(true))
             .ok_or_else(|| StoreError::NotFound(id.into()))
+    }
+
+    /// Sessions, newest first, one page at a time.
+    ///
+    /// # Errors
+    /// A malformed cursor (reported as [`StoreError::NotFound`] of the cursor) or a database
+    /// failure.
+    pub async fn list_sessions(&self, filter: &SessionFilter) -> Result<SessionPage, StoreError> {
+        let before = match filter.cursor.as_deref() {
+            None | Some("") => i64::MAX,
+            Some(text) => text
+                .parse::<i64>()
+                .map_err(|_| StoreError::NotFound(format!("cursor {text}")))?,
+        };
+        let limit = filter.limit.clamp(1, 1000);
+        // Statuses are a closed set of names, so they are bound as one comma-joined value and
+        // matched with a portable string test instead of a variable-length IN list.
+        let statuses = filter
+            .statuses
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        let sql = concat!(
+            "SELECT ",
+            session_columns!(),
+            " FROM sessions WHERE n < $1 \
+             AND ($2 = '' OR ',' || $2 || ',' LIKE '%,' || status || ',%') \
+             ORDER BY n DESC LIMIT $3"
+        );
+        // One row more than asked tells whether there is a next page.
+        let rows: Vec<SessionRow> = with_pool!(self, pool => {
+            sqlx::query_as(sql)
+                .bind(before)
+                .bind(&statuses)
+                .bind(i64::from(limit) + 1)
+                .fetch_all(pool)
+                .await?
+        });
+        let more = rows.len() > limit as usize;
+        let rows: Vec<SessionRow> = rows.into_iter().take(limit as usize).collect();
+        let next_cursor = more.then(|| rows.last().map(|r| r.n.to_string())).flatten();
+        Ok(SessionPage {
+            sessions: rows.into_iter().map(|r| r.into_record(false)).collect(),
+            next_cursor,
+        })
+    }
+
+    /// Records a cancel request for a running session; the instance running it notices.
+    /// False when the session is not running.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn request_cancel(&self, id: &str) -> Result<bool, StoreError> {
+        let updated = with_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE sessions SET cancel_requested = TRUE, updated_at = $2 \
+                 WHERE id = $1 AND status = 'running'",
+            )
+            .bind(id)
+            .bind(Utc::now())
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        Ok(updated > 0)
+    }
+
+    /// Whether a cancel was requested for a session.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when unknown.
+    pub async fn cancel_requested(&self, id: &str) -> Result<bool, StoreError> {
+        Ok(self.session(id).await?.cancel_requested)
+    }
+
+    /// Records that a subscriber (on any instance) follows a running session now.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn mark_watched(&self, id: &str) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE sessions SET watched_at = $2 WHERE id = $1 AND status = 'running'",
+            )
+            .bind(id)
+            .bind(Utc::now())
+            .execute(pool)
+            .await?;
+        });
+        Ok(())
+    }
+
+    /// Whether a subscriber marked the session watched at or after `since`.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn watched_since(&self, id: &str, since: DateTime<Utc>) -> Result<bool, StoreError> {
+        let found: Option<i64> = with_pool!(self, pool => {
+            sqlx::query_scalar("SELECT n FROM sessions WHERE id = $1 AND watched_at >= $2")
+                .bind(id)
+                .bind(since)
+                .fetch_optional(pool)
+                .await?
+        });
+        Ok(found.is_some())
+    }
+
+    /// Running sessions owned by this process with a pending cancel request.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn cancel_requests(&self) -> Result<Vec<String>, StoreError> {
+        Ok(with_pool!(self, pool => {
+            sqlx::query_scalar(
+                "SELECT id FROM sessions WHERE owner = $1 AND status = 'running' \
+                 AND cancel_requested = TRUE",
+            )
+            .bind(&*self.instance)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// Tells other instances this process is alive: refreshes the heartbeat of every running
+    /// session it owns.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn heartbeat(&self) -> Result<u64, StoreError> {
+        Ok(with_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE sessions SET heartbeat_at = $2 WHERE owner = $1 AND status = 'running'",
+            )
+            .bind(&*self.instance)
+            .bind(Utc::now())
+            .execute(pool)
+            .await?
+            .rows_affected()
+        }))
+    }
+
+    /// Closes sessions left `running` by a process that is gone: status `interrupted`, an
+    /// `error` and a final `complete` event appended (with what the stored events tell), so
+    /// replays still end. `stale_before: None` closes every running session not owned by this
+    /// process (a SQLite file at start); otherwise only those whose owner's heartbeat is older.
+    /// Returns the ids closed.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn interrupt_running(
+        &self,
+        stale_before: Option<DateTime<Utc>>,
+    ) -> Result<Vec<String>, StoreError> {
+        // Not `DateTime::MAX_UTC`: SQLite compares these as text, and a year past 9999 is
+        // written with a sign that sorts before every real date.
+        let far_future = Utc::now() + chrono::Duration::days(365 * 100);
+        let cutoff = stale_before.unwrap_or(far_future);
+        let candidates: Vec<String> = with_pool!(self, pool => {
+            sqlx::query_scalar(
+                "SELECT id FROM sessions WHERE status = 'running' \
+                 AND (owner IS NULL OR owner <> $1) \
+                 AND (heartbeat_at IS NULL OR heartbeat_at < $2) ORDER BY n",
+            )
+            .bind(&*self.instance)
+            .bind(cutoff)
+            .fetch_all(pool)
+            .await?
+        });
+        let mut closed = Vec::new();
+        for id in candidates {
+            if self.interrupt_one(&id, cutoff).await? {
+                closed.push(id);
+            }
+        }
+        Ok(closed)
+    }
+
+    /// Closes one session, unless another instance closed it (or its owner came back) first.
+    async fn interrupt_one(&self, id: &str, cutoff: DateTime<Utc>) -> Result<bool, StoreError> {
+        let now = Utc::now();
+        let events_sql = "SELECT seq, type, payload FROM events WHERE session_id = $1 ORDER BY seq";
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            // Claim it first: the conditional update is the lock, so two instances sweeping at
+            // once cannot both append a `complete`.
+            let claimed = sqlx::query(
+                "UPDATE sessions SET status = 'interrupted', updated_at = $2 \
+                 WHERE id = $1 AND status = 'running' \
+                 AND (heartbeat_at IS NULL OR heartbeat_at < $3)",
+            )
+            .bind(id)
+            .bind(now)
+            .bind(cutoff)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if claimed == 0 {
+                return Ok(false);
+            }
+            let (request, created_at): (String, DateTime<Utc>) =
+                sqlx::query_as("SELECT request, created_at FROM sessions WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            let rows: Vec<EventRow> = sqlx::query_as(events_sql)
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+            let events: Vec<Event> = rows.into_iter().filter_map(|r| r.into_event(id)).collect();
+            let request = serde_json::from_str(&request).unwrap_or(Value::Null);
+            let closing = recover::closing_events(id, &request, &events, created_at, now);
+            for event in &closing {
+                sqlx::query(
+                    "INSERT INTO events (session_id, seq, type, payload, created_at) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(id)
+                .bind(to_i64(event.seq))
+                .bind(event.kind.as_str())
+                .bind(event.data.to_string())
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            let complete = closing.last().map(|e| e.data.clone()).unwrap_or(Value::Null);
+            sqlx::query(
+                "UPDATE sessions SET result = $2, total_reward = $3, finished_at = $4, \
+                 event_count = event_count + $5 WHERE id = $1",
+            )
+            .bind(id)
+            .bind(complete.to_string())
+            .bind(complete["total_reward"].as_f64().unwrap_or(0.0))
+            .bind(now)
+            .bind(i64::try_from(closing.len()).unwrap_or(0))
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        });
+        tracing::warn!(session_id = %id, "closed a session left running by a stopped server");
+        Ok(true)
+    }
+
+    /// Deletes finished sessions (and their events) created more than `days` days ago;
+    /// `days = 0` keeps everything. Returns how many sessions went.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn delete_older_than(&self, days: u32) -> Result<u64, StoreError> {
+        if days == 0 {
+            return Ok(0);
+        }
+        let cutoff = Utc::now() - chrono::Duration::days(i64::from(days));
+        Ok(with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            // Events explicitly rather than by cascade: SQLite enforces foreign keys only
+            // when the pragma is on, and this must not depend on it.
+            sqlx::query(
+                "DELETE FROM events WHERE session_id IN (SELECT id FROM sessions \
+                 WHERE created_at < $1 AND status <> 'running')",
+            )
+            .bind(cutoff)
+            .execute(&mut *tx)
+            .await?;
+            let deleted = sqlx::query(
+                "DELETE FROM sessions WHERE created_at < $1 AND status <> 'running'",
+            )
+            .bind(cutoff)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            tx.commit().await?;
+            deleted
+        }))
+    }
+
+    /// Moves a session's creation time (tests of retention, which cannot wait days).
+    ///
+    /// # Errors
+    /// When the database fails.
+    #[doc(hidden)]
+    pub async fn backdate(&self, id: &str, created_at: DateTime<Utc>) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query("UPDATE sessions SET created_at = $2 WHERE id = $1")
+                .bind(id)
+                .bind(created_at)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+}
+
+/// Creates the directory of a SQLite file so a fresh checkout runs with no setup.
+fn create_parent_dir(file: &Path) -> Result<(), StoreError> {
+    match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && file.to_str() != Some(":memory:") => {
+            std::fs::create_dir_all(dir).map_err(|err| {
+                StoreError::Database(format!("cannot create {}: {err}", dir.display()))
+            })
+        }
+        _ => Ok(()),
     }
 }

@@ -5,5 +5,6 @@
 mod bad_requests;
 mod llm;
 mod scrape_stream;
+mod sessions;
 mod support;
 mod tools_api;

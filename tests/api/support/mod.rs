@@ -2,9 +2,11 @@
 
 pub mod fixtures;
 pub mod openai;
+pub mod postgres;
 pub mod sse;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use scrape_agent::app::Application;
 use scrape_agent::settings::Settings;
@@ -19,12 +21,49 @@ pub struct TestApp {
     pub base: String,
     /// An HTTP client.
     pub client: reqwest::Client,
+    /// The store of the app (to inspect or age rows).
+    pub store: scrape_agent::store::Store,
     /// Stops the server when sent (or dropped).
     _stop: oneshot::Sender<()>,
+    /// Removes the app's private database directory when the test ends.
+    _dir: TempDir,
+}
+
+/// A directory under the system temp dir, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// A fresh, empty directory.
+    pub fn new() -> Self {
+        let path = std::env::temp_dir()
+            .join("scrape-agent-tests")
+            .join(uuid::Uuid::new_v4().to_string());
+        std::fs::create_dir_all(&path).expect("temp dir");
+        Self(path)
+    }
+
+    /// A `sqlite://` URL of a database file inside.
+    pub fn sqlite_url(&self) -> String {
+        format!("sqlite://{}", self.0.join("scrape-agent.db").display())
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Settings for tests: port 0, private networks allowed (fixtures are on 127.0.0.1), no robots
-/// delays, short timeouts.
+/// delays, short timeouts, and a database of its own in `dir`.
+pub fn test_settings_in(dir: &TempDir) -> Settings {
+    let mut settings = test_settings();
+    settings.database.url = dir.sqlite_url();
+    settings
+}
+
+/// Settings for tests (see [`test_settings_in`]); the database URL is the default one and is
+/// replaced by a private temp-dir SQLite file when the app is spawned.
 pub fn test_settings() -> Settings {
     let mut settings = Settings::defaults();
     settings.server.bind = SocketAddr::from(([127, 0, 0, 1], 0));
@@ -42,10 +81,12 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the app with adjusted test settings.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
-    let mut settings = test_settings();
+    let dir = TempDir::new();
+    let mut settings = test_settings_in(&dir);
     adjust(&mut settings);
     let app = Application::build(settings).await.expect("app builds");
     let addr = app.local_addr().expect("bound");
+    let store = app.state().hub.store().clone();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(app.run_until(async {
         let _ = stopped.await;
@@ -53,7 +94,9 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     TestApp {
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),
+        store,
         _stop: stop,
+        _dir: dir,
     }
 }
 
@@ -66,6 +109,24 @@ impl TestApp {
             .send()
             .await
             .expect("request sent")
+    }
+
+    /// DELETEs a path.
+    pub async fn delete(&self, path: &str) -> reqwest::Response {
+        self.client
+            .delete(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// GETs a path with extra headers.
+    pub async fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+        let mut request = self.client.get(format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().await.expect("request sent")
     }
 
     /// GETs a path.
