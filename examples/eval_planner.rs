@@ -84,6 +84,13 @@ async fn run(
     settings.server.bind = "127.0.0.1:0".parse()?;
     settings.fetch.allow_private_networks = true;
     settings.fetch.respect_robots = false;
+    // A throwaway database: measurements must not touch ./data or an earlier run's sessions.
+    let db = std::env::temp_dir().join(format!(
+        "scrape-agent-{}-{}.db",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    settings.database.url = format!("sqlite://{}", db.display());
     let app = Application::build(settings).await?;
     let api = format!("http://{}", app.local_addr()?);
     tokio::spawn(app.run_until(std::future::pending()));
