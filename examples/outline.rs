@@ -18,7 +18,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         String::from_utf8_lossy(&bytes).into_owned()
     };
+    let started = std::time::Instant::now();
     let page = Page::parse(url, &html);
-    println!("{}", serde_json::to_string_pretty(&outline(&page))?);
+    let parsed = started.elapsed();
+    let outline = outline(&page);
+    eprintln!("parse {parsed:?}, outline {:?}", started.elapsed() - parsed);
+    println!("{}", serde_json::to_string_pretty(&outline)?);
     Ok(())
 }

@@ -183,11 +183,25 @@ fn signature(el: ElementRef<'_>) -> String {
     sig
 }
 
+/// Groups of same-shaped siblings that share one loose selector (`parent > item`), found in
+/// one pass; only the most promising are described in full, because checking selectors
+/// against the whole document is the expensive part on large pages.
+struct Candidate<'a> {
+    parent: ElementRef<'a>,
+    sig: String,
+    items: Vec<ElementRef<'a>>,
+    total: usize,
+    text_chars: usize,
+    chrome: bool,
+}
+
+/// Candidates described in full per page.
+const MAX_DESCRIBED: usize = 40;
+
 fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
     let doc = &page.document;
-    let mut blocks = Vec::new();
-    // Rows of one grid share their shape: describe each shape once.
-    let mut tried = std::collections::HashSet::new();
+    // Rows of one grid share their loose selector: they are one candidate.
+    let mut candidates: HashMap<String, Candidate<'_>> = HashMap::new();
     for parent in doc
         .root_element()
         .descendants()
@@ -211,14 +225,42 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
         }
         for (sig, items) in groups {
             // Pairs count too: a grid of two-card rows is one list once its rows are merged.
-            if items.len() < 2 || !tried.insert(format!("{} > {sig}", simple_selector(parent))) {
+            if items.len() < 2 {
                 continue;
             }
-            if let Some(described) = describe_block(page, parent, &sig, &items) {
-                blocks.push(described);
-            }
+            let chars: usize = items
+                .iter()
+                .map(|el| el.text().map(str::len).sum::<usize>())
+                .sum();
+            let count = items.len();
+            let key = format!("{} > {sig}", simple_selector(parent));
+            let candidate = candidates.entry(key).or_insert_with(|| Candidate {
+                chrome: in_chrome(items[0]),
+                parent,
+                sig,
+                items,
+                total: 0,
+                text_chars: 0,
+            });
+            candidate.total += count;
+            candidate.text_chars += chars;
         }
     }
+    let mut ranked: Vec<(f64, String, Candidate<'_>)> = candidates
+        .into_iter()
+        .filter(|(_, c)| c.total >= 3)
+        .map(|(key, c)| (pre_score(&c), key, c))
+        .collect();
+    ranked.sort_by(|a, b| {
+        b.0.partial_cmp(&a.0)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| a.1.cmp(&b.1))
+    });
+    let mut blocks: Vec<(RepeatedBlock, Vec<NodeId>)> = ranked
+        .into_iter()
+        .take(MAX_DESCRIBED)
+        .filter_map(|(_, _, c)| describe_block(page, c.parent, &c.sig, &c.items))
+        .collect();
     let mut seen = std::collections::HashSet::new();
     blocks.retain(|(b, _): &(RepeatedBlock, Vec<NodeId>)| seen.insert(b.selector.clone()));
     demote_containers(doc, &mut blocks);
@@ -328,6 +370,26 @@ fn unique_selector<'a>(
     shortest
 }
 
+/// A cheap upper estimate of [`block_score`] from size, text and chrome alone.
+fn pre_score(candidate: &Candidate<'_>) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let count = candidate.total as f64;
+    let average = candidate.text_chars / candidate.total.max(1);
+    let chrome = if candidate.chrome { 0.1 } else { 1.0 };
+    count.ln_1p() * length_factor(average) * chrome
+}
+
+/// Menu entries are one or two words; content items carry a sentence or more.
+fn length_factor(chars: usize) -> f64 {
+    match chars {
+        0..=8 => 0.15,
+        9..=20 => 0.5,
+        21..=400 => 1.0,
+        401..=2000 => 0.8,
+        _ => 0.5,
+    }
+}
+
 fn block_score(
     texts: &[String],
     items: &[ElementRef<'_>],
@@ -339,14 +401,7 @@ fn block_score(
     let mut lengths: Vec<usize> = texts.iter().map(String::len).collect();
     lengths.sort_unstable();
     let median = lengths[lengths.len() / 2];
-    // Menu entries are one or two words; content items carry a sentence or more.
-    let length_factor = match median {
-        0..=8 => 0.15,
-        9..=20 => 0.5,
-        21..=400 => 1.0,
-        401..=2000 => 0.8,
-        _ => 0.5,
-    };
+    let length_factor = length_factor(median);
     let distinct = texts.iter().collect::<std::collections::HashSet<_>>().len();
     #[allow(clippy::cast_precision_loss)]
     let distinct_factor = distinct as f64 / count;
@@ -550,6 +605,9 @@ fn find_text_role<'a>(item: ElementRef<'a>, matcher: TextMatcher) -> Option<Elem
     item.descendants()
         .filter_map(ElementRef::wrap)
         .filter(|el| el.id() != item.id())
+        // Prices and counts sit in small elements; reading the text of every large container
+        // would make this quadratic in the item's size.
+        .filter(|el| el.descendants().take(24).count() < 24)
         .filter(|el| matcher(&text_of(*el)))
         .last()
 }

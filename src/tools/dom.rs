@@ -156,20 +156,15 @@ pub fn is_chrome_element(element: ElementRef<'_>) -> bool {
     }) {
         return true;
     }
-    let words = el.id().into_iter().chain(el.classes());
-    for word in words {
-        let w = word.to_ascii_lowercase();
-        if CHROME_WORDS.iter().any(|c| {
-            w == *c
-                || w.starts_with(&format!("{c}-"))
-                || w.ends_with(&format!("-{c}"))
-                || w.contains(&format!("-{c}-"))
-                || w.contains(&format!("_{c}"))
-        }) {
-            return true;
-        }
-    }
-    false
+    // Class and id names are read token by token (`site-footer__links` → site, footer, links):
+    // this runs for every ancestor of every candidate, so it must not allocate per word.
+    el.id().into_iter().chain(el.classes()).any(|name| {
+        let lower = name.to_ascii_lowercase();
+        lower
+            .split(['-', '_'])
+            .any(|token| CHROME_WORDS.contains(&token))
+            || lower.contains("site-header")
+    })
 }
 
 const CHROME_WORDS: &[&str] = &[
@@ -187,7 +182,6 @@ const CHROME_WORDS: &[&str] = &[
     "cookies",
     "masthead",
     "topbar",
-    "site-header",
     "skip",
 ];
 
