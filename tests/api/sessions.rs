@@ -664,7 +664,7 @@ async fn a_run_followed_only_from_another_instance_is_not_abandoned() {
     );
     drop(follow);
     // With nobody left anywhere, A cancels it after the grace period.
-    let session = wait_finished(&a, "moved-1", Duration::from_secs(5)).await;
+    let session = wait_finished(&a, "moved-1", Duration::from_secs(8)).await;
     assert_eq!(session["status"], "cancelled");
     follow = FrameReader::new(
         b.get_with("/api/scrape/moved-1/events", &[("Last-Event-ID", "2")])
