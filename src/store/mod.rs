@@ -8,9 +8,8 @@
 //! both understand (`$n` placeholders, `RETURNING`, `TRUE`/`FALSE`), and [`with_pool!`] hands the
 //! typed pool of whichever backend is configured to that one body (one exception: appending
 //! an event on PostgreSQL is a single CTE statement, see [`Store::append_event`]). The
-//! migrations are one
-//! directory per backend because column types differ (`TIMESTAMPTZ`/`BIGSERIAL` vs `TEXT`/
-//! `AUTOINCREMENT`); they share version numbers and meaning.
+//! migrations are one directory per backend because column types differ (`TIMESTAMPTZ`/
+//! `BIGSERIAL` vs `TEXT`/`AUTOINCREMENT`); they share version numbers and meaning.
 
 mod recover;
 
