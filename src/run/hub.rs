@@ -390,8 +390,10 @@ impl Drop for SubscriberGuard {
                 }
                 // Subscribers on other instances (sharing the store) count too: they mark
                 // the session as watched while they follow it.
-                let since = chrono::Utc::now()
-                    - chrono::Duration::from_std(run.orphan_grace).unwrap_or_default();
+                // The window spans a few marks, so a slow poll is not taken for absence.
+                let window = run.orphan_grace.max(WATCH_INTERVAL * 3);
+                let since =
+                    chrono::Utc::now() - chrono::Duration::from_std(window).unwrap_or_default();
                 match run.store.watched_since(&run.id, since).await {
                     Ok(true) => continue,
                     Ok(false) => {}

@@ -6,9 +6,10 @@
 //!
 //! Both backends run the same SQL text: every statement sticks to what SQLite and PostgreSQL
 //! both understand (`$n` placeholders, `RETURNING`, `TRUE`/`FALSE`), and [`with_pool!`] hands the
-//! typed pool of whichever backend is configured to that one body. The migrations are one
-//! directory per backend because column types differ (`TIMESTAMPTZ`/`BIGSERIAL` vs `TEXT`/
-//! `AUTOINCREMENT`); they share version numbers and meaning.
+//! typed pool of whichever backend is configured to that one body (one exception: appending
+//! an event on PostgreSQL is a single CTE statement, see [`Store::append_event`]). The
+//! migrations are one directory per backend because column types differ (`TIMESTAMPTZ`/
+//! `BIGSERIAL` vs `TEXT`/`AUTOINCREMENT`); they share version numbers and meaning.
 
 mod recover;
 
@@ -338,6 +339,31 @@ impl Store {
         let payload = event.data.to_string();
         let is_step = i64::from(event.kind == EventType::Step);
         let finish = (event.kind == EventType::Complete).then(|| final_fields(&event.data));
+        if let (Pool::Postgres(pool), None) = (&self.pool, &finish) {
+            // The hot path on PostgreSQL: one statement (atomic by itself) instead of
+            // BEGIN/UPDATE/INSERT/COMMIT, so each event costs one round trip, not four.
+            // SQLite has no data-modifying CTEs; it is in-process, so round trips are cheap.
+            let inserted = sqlx::query(
+                "WITH s AS (UPDATE sessions SET event_count = event_count + 1, \
+                 step_count = step_count + $5, updated_at = $6 WHERE id = $1 RETURNING id) \
+                 INSERT INTO events (session_id, seq, type, payload, created_at) \
+                 SELECT id, $2, $3, $4, $6 FROM s",
+            )
+            .bind(&event.session_id)
+            .bind(to_i64(event.seq))
+            .bind(event.kind.as_str())
+            .bind(&payload)
+            .bind(is_step)
+            .bind(now)
+            .execute(pool)
+            .await?
+            .rows_affected();
+            return if inserted == 1 {
+                Ok(())
+            } else {
+                Err(StoreError::NotFound(event.session_id.clone()))
+            };
+        }
         let updated = with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             // The session row first: it is the write lock SQLite takes anyway, and a missing

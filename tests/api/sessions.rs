@@ -664,7 +664,7 @@ async fn a_run_followed_only_from_another_instance_is_not_abandoned() {
     );
     drop(follow);
     // With nobody left anywhere, A cancels it after the grace period.
-    let session = wait_finished(&a, "moved-1", Duration::from_secs(5)).await;
+    let session = wait_finished(&a, "moved-1", Duration::from_secs(8)).await;
     assert_eq!(session["status"], "cancelled");
     follow = FrameReader::new(
         b.get_with("/api/scrape/moved-1/events", &[("Last-Event-ID", "2")])
@@ -678,5 +678,87 @@ async fn a_run_followed_only_from_another_instance_is_not_abandoned() {
     );
     assert_eq!(rest.last().unwrap().payload()["status"], "cancelled");
     drop((a, b));
+    schema.drop_schema().await;
+}
+
+/// Two stores on one database stand for two instances: the sweep of one closes the other's
+/// sessions only once their heartbeat is stale, exactly once, with a final `complete`.
+async fn stale_sweep_on(url: &str) {
+    use scrape_agent::settings::DatabaseSettings;
+    use scrape_agent::store::Store;
+    let settings = DatabaseSettings {
+        url: url.to_owned(),
+        max_connections: 2,
+    };
+    let dead = Store::connect(&settings).await.unwrap();
+    let alive = Store::connect(&settings).await.unwrap();
+    dead.create_session(
+        "orphaned-1",
+        &json!({"urls": ["https://example.com/"]}),
+        true,
+    )
+    .await
+    .unwrap();
+    let init = scrape_agent::events::Event {
+        kind: scrape_agent::events::EventType::Init,
+        session_id: "orphaned-1".into(),
+        seq: 1,
+        data: json!({}),
+    };
+    dead.append_event(&init).await.unwrap();
+    let recent = chrono::Utc::now() - chrono::Duration::seconds(30);
+    assert!(
+        alive
+            .interrupt_running(Some(recent))
+            .await
+            .unwrap()
+            .is_empty(),
+        "fresh heartbeat"
+    );
+    let later = chrono::Utc::now() + chrono::Duration::seconds(1);
+    assert_eq!(
+        alive.interrupt_running(Some(later)).await.unwrap(),
+        ["orphaned-1"]
+    );
+    assert!(
+        alive
+            .interrupt_running(Some(later))
+            .await
+            .unwrap()
+            .is_empty(),
+        "closed once"
+    );
+    assert!(
+        dead.interrupt_running(Some(later))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let session = alive.session("orphaned-1").await.unwrap();
+    assert_eq!(session.status.as_str(), "interrupted");
+    assert_eq!(session.event_count, 3);
+    let events = alive.events_after("orphaned-1", 1).await.unwrap();
+    assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3]);
+    assert_eq!(events[1].data["status"], "interrupted");
+    assert_eq!(
+        events[1].data["extracted_data"]["https://example.com/"],
+        Value::Null
+    );
+    dead.close().await;
+    alive.close().await;
+}
+
+#[tokio::test]
+async fn stale_sessions_of_a_dead_instance_are_closed_once_sqlite() {
+    let dir = TempDir::new();
+    stale_sweep_on(&dir.sqlite_url()).await;
+}
+
+#[tokio::test]
+async fn stale_sessions_of_a_dead_instance_are_closed_once_postgres() {
+    let Some(schema) = PgSchema::create("stale_sessions_of_a_dead_instance_postgres").await else {
+        return;
+    };
+    stale_sweep_on(&schema.url).await;
     schema.drop_schema().await;
 }
