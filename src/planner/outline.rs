@@ -332,10 +332,10 @@ fn describe_block(
     Some((block, ids))
 }
 
-/// A selector for the items: the item shape under its parent's shape, with more ancestors
-/// added until nothing else on the page matches. When no path is exact, the shortest one is
-/// kept with everything it matches: lists split over several same-shaped containers (grid
-/// rows, pages of a carousel) are one list to a reader.
+/// A selector for the items: the item shape under its parent's shape. When that also matches
+/// same-shaped items in other containers outside page chrome, it is kept with all of them
+/// (a list split over grid rows is one list to a reader); otherwise ancestors are added
+/// until nothing else on the page matches.
 fn unique_selector<'a>(
     doc: &'a Html,
     parent: ElementRef<'_>,
@@ -344,7 +344,6 @@ fn unique_selector<'a>(
 ) -> Option<(String, Vec<ElementRef<'a>>)> {
     let mut path = vec![simple_selector(parent)];
     let mut ancestor = parent.parent().and_then(ElementRef::wrap);
-    let mut shortest: Option<(String, Vec<ElementRef<'a>>)> = None;
     for _ in 0..6 {
         let css = format!("{} > {sig}", path.join(" > "));
         let selector = parse_selector(&css).ok()?;
@@ -353,11 +352,11 @@ fn unique_selector<'a>(
         {
             return Some((css, matched));
         }
-        if shortest.is_none()
-            && matched.len() > items.len()
-            && matched.iter().all(|m| !in_chrome(*m))
+        // Same-shaped containers outside page chrome (grid rows, columns of one catalog)
+        // hold one list: the loose selector that spans them wins over an exact one.
+        if path.len() == 1 && matched.len() > items.len() && matched.iter().all(|m| !in_chrome(*m))
         {
-            shortest = Some((css, matched));
+            return Some((css, matched));
         }
         // An id is unique: past it, more ancestors cannot help.
         if path[0].contains('#') {
@@ -367,7 +366,7 @@ fn unique_selector<'a>(
         path.insert(0, simple_selector(next));
         ancestor = next.parent().and_then(ElementRef::wrap);
     }
-    shortest
+    None
 }
 
 /// A cheap upper estimate of [`block_score`] from size, text and chrome alone.
