@@ -65,8 +65,21 @@ fn main() {
         wcxb.len(),
         readability.len()
     );
+    if let Some(id) = flag_value(&args, "--show") {
+        // Debugging aid: one page's extraction next to its ground truth.
+        for sample in wcxb.iter().chain(&readability).filter(|s| s.id == id) {
+            for name in &extractors {
+                let text = run(name, &sample.html, &sample.url).unwrap_or_default();
+                println!("== {name} ({:.3})\n{text}\n", f1(&text, &sample.truth));
+            }
+            println!("== truth\n{}", sample.truth);
+        }
+        return;
+    }
     // Extractors print diagnostics of their own on panics; keep the table readable.
-    std::panic::set_hook(Box::new(|_| {}));
+    if std::env::var_os("EVAL_PANICS").is_none() {
+        std::panic::set_hook(Box::new(|_| {}));
+    }
 
     let mut header = format!("{:<16}", "extractor");
     for t in TYPES {
@@ -88,6 +101,9 @@ fn main() {
             elapsed += started.elapsed();
             pages += 1;
             failed += usize::from(text.is_none());
+            if per_page && text.is_none() {
+                println!("{name}\t{}\t{}\tFAILED", sample.kind, sample.id);
+            }
             let score = f1(&text.unwrap_or_default(), &sample.truth);
             if per_page {
                 println!("{name}\t{}\t{}\t{score:.3}", sample.kind, sample.id);
@@ -104,6 +120,9 @@ fn main() {
             elapsed += started.elapsed();
             pages += 1;
             failed += usize::from(text.is_none());
+            if per_page && text.is_none() {
+                println!("{name}\treadability\t{}\tFAILED", sample.id);
+            }
             let score = f1(&text.unwrap_or_default(), &sample.truth);
             if per_page {
                 println!("{name}\treadability\t{}\t{score:.3}", sample.id);
@@ -269,6 +288,7 @@ fn load_wcxb(dir: &Path) -> Vec<Sample> {
             kind: info["page_type"].as_str().unwrap_or("other").to_owned(),
             url: truth["url"]
                 .as_str()
+                .filter(|u| url::Url::parse(u).is_ok())
                 .unwrap_or("http://example.com/")
                 .to_owned(),
             html: decode(&bytes),

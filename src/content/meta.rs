@@ -139,7 +139,7 @@ pub(crate) fn read(page: &Page) -> Meta {
         .or_else(|| ld_str("description"))
         .map(|e| clip(&e, MAX_EXCERPT));
 
-    let site_name = meta(&["og:site_name", "application-name", "twitter:site"])
+    let site_name = meta(&["og:site_name", "application-name"])
         .or_else(|| article.and_then(|m| m.get("publisher")).and_then(names_of))
         .or_else(|| {
             ld.iter()

@@ -332,7 +332,14 @@ impl Renderer<'_, '_> {
                 .children()
                 .filter_map(ElementRef::wrap)
                 .filter(|c| matches!(c.value().name(), "td" | "th"))
-                .map(|c| self.inline_of(c, depth + 1).replace('|', "\\|"))
+                .map(|c| {
+                    let cell = self.inline_of(c, depth + 1);
+                    if self.md() {
+                        cell.replace('|', "\\|")
+                    } else {
+                        cell
+                    }
+                })
                 .collect();
             if cells.iter().any(|c| !c.is_empty()) {
                 lines.push(cells);

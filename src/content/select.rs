@@ -6,7 +6,7 @@
 //! content is split across siblings (listings, forums, product pages) stop high in the
 //! tree and keep all the siblings; articles inside a layout descend to the article.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use ego_tree::NodeId;
 use scraper::{ElementRef, Html};
@@ -15,11 +15,11 @@ use super::stats::{self, Stats};
 use crate::static_selector;
 
 /// Where descent stops: the child must keep this share of its parent's prose.
-const DESCEND_SHARE: f64 = 0.75;
+const DESCEND_SHARE: f64 = 0.85;
 /// A `<main>`/`<article>` is trusted when it holds this share of the page's prose.
-const SEMANTIC_SHARE: f64 = 0.35;
+const SEMANTIC_SHARE: f64 = 0.5;
 /// A chrome-named container is dropped only when it holds less than this share.
-const CHROME_MAX_SHARE: f64 = 0.3;
+const CHROME_MAX_SHARE: f64 = 0.5;
 
 /// The content root and what the renderer must leave out.
 #[derive(Debug)]
@@ -28,8 +28,6 @@ pub(crate) struct Choice<'a> {
     pub root: ElementRef<'a>,
     /// Elements inside it to skip (chrome-named blocks, link lists).
     pub skip: HashSet<NodeId>,
-    /// Statistics computed with `skip` applied.
-    pub stats: HashMap<NodeId, Stats>,
 }
 
 /// Picks the main-content element of a document.
@@ -83,5 +81,16 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
             _ => break,
         }
     }
-    Choice { root, skip, stats }
+    Choice { root, skip }
+}
+
+/// Characters of prose (text outside links, structural chrome excluded) in the body.
+pub(crate) fn prose_chars(document: &Html) -> usize {
+    let body = document
+        .select(static_selector!("body"))
+        .next()
+        .unwrap_or_else(|| document.root_element());
+    stats::compute(body, &HashSet::new())
+        .get(&body.id())
+        .map_or(0, Stats::good)
 }

