@@ -56,7 +56,7 @@ fn main() {
             md_n += 1;
             let got: Vec<Value> = scrape_agent::structured::microdata(&page)
                 .iter()
-                .map(to_extruct)
+                .map(|i| to_extruct(i, ""))
                 .collect();
             let want = expected.as_array().cloned().unwrap_or_default();
             let want: Vec<Value> = want.iter().map(normalize_expected).collect();
@@ -127,14 +127,17 @@ fn flatten(value: Value, context: Option<&Value>, out: &mut Vec<Value>) {
 }
 
 /// Our JSON-LD-shaped microdata item in extruct's `{type, properties, id}` shape.
-fn to_extruct(item: &Value) -> Value {
+fn to_extruct(item: &Value, inherited: &str) -> Value {
     let Some(map) = item.as_object() else {
         return strip_base(item);
     };
     if !map.contains_key("@type") && !map.contains_key("@context") {
         return strip_base(item);
     }
-    let vocab = map.get("@context").and_then(Value::as_str).unwrap_or("");
+    let vocab = map
+        .get("@context")
+        .and_then(Value::as_str)
+        .unwrap_or(inherited);
     let join = |t: &Value| {
         Value::String(format!(
             "{vocab}{}{}",
@@ -161,8 +164,8 @@ fn to_extruct(item: &Value) -> Value {
             continue;
         }
         let v = match v {
-            Value::Array(a) => Value::Array(a.iter().map(to_extruct).collect()),
-            other => to_extruct(other),
+            Value::Array(a) => Value::Array(a.iter().map(|i| to_extruct(i, vocab)).collect()),
+            other => to_extruct(other, vocab),
         };
         props.insert(k.clone(), v);
     }

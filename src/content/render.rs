@@ -417,9 +417,7 @@ pub(crate) fn flat_text_raw(el: ElementRef<'_>) -> String {
                     Node::Element(e) => {
                         if matches!(e.name(), "script" | "style" | "noscript" | "template") {
                             skipping = Some(node.id());
-                        } else if e.name() == "br" {
-                            out.push('\n');
-                        } else if crate::tools::dom::is_block(e.name()) {
+                        } else if e.name() == "br" || crate::tools::dom::is_block(e.name()) {
                             out.push('\n');
                         }
                     }

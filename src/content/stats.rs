@@ -122,7 +122,7 @@ fn name_is_chrome(word: &str) -> bool {
     word.split(['-', '_'])
         .filter(|part| !part.is_empty())
         .any(|part| CHROME_PARTS.contains(&part))
-        || CHROME_WORDS.iter().any(|w| word == *w)
+        || CHROME_WORDS.contains(&word)
 }
 
 /// Whole hyphen/underscore-separated parts of a class that mark chrome.

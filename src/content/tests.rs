@@ -1,5 +1,7 @@
 //! Tests over real fixture pages and hostile inputs.
 
+#![allow(clippy::unwrap_used)]
+
 use super::*;
 
 fn page(url: &str, html: &str) -> Page {
@@ -56,7 +58,7 @@ fn boilerplate_is_left_out() {
     );
     assert_eq!(
         c.markdown,
-        "# Story\n\nFirst paragraph of the story, long enough to count as prose.\n\nSecond paragraph with a [link](https://example.com/more) and **bold** text. ![A picture](https://example.com/pic.jpg)"
+        "# Story\n\nFirst paragraph of the story, long enough to count as prose.\n\nSecond paragraph with a [link](https://example.com/more) and **bold** text.\n\n![A picture](https://example.com/pic.jpg)"
     );
     assert_eq!(c.title.as_deref(), Some("A long enough story title"));
     assert_eq!(c.lang.as_deref(), Some("en"));

@@ -65,7 +65,8 @@ fn item(
     let types: Vec<&str> = itemtype.split_whitespace().collect();
     if let Some(first) = types.first() {
         let (vocab, _) = split_vocab(first);
-        if !vocab.is_empty() {
+        // Nested items share the top-level item's context, as in JSON-LD.
+        if !vocab.is_empty() && depth == 0 {
             map.insert("@context".into(), Value::String(vocab.to_owned()));
         }
         let locals: Vec<Value> = types

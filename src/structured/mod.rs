@@ -41,3 +41,6 @@ pub fn microdata(page: &Page) -> Vec<Value> {
 pub fn product(page: &Page) -> Option<Value> {
     product::product(page, &items(page))
 }
+
+#[cfg(test)]
+mod tests;
