@@ -100,8 +100,13 @@ fn strip_wrappers(text: &str) -> &str {
         ("//<![CDATA[", "//]]>"),
     ] {
         if let Some(rest) = t.strip_prefix(open) {
-            t = rest.trim();
-            if let Some(rest) = t.strip_suffix(close) {
+            if let Some(inner) = rest.strip_suffix(close) {
+                // A wrapper around the whole block.
+                t = inner.trim();
+            } else if let Some(end) = rest.find(close) {
+                // A comment before the JSON.
+                t = rest[end + close.len()..].trim();
+            } else {
                 t = rest.trim();
             }
         }
@@ -129,8 +134,13 @@ fn clean_json(text: &str) -> String {
                     continue;
                 }
                 '"' => in_string = false,
+                // Raw line breaks and tabs in strings mean what their escapes mean.
                 '\n' | '\r' | '\t' => {
-                    out.push(' ');
+                    out.push_str(match c {
+                        '\n' => "\\n",
+                        '\r' => "\\r",
+                        _ => "\\t",
+                    });
                     i += 1;
                     continue;
                 }
@@ -231,7 +241,11 @@ mod tests {
     #[test]
     fn lenient_parsing() {
         let v = parse_lenient("<!-- {\"a\": 1, // note\n \"b\": \"x\ny\",} -->").unwrap();
-        assert_eq!(v, json!({"a": 1, "b": "x y"}));
+        assert_eq!(v, json!({"a": 1, "b": "x\ny"}));
+        assert_eq!(
+            parse_lenient("<!-- note -->\n{\"a\": \"<!-- x -->\"}").unwrap(),
+            json!({"a": "<!-- x -->"})
+        );
         assert_eq!(parse_lenient("/* c */ [1,2,]").unwrap(), json!([1, 2]));
         assert!(parse_lenient("{").is_none());
         assert_eq!(
