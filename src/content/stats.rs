@@ -22,9 +22,12 @@ pub(crate) struct Stats {
 }
 
 impl Stats {
-    /// Text outside links: what distinguishes prose from menus.
+    /// Text weighted against links: what distinguishes prose from menus.
+    ///
+    /// Link text is discounted, not ignored: on listings and shop collections the content
+    /// *is* the linked cards, while menus are mostly removed as chrome beforehand.
     pub fn good(&self) -> usize {
-        self.text.saturating_sub(self.link)
+        self.text.saturating_sub(self.link * 4 / 5)
     }
 }
 
