@@ -3,8 +3,13 @@
 //! compares what `structured::json_ld` / `structured::microdata` find, and prints
 //! `extract.product` for the pages that have one.
 //!
+//! With `--wcxb DIR` it also reports how many fields `extract.product` fills on the WCXB
+//! product pages (no ground truth for products there: coverage, not accuracy).
+//!
 //! ```text
 //! cargo run --release --example eval_structured -- /work/shared/corpora/extruct/samples
+//! cargo run --release --example eval_structured -- /work/shared/corpora/extruct/samples \
+//!     --wcxb /work/shared/corpora/wcxb-dev
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
@@ -82,6 +87,58 @@ fn main() {
     }
     println!("\nJSON-LD:   {ld_ok}/{ld_n} pages match extruct exactly");
     println!("microdata: {md_ok}/{md_n} pages match extruct exactly");
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(dir) = args
+        .windows(2)
+        .find(|w| w[0] == "--wcxb")
+        .map(|w| PathBuf::from(&w[1]))
+    {
+        product_coverage(&dir, verbose);
+    }
+}
+
+fn product_coverage(dir: &Path, verbose: bool) {
+    use std::io::Read;
+    let meta = read_json(&dir.join("metadata.json")).unwrap_or_default();
+    let mut pages = 0;
+    let mut found = 0;
+    let mut filled: std::collections::BTreeMap<String, usize> = Default::default();
+    for (id, info) in meta.as_object().into_iter().flatten() {
+        if info["page_type"] != "product" {
+            continue;
+        }
+        let Ok(gz) = std::fs::read(dir.join(format!("html/{id}.html.gz"))) else {
+            continue;
+        };
+        let mut html = String::new();
+        if flate2::read::GzDecoder::new(&gz[..])
+            .read_to_string(&mut html)
+            .is_err()
+        {
+            continue;
+        }
+        pages += 1;
+        let url = read_json(&dir.join(format!("ground-truth/{id}.json")))
+            .and_then(|t| t["url"].as_str().map(str::to_owned))
+            .and_then(|u| url::Url::parse(&u).ok())
+            .unwrap_or_else(|| url::Url::parse(BASE).unwrap());
+        let page = Page::parse(url, &html);
+        if let Some(product) = scrape_agent::structured::product(&page) {
+            found += 1;
+            for (k, v) in product.as_object().into_iter().flatten() {
+                if !v.is_null() {
+                    *filled.entry(k.clone()).or_default() += 1;
+                }
+            }
+            if verbose {
+                println!("wcxb {id}: {product}");
+            }
+        }
+    }
+    println!("\nWCXB product pages: {found}/{pages} give a product; fields filled:");
+    for (k, n) in filled {
+        println!("  {k:<13} {n}/{pages}");
+    }
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

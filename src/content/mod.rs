@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::tools::Page;
 
 pub(crate) use render::flat_text;
+pub(crate) use stats::is_hidden;
 
 /// Longest `text` or `markdown`, in characters.
 pub const MAX_CHARS: usize = 200_000;

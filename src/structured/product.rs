@@ -101,11 +101,16 @@ fn text_of(value: &Value) -> Option<String> {
     match value {
         Value::String(s) => {
             let s = collapse_whitespace(s);
-            (!s.is_empty()).then_some(s)
+            // Placeholders some shops put in empty fields.
+            let placeholder = matches!(
+                s.to_ascii_lowercase().as_str(),
+                "n/a" | "na" | "none" | "null" | "-"
+            );
+            (!s.is_empty() && !placeholder).then_some(s)
         }
         Value::Number(n) => Some(n.to_string()),
         Value::Array(values) => values.iter().find_map(text_of),
-        Value::Object(map) => ["name", "url", "contentUrl", "@id", "@value"]
+        Value::Object(map) => ["name", "url", "contentUrl", "contentURL", "@id", "@value"]
             .iter()
             .find_map(|k| map.get(*k).and_then(text_of)),
         _ => None,
@@ -439,12 +444,38 @@ pub(crate) fn currency_of(text: &str) -> Option<String> {
         .map(|(_, c)| (*c).to_owned())
 }
 
+/// The product title shown on the page: a shop's title element, else the first visible
+/// `<h1>` (screen-reader-only headings like "Product summary" are skipped).
+fn dom_name(page: &Page) -> Option<String> {
+    let doc = &page.document;
+    doc.select(static_selector!("#productTitle, [itemprop=name]"))
+        .chain(doc.select(static_selector!("h1")))
+        .filter(|el| !crate::tools::dom::in_chrome(*el))
+        .filter(|el| {
+            !el.ancestors()
+                .filter_map(scraper::ElementRef::wrap)
+                .chain(std::iter::once(*el))
+                .any(|a| {
+                    crate::content::is_hidden(a)
+                        || a.value().classes().any(|c| {
+                            let c = c.to_ascii_lowercase();
+                            c.contains("offscreen")
+                                || c.contains("sr-only")
+                                || c.contains("visually-hidden")
+                                || c.contains("screen-reader")
+                        })
+                })
+        })
+        .map(crate::content::flat_text)
+        .find(|t| !t.is_empty() && t.chars().count() <= 300)
+}
+
 fn dom_fallbacks(page: &Page, out: &mut Map<String, Value>) {
     let doc = &page.document;
     if out.get("name").is_none_or(Value::is_null)
-        && let Some(h1) = doc.select(static_selector!("h1")).next()
+        && let Some(name) = dom_name(page)
     {
-        fill(out, "name", crate::content::flat_text(h1).into());
+        fill(out, "name", name.into());
     }
     if out.get("price").is_none_or(Value::is_null)
         && let Some((p, c)) = dom_price(page)
