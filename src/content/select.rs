@@ -6,7 +6,7 @@
 //! content is split across siblings (listings, forums, product pages) stop high in the
 //! tree and keep all the siblings; articles inside a layout descend to the article.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ego_tree::NodeId;
 use scraper::{ElementRef, Html};
@@ -20,6 +20,12 @@ const DESCEND_SHARE: f64 = 0.85;
 const SEMANTIC_SHARE: f64 = 0.5;
 /// A chrome-named container is dropped only when it holds less than this share.
 const CHROME_MAX_SHARE: f64 = 0.5;
+/// A root is prose (and link blocks in it are pruned) below this share of link text.
+const PROSE_MAX_LINKS: f64 = 0.3;
+/// A block inside prose is navigation above this share of link text…
+const LINK_BLOCK_DENSITY: f64 = 0.6;
+/// …when it is also this small a part of the root.
+const LINK_BLOCK_MAX_SHARE: f64 = 0.15;
 
 /// The content root and what the renderer must leave out.
 #[derive(Debug)]
@@ -81,6 +87,7 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
             _ => break,
         }
     }
+    prune_link_blocks(root, &stats, &mut skip);
     Choice { root, skip }
 }
 
@@ -93,4 +100,36 @@ pub(crate) fn prose_chars(document: &Html) -> usize {
     stats::compute(body, &HashSet::new())
         .get(&body.id())
         .map_or(0, Stats::good)
+}
+
+/// In prose (a root with few links), blocks made mostly of links — related stories, tag
+/// lists, "read more" rows — are navigation, not content.
+fn prune_link_blocks(
+    root: ElementRef<'_>,
+    stats: &HashMap<NodeId, Stats>,
+    skip: &mut HashSet<NodeId>,
+) {
+    let Some(total) = stats.get(&root.id()) else {
+        return;
+    };
+    if total.text == 0 || total.link as f64 > PROSE_MAX_LINKS * total.text as f64 {
+        return;
+    }
+    for el in root.descendants().filter_map(ElementRef::wrap) {
+        if !matches!(
+            el.value().name(),
+            "ul" | "ol" | "div" | "section" | "table" | "p" | "dl"
+        ) {
+            continue;
+        }
+        let Some(s) = stats.get(&el.id()) else {
+            continue;
+        };
+        if s.text > 0
+            && s.link as f64 > LINK_BLOCK_DENSITY * s.text as f64
+            && (s.text as f64) < LINK_BLOCK_MAX_SHARE * total.text as f64
+        {
+            skip.insert(el.id());
+        }
+    }
 }
