@@ -215,11 +215,9 @@ fn visible_byline(doc: &Html) -> Option<String> {
     .map(|el: ElementRef<'_>| crate::content::flat_text(el))
     .map(|t| {
         let t = t.trim();
-        let lower = t.to_lowercase();
-        if lower.starts_with("by ") {
-            t[3..].trim().to_owned()
-        } else {
-            t.to_owned()
+        match t.get(..3) {
+            Some(head) if head.eq_ignore_ascii_case("by ") => t[3..].trim().to_owned(),
+            _ => t.to_owned(),
         }
     })
     .find(|t| !t.is_empty() && t.chars().count() <= MAX_BYLINE)
