@@ -1,8 +1,23 @@
 //! Main-content extraction: the article text of a page, with its metadata and Markdown.
+//!
+//! Works on the already-parsed `scraper` document (no second parse): text statistics per
+//! element pick the content container (see `select`), boilerplate inside it is skipped
+//! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
+
+mod meta;
+mod render;
+mod select;
+mod stats;
 
 use serde::Serialize;
 
 use crate::tools::Page;
+
+pub(crate) use render::flat_text;
+pub(crate) use stats::is_hidden;
+
+/// Longest `text` or `markdown`, in characters.
+pub const MAX_CHARS: usize = 200_000;
 
 /// The main content of a page.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -25,18 +40,89 @@ pub struct MainContent {
     pub markdown: String,
 }
 
-/// Extracts the main content of a page. (Placeholder until the real extractor lands.)
+/// Extracts the main content of a page: the container holding most of its prose, without
+/// menus, headers, footers, share bars and other boilerplate, as text (blocks on their own
+/// lines) and Markdown, plus the page's metadata. Text is capped at [`MAX_CHARS`].
 pub fn main_content(page: &Page) -> MainContent {
-    let body = page.document.root_element();
+    let (text, markdown) = match noscript_page(page) {
+        Some(inner) => body_of(&inner),
+        None => body_of(page),
+    };
+    let meta = meta::read(page);
+    let excerpt = meta.excerpt.or_else(|| first_paragraph(&text));
     MainContent {
-        text: crate::tools::dom::text_of(body),
-        ..MainContent::default()
+        title: meta.title,
+        byline: meta.byline,
+        published_at: meta.published_at,
+        lang: meta.lang,
+        excerpt,
+        site_name: meta.site_name,
+        text: cap_chars(text),
+        markdown: cap_chars(markdown),
     }
 }
 
-/// Converts an element (and its descendants) to Markdown, links made absolute against the
-/// page. (Placeholder: plain text.)
-pub fn markdown_of(page: &Page, element: scraper::ElementRef<'_>) -> String {
-    let _ = page;
-    crate::tools::dom::text_of(element)
+fn body_of(page: &Page) -> (String, String) {
+    let choice = select::choose(&page.document);
+    let text = render::render(page, choice.root, &choice.skip, render::Mode::Text);
+    let markdown = render::render(page, choice.root, &choice.skip, render::Mode::Markdown);
+    (text, markdown)
 }
+
+/// Pages that render with JavaScript often put a server-rendered copy of the content in
+/// `<noscript>` (Discourse forums do). A parser with scripting on keeps that as raw text, so
+/// when the visible page holds almost no prose and a `<noscript>` holds a lot of markup, that
+/// markup is parsed (once, only then) and used instead.
+fn noscript_page(page: &Page) -> Option<Page> {
+    const MIN_NOSCRIPT: usize = 2_000;
+    let visible: usize = select::prose_chars(&page.document);
+    let best = page
+        .document
+        .select(crate::static_selector!("body noscript"))
+        .map(|n| n.text().collect::<String>())
+        .filter(|t| t.len() >= MIN_NOSCRIPT && t.contains('<'))
+        .max_by_key(String::len)?;
+    if visible * 4 > best.len() / 4 {
+        return None;
+    }
+    Some(Page {
+        url: page.url.clone(),
+        document: scraper::Html::parse_document(&best),
+    })
+}
+
+/// Converts an element (and its descendants) to Markdown, links and images made absolute
+/// against the page. Scripts, styles, navigation and hidden elements are left out.
+pub fn markdown_of(page: &Page, element: scraper::ElementRef<'_>) -> String {
+    cap_chars(render::render(
+        page,
+        element,
+        &Default::default(),
+        render::Mode::Markdown,
+    ))
+}
+
+fn first_paragraph(text: &str) -> Option<String> {
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().count() >= 8)?
+        .trim();
+    Some(if line.chars().count() > 300 {
+        let mut s: String = line.chars().take(300).collect();
+        s.push('…');
+        s
+    } else {
+        line.to_owned()
+    })
+}
+
+fn cap_chars(s: String) -> String {
+    if s.len() <= MAX_CHARS || s.chars().count() <= MAX_CHARS {
+        s
+    } else {
+        s.chars().take(MAX_CHARS).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,20 +1,46 @@
 //! Structured data embedded in pages: JSON-LD, microdata, OpenGraph; and the schema.org
 //! Product read from them.
 
+mod jsonld;
+mod microdata;
+mod product;
+
 use serde_json::Value;
 
 use crate::tools::Page;
 
-/// JSON-LD and microdata items of a page, as JSON values with `@type`. (Placeholder.)
+pub(crate) use jsonld::types_of;
+
+/// JSON-LD and microdata items of a page, as JSON values with `@type`.
+///
+/// JSON-LD blocks are parsed leniently (comments, trailing commas, control characters) and
+/// `@graph` members become top-level items carrying the graph's `@context`. Microdata items
+/// take the same shape: `{"@context": "http://schema.org", "@type": "Product", "name": …}`,
+/// nested items as objects, repeated properties as arrays. JSON-LD items come first.
 pub fn items(page: &Page) -> Vec<Value> {
-    let _ = page;
-    Vec::new()
+    let mut out = json_ld(page);
+    out.extend(microdata(page));
+    out.truncate(jsonld::MAX_ITEMS);
+    out
+}
+
+/// The JSON-LD items alone (see [`items`]).
+pub fn json_ld(page: &Page) -> Vec<Value> {
+    jsonld::items(page)
+}
+
+/// The microdata items alone (see [`items`]).
+pub fn microdata(page: &Page) -> Vec<Value> {
+    microdata::items(page)
 }
 
 /// The page's schema.org Product (JSON-LD, microdata, OpenGraph, then DOM fallbacks) with
 /// `name`, `price`, `currency`, `availability`, `sku`, `brand`, `gtin`, `mpn`, `image`,
-/// `description`. None when the page shows no product. (Placeholder.)
+/// `description` (every key present, null when unknown; `price` a number, `availability` a
+/// schema.org name such as `InStock`). None when the page shows no product.
 pub fn product(page: &Page) -> Option<Value> {
-    let _ = page;
-    None
+    product::product(page, &items(page))
 }
+
+#[cfg(test)]
+mod tests;

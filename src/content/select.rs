@@ -1,0 +1,135 @@
+//! Choosing the element that holds the main content.
+//!
+//! The idea: content is where the text that is not in links concentrates. Starting from the
+//! page's `<main>` (when it holds a fair share of that text) or `<body>`, descend into the
+//! child that holds most of it, as long as that child keeps nearly all of it. Pages whose
+//! content is split across siblings (listings, forums, product pages) stop high in the
+//! tree and keep all the siblings; articles inside a layout descend to the article.
+
+use std::collections::{HashMap, HashSet};
+
+use ego_tree::NodeId;
+use scraper::{ElementRef, Html};
+
+use super::stats::{self, Stats};
+use crate::static_selector;
+
+/// Where descent stops: the child must keep this share of its parent's prose.
+const DESCEND_SHARE: f64 = 0.85;
+/// A `<main>`/`<article>` is trusted when it holds this share of the page's prose.
+const SEMANTIC_SHARE: f64 = 0.5;
+/// A chrome-named container is dropped only when it holds less than this share.
+const CHROME_MAX_SHARE: f64 = 0.5;
+/// A root is prose (and link blocks in it are pruned) below this share of link text.
+const PROSE_MAX_LINKS: f64 = 0.3;
+/// A block inside prose is navigation above this share of link text…
+const LINK_BLOCK_DENSITY: f64 = 0.6;
+/// …when it is also this small a part of the root.
+const LINK_BLOCK_MAX_SHARE: f64 = 0.15;
+
+/// The content root and what the renderer must leave out.
+#[derive(Debug)]
+pub(crate) struct Choice<'a> {
+    /// The element holding the main content.
+    pub root: ElementRef<'a>,
+    /// Elements inside it to skip (chrome-named blocks, link lists).
+    pub skip: HashSet<NodeId>,
+}
+
+/// Picks the main-content element of a document.
+pub(crate) fn choose(document: &Html) -> Choice<'_> {
+    let body = document
+        .select(static_selector!("body"))
+        .next()
+        .unwrap_or_else(|| document.root_element());
+
+    // Pass 1: structural chrome only; tells how much prose each element holds.
+    let raw = stats::compute(body, &HashSet::new());
+    let total = raw.get(&body.id()).map_or(0, Stats::good);
+    let mut skip = HashSet::new();
+    for el in body.descendants().filter_map(ElementRef::wrap) {
+        if stats::has_chrome_name(el) {
+            let good = raw.get(&el.id()).map_or(0, Stats::good);
+            // A wrapper like `page-with-sidebar` holds the whole page: keep it.
+            if (good as f64) < CHROME_MAX_SHARE * total as f64 {
+                skip.insert(el.id());
+            }
+        }
+    }
+    // Pass 2: with the chrome-named blocks gone.
+    let stats = stats::compute(body, &skip);
+    let good = |el: ElementRef<'_>| stats.get(&el.id()).map_or(0, Stats::good);
+    let total = good(body);
+
+    let mut root = body;
+    let semantic = document
+        .select(static_selector!("main, [role=main], article"))
+        .filter(|el| !skip.contains(&el.id()))
+        .max_by_key(|el| good(*el));
+    if let Some(candidate) = semantic
+        && total > 0
+        && good(candidate) as f64 >= SEMANTIC_SHARE * total as f64
+    {
+        root = candidate;
+    }
+
+    loop {
+        let here = good(root);
+        let best = root
+            .children()
+            .filter_map(ElementRef::wrap)
+            .filter(|c| stats.contains_key(&c.id()))
+            .max_by_key(|c| good(*c));
+        match best {
+            Some(child) if here > 0 && good(child) as f64 >= DESCEND_SHARE * here as f64 => {
+                root = child;
+            }
+            _ => break,
+        }
+    }
+    prune_link_blocks(root, &stats, &mut skip);
+    Choice { root, skip }
+}
+
+/// Characters of prose (text outside links, structural chrome excluded) in the body.
+pub(crate) fn prose_chars(document: &Html) -> usize {
+    let body = document
+        .select(static_selector!("body"))
+        .next()
+        .unwrap_or_else(|| document.root_element());
+    stats::compute(body, &HashSet::new())
+        .get(&body.id())
+        .map_or(0, Stats::good)
+}
+
+/// In prose (a root with few links), blocks made mostly of links — related stories, tag
+/// lists, "read more" rows — are navigation, not content.
+fn prune_link_blocks(
+    root: ElementRef<'_>,
+    stats: &HashMap<NodeId, Stats>,
+    skip: &mut HashSet<NodeId>,
+) {
+    let Some(total) = stats.get(&root.id()) else {
+        return;
+    };
+    if total.text == 0 || total.link as f64 > PROSE_MAX_LINKS * total.text as f64 {
+        return;
+    }
+    for el in root.descendants().filter_map(ElementRef::wrap) {
+        if !matches!(
+            el.value().name(),
+            "ul" | "ol" | "div" | "section" | "table" | "p" | "dl"
+        ) {
+            continue;
+        }
+        let Some(s) = stats.get(&el.id()) else {
+            continue;
+        };
+        if s.text > 0
+            && s.link as f64 > LINK_BLOCK_DENSITY * s.text as f64
+            && (s.text as f64) < LINK_BLOCK_MAX_SHARE * total.text as f64
+        {
+            skip.insert(el.id());
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Tests over real fixture pages and hostile inputs.
+
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+fn page(url: &str, html: &str) -> Page {
+    Page::parse(url::Url::parse(url).unwrap(), html)
+}
+
+#[test]
+fn real_article_metadata_and_text() {
+    let p = page(
+        "https://about.gitlab.com/blog/2024/06/25/3-surprising-findings/",
+        include_str!("../../tests/fixtures/content/gitlab-blog.html"),
+    );
+    let c = main_content(&p);
+    assert_eq!(
+        c.title.as_deref(),
+        Some("3 surprising findings from our 2024 Global DevSecOps Survey")
+    );
+    assert_eq!(c.byline.as_deref(), Some("Dave Steer"));
+    assert_eq!(c.published_at.as_deref(), Some("2024-06-25"));
+    assert_eq!(c.lang.as_deref(), Some("en-us"));
+    assert_eq!(c.site_name.as_deref(), Some("GitLab"));
+    assert!(
+        c.text.starts_with(
+            "This year’s survey of more than 5,000 DevSecOps professionals worldwide suggests"
+        ),
+        "{}",
+        &c.text[..200.min(c.text.len())]
+    );
+    assert!(
+        c.text
+            .contains("1. AI shines a light on cumbersome toolchains")
+    );
+    assert!(
+        c.markdown
+            .contains("## 1. AI shines a light on cumbersome toolchains")
+    );
+}
+
+#[test]
+fn boilerplate_is_left_out() {
+    let html = r#"<html lang="en"><head><title>A long enough story title | Site</title></head><body>
+        <header><a href="/">Home</a> <a href="/about">About</a></header>
+        <nav><ul><li><a href="/a">Section A</a></li></ul></nav>
+        <div class="layout"><div class="sidebar">Popular posts here</div>
+        <article><h1>Story</h1><p>First paragraph of the story, long enough to count as prose.</p>
+        <div class="share-buttons">Share on Facebook</div>
+        <p>Second paragraph with a <a href="/more">link</a> and <b>bold</b> text.</p>
+        <img src="/pic.jpg" alt="A picture"></article></div>
+        <footer>Copyright</footer></body></html>"#;
+    let c = main_content(&page("https://example.com/news/1", html));
+    assert_eq!(
+        c.text,
+        "Story\nFirst paragraph of the story, long enough to count as prose.\nSecond paragraph with a link and bold text."
+    );
+    assert_eq!(
+        c.markdown,
+        "# Story\n\nFirst paragraph of the story, long enough to count as prose.\n\nSecond paragraph with a [link](https://example.com/more) and **bold** text.\n\n![A picture](https://example.com/pic.jpg)"
+    );
+    assert_eq!(c.title.as_deref(), Some("A long enough story title"));
+    assert_eq!(c.lang.as_deref(), Some("en"));
+}
+
+#[test]
+fn markdown_of_a_selection() {
+    let html = r#"<div id="x"><h2>Steps</h2><ol><li>One</li><li>Two <code>a*b</code></li></ol>
+        <table><tr><th>k</th><th>v</th></tr><tr><td>a|b</td><td>2</td></tr></table>
+        <pre>let x = 1;
+let y = 2;</pre><blockquote><p>Quoted</p></blockquote></div>"#;
+    let p = page("https://example.com/", html);
+    let el = p
+        .document
+        .select(&crate::tools::dom::selector_static("#x"))
+        .next()
+        .unwrap();
+    assert_eq!(
+        markdown_of(&p, el),
+        "## Steps\n\n1. One\n\n2. Two `a*b`\n\n| k | v |\n| --- | --- |\n| a\\|b | 2 |\n\n```\nlet x = 1;\nlet y = 2;\n```\n\n> Quoted"
+    );
+}
+
+#[test]
+fn hostile_inputs_do_not_panic_and_stay_bounded() {
+    let deep = "<div>".repeat(5_000) + "deep text" + &"</div>".repeat(5_000);
+    let c = main_content(&page("https://example.com/", &deep));
+    assert!(c.text.contains("deep text"));
+    let wide = "<p>word </p>".repeat(100_000);
+    let c = main_content(&page("https://example.com/", &wide));
+    assert!(c.text.chars().count() <= MAX_CHARS);
+    assert!(c.markdown.chars().count() <= MAX_CHARS);
+    for html in [
+        "",
+        "<",
+        "<html><body></body></html>",
+        "\u{0}\u{feff}<p>x",
+        "<table><tr><td>",
+    ] {
+        let _ = main_content(&page("https://example.com/", html));
+    }
+}
