@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::dom::{
     block_text, bound_json, compile_regex, first_number, json_number, parse_selector,
-    percent_decode, text_of,
+    percent_decode, text_capped,
 };
 use super::html::{NoParams, attribute_value, element_record};
 use super::registry::{Effect, Tool, ToolError};
@@ -266,7 +266,7 @@ fn read_field(
     if spec.kind == FieldKind::List {
         let texts: Vec<Value> = matches
             .iter()
-            .map(|el| Value::String(ws.cap_text(text_of(*el))))
+            .map(|el| Value::String(text_capped(*el, ws.limits.max_text_chars)))
             .filter(|v| v != &Value::String(String::new()))
             .collect();
         return if texts.is_empty() {
@@ -284,7 +284,7 @@ fn read_field(
             None => return Value::Null,
         },
         None if spec.kind == FieldKind::Html => el.inner_html(),
-        None => text_of(*el),
+        None => text_capped(*el, ws.limits.max_text_chars),
     };
     if raw.is_empty() {
         return Value::Null;
@@ -904,7 +904,7 @@ fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
                 continue;
             };
             if let Some(date) = normalise_date(raw, month_first) {
-                let shown = text_of(time);
+                let shown = text_capped(time, 200);
                 let shown = if shown.is_empty() {
                     raw.trim().to_owned()
                 } else {
