@@ -47,37 +47,150 @@ macro_rules! static_selector {
 
 /// Text of an element with whitespace collapsed, skipping `<script>`, `<style>`, `<noscript>` and `<template>`.
 pub fn text_of(element: ElementRef<'_>) -> String {
-    let mut out = String::new();
-    push_text(element, &mut out);
-    collapse_whitespace(&out)
+    text_capped(element, usize::MAX)
 }
 
-fn push_text(element: ElementRef<'_>, out: &mut String) {
-    let mut previous_was_element = false;
-    for child in element.children() {
-        if let Some(text) = child.value().as_text() {
-            out.push_str(text);
-            previous_was_element = false;
-        } else if let Some(child_el) = ElementRef::wrap(child) {
-            // `<span>Gregory</span><span>Paragon 68</span>` reads as two words on screen
-            // (separate boxes); a tag inside a word (`<b>H</b>ello`) has a text neighbour.
-            if previous_was_element {
-                out.push(' ');
+/// [`text_of`], cut at `max_chars` characters — and the walk stops there, so reading the text
+/// of an element that wraps a whole page costs the cap, not the page.
+pub fn text_capped(element: ElementRef<'_>, max_chars: usize) -> String {
+    let mut text = Collapsed {
+        out: String::new(),
+        chars: 0,
+        space: false,
+        cap: max_chars,
+    };
+    walk(element, &mut text);
+    text.out
+}
+
+/// Text gathered with whitespace already collapsed, up to a cap.
+struct Collapsed {
+    out: String,
+    chars: usize,
+    /// A space is owed before the next word.
+    space: bool,
+    cap: usize,
+}
+
+impl Collapsed {
+    fn full(&self) -> bool {
+        self.chars >= self.cap
+    }
+
+    fn push(&mut self, text: &str) {
+        if text.starts_with(char::is_whitespace) {
+            self.space = true;
+        }
+        for word in text.split_whitespace() {
+            if self.full() {
+                return;
             }
-            previous_was_element = true;
-            let name = child_el.value().name();
-            if matches!(name, "script" | "style" | "noscript" | "template") {
-                continue;
+            if self.space && !self.out.is_empty() {
+                self.out.push(' ');
+                self.chars += 1;
             }
-            let block = is_block(name);
-            if block || name == "br" {
-                out.push(' ');
-            }
-            push_text(child_el, out);
-            if block {
-                out.push(' ');
+            self.space = true;
+            for c in word.chars() {
+                if self.full() {
+                    return;
+                }
+                self.out.push(c);
+                self.chars += 1;
             }
         }
+        // A word that ends the text node may go on in the next one (`foo<b>bar</b>`).
+        self.space = text.ends_with(char::is_whitespace);
+    }
+}
+
+impl<'a> Visitor<'a> for Collapsed {
+    fn text(&mut self, text: &str) {
+        self.push(text);
+    }
+
+    fn open(&mut self, element: ElementRef<'a>) -> bool {
+        let name = element.value().name();
+        if matches!(name, "script" | "style" | "noscript" | "template") {
+            return false;
+        }
+        // `<span>Gregory</span><span>Paragon 68</span>` reads as two words on screen (separate
+        // boxes); a tag inside a word (`<b>H</b>ello`) has a text node beside it instead.
+        if is_block(name)
+            || name == "br"
+            || element
+                .prev_sibling()
+                .is_some_and(|p| p.value().is_element())
+        {
+            self.space = true;
+        }
+        true
+    }
+
+    fn close(&mut self, element: ElementRef<'a>) {
+        if is_block(element.value().name()) {
+            self.space = true;
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.full()
+    }
+}
+
+/// What a [`walk`] does with the nodes it meets.
+trait Visitor<'a> {
+    /// A text node.
+    fn text(&mut self, text: &str);
+    /// Entering an element; false skips its subtree (and its `close`).
+    fn open(&mut self, element: ElementRef<'a>) -> bool;
+    /// Leaving an element that was entered.
+    fn close(&mut self, element: ElementRef<'a>);
+    /// Stop the walk early.
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// Walks the subtree under `root` in document order without recursion: html5ever does not
+/// cap nesting depth, and a recursive walk over 100 000 nested `<div>`s would overflow the
+/// stack of the blocking thread the tools run on.
+fn walk<'a>(root: ElementRef<'a>, visitor: &mut impl Visitor<'a>) {
+    let root_id = root.id();
+    let mut next = root.first_child();
+    while let Some(node) = next {
+        if visitor.done() {
+            return;
+        }
+        let mut entered = false;
+        if let Some(text) = node.value().as_text() {
+            visitor.text(text);
+        } else if let Some(element) = ElementRef::wrap(node) {
+            entered = visitor.open(element);
+        }
+        if entered {
+            if let Some(child) = node.first_child() {
+                next = Some(child);
+                continue;
+            }
+            if let Some(element) = ElementRef::wrap(node) {
+                visitor.close(element);
+            }
+        }
+        let mut current = node;
+        next = loop {
+            if let Some(sibling) = current.next_sibling() {
+                break Some(sibling);
+            }
+            match current.parent() {
+                Some(parent) if parent.id() != root_id => {
+                    if let Some(element) = ElementRef::wrap(parent) {
+                        visitor.close(element);
+                    }
+                    current = parent;
+                }
+                _ => break None,
+            }
+        };
     }
 }
 
@@ -287,10 +400,13 @@ pub fn json_number(n: f64) -> Option<serde_json::Value> {
 /// Pattern tools (emails, phones, prices, dates) read this instead of [`text_of`] so that a
 /// match cannot run across two table cells or two paragraphs.
 pub fn block_text(element: ElementRef<'_>, skip: &dyn Fn(ElementRef<'_>) -> bool) -> String {
-    let mut raw = String::new();
-    push_block_text(element, skip, &mut raw);
-    let mut out = String::with_capacity(raw.len());
-    for line in raw.lines() {
+    let mut raw = BlockText {
+        out: String::new(),
+        skip,
+    };
+    walk(element, &mut raw);
+    let mut out = String::with_capacity(raw.out.len());
+    for line in raw.out.lines() {
         let line = collapse_whitespace(line);
         if !line.is_empty() {
             if !out.is_empty() {
@@ -302,32 +418,36 @@ pub fn block_text(element: ElementRef<'_>, skip: &dyn Fn(ElementRef<'_>) -> bool
     out
 }
 
-fn push_block_text(
-    element: ElementRef<'_>,
-    skip: &dyn Fn(ElementRef<'_>) -> bool,
-    out: &mut String,
-) {
-    for child in element.children() {
-        if let Some(text) = child.value().as_text() {
-            // Newlines inside a text node are layout, not structure.
-            out.extend(
-                text.chars()
-                    .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
-            );
-        } else if let Some(child_el) = ElementRef::wrap(child) {
-            let name = child_el.value().name();
-            if matches!(name, "script" | "style" | "noscript" | "template") || skip(child_el) {
-                out.push(' ');
-                continue;
-            }
-            let block = is_block(name);
-            if block || name == "br" {
-                out.push('\n');
-            }
-            push_block_text(child_el, skip, out);
-            if block {
-                out.push('\n');
-            }
+/// Raw text with a newline at every block boundary.
+struct BlockText<'s> {
+    out: String,
+    skip: &'s dyn Fn(ElementRef<'_>) -> bool,
+}
+
+impl<'a> Visitor<'a> for BlockText<'_> {
+    fn text(&mut self, text: &str) {
+        // Newlines inside a text node are layout, not structure.
+        self.out.extend(
+            text.chars()
+                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
+        );
+    }
+
+    fn open(&mut self, element: ElementRef<'a>) -> bool {
+        let name = element.value().name();
+        if matches!(name, "script" | "style" | "noscript" | "template") || (self.skip)(element) {
+            self.out.push(' ');
+            return false;
+        }
+        if is_block(name) || name == "br" {
+            self.out.push('\n');
+        }
+        true
+    }
+
+    fn close(&mut self, element: ElementRef<'a>) {
+        if is_block(element.value().name()) {
+            self.out.push('\n');
         }
     }
 }
@@ -479,6 +599,36 @@ mod tests {
         assert!(in_chrome(get("a")));
         assert!(in_chrome(get("b")));
         assert!(!in_chrome(get("c")));
+    }
+
+    #[test]
+    fn text_is_collapsed_across_nodes_and_capped() {
+        let doc = Html::parse_fragment("<div> foo<b>bar</b> <i> baz </i>qux<p>para</p>end\n</div>");
+        let div = doc.select(&selector_static("div")).next().unwrap();
+        assert_eq!(text_of(div), "foobar baz qux para end");
+        assert_eq!(text_capped(div, 8), "foobar b");
+        assert_eq!(text_capped(div, 0), "");
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow_the_stack() {
+        // Deeper pages are a problem of their own: html5ever's parse time grows with the
+        // square of the nesting depth.
+        let depth = 3_000;
+        let html = format!("{}deep{}", "<div>".repeat(depth), "</div>".repeat(depth));
+        // A small stack: a recursive walk needs well over 100 bytes per level.
+        let handle = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || {
+                let doc = Html::parse_document(&html);
+                let root = doc.root_element();
+                (text_of(root), block_text(root, &|_| false))
+            })
+            .unwrap();
+        assert_eq!(
+            handle.join().unwrap(),
+            ("deep".to_owned(), "deep".to_owned())
+        );
     }
 
     #[test]

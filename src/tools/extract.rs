@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::dom::{
     block_text, bound_json, compile_regex, first_number, json_number, parse_selector,
-    percent_decode, text_of,
+    percent_decode, text_capped,
 };
 use super::html::{NoParams, attribute_value, element_record};
 use super::registry::{Effect, Tool, ToolError};
@@ -266,7 +266,7 @@ fn read_field(
     if spec.kind == FieldKind::List {
         let texts: Vec<Value> = matches
             .iter()
-            .map(|el| Value::String(ws.cap_text(text_of(*el))))
+            .map(|el| Value::String(text_capped(*el, ws.limits.max_text_chars)))
             .filter(|v| v != &Value::String(String::new()))
             .collect();
         return if texts.is_empty() {
@@ -284,7 +284,7 @@ fn read_field(
             None => return Value::Null,
         },
         None if spec.kind == FieldKind::Html => el.inner_html(),
-        None => text_of(*el),
+        None => text_capped(*el, ws.limits.max_text_chars),
     };
     if raw.is_empty() {
         return Value::Null;
@@ -505,8 +505,9 @@ fn emails(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
     let text = dot
         .replace_all(&at.replace_all(&text, "@"), ".")
         .into_owned();
-    let pattern =
-        static_regex!(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,24}\b");
+    let pattern = static_regex!(
+        r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,24}(?-u:\b)"
+    );
     found.extend(pattern.find_iter(&text).map(|m| m.as_str().to_owned()));
     let mut out: Vec<Value> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -587,7 +588,7 @@ fn phones(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
         }
     }
     let text = scope_text(ws, &no_skip);
-    let candidate = static_regex!(r"(?:\+|\b)\(?\d(?:[ \t\u{a0}\-./()]{0,3}\d)+\)?");
+    let candidate = static_regex!(r"(?:\+|(?-u:\b))\(?\d(?:[ \t\u{a0}\-./()]{0,3}\d)+\)?");
     for line in text.lines() {
         for m in candidate.find_iter(line) {
             if let Some(n) = phone_in_text(line, m.start(), m.end()) {
@@ -753,10 +754,10 @@ fn prices(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
         .to_ascii_lowercase();
     let text = scope_text(ws, &no_skip);
     let pattern = static_regex!(concat!(
-        r"(?P<pre>US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|R\$|MX\$|CN¥|\$|€|£|¥|￥|₹|₩|₽|₺|₴|₪|₫|฿|₱|\bRs\.?|\b(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|RUB|TRY|ZAR|KRW|SGD|HKD|ILS|THB|PHP|IDR|MYR|VND|UAH|AED|SAR|RON|BGN)\b)[ \u{a0}\u{202f}]?",
+        r"(?P<pre>US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|R\$|MX\$|CN¥|\$|€|£|¥|￥|₹|₩|₽|₺|₴|₪|₫|฿|₱|(?-u:\b)Rs\.?|(?-u:\b)(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|RUB|TRY|ZAR|KRW|SGD|HKD|ILS|THB|PHP|IDR|MYR|VND|UAH|AED|SAR|RON|BGN)(?-u:\b))[ \u{a0}\u{202f}]?",
         r"(?P<a1>\d{1,3}(?:[,.\u{a0}\u{202f} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)",
         r"|(?P<a2>\d{1,3}(?:[,.\u{a0}\u{202f} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)[ \u{a0}\u{202f}]?",
-        r"(?P<suf>€|£|¥|₹|₽|₺|₴|₪|₫|zł|Kč|kr\b\.?|Ft\b|lei\b|\$|\b(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|RUB|TRY|ZAR|KRW|SGD|HKD|ILS|THB|PHP|IDR|MYR|VND|UAH|AED|SAR|RON|BGN)\b)"
+        r"(?P<suf>€|£|¥|₹|₽|₺|₴|₪|₫|zł|Kč|kr(?-u:\b)\.?|Ft(?-u:\b)|lei(?-u:\b)|\$|(?-u:\b)(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|RUB|TRY|ZAR|KRW|SGD|HKD|ILS|THB|PHP|IDR|MYR|VND|UAH|AED|SAR|RON|BGN)(?-u:\b))"
     ));
     let mut out = Vec::new();
     for caps in pattern.captures_iter(&text) {
@@ -904,7 +905,7 @@ fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
                 continue;
             };
             if let Some(date) = normalise_date(raw, month_first) {
-                let shown = text_of(time);
+                let shown = text_capped(time, 200);
                 let shown = if shown.is_empty() {
                     raw.trim().to_owned()
                 } else {
@@ -955,11 +956,14 @@ const DATE_META: &[&str] = &[
 const MONTHS: &str = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
 
 /// One pattern for every date shape we read, so matches never overlap.
+///
+/// Word boundaries are ASCII (`(?-u:\b)`) here and in the other pattern tools: a Unicode
+/// boundary keeps the regex crate off its fast DFA on non-ASCII text, several times slower.
 fn date_pattern() -> &'static regex::Regex {
     static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     CELL.get_or_init(|| {
         let source = format!(
-            r"(?i)\b(?:(?P<iy>\d{{4}})-(?P<im>\d{{2}})-(?P<id>\d{{2}})(?:[T ](?P<ih>\d{{2}}):(?P<imin>\d{{2}})(?::(?P<is>\d{{2}})(?:\.\d{{1,9}})?)?(?P<iz>Z|[+-]\d{{2}}:?\d{{2}})?)?|(?P<sy>\d{{4}})/(?P<sm>\d{{1,2}})/(?P<sd>\d{{1,2}})|(?P<ad>\d{{1,2}})(?:st|nd|rd|th)?\.? (?:of )?(?P<amon>{MONTHS})\.?,? (?P<ay>\d{{4}})|(?P<bmon>{MONTHS})\.? (?P<bd>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<by>\d{{4}})|(?P<n1>\d{{1,2}})(?P<ns1>[/.])(?P<n2>\d{{1,2}})(?P<ns2>[/.])(?P<ny>\d{{4}}))\b"
+            r"(?i)(?-u:\b)(?:(?P<iy>\d{{4}})-(?P<im>\d{{2}})-(?P<id>\d{{2}})(?:[T ](?P<ih>\d{{2}}):(?P<imin>\d{{2}})(?::(?P<is>\d{{2}})(?:\.\d{{1,9}})?)?(?P<iz>Z|[+-]\d{{2}}:?\d{{2}})?)?|(?P<sy>\d{{4}})/(?P<sm>\d{{1,2}})/(?P<sd>\d{{1,2}})|(?P<ad>\d{{1,2}})(?:st|nd|rd|th)?\.? (?:of )?(?P<amon>{MONTHS})\.?,? (?P<ay>\d{{4}})|(?P<bmon>{MONTHS})\.? (?P<bd>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<by>\d{{4}})|(?P<n1>\d{{1,2}})(?P<ns1>[/.])(?P<n2>\d{{1,2}})(?P<ns2>[/.])(?P<ny>\d{{4}}))(?-u:\b)"
         );
         #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
         regex::Regex::new(&source).expect("date pattern is valid")

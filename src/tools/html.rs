@@ -7,7 +7,9 @@ use scraper::ElementRef;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::dom::{bound_json, collapse_whitespace, compile_regex, parse_selector, text_of};
+use super::dom::{
+    bound_json, collapse_whitespace, compile_regex, parse_selector, text_capped, text_of,
+};
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
 
@@ -144,7 +146,10 @@ pub fn element_record(ws: &Workspace<'_>, el: scraper::ElementRef<'_>) -> Value 
             .and_then(|a| a.value().attr("href"))
     };
     let mut record = serde_json::Map::new();
-    record.insert("text".into(), Value::String(ws.cap_text(text_of(el))));
+    record.insert(
+        "text".into(),
+        Value::String(text_capped(el, ws.limits.max_text_chars)),
+    );
     if let Some(url) = link.and_then(|h| ws.page.absolute(h)) {
         record.insert("url".into(), Value::String(url));
     }
@@ -200,7 +205,7 @@ fn text(ws: &mut Workspace<'_>, params: TextParams) -> Result<Value, ToolError> 
     };
     let texts: Vec<Value> = elements
         .into_iter()
-        .map(|el| Value::String(ws.cap_text(text_of(el))))
+        .map(|el| Value::String(text_capped(el, ws.limits.max_text_chars)))
         .collect();
     Ok(Value::Array(texts))
 }
@@ -276,6 +281,11 @@ fn cap_label(ws: &Workspace<'_>, text: String) -> String {
     }
 }
 
+/// The text of an element as a label (see [`MAX_LABEL_CHARS`]).
+fn label_of(ws: &Workspace<'_>, el: ElementRef<'_>) -> String {
+    text_capped(el, MAX_LABEL_CHARS.min(ws.limits.max_text_chars))
+}
+
 fn invalid(tool: &str, message: impl std::fmt::Display) -> ToolError {
     ToolError::InvalidParams(format!("{tool}: {message}"))
 }
@@ -327,7 +337,7 @@ fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError
             let Some(url) = a.value().attr("href").and_then(|h| ws.page.absolute(h)) else {
                 continue;
             };
-            let text = cap_label(ws, link_text(a));
+            let text = link_text(ws, a);
             if let Some(want_same) = params.same_host {
                 // Links without a host (mailto:, tel:) are neither this site nor another.
                 let Some(host) = url::Url::parse(&url).ok().as_ref().and_then(site_host) else {
@@ -374,8 +384,8 @@ fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError
 }
 
 /// What a link says: its text, else the alt text of its image, else its aria-label or title.
-fn link_text(a: ElementRef<'_>) -> String {
-    let text = text_of(a);
+fn link_text(ws: &Workspace<'_>, a: ElementRef<'_>) -> String {
+    let text = label_of(ws, a);
     if !text.is_empty() {
         return text;
     }
@@ -383,7 +393,7 @@ fn link_text(a: ElementRef<'_>) -> String {
         .filter_map(|img| img.value().attr("alt"))
         .chain(a.value().attr("aria-label"))
         .chain(a.value().attr("title"))
-        .map(collapse_whitespace)
+        .map(|t| cap_label(ws, collapse_whitespace(t)))
         .find(|t| !t.is_empty())
         .unwrap_or_default()
 }
@@ -594,9 +604,12 @@ fn tables(ws: &mut Workspace<'_>, params: TablesParams) -> Result<Value, ToolErr
             }
             found
         }
+        // Layout tables are never chosen; skipping them before reading keeps nested layouts
+        // from costing their text once per level.
         None => doc
             .select(crate::static_selector!("table"))
             .take(ws.limits.max_items.saturating_mul(4))
+            .filter(|t| !is_layout_table(*t))
             .collect(),
     };
     let grids: Vec<TableGrid<'_>> = candidates.into_iter().map(|t| read_table(ws, t)).collect();
@@ -689,7 +702,7 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
         .children()
         .filter_map(ElementRef::wrap)
         .find(|el| el.value().name() == "caption")
-        .map(|c| cap_label(ws, text_of(c)))
+        .map(|c| label_of(ws, c))
         .filter(|c| !c.is_empty());
     let rows = own_rows(table);
     // Cells spanning rows are carried down: (column → rows still to fill, text).
@@ -723,7 +736,7 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
             let Some(cell) = own.next() else { break };
             any_cell = true;
             all_th &= cell.value().name() == "th";
-            let text = ws.cap_text(text_of(cell));
+            let text = text_capped(cell, ws.limits.max_text_chars);
             let rowspan = span(cell, "rowspan");
             for _ in 0..span(cell, "colspan") {
                 if cells.len() >= MAX_TABLE_COLUMNS {
@@ -798,15 +811,7 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
         .map(|(_, (tr, _, _, cells))| (tr, cells.into_iter().map(Some).collect()))
         .take(ws.limits.max_items)
         .collect();
-    let layout = table
-        .value()
-        .attr("role")
-        .is_some_and(|r| matches!(r, "presentation" | "none"))
-        || table
-            .descendants()
-            .skip(1)
-            .filter_map(ElementRef::wrap)
-            .any(|el| el.value().name() == "table");
+    let layout = is_layout_table(table);
     TableGrid {
         element: table,
         caption,
@@ -814,6 +819,19 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
         headers,
         rows: data_rows,
     }
+}
+
+/// Presentation tables and tables holding other tables lay a page out; they hold no data.
+fn is_layout_table(table: ElementRef<'_>) -> bool {
+    table
+        .value()
+        .attr("role")
+        .is_some_and(|r| matches!(r, "presentation" | "none"))
+        || table
+            .descendants()
+            .skip(1)
+            .filter_map(ElementRef::wrap)
+            .any(|el| el.value().name() == "table")
 }
 
 fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
@@ -865,7 +883,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
                         o.value()
                             .attr("value")
                             .map(str::to_owned)
-                            .unwrap_or_else(|| text_of(o))
+                            .unwrap_or_else(|| label_of(ws, o))
                     })
                     .map(|v| cap_label(ws, v))
                     .collect(),
@@ -949,7 +967,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let title = doc
         .select(crate::static_selector!("title"))
         .next()
-        .map(|t| ws.cap_text(text_of(t)))
+        .map(|t| text_capped(t, ws.limits.max_text_chars))
         .filter(|t| !t.is_empty())
         .or_else(|| first(&["og:title", "twitter:title"]));
     let description = first(&["description", "og:description", "twitter:description"]);
