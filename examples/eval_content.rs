@@ -13,11 +13,11 @@
 //! (bot walls, apps); they score 1 only for an empty extraction.
 //!
 //! Results (2026-11-21, branch `content`; ms/page includes each crate's own parse and was
-//! measured on a busy 2-core machine, so compare it only within one run):
+//! measured on a busy 2-core machine, `ours` in a separate run: read it as a rough guide):
 //!
 //! ```text
 //! extractor         article  service  product collect.    forum  listing     docs     WCXB  readab.   failed ms/page
-//! ours                0.912    0.831    0.569    0.656    0.756    0.736    0.957    0.774    0.957        0    22.2
+//! ours                0.912    0.838    0.557    0.697    0.756    0.736    0.957    0.779    0.951        0     6.7
 //! dom_smoothie        0.914    0.686    0.331    0.432    0.499    0.545    0.930    0.620    0.999        7    16.8
 //! rs_trafilatura      0.923    0.851    0.532    0.686    0.777    0.649    0.952    0.767    0.927        0   116.1
 //! readabilityrs       0.850    0.714    0.413    0.449    0.547    0.412    0.907    0.613    0.943        7    76.8
