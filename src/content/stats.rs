@@ -63,7 +63,9 @@ pub(crate) fn is_junk_tag(name: &str) -> bool {
 /// Hidden by the page itself (the reader would not see it).
 pub(crate) fn is_hidden(element: ElementRef<'_>) -> bool {
     let el = element.value();
-    if el.attr("hidden").is_some() || el.attr("aria-hidden") == Some("true") {
+    // Not `aria-hidden`: it hides from screen readers, not from the eye (shops mark product
+    // card text with it), and apps set it on their whole root while a dialog is open.
+    if el.attr("hidden").is_some() {
         return true;
     }
     el.attr("style").is_some_and(|style| {
