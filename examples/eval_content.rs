@@ -2,9 +2,9 @@
 //! the Mozilla Readability test pages, for our extractor and the crates we compared it with.
 //!
 //! ```text
-//! cargo run --release --example eval_content -- /work/shared/corpora
-//! cargo run --release --example eval_content -- /work/shared/corpora --extractors ours,dom_smoothie
-//! cargo run --release --example eval_content -- /work/shared/corpora --extractors ours --per-page
+//! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora
+//! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours,dom_smoothie
+//! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours --per-page
 //! ```
 //!
 //! Score: lower-case the text, take `\w+` tokens as a bag of words, F1 between the extracted

@@ -265,17 +265,23 @@ fn normalize(text: &str) -> String {
 
 fn tokens(text: &str) -> BTreeMap<String, usize> {
     let mut bag = BTreeMap::new();
-    let word = regex::Regex::new(r"\w+").expect("valid regex");
-    for m in word.find_iter(&text.to_lowercase()) {
+    for m in word_regex().find_iter(&text.to_lowercase()) {
         *bag.entry(m.as_str().to_owned()).or_insert(0) += 1;
     }
     bag
 }
 
+/// The word pattern of the WCXB score.
+#[allow(clippy::expect_used)] // a constant pattern
+fn word_regex() -> &'static regex::Regex {
+    static WORD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    WORD.get_or_init(|| regex::Regex::new(r"\w+").expect("valid regex"))
+}
+
 /// Lower-cased `\w+` words in order.
 fn word_list(text: &str) -> Vec<String> {
-    let word = regex::Regex::new(r"\w+").expect("valid regex");
-    word.find_iter(&text.to_lowercase())
+    word_regex()
+        .find_iter(&text.to_lowercase())
         .map(|m| m.as_str().to_owned())
         .collect()
 }

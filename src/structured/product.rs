@@ -96,11 +96,21 @@ fn fill(out: &mut Map<String, Value>, key: &str, value: Value) {
     }
 }
 
+/// A JSON-LD string as text: shops often put HTML in them (`TFC8&reg;`, `Zub<wbr/>ehör`), so
+/// a string with markup or entities is read as an HTML fragment.
+fn plain_text(raw: &str) -> String {
+    if !raw.contains(['&', '<']) {
+        return collapse_whitespace(raw);
+    }
+    let fragment = scraper::Html::parse_fragment(raw);
+    collapse_whitespace(&fragment.root_element().text().collect::<String>())
+}
+
 /// The first string in a value: a string, the first of an array, an object's `name`/`url`/`@id`.
 fn text_of(value: &Value) -> Option<String> {
     match value {
         Value::String(s) => {
-            let s = collapse_whitespace(s);
+            let s = plain_text(s);
             // Placeholders some shops put in empty fields.
             let placeholder = matches!(
                 s.to_ascii_lowercase().as_str(),

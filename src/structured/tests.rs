@@ -192,3 +192,16 @@ fn hostile_inputs_do_not_panic() {
         let _ = product(&p);
     }
 }
+
+#[test]
+fn markup_inside_json_ld_strings_is_read_as_text() {
+    let p = page(
+        "https://shop.example/cream",
+        r#"<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Product",
+            "name": "The Cream with TFC8&reg; Face Moisturizer", "description": "Zub<wbr/>eh&ouml;r &amp; more",
+            "offers": {"@type": "Offer", "price": "12.50", "priceCurrency": "EUR"}}</script>"#,
+    );
+    let product = product(&p).unwrap();
+    assert_eq!(product["name"], "The Cream with TFC8® Face Moisturizer");
+    assert_eq!(product["description"], "Zubehör & more");
+}
