@@ -4,7 +4,7 @@
 //! element pick the content container (see `select`), boilerplate inside it is skipped
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
-mod meta;
+pub(crate) mod meta;
 mod render;
 mod select;
 mod stats;

@@ -1052,6 +1052,16 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
             .and_then(|t| t.value().attr("datetime"))
             .map(|d| cap_label(ws, d.trim().to_owned()))
     });
+    // Many articles name the author and date only in the visible byline.
+    let (author, published_time) = if author.is_none() || published_time.is_none() {
+        let visible = crate::content::meta::read(ws.page);
+        (
+            author.or_else(|| visible.byline.map(|b| cap_label(ws, b))),
+            published_time.or_else(|| visible.published_at.map(|d| cap_label(ws, d))),
+        )
+    } else {
+        (author, published_time)
+    };
     let site_name = first(&["og:site_name", "application-name"]).or_else(|| {
         jsonld_fact(&items, "publisher")
             .and_then(person_names)
