@@ -276,25 +276,63 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
 }
 
 /// A block whose items each hold another content list is a set of sections ("Technology",
-/// "Science", each with its cards), not the items themselves: its score drops well below
-/// the lists inside it.
+/// "Science", each with its cards), not the items themselves; and a list spread over several
+/// items of another list (the tags of each card) is part of those items. Both drop well below
+/// the list that is the page's items.
 fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
-    let inner_lists: Vec<NodeId> = blocks
+    let item_sets: Vec<(usize, std::collections::HashSet<NodeId>)> = blocks
         .iter()
-        .filter(|(b, _)| !b.in_chrome && b.count >= 3)
-        .filter_map(|(_, ids)| ids.first().copied())
+        .enumerate()
+        .filter(|(_, (b, _))| !b.in_chrome && b.count >= 3)
+        .map(|(index, (_, ids))| (index, ids.iter().copied().collect()))
         .collect();
-    for (block, ids) in blocks.iter_mut() {
-        let items: std::collections::HashSet<NodeId> = ids.iter().copied().collect();
-        let holds_a_list = inner_lists.iter().any(|first| {
-            doc.tree
-                .get(*first)
-                .is_some_and(|node| node.ancestors().any(|a| items.contains(&a.id())))
-        });
-        if holds_a_list {
+    let mut demote = vec![false; blocks.len()];
+    for (index, (_, ids)) in blocks.iter().enumerate() {
+        for (other, outer_items) in &item_sets {
+            if *other == index {
+                continue;
+            }
+            // Which items of the other block hold this block's items.
+            let holders: std::collections::HashSet<NodeId> = ids
+                .iter()
+                .take(50)
+                .filter_map(|id| doc.tree.get(*id))
+                .filter_map(|node| {
+                    node.ancestors()
+                        .map(|a| a.id())
+                        .find(|a| outer_items.contains(a))
+                })
+                .collect();
+            if holders.len() >= 2 && short_items(doc, ids) {
+                // Short labels spread over several items of the other list (each card's tags):
+                // part of its items. Cards spread over sections are not short.
+                demote[index] = true;
+            } else if holders.len() == 1 {
+                // Inside one item of the other list: that item is a section holding this list.
+                demote[*other] = true;
+            }
+        }
+    }
+    for ((block, _), demoted) in blocks.iter_mut().zip(demote) {
+        if demoted {
             block.score *= 0.3;
         }
     }
+}
+
+/// Whether a block's items are labels (tags, chips) rather than entries: median text under
+/// 40 characters.
+fn short_items(doc: &Html, ids: &[NodeId]) -> bool {
+    let mut lengths: Vec<usize> = ids
+        .iter()
+        .take(21)
+        .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
+        .map(|el| text_of(el).chars().count())
+        .collect();
+    lengths.sort_unstable();
+    lengths
+        .get(lengths.len() / 2)
+        .is_some_and(|median| *median < 40)
 }
 
 fn describe_block(
@@ -913,5 +951,39 @@ mod tests {
                 .filter(|b| b.in_chrome)
                 .all(|b| b.score < best.score)
         );
+    }
+
+    #[test]
+    fn cards_rank_above_their_tags_and_above_the_sections_holding_them() {
+        let card = |n: usize| {
+            format!(
+                r#"<article class="repo"><h3><a href="/r/{n}">Repository number {n} does useful things</a></h3>
+                <p class="desc">A longer description of repository {n}, with enough words to read as an entry.</p>
+                <div class="tags"><a class="tag" href="/t/a{n}">rust</a><a class="tag" href="/t/b{n}">http</a><a class="tag" href="/t/c{n}">sse</a><a class="tag" href="/t/d{n}">agents</a></div></article>"#
+            )
+        };
+        let section = |name: &str, from: usize| {
+            format!(
+                r#"<section class="group"><h2>{name}</h2><div class="list">{}{}{}</div></section>"#,
+                card(from),
+                card(from + 1),
+                card(from + 2)
+            )
+        };
+        let html = format!(
+            "<html><body><main>{}{}{}</main></body></html>",
+            section("Today", 1),
+            section("Yesterday", 4),
+            section("Earlier", 7)
+        );
+        let page = Page::parse(url::Url::parse("https://code.example/").unwrap(), &html);
+        let outline = outline(&page);
+        let best = &outline.blocks[0];
+        assert_eq!(
+            best.selector, "div.list > article.repo",
+            "{:#?}",
+            outline.blocks
+        );
+        assert_eq!(best.count, 9);
     }
 }
