@@ -126,29 +126,18 @@ fn name_is_chrome(word: &str) -> bool {
     }
     word.split(['-', '_'])
         .filter(|part| !part.is_empty())
-        .any(|part| CHROME_PARTS.contains(&part))
-        || CHROME_WORDS.contains(&word)
+        .any(|part| {
+            crate::tools::dom::CHROME_WORDS.contains(&part) || EXTRA_CHROME_PARTS.contains(&part)
+        })
+        || HIDDEN_CLASSES.contains(&word)
 }
 
-/// Whole hyphen/underscore-separated parts of a class that mark chrome.
-const CHROME_PARTS: &[&str] = &[
-    "nav",
-    "navbar",
-    "navigation",
-    "menu",
-    "footer",
-    "sidebar",
-    "breadcrumb",
-    "breadcrumbs",
-    "pagination",
-    "pager",
-    "cookie",
-    "cookies",
+/// Parts of a class that mark chrome for main-content extraction, beyond the page-chrome
+/// words the outline uses too (`dom::CHROME_WORDS`): share bars, ads, related links and
+/// banners are not content, though a list of them can still be a page's items.
+const EXTRA_CHROME_PARTS: &[&str] = &[
     "consent",
     "gdpr",
-    "masthead",
-    "topbar",
-    "skip",
     "share",
     "sharing",
     "social",
@@ -173,8 +162,8 @@ const CHROME_PARTS: &[&str] = &[
     "disclaimer",
 ];
 
-/// Whole class names that mark chrome.
-const CHROME_WORDS: &[&str] = &[
+/// Whole class names of elements hidden from readers.
+const HIDDEN_CLASSES: &[&str] = &[
     "hidden",
     "hide",
     "sr-only",

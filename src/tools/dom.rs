@@ -280,7 +280,8 @@ pub fn is_chrome_element(element: ElementRef<'_>) -> bool {
     })
 }
 
-const CHROME_WORDS: &[&str] = &[
+/// Hyphen/underscore-separated parts of a class or id that mark page chrome.
+pub const CHROME_WORDS: &[&str] = &[
     "nav",
     "navbar",
     "navigation",
