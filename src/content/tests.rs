@@ -84,9 +84,14 @@ let y = 2;</pre><blockquote><p>Quoted</p></blockquote></div>"#;
 
 #[test]
 fn hostile_inputs_do_not_panic_and_stay_bounded() {
-    let deep = "<div>".repeat(5_000) + "deep text" + &"</div>".repeat(5_000);
+    // Deep but within the parser guard (tools::nesting::MAX_DEPTH): the text is still found.
+    let deep = "<div>".repeat(1_000) + "deep text" + &"</div>".repeat(1_000);
     let c = main_content(&page("https://example.com/", &deep));
     assert!(c.text.contains("deep text"));
+    // Deeper than the guard: cut before parsing, and still no panic.
+    let deeper = "<div>".repeat(5_000) + "deep text" + &"</div>".repeat(5_000);
+    let c = main_content(&page("https://example.com/", &deeper));
+    assert!(!c.text.contains("deep text"));
     let wide = "<p>word </p>".repeat(100_000);
     let c = main_content(&page("https://example.com/", &wide));
     assert!(c.text.chars().count() <= MAX_CHARS);

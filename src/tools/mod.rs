@@ -14,6 +14,7 @@ pub mod data;
 pub mod dom;
 pub mod extract;
 pub mod html;
+pub mod nesting;
 pub mod registry;
 pub mod validate;
 pub mod workspace;

@@ -16,7 +16,7 @@ pub struct Page {
 impl Page {
     /// Parses `html` fetched from `url`.
     pub fn parse(url: Url, html: &str) -> Self {
-        let document = Html::parse_document(html);
+        let document = Html::parse_document(&super::nesting::limit_depth(html));
         let base = document
             .select(&dom::selector_static("base[href]"))
             .next()
