@@ -376,3 +376,27 @@ async fn duplicate_session_id_is_a_conflict() {
     let error: Value = again.json().await.unwrap();
     assert_eq!(error["error"]["code"], "duplicate_session");
 }
+
+#[tokio::test]
+async fn a_body_over_the_cap_is_too_large_and_nothing_more_is_read() {
+    let fixtures = FixtureServer::start().await;
+    let app = crate::support::spawn_app_with(|s| s.fetch.max_body_bytes = 64 * 1024).await;
+    let big = fixtures.url("/big");
+    let good = fixtures.url("/pages/news.html");
+    let frames = app
+        .stream(&json!({"urls": [big, good], "instructions": "top 2 stories"}))
+        .await;
+    let errors: Vec<&Value> = frames
+        .iter()
+        .filter(|f| f.event == "error")
+        .map(Frame::payload)
+        .collect();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0]["code"], "too_large");
+    assert_eq!(errors[0]["url"], json!(big));
+    let done = complete(&frames);
+    assert_eq!(done["status"], "partial");
+    assert_eq!(done["extracted_data"][&good].as_array().unwrap().len(), 2);
+    // The capped body was not counted: only the good page's bytes are.
+    assert!(done["metrics"]["bytes_fetched"].as_u64().unwrap() < 64 * 1024);
+}
