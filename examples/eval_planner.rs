@@ -15,10 +15,10 @@ use axum::extract::{Path as UrlPath, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
-use scrape_agent::app::Application;
-use scrape_agent::settings::Settings;
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+mod common;
 
 #[derive(Debug, Deserialize)]
 struct Task {
@@ -76,24 +76,8 @@ async fn run(
     let pages = Router::new()
         .route("/{*path}", axum::routing::get(serve_page))
         .with_state(Arc::new(corpora.clone()));
-    let page_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let page_base = format!("http://{}", page_listener.local_addr()?);
-    tokio::spawn(async move { axum::serve(page_listener, pages).await });
-
-    let mut settings = Settings::defaults();
-    settings.server.bind = "127.0.0.1:0".parse()?;
-    settings.fetch.allow_private_networks = true;
-    settings.fetch.respect_robots = false;
-    // A throwaway database: measurements must not touch ./data or an earlier run's sessions.
-    let db = std::env::temp_dir().join(format!(
-        "scrape-agent-{}-{}.db",
-        env!("CARGO_CRATE_NAME"),
-        std::process::id()
-    ));
-    settings.database.url = format!("sqlite://{}", db.display());
-    let app = Application::build(settings).await?;
-    let api = format!("http://{}", app.local_addr()?);
-    tokio::spawn(app.run_until(std::future::pending()));
+    let page_base = common::serve_pages(pages).await?;
+    let api = common::start_server(|_| {}).await?;
 
     let client = reqwest::Client::new();
     let mut per_intent: BTreeMap<String, (usize, usize)> = BTreeMap::new();

@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::http::header;
 use futures::StreamExt;
-use scrape_agent::app::Application;
-use scrape_agent::settings::Settings;
 use serde_json::json;
 use tokio::sync::Semaphore;
+
+mod common;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -56,25 +56,14 @@ async fn run(
             }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let page_url = format!("http://{}/page", listener.local_addr()?);
-    tokio::spawn(async move { axum::serve(listener, pages).await });
-
-    let mut settings = Settings::defaults();
-    settings.server.bind = "127.0.0.1:0".parse()?;
-    settings.fetch.allow_private_networks = true;
-    settings.fetch.respect_robots = false;
-    // A throwaway database: measurements must not touch ./data or an earlier run's sessions.
-    let db = std::env::temp_dir().join(format!(
-        "scrape-agent-{}-{}.db",
-        env!("CARGO_CRATE_NAME"),
-        std::process::id()
-    ));
-    settings.database.url = format!("sqlite://{}", db.display());
-    settings.limits.max_concurrent_runs = concurrency.max(1) * 2;
-    let app = Application::build(settings).await?;
-    let api = format!("http://{}/api/scrape/stream", app.local_addr()?);
-    tokio::spawn(app.run_until(std::future::pending()));
+    let page_url = format!("{}/page", common::serve_pages(pages).await?);
+    let api = format!(
+        "{}/api/scrape/stream",
+        common::start_server(|settings| {
+            settings.limits.max_concurrent_runs = concurrency.max(1) * 2;
+        })
+        .await?
+    );
 
     let client = reqwest::Client::new();
     let gate = Arc::new(Semaphore::new(concurrency));
