@@ -79,7 +79,7 @@ fn main() {
                 println!("  want {}\n  got  {}", Value::from(want), Value::from(got));
             }
         }
-        if let Some(product) = scrape_agent::structured::product(&page)
+        if let Some(product) = scrape_agent::structured::product(&page, false)
             && (name.to_string().contains("product") || verbose)
         {
             println!("product   {name}: {product}");
@@ -123,7 +123,7 @@ fn product_coverage(dir: &Path, verbose: bool) {
             .and_then(|u| url::Url::parse(&u).ok())
             .unwrap_or_else(|| url::Url::parse(BASE).unwrap());
         let page = Page::parse(url, &html);
-        if let Some(product) = scrape_agent::structured::product(&page) {
+        if let Some(product) = scrape_agent::structured::product(&page, false) {
             found += 1;
             for (k, v) in product.as_object().into_iter().flatten() {
                 if !v.is_null() {

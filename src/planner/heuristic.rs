@@ -82,7 +82,8 @@ fn single_plan(intent: &Intent, request: &Request) -> Plan {
         )],
         Intent::Product => vec![ToolCall::new(
             "extract.product",
-            json!({}),
+            // The user says the page shows a product, so its title counts without markup.
+            json!({"assume_product": true}),
             "the request asks for a product's details",
         )],
         Intent::Metadata => vec![ToolCall::new(

@@ -37,9 +37,10 @@ pub fn microdata(page: &Page) -> Vec<Value> {
 /// The page's schema.org Product (JSON-LD, microdata, OpenGraph, then DOM fallbacks) with
 /// `name`, `price`, `currency`, `availability`, `sku`, `brand`, `gtin`, `mpn`, `image`,
 /// `description` (every key present, null when unknown; `price` a number, `availability` a
-/// schema.org name such as `InStock`). None when the page shows no product.
-pub fn product(page: &Page) -> Option<Value> {
-    product::product(page, &items(page))
+/// schema.org name such as `InStock`). None when the page shows no product; with
+/// `assume_product` (the caller says it is a product page) the visible title is enough.
+pub fn product(page: &Page, assume_product: bool) -> Option<Value> {
+    product::product(page, &items(page), assume_product)
 }
 
 #[cfg(test)]

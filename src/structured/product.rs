@@ -37,8 +37,9 @@ const MAX_SEARCH_DEPTH: usize = 6;
 const MAX_DESCRIPTION: usize = 5000;
 
 /// Builds the product: the first Product item fills what it can, OpenGraph and the DOM fill
-/// the rest. None when nothing on the page says "product".
-pub(crate) fn product(page: &Page, items: &[Value]) -> Option<Value> {
+/// the rest. None when nothing on the page says "product" — unless `assume_product` (the
+/// caller knows it is a product page), when the visible title alone is enough.
+pub(crate) fn product(page: &Page, items: &[Value], assume_product: bool) -> Option<Value> {
     let mut out = Map::new();
     let item = items.iter().find_map(|v| find_product(v, 0));
     if let Some(item) = item {
@@ -47,12 +48,31 @@ pub(crate) fn product(page: &Page, items: &[Value]) -> Option<Value> {
     let og = opengraph(page, &mut out);
     if item.is_none() && !og {
         // Without any markup, a page is a product page when it shows a title and a price.
-        let price = dom_price(page)?;
-        page.document.select(static_selector!("h1")).next()?;
-        fill(&mut out, "price", price.0.into());
-        if let Some(cur) = price.1 {
-            fill(&mut out, "currency", cur.into());
+        match dom_price(page) {
+            Some((price, currency))
+                if page
+                    .document
+                    .select(static_selector!("h1"))
+                    .next()
+                    .is_some() =>
+            {
+                fill(&mut out, "price", price.into());
+                if let Some(cur) = currency {
+                    fill(&mut out, "currency", cur.into());
+                }
+            }
+            _ if assume_product => {
+                fill(&mut out, "name", dom_name(page)?.into());
+            }
+            _ => return None,
         }
+    } else if item.is_none()
+        && let (Some(Value::String(og_name)), Some(shown)) = (out.get("name"), dom_name(page))
+        && shown.len() < og_name.len()
+        && og_name.contains(shown.as_str())
+    {
+        // `og:title` often carries the site's name ("Tee | Shop"); the heading does not.
+        out.insert("name".into(), shown.into());
     }
     dom_fallbacks(page, &mut out);
     let mut ordered = Map::new();

@@ -18,7 +18,7 @@ fn json_ld_product_every_field() {
         include_str!("../../tests/fixtures/structured/jsonld_product.html"),
     );
     assert_eq!(
-        product(&p).unwrap(),
+        product(&p, false).unwrap(),
         json!({
             "name": "Jimmy: The Ultimate Device Opener, 301 Stainless Steel Blade",
             "price": 7.95,
@@ -41,7 +41,7 @@ fn microdata_only_product() {
         include_str!("../../tests/fixtures/structured/microdata_product.html"),
     );
     assert_eq!(
-        product(&p).unwrap(),
+        product(&p, false).unwrap(),
         json!({
             "name": "Executive Anvil",
             "price": 119.99,
@@ -114,7 +114,7 @@ fn opengraph_only_product() {
     );
     assert!(items(&p).is_empty());
     assert_eq!(
-        product(&p).unwrap(),
+        product(&p, false).unwrap(),
         json!({
             "name": "Better Off Dead [Exclusive Blu-ray Steelbook] - New on Blu-ray Disc | FYE",
             "price": 17.99,
@@ -150,7 +150,7 @@ fn dom_fallback_and_no_product() {
         r#"<html><head><meta name="description" content="A mug."></head><body>
         <h1>Blue mug</h1><span class="product-price">€12,50</span></body></html>"#,
     );
-    let got = product(&p).unwrap();
+    let got = product(&p, false).unwrap();
     assert_eq!(got["name"], "Blue mug");
     assert_eq!(got["price"], 12.5);
     assert_eq!(got["currency"], "EUR");
@@ -159,7 +159,36 @@ fn dom_fallback_and_no_product() {
         "https://news.example/",
         "<html><body><h1>News</h1><p>No price here.</p></body></html>",
     );
-    assert_eq!(product(&article), None);
+    assert_eq!(product(&article, false), None);
+}
+
+#[test]
+fn assumed_product_page_is_read_from_its_heading() {
+    let p = page(
+        "https://phones.example/13",
+        r#"<html><head><title>Phones | Example</title></head><body>
+        <nav><h1>Example</h1></nav><main><h1>Phone 13</h1><p>Fast and light.</p></main></body></html>"#,
+    );
+    assert_eq!(product(&p, false), None);
+    let got = product(&p, true).unwrap();
+    assert_eq!(got["name"], "Phone 13");
+    assert_eq!(got["price"], Value::Null);
+    let empty = page(
+        "https://phones.example/",
+        "<html><body><p>Hi</p></body></html>",
+    );
+    assert_eq!(product(&empty, true), None);
+}
+
+#[test]
+fn opengraph_name_loses_the_site_when_the_heading_shows_it() {
+    let p = page(
+        "https://shop.example/tee",
+        r#"<html><head><meta property="og:type" content="product">
+        <meta property="og:title" content="Staple Tee | Example Shop"></head>
+        <body><h1>Staple Tee</h1></body></html>"#,
+    );
+    assert_eq!(product(&p, false).unwrap()["name"], "Staple Tee");
 }
 
 #[test]
@@ -177,7 +206,7 @@ fn hostile_inputs_do_not_panic() {
             .repeat(2000);
     let p = page("https://example.com/", &nested);
     let _ = items(&p);
-    let _ = product(&p);
+    let _ = product(&p, false);
     let loops = r#"<div itemscope itemref="a" id="a"><span itemprop="n" itemscope itemref="a">x</span></div>"#;
     let _ = items(&page("https://example.com/", loops));
     for html in [
@@ -189,7 +218,7 @@ fn hostile_inputs_do_not_panic() {
     ] {
         let p = page("https://example.com/", html);
         let _ = items(&p);
-        let _ = product(&p);
+        let _ = product(&p, false);
     }
 }
 
@@ -201,7 +230,7 @@ fn markup_inside_json_ld_strings_is_read_as_text() {
             "name": "The Cream with TFC8&reg; Face Moisturizer", "description": "Zub<wbr/>eh&ouml;r &amp; more",
             "offers": {"@type": "Offer", "price": "12.50", "priceCurrency": "EUR"}}</script>"#,
     );
-    let product = product(&p).unwrap();
+    let product = product(&p, false).unwrap();
     assert_eq!(product["name"], "The Cream with TFC8® Face Moisturizer");
     assert_eq!(product["description"], "Zubehör & more");
 }

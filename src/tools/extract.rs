@@ -7,6 +7,7 @@ use scraper::ElementRef;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::dates::{date_pattern, normalise_date};
 use super::dom::{
     block_text, bound_json, compile_regex, first_number, json_number, parse_selector,
     percent_decode, text_capped,
@@ -953,88 +954,6 @@ const DATE_META: &[&str] = &[
     "uploaddate",
 ];
 
-const MONTHS: &str = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
-
-/// One pattern for every date shape we read, so matches never overlap.
-///
-/// Word boundaries are ASCII (`(?-u:\b)`) here and in the other pattern tools: a Unicode
-/// boundary keeps the regex crate off its fast DFA on non-ASCII text, several times slower.
-fn date_pattern() -> &'static regex::Regex {
-    static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    CELL.get_or_init(|| {
-        let source = format!(
-            r"(?i)(?-u:\b)(?:(?P<iy>\d{{4}})-(?P<im>\d{{2}})-(?P<id>\d{{2}})(?:[T ](?P<ih>\d{{2}}):(?P<imin>\d{{2}})(?::(?P<is>\d{{2}})(?:\.\d{{1,9}})?)?(?P<iz>Z|[+-]\d{{2}}:?\d{{2}})?)?|(?P<sy>\d{{4}})/(?P<sm>\d{{1,2}})/(?P<sd>\d{{1,2}})|(?P<ad>\d{{1,2}})(?:st|nd|rd|th)?\.? (?:of )?(?P<amon>{MONTHS})\.?,? (?P<ay>\d{{4}})|(?P<bmon>{MONTHS})\.? (?P<bd>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<by>\d{{4}})|(?P<n1>\d{{1,2}})(?P<ns1>[/.])(?P<n2>\d{{1,2}})(?P<ns2>[/.])(?P<ny>\d{{4}}))(?-u:\b)"
-        );
-        #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
-        regex::Regex::new(&source).expect("date pattern is valid")
-    })
-}
-
-/// A date or datetime in any shape we read, as ISO-8601; None when it is not a real date.
-fn normalise_date(raw: &str, month_first: bool) -> Option<String> {
-    let raw = raw.trim();
-    let caps = date_pattern().captures(raw)?;
-    let num = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<u32>().ok());
-    let (year, month, day) = if let Some(y) = num("iy") {
-        (y, num("im")?, num("id")?)
-    } else if let Some(y) = num("sy") {
-        (y, num("sm")?, num("sd")?)
-    } else if let Some(y) = num("ay") {
-        (y, month_number(caps.name("amon")?.as_str())?, num("ad")?)
-    } else if let Some(y) = num("by") {
-        (y, month_number(caps.name("bmon")?.as_str())?, num("bd")?)
-    } else {
-        let (a, b, y) = (num("n1")?, num("n2")?, num("ny")?);
-        let sep1 = caps.name("ns1")?.as_str();
-        if sep1 != caps.name("ns2")?.as_str() {
-            return None;
-        }
-        // 03.04.2025 is always day first; with slashes the page's language decides, unless
-        // one of the numbers can only be a day.
-        let day_first = sep1 == "." || a > 12 || (b <= 12 && !month_first);
-        if day_first { (y, b, a) } else { (y, a, b) }
-    };
-    if !(1800..=2200).contains(&year) {
-        return None;
-    }
-    let date = chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)?;
-    let Some(hour) = num("ih") else {
-        return Some(date.format("%Y-%m-%d").to_string());
-    };
-    let minute = num("imin")?;
-    let second = num("is").unwrap_or(0);
-    chrono::NaiveTime::from_hms_opt(hour, minute, second)?;
-    let zone = caps.name("iz").map_or(String::new(), |z| {
-        let z = z.as_str();
-        if z == "Z" || z == "z" {
-            "Z".to_owned()
-        } else if z.len() == 5 {
-            format!("{}:{}", &z[..3], &z[3..])
-        } else {
-            z.to_owned()
-        }
-    });
-    Some(format!(
-        "{}T{hour:02}:{minute:02}:{second:02}{zone}",
-        date.format("%Y-%m-%d")
-    ))
-}
-
-fn month_number(name: &str) -> Option<u32> {
-    let prefix: String = name
-        .chars()
-        .take(3)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let months = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
-    months
-        .iter()
-        .position(|m| *m == prefix)
-        .and_then(|i| u32::try_from(i + 1).ok())
-}
-
 fn main_content(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let mut content = crate::content::main_content(ws.page);
     content.text = ws.cap_text(std::mem::take(&mut content.text));
@@ -1048,8 +967,18 @@ fn main_content(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, Tool
     ))
 }
 
-fn product(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
-    let product = crate::structured::product(ws.page).ok_or_else(|| {
+/// Params of `extract.product`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProductParams {
+    /// The request says this is a product page: without product markup, read the product
+    /// from the page's visible title and facts instead of failing.
+    #[serde(default)]
+    pub assume_product: bool,
+}
+
+fn product(ws: &mut Workspace<'_>, params: ProductParams) -> Result<Value, ToolError> {
+    let product = crate::structured::product(ws.page, params.assume_product).ok_or_else(|| {
         ToolError::Failed(
             "extract.product: the page shows no product (no schema.org Product in JSON-LD or microdata, no OpenGraph product tags, no product markup)".into(),
         )
@@ -1460,7 +1389,7 @@ mod tests {
                 assert!(content.get(key).is_some(), "{key} missing");
             }
             let contact = page(CONTACT, CONTACT_URL);
-            match crate::structured::product(&contact) {
+            match crate::structured::product(&contact, false) {
                 Some(product) => assert_eq!(call(&contact, "extract.product", json!({})), product),
                 None => assert!(
                     call_err(&contact, "extract.product", json!({}))

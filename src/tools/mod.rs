@@ -11,6 +11,7 @@
 //! value, or the saved names (plus the final value as `result`) when a plan saved any.
 
 pub mod data;
+pub(crate) mod dates;
 pub mod dom;
 pub mod extract;
 pub mod html;
