@@ -5,6 +5,8 @@
 //! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora
 //! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours,dom_smoothie
 //! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours --per-page
+//! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours --split even
+//! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours --dump /tmp/dump
 //! ```
 //!
 //! Score: lower-case the text, take `\w+` tokens as a bag of words, F1 between the extracted
@@ -74,8 +76,19 @@ fn main() {
         |v| v.split(',').map(str::to_owned).collect(),
     );
     let per_page = args.iter().any(|a| a == "--per-page");
+    // Tuning happens on even page ids; odd ids are held out to catch overfitting.
+    let split = flag_value(&args, "--split");
+    let dump = flag_value(&args, "--dump").map(PathBuf::from);
 
-    let wcxb = load_wcxb(&root.join("wcxb-dev"));
+    let mut wcxb = load_wcxb(&root.join("wcxb-dev"));
+    if let Some(split) = split {
+        let want_even = match split {
+            "even" => true,
+            "odd" => false,
+            other => panic!("--split takes even or odd, not {other}"),
+        };
+        wcxb.retain(|s| s.id.parse::<u64>().is_ok_and(|n| (n % 2 == 0) == want_even));
+    }
     let readability = load_readability(&root.join("readability/test-pages"));
     eprintln!(
         "{} WCXB pages, {} Readability pages",
@@ -121,9 +134,12 @@ fn main() {
             if per_page && text.is_none() {
                 println!("{name}\t{}\t{}\tFAILED", sample.kind, sample.id);
             }
-            let score = f1(&text.unwrap_or_default(), &sample.truth);
+            let score = f1(text.as_deref().unwrap_or_default(), &sample.truth);
             if per_page {
                 println!("{name}\t{}\t{}\t{score:.3}", sample.kind, sample.id);
+            }
+            if let Some(dir) = &dump {
+                write_dump(dir, name, sample, &text.unwrap_or_default());
             }
             by_type
                 .entry(type_key(&sample.kind))
@@ -168,6 +184,13 @@ fn main() {
     for row in rows {
         println!("{row}");
     }
+}
+
+/// Debugging aid: writes `ID.NAME.txt` and `ID.truth.txt` for comparing outside the tool.
+fn write_dump(dir: &Path, name: &str, sample: &Sample, text: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join(format!("{}.{name}.txt", sample.id)), text).unwrap();
+    std::fs::write(dir.join(format!("{}.truth.txt", sample.id)), &sample.truth).unwrap();
 }
 
 fn is_flag_value(args: &[String], a: &String) -> bool {
