@@ -4,6 +4,7 @@
 //! element pick the content container (see `select`), boilerplate inside it is skipped
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
+mod disclosure;
 pub(crate) mod meta;
 mod render;
 mod select;

@@ -10,6 +10,8 @@ use ego_tree::iter::Edge;
 use scraper::ElementRef;
 use scraper::node::Node;
 
+use super::disclosure;
+
 /// Text counts of one element's subtree, boilerplate excluded.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Stats {
@@ -78,10 +80,15 @@ pub(crate) fn is_hidden(element: ElementRef<'_>) -> bool {
     })
 }
 
-/// Structural chrome: a tag, a role, or a page-level `<header>`.
+/// Structural chrome: a tag, a role, or a page-level `<header>`. Collapsed accordion and
+/// tab panels are not chrome though hidden, nor the buttons that open them (see
+/// `disclosure`).
 pub(crate) fn is_structural_chrome(element: ElementRef<'_>) -> bool {
     let el = element.value();
-    if is_junk_tag(el.name()) || is_hidden(element) {
+    if disclosure::is_panel_toggle(element) {
+        return false;
+    }
+    if is_junk_tag(el.name()) || (is_hidden(element) && !disclosure::is_collapsed_panel(element)) {
         return true;
     }
     if el.attr("role").is_some_and(|r| {

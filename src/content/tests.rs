@@ -106,3 +106,24 @@ fn hostile_inputs_do_not_panic_and_stay_bounded() {
         let _ = main_content(&page("https://example.com/", html));
     }
 }
+
+#[test]
+fn product_keeps_collapsed_accordion_panels() {
+    // The description sits in a closed accordion: hidden until the reader opens it.
+    let html = r#"<html><body><main>
+        <h1>Trail pack</h1><p>A light pack for day hikes with pockets for everything you carry.</p>
+        <div class="accordion">
+          <button type="button" aria-expanded="false" aria-controls="p1">Description</button>
+          <div style="display:none"><div role="region" id="p1">Ripstop nylon body with a water repellent finish.</div></div>
+          <button type="button" aria-expanded="false" aria-controls="p2">Specs</button>
+          <div id="p2" class="tab-pane" hidden><table><tr><td>Weight</td><td>1 lb</td></tr></table></div>
+        </div>
+        <button type="button">Add to cart</button>
+        <div style="display:none">Your cart is empty</div>
+        </main></body></html>"#;
+    let c = main_content(&page("https://example.com/p/1", html));
+    assert_eq!(
+        c.text,
+        "Trail pack\nA light pack for day hikes with pockets for everything you carry.\nDescription\nRipstop nylon body with a water repellent finish.\nSpecs\nWeight | 1 lb"
+    );
+}

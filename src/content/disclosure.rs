@@ -1,0 +1,45 @@
+//! Collapsed disclosure widgets: accordions and tabs.
+//!
+//! Product and service pages fold their description, specifications and FAQ into
+//! accordions or tabs whose inactive panels are hidden with `display:none` or `hidden`
+//! until clicked. That text is the page's content (a reader opens the panel), so a hidden
+//! panel is kept, and the button that opens it is kept as the panel's heading.
+
+use scraper::ElementRef;
+
+/// A hidden element that is (or directly wraps) the panel of an accordion or a tab.
+pub(crate) fn is_collapsed_panel(element: ElementRef<'_>) -> bool {
+    is_panel(element)
+        || element
+            .children()
+            .filter_map(ElementRef::wrap)
+            .next()
+            .is_some_and(is_panel)
+}
+
+fn is_panel(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    if el
+        .attr("role")
+        .is_some_and(|r| matches!(r, "tabpanel" | "region"))
+    {
+        return true;
+    }
+    el.classes().any(|class| {
+        let class = class.to_ascii_lowercase();
+        class.split(['-', '_']).any(|part| {
+            matches!(
+                part,
+                "accordion" | "collapse" | "collapsible" | "tabpanel" | "panel" | "pane"
+            )
+        })
+    })
+}
+
+/// A button that opens a panel (`aria-expanded` / `aria-controls`): its label is the
+/// panel's heading, unlike "Add to cart" or "Share" buttons.
+pub(crate) fn is_panel_toggle(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    el.name() == "button"
+        && (el.attr("aria-expanded").is_some() || el.attr("aria-controls").is_some())
+}
