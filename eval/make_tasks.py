@@ -2,7 +2,7 @@
 ground truth (not against this server's output). Run from the repository root:
     python3 eval/make_tasks.py ../shared/corpora > eval/planner_tasks.json
 Hand-written tasks over eval/pages/ are kept in eval/fixture_tasks.json and appended."""
-import json, sys, pathlib
+import calendar, gzip, json, sys, pathlib
 
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/corpora")
 meta = json.load(open(root / "wcxb-dev/metadata.json"))
@@ -12,6 +12,23 @@ for page_id, info in sorted(meta.items()):
 
 def gt(page_id):
     return json.load(open(root / f"wcxb-dev/ground-truth/{page_id}.json"))["ground_truth"]
+
+def page_html(page_id):
+    return gzip.open(root / f"wcxb-dev/html/{page_id}.html.gz").read().decode("utf-8", "replace")
+
+def date_on_page(iso, html):
+    """Whether the page shows the date in any common spelling; a labelled date the page never
+    shows cannot be read from it, so it is not asked for."""
+    year, month, day = iso.split("-")[:3]
+    m, d = int(month), int(day)
+    spellings = [iso[:10], f"{month}/{day}/{year}", f"{m}/{d}/{year}", f"{day}/{month}/{year}",
+                 f"{d}/{m}/{year}", f"{day}.{month}.{year}", f"{d}. {calendar.month_name[m]} {year}"]
+    for name in (calendar.month_name[m], calendar.month_abbr[m]):
+        spellings += [f"{name} {d}, {year}", f"{name}. {d}, {year}", f"{d} {name} {year}",
+                      f"{name} {d}th, {year}", f"{name} {d}st, {year}", f"{name} {d}nd, {year}",
+                      f"{name} {d}rd, {year}", f"{name} {d}th {year}", f"{name} {d} {year}"]
+    low = " ".join(html.split()).lower()
+    return any(s.lower() in low for s in spellings)
 
 def item_like_lines(text):
     """Lines of the ground truth that read like list entries: 2 to 20 words, not a sentence."""
@@ -46,7 +63,8 @@ for page_id in by_type["article"]:
     expected = {"title": "$gt.title"}
     if truth.get("author"):
         expected["author"] = "$gt.author"
-    if truth.get("publish_date"):
+    html = page_html(page_id)
+    if truth.get("publish_date") and date_on_page(truth["publish_date"], html):
         expected["published_time"] = "$gt.publish_date"
     tasks.append({
         "id": f"meta-{page_id}", "intent": "metadata", "page": f"wcxb/{page_id}",

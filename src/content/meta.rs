@@ -3,12 +3,13 @@
 //! Sources in order of trust: JSON-LD (what the publisher declares for machines), OpenGraph
 //! and other `<meta>`, then the visible page.
 
-use scraper::{ElementRef, Html};
+use scraper::Html;
 use serde_json::Value;
 
 use crate::static_selector;
 use crate::structured::types_of;
 use crate::tools::Page;
+use crate::tools::dates::{month_first, normalise_date};
 use crate::tools::dom::collapse_whitespace;
 
 /// Longest excerpt, in characters.
@@ -90,7 +91,7 @@ pub(crate) fn read(page: &Page) -> Meta {
         .and_then(names_of)
         .or_else(|| meta(&["author", "article:author", "dc.creator", "parsely-author"]))
         .filter(|a| !a.starts_with("http"))
-        .or_else(|| visible_byline(doc))
+        .or_else(|| super::byline::author(doc))
         .map(|b| collapse_whitespace(&b))
         .filter(|b| !b.is_empty() && b.chars().count() <= MAX_BYLINE);
 
@@ -112,6 +113,17 @@ pub(crate) fn read(page: &Page) -> Meta {
             ])
         })
         .or_else(|| {
+            // Vendors name their own tags (`w-published-date`, `publish-time`).
+            metas
+                .iter()
+                .find(|(k, v)| {
+                    k.contains("publish")
+                        && (k.contains("date") || k.contains("time"))
+                        && !v.is_empty()
+                })
+                .map(|(_, v)| v.clone())
+        })
+        .or_else(|| {
             doc.select(static_selector!(
                 "[itemprop=datePublished], time[pubdate], article time[datetime], time[datetime]"
             ))
@@ -122,8 +134,10 @@ pub(crate) fn read(page: &Page) -> Meta {
                     .map(str::to_owned)
             })
         })
+        .or_else(|| super::byline::date(doc, month_first(doc)))
         .map(|d| collapse_whitespace(&d))
-        .filter(|d| !d.is_empty());
+        .filter(|d| !d.is_empty())
+        .map(|d| normalise_date(&d, month_first(doc)).unwrap_or(d));
 
     let lang = doc
         .root_element()
@@ -206,21 +220,6 @@ fn names_of(value: &Value) -> Option<String> {
     };
     let names: Vec<String> = names.into_iter().filter(|n| !n.is_empty()).collect();
     (!names.is_empty()).then(|| names.join(", "))
-}
-
-fn visible_byline(doc: &Html) -> Option<String> {
-    doc.select(static_selector!(
-        "[rel=author], [itemprop=author] [itemprop=name], [itemprop=author], .byline, .author, .post-author, .entry-author, .author-name"
-    ))
-    .map(|el: ElementRef<'_>| crate::content::flat_text(el))
-    .map(|t| {
-        let t = t.trim();
-        match t.get(..3) {
-            Some(head) if head.eq_ignore_ascii_case("by ") => t[3..].trim().to_owned(),
-            _ => t.to_owned(),
-        }
-    })
-    .find(|t| !t.is_empty() && t.chars().count() <= MAX_BYLINE)
 }
 
 /// Drops a site name appended to a document title ("Story | Site" → "Story") when what

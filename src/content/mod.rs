@@ -4,6 +4,7 @@
 //! element pick the content container (see `select`), boilerplate inside it is skipped
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
+mod byline;
 mod disclosure;
 pub(crate) mod meta;
 mod render;
@@ -14,6 +15,7 @@ use serde::Serialize;
 
 use crate::tools::Page;
 
+pub(crate) use byline::headline;
 pub(crate) use render::flat_text;
 pub(crate) use stats::is_hidden;
 

@@ -1,6 +1,19 @@
 //! Dates as pages write them (`2025-03-03T10:00Z`, `March 3, 2025`, `3 Mar 2025`,
 //! `03/04/2025`, `03.04.2025`), read into ISO-8601.
 
+use scraper::Html;
+
+/// Whether `03/04/2025` means March 4 on this page (US English, or no language given).
+pub(crate) fn month_first(doc: &Html) -> bool {
+    let lang = doc
+        .root_element()
+        .value()
+        .attr("lang")
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    lang.is_empty() || lang == "en" || lang == "en-us"
+}
+
 const MONTHS: &str = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
 
 /// One pattern for every date shape we read, so matches never overlap.

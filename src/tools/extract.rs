@@ -7,7 +7,7 @@ use scraper::ElementRef;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::dates::{date_pattern, normalise_date};
+use super::dates::{date_pattern, month_first, normalise_date};
 use super::dom::{
     block_text, bound_json, compile_regex, first_number, json_number, parse_selector,
     percent_decode, text_capped,
@@ -873,13 +873,7 @@ fn currency_code(symbol: &str, lang: &str) -> &'static str {
 
 fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let doc = &ws.page.document;
-    let lang = doc
-        .root_element()
-        .value()
-        .attr("lang")
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let month_first = lang.is_empty() || lang == "en" || lang == "en-us";
+    let month_first = month_first(doc);
     let mut found: Vec<(String, String)> = Vec::new();
     if ws.selection.is_none() {
         for tag in doc.select(crate::static_selector!("meta[content]")) {

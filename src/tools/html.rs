@@ -74,8 +74,8 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "html.meta",
-            "Page metadata: title, description, canonical URL, language, author, publication time, site name, OpenGraph and Twitter card tags.",
-            "{title, description, canonical, lang, author, published_time, site_name, og: {..}, twitter: {..}} (absent facts are null).",
+            "Page metadata: title (the visible headline), document title, description, canonical URL, language, author, publication time, site name, OpenGraph and Twitter card tags.",
+            "{title, document_title, description, canonical, lang, author, published_time (ISO-8601), site_name, og: {..}, twitter: {..}} (absent facts are null).",
             Effect::Replace,
             meta,
         ),
@@ -964,12 +964,17 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     }
     let first =
         |keys: &[&str]| -> Option<String> { keys.iter().find_map(|k| tags.get(*k).cloned()) };
-    let title = doc
+    let document_title = doc
         .select(crate::static_selector!("title"))
         .next()
         .map(|t| text_capped(t, ws.limits.max_text_chars))
-        .filter(|t| !t.is_empty())
-        .or_else(|| first(&["og:title", "twitter:title"]));
+        .filter(|t| !t.is_empty());
+    // The title a reader sees is the headline; `<title>` is written for search results and
+    // tabs ("8 Services to Try in 2024 | Site" over the headline "The Best Services").
+    let title = crate::content::headline(doc)
+        .map(|h| text_capped(h, ws.limits.max_text_chars))
+        .or_else(|| first(&["og:title", "twitter:title"]))
+        .or_else(|| document_title.clone());
     let description = first(&["description", "og:description", "twitter:description"]);
     let canonical = doc
         .select(crate::static_selector!("link[rel][href]"))
@@ -1067,8 +1072,12 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
             .and_then(person_names)
             .map(|p| cap_label(ws, p))
     });
+    let published_time = published_time.map(|d| {
+        crate::tools::dates::normalise_date(&d, crate::tools::dates::month_first(doc)).unwrap_or(d)
+    });
     Ok(json!({
         "title": title,
+        "document_title": document_title,
         "description": description,
         "canonical": canonical,
         "lang": lang,
@@ -1454,7 +1463,8 @@ mod tests {
             assert_eq!(
                 call(&shop, "html.meta", json!({})),
                 json!({
-                    "title": "Trail Shoes – Northwind Outfitters",
+                    "title": "Trail Shoes",
+                    "document_title": "Trail Shoes – Northwind Outfitters",
                     "description": "Lightweight trail running shoes for every terrain.",
                     "canonical": "https://northwind.example/shoes/trail",
                     "lang": "en-US",
@@ -1473,7 +1483,7 @@ mod tests {
             let contact = page(CONTACT, "https://harbourbooks.example/contact");
             assert_eq!(
                 call(&contact, "html.meta", json!({})),
-                json!({"title": "Contact us | Harbour Books", "description": null, "canonical": null, "lang": "en-GB",
+                json!({"title": "Contact Harbour Books", "document_title": "Contact us | Harbour Books", "description": null, "canonical": null, "lang": "en-GB",
                        "author": null, "published_time": "2024-11-05", "site_name": null, "og": {}, "twitter": {}})
             );
         }

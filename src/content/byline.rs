@@ -1,0 +1,423 @@
+//! The headline, author and date a reader sees at the top of an article, for pages that
+//! declare them neither in JSON-LD nor in `<meta>` (many only print "By Jane Doe · May 2").
+//!
+//! Everything is read around the headline: the first visible `<h1>` outside page chrome.
+//! Bylines elsewhere (author boxes in sidebars, "more by" lists) only count when nothing
+//! follows the headline.
+
+use scraper::node::Node;
+use scraper::{ElementRef, Html};
+
+use crate::content::{flat_text, is_hidden};
+use crate::tools::dates::{date_pattern, normalise_date};
+use crate::tools::dom::collapse_whitespace;
+
+/// A name is at most this long.
+const MAX_NAME_CHARS: usize = 60;
+/// A byline line ("By Jane Doe · Editor · 5 min read") is at most this long.
+const MAX_BYLINE_CHARS: usize = 160;
+/// How far after the headline a byline may sit, in elements.
+const MAX_ELEMENTS_AFTER: usize = 400;
+/// How much text after the headline is searched for the date.
+const DATE_WINDOW_CHARS: usize = 400;
+
+/// Paths of author pages: a link to one names the author.
+const PROFILE_PATHS: &[&str] = &[
+    "/author/",
+    "/authors/",
+    "/contributor/",
+    "/contributors/",
+    "/writer/",
+    "/writers/",
+    "/staff/",
+    "/people/",
+    "/profile/",
+    "/profiles/",
+];
+
+/// Words that end a name inside a byline line.
+const NAME_ENDS: &[&str] = &[
+    "·",
+    "⋅",
+    "•",
+    "|",
+    "—",
+    "–",
+    " - ",
+    ". ",
+    " on ",
+    " updated",
+    " published",
+    " reviewed",
+    " posted",
+    " in ",
+    "\u{a0}",
+];
+
+/// Words of page furniture that are never part of a name.
+const NOT_NAMES: &[&str] = &[
+    "by",
+    "share",
+    "comments",
+    "comment",
+    "menu",
+    "home",
+    "login",
+    "log",
+    "sign",
+    "subscribe",
+    "read",
+    "more",
+    "view",
+    "all",
+    "posts",
+    "follow",
+    "about",
+    "search",
+    "min",
+    "minutes",
+    "editor",
+    "staff",
+    "team",
+    "contact",
+    "privacy",
+    "newsletter",
+    "print",
+];
+
+/// The article's headline element: the first visible `<h1>` with text outside page chrome.
+pub(crate) fn headline(doc: &Html) -> Option<ElementRef<'_>> {
+    doc.select(crate::static_selector!("h1"))
+        .find(|h| !in_site_chrome(*h) && !flat_text(*h).is_empty())
+}
+
+/// Whether the element is hidden or sits in the site's navigation, banner, footer or a
+/// sidebar. Narrower than `dom::in_chrome`: an article's own `<header class="entry-header">`
+/// holds its headline and byline, so headers count only outside `<article>`/`<main>`.
+fn in_site_chrome(el: ElementRef<'_>) -> bool {
+    let mut chain: Vec<ElementRef<'_>> = el.ancestors().filter_map(ElementRef::wrap).collect();
+    chain.reverse();
+    chain.push(el);
+    // Wrapper classes ("content-sidebar-wrap") and headers only count when no article or
+    // main element sits between them and the element; an article's own header is content.
+    let mut marked = false;
+    let mut in_content = false;
+    for a in chain {
+        let v = a.value();
+        if is_hidden(a) || matches!(v.name(), "nav" | "footer" | "aside") {
+            return true;
+        }
+        if v.attr("role").is_some_and(|r| {
+            matches!(
+                r,
+                "navigation" | "banner" | "contentinfo" | "menu" | "menubar" | "complementary"
+            )
+        }) {
+            return true;
+        }
+        if matches!(v.name(), "article" | "main") || v.attr("role") == Some("main") {
+            marked = false;
+            in_content = true;
+        }
+        // Body classes describe the whole page ("transparent-header has-sidebar").
+        if matches!(v.name(), "html" | "body") {
+            continue;
+        }
+        let chrome_class = v.id().into_iter().chain(v.classes()).any(|name| {
+            name.to_ascii_lowercase().split(['-', '_']).any(|t| {
+                matches!(
+                    t,
+                    "nav"
+                        | "navbar"
+                        | "menu"
+                        | "footer"
+                        | "sidebar"
+                        | "breadcrumb"
+                        | "breadcrumbs"
+                        | "cookie"
+                        | "masthead"
+                )
+            })
+        });
+        if chrome_class || (v.name() == "header" && !in_content) {
+            marked = true;
+        }
+    }
+    marked
+}
+
+/// The author named near the headline (see the module docs), without "By".
+pub(crate) fn author(doc: &Html) -> Option<String> {
+    let start = headline(doc);
+    let mut before: Option<String> = None;
+    let mut after_headline = false;
+    let mut seen_after = 0;
+    for node in doc.root_element().descendants() {
+        let Some(el) = ElementRef::wrap(node) else {
+            continue;
+        };
+        if Some(el) == start {
+            after_headline = true;
+            continue;
+        }
+        if after_headline {
+            seen_after += 1;
+            if seen_after > MAX_ELEMENTS_AFTER {
+                break;
+            }
+        }
+        let Some(name) = author_of(el) else {
+            continue;
+        };
+        // Comment forms label their fields `comment-form-author` ("Name *").
+        if in_site_chrome(el)
+            || el
+                .ancestors()
+                .any(|a| a.value().as_element().is_some_and(|e| e.name() == "form"))
+        {
+            continue;
+        }
+        if after_headline || start.is_none() {
+            return Some(name);
+        }
+        before.get_or_insert(name);
+    }
+    before
+}
+
+/// The date printed near the headline, as ISO-8601 (`yyyy-mm-dd`).
+pub(crate) fn date(doc: &Html, month_first: bool) -> Option<String> {
+    let start = headline(doc)?;
+    let mut text = String::new();
+    let mut after_headline = false;
+    for edge in doc.root_element().traverse() {
+        let ego_tree::iter::Edge::Close(node) = edge else {
+            continue;
+        };
+        if !after_headline {
+            after_headline = node.id() == start.id();
+            continue;
+        }
+        if let Node::Text(t) = node.value()
+            && !node.ancestors().any(|a| {
+                a.value()
+                    .as_element()
+                    .is_some_and(|e| matches!(e.name(), "script" | "style" | "noscript"))
+            })
+        {
+            text.push_str(t);
+            text.push(' ');
+            if text.len() > DATE_WINDOW_CHARS {
+                break;
+            }
+        }
+    }
+    // "Updated Feb 27, 2025" is not when it was published, but when it is the only date
+    // shown it is the one a reader would quote.
+    let updated = |m: &regex::Match<'_>| {
+        let before = text[..m.start()].trim_end().to_ascii_lowercase();
+        let from = before.char_indices().rev().nth(23).map_or(0, |(i, _)| i);
+        let tail = &before[from..];
+        ["updated", "modified", "edited", "reviewed", "revised"]
+            .iter()
+            .any(|w| tail.contains(w))
+    };
+    let found = date_pattern()
+        .find_iter(&text)
+        .find(|m| !updated(m))
+        .or_else(|| date_pattern().find(&text))?;
+    normalise_date(found.as_str(), month_first).map(|d| d.chars().take(10).collect())
+}
+
+/// The author this element names, if it is a byline: an author-marked element, a link to
+/// an author page, or a line that starts with "By".
+fn author_of(el: ElementRef<'_>) -> Option<String> {
+    let value = el.value();
+    let marked = value
+        .attr("rel")
+        .is_some_and(|r| r.split_whitespace().any(|w| w == "author"))
+        || value.attr("itemprop") == Some("author")
+        || value.classes().any(|c| {
+            let c = c.to_ascii_lowercase();
+            c == "author"
+                || c == "byline"
+                || c.ends_with("-author")
+                || c.ends_with("author-name")
+                || c.ends_with("byline")
+        });
+    let profile_link = value.name() == "a"
+        && value.attr("href").is_some_and(|href| {
+            let href = href.to_ascii_lowercase();
+            PROFILE_PATHS.iter().any(|p| href.contains(p))
+        });
+    if marked || profile_link {
+        // A part that is exactly a name ("<a>Jane Doe</a><span>, Editor</span>", a card's
+        // name line) beats a name cut from a longer line ("By Jane Doe · Editor").
+        let parts: Vec<String> = std::iter::once(el)
+            .chain(el.descendants().filter_map(ElementRef::wrap).skip(1))
+            .filter_map(line_of)
+            .collect();
+        return parts
+            .iter()
+            .map(|t| strip_by(t))
+            .find(|t| looks_like_name(t))
+            .map(str::to_owned)
+            .or_else(|| parts.iter().find_map(|t| name_in(strip_by(t))));
+    }
+    // "By Jane Doe" written out: the line starts with the word in its first text node.
+    if !matches!(
+        value.name(),
+        "p" | "span" | "div" | "li" | "address" | "small" | "em"
+    ) {
+        return None;
+    }
+    let first = el.children().find_map(|c| match c.value() {
+        Node::Text(t) if !t.trim().is_empty() => Some(t.trim().to_ascii_lowercase()),
+        Node::Element(_) => Some(String::new()),
+        _ => None,
+    })?;
+    if !(first.starts_with("by ") || first == "by" || first.starts_with("written by")) {
+        return None;
+    }
+    let text = line_of(el)?;
+    name_in(strip_by(&text))
+}
+
+/// The element's text when it is short enough to be a byline.
+fn line_of(el: ElementRef<'_>) -> Option<String> {
+    let text = collapse_whitespace(&crate::tools::dom::text_capped(el, MAX_BYLINE_CHARS + 1));
+    (!text.is_empty() && text.chars().count() <= MAX_BYLINE_CHARS).then_some(text)
+}
+
+fn strip_by(text: &str) -> &str {
+    let lower = text.to_ascii_lowercase();
+    for prefix in ["written by", "by:", "by", "author:"] {
+        if lower.starts_with(prefix) && text.is_char_boundary(prefix.len()) {
+            let rest = &text[prefix.len()..];
+            if rest.starts_with([' ', ':', '\u{a0}']) || prefix.ends_with(':') {
+                return rest.trim_start_matches([' ', ':', '\u{a0}']);
+            }
+        }
+    }
+    text
+}
+
+/// The name a byline line starts with: cut at the first separator, then checked to look
+/// like a person's (or a team's) name.
+fn name_in(line: &str) -> Option<String> {
+    let lower = line.to_ascii_lowercase();
+    let end = NAME_ENDS
+        .iter()
+        .filter_map(|sep| lower.find(sep))
+        .min()
+        .unwrap_or(line.len());
+    let name = line.get(..end)?.trim().trim_end_matches([',', '.', ':']);
+    looks_like_name(name).then(|| name.to_owned())
+}
+
+fn looks_like_name(name: &str) -> bool {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    if words.is_empty() || words.len() > 6 || name.chars().count() > MAX_NAME_CHARS {
+        return false;
+    }
+    if !name.chars().next().is_some_and(char::is_uppercase)
+        || name.chars().any(|c| c.is_ascii_digit())
+    {
+        return false;
+    }
+    words.iter().all(|w| {
+        let bare: String = w
+            .chars()
+            .filter(|c| c.is_alphabetic())
+            .collect::<String>()
+            .to_lowercase();
+        !bare.is_empty()
+            && !NOT_NAMES.contains(&bare.as_str())
+            && (w
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_uppercase() || !c.is_alphabetic())
+                || matches!(
+                    bare.as_str(),
+                    "and" | "de" | "van" | "von" | "der" | "da" | "la" | "le" | "du" | "del" | "di"
+                ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn doc(body: &str) -> Html {
+        Html::parse_document(&format!("<html><body>{body}</body></html>"))
+    }
+
+    #[test]
+    fn headline_skips_the_logo_in_the_header() {
+        let d = doc(
+            "<header><h1>Site Co.</h1></header><main><h1 hidden>x</h1><h1>The Story</h1></main>",
+        );
+        assert_eq!(flat_text(headline(&d).unwrap()), "The Story");
+        let wrapped = Html::parse_document(
+            r#"<html><body class="has-header with-sidebar"><header role="banner"><h1>Site</h1></header>
+            <div class="content-sidebar-wrap"><main><article><header class="entry-header">
+            <h1>Tiny Houses</h1></header></article></main><div class="sidebar"><h1>Ads</h1></div></div></body></html>"#,
+        );
+        assert_eq!(flat_text(headline(&wrapped).unwrap()), "Tiny Houses");
+    }
+
+    #[test]
+    fn by_line_after_the_headline() {
+        let d = doc(r#"<aside><p>By Someone Else</p></aside><h1>Coffee</h1>
+            <div class="meta"><p><time>Mar 24, 2025</time></p><p class="x">By Amy Wilhelm</p></div>"#);
+        assert_eq!(author(&d).as_deref(), Some("Amy Wilhelm"));
+        assert_eq!(date(&d, true).as_deref(), Some("2025-03-24"));
+    }
+
+    #[test]
+    fn profile_link_and_separators() {
+        let d = doc(
+            r#"<h1>Scooters</h1><div>By <a href="/author/chris-m">Chris McNamara</a> &sdot; Founder</div>"#,
+        );
+        assert_eq!(author(&d).as_deref(), Some("Chris McNamara"));
+        let card = doc(
+            r#"<h1>Coffee</h1><a class="byline-contributor" href="/contributor/Nathan-M/1">
+            <div>Nathan Myhrvold</div><div>Dr. Nathan Myhrvold is chief executive officer of a firm that invents.</div></a>"#,
+        );
+        assert_eq!(author(&card).as_deref(), Some("Nathan Myhrvold"));
+        let titled = doc(
+            r#"<h1>Puppies</h1><div>By <a href="/author/x">Shelby Loos, DVM</a>. Reviewed by <a href="/author/y">Molly Price</a></div>"#,
+        );
+        assert_eq!(author(&titled).as_deref(), Some("Shelby Loos, DVM"));
+    }
+
+    #[test]
+    fn furniture_is_not_a_name() {
+        let d = doc(
+            r#"<h1>News</h1><p>By subscribing you agree to our terms.</p><a href="/authors/">View all authors</a><p>Read more</p>"#,
+        );
+        assert_eq!(author(&d), None);
+        assert_eq!(date(&d, true), None);
+        let form = doc(
+            r#"<h1>Post</h1><form><p class="comment-form-author"><label>Name *</label><input></p></form>"#,
+        );
+        assert_eq!(author(&form), None);
+        assert!(!looks_like_name("Name *"));
+    }
+
+    #[test]
+    fn published_date_beats_the_updated_one() {
+        let d = doc("<h1>Guide</h1><p>Updated Feb. 27, 2025 · Published March 1, 2020</p>");
+        assert_eq!(date(&d, true).as_deref(), Some("2020-03-01"));
+        let only = doc("<h1>Guide</h1><p>Ünïcödé ✓ updated May 6, 2025</p>");
+        assert_eq!(date(&only, true).as_deref(), Some("2025-05-06"));
+    }
+
+    #[test]
+    fn day_first_date_under_the_headline() {
+        let d = doc("<h1>Lawn sizes</h1><span> 17.05.2021 </span><p>Before buying…</p>");
+        assert_eq!(date(&d, false).as_deref(), Some("2021-05-17"));
+    }
+}
