@@ -326,7 +326,20 @@ fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
         .map(|(index, (_, ids))| (index, ids.iter().copied().collect()))
         .collect();
     let mut demote = vec![false; blocks.len()];
+    // Text sizes are read once: a holder can be a large part of the page, and every pair of
+    // blocks is compared.
+    let mut holder_chars: HashMap<NodeId, usize> = HashMap::new();
     for (index, (_, ids)) in blocks.iter().enumerate() {
+        let item_chars: Vec<usize> = ids
+            .iter()
+            .take(50)
+            .map(|id| {
+                doc.tree
+                    .get(*id)
+                    .and_then(ElementRef::wrap)
+                    .map_or(0, text_len)
+            })
+            .collect();
         for (other, outer_items) in &item_sets {
             if *other == index {
                 continue;
@@ -335,14 +348,19 @@ fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
             // text held is this block's.
             let mut holders: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
             let mut held_chars = 0;
-            for node in ids.iter().take(50).filter_map(|id| doc.tree.get(*id)) {
+            for (node, chars) in ids
+                .iter()
+                .take(50)
+                .zip(&item_chars)
+                .filter_map(|(id, chars)| doc.tree.get(*id).map(|node| (node, chars)))
+            {
                 if let Some(holder) = node
                     .ancestors()
                     .map(|a| a.id())
                     .find(|a| outer_items.contains(a))
                 {
                     holders.insert(holder);
-                    held_chars += ElementRef::wrap(node).map_or(0, |el| text_of(el).len());
+                    held_chars += chars;
                 }
             }
             if holders.len() >= 2 && short_items(doc, ids) {
@@ -350,10 +368,15 @@ fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
                 // part of its items. Cards spread over sections are not short.
                 demote[index] = true;
             } else if holders.len() == 1
-                && holders
-                    .iter()
-                    .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
-                    .all(|holder| held_chars * 2 >= text_of(holder).len())
+                && holders.iter().all(|id| {
+                    let chars = *holder_chars.entry(*id).or_insert_with(|| {
+                        doc.tree
+                            .get(*id)
+                            .and_then(ElementRef::wrap)
+                            .map_or(0, text_len)
+                    });
+                    held_chars * 2 >= chars
+                })
             {
                 // Inside one item of the other list, and most of its text: that item is a
                 // section holding this list. A small menu inside one entry (a row's "Want to
@@ -367,6 +390,12 @@ fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
             block.score *= 0.3;
         }
     }
+}
+
+/// Characters of text in an element, without the whitespace around its text nodes (cheaper
+/// than [`text_of`], for comparing sizes).
+fn text_len(element: ElementRef<'_>) -> usize {
+    element.text().map(|t| t.trim().len()).sum()
 }
 
 /// Whether a block's items are labels (tags, chips) rather than entries: median text under
