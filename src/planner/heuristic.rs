@@ -330,7 +330,9 @@ fn field_specs(
                 fields.insert(field.name.clone(), spec);
                 order.push(field.name.clone());
             }
-            None if field.role == "text" => {
+            // Items with no part that looks like a name (paragraph promos, text rows) are
+            // named by their whole text rather than left without the field asked for.
+            None if matches!(field.role, "text" | "title") => {
                 fields.insert(field.name.clone(), json!("."));
                 order.push(field.name.clone());
             }
@@ -342,4 +344,56 @@ fn field_specs(
         order.push("text".into());
     }
     (fields, order, missing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::outline::FieldCandidate;
+
+    fn block(fields: Vec<FieldCandidate>) -> RepeatedBlock {
+        RepeatedBlock {
+            selector: "div.hero > p".into(),
+            count: 4,
+            sample: Vec::new(),
+            in_chrome: false,
+            score: 1.0,
+            fields,
+        }
+    }
+
+    fn wanted(names: &[(&str, &'static str)]) -> Vec<RequestedField> {
+        names
+            .iter()
+            .map(|(name, role)| RequestedField {
+                name: (*name).to_owned(),
+                role,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_requested_title_falls_back_to_the_item_text() {
+        let (fields, order, missing) = field_specs(
+            &block(Vec::new()),
+            &wanted(&[("title", "title"), ("link", "url")]),
+        );
+        assert_eq!(Value::Object(fields), json!({"title": "."}));
+        assert_eq!(order, vec!["title".to_owned()]);
+        assert_eq!(missing, vec!["link".to_owned()]);
+    }
+
+    #[test]
+    fn a_found_title_is_used_as_found() {
+        let title = FieldCandidate {
+            role: "title",
+            spec: "h3".into(),
+            sample: "First".into(),
+        };
+        let (fields, order, missing) =
+            field_specs(&block(vec![title]), &wanted(&[("name", "title")]));
+        assert_eq!(Value::Object(fields), json!({"name": "h3"}));
+        assert_eq!(order, vec!["name".to_owned()]);
+        assert!(missing.is_empty());
+    }
 }

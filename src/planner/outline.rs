@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::static_selector;
 use crate::tools::Page;
 use crate::tools::dom::{
-    first_number, in_chrome, is_css_ident, parse_selector, simple_selector, text_of,
+    first_number, is_chrome_element, is_css_ident, parse_selector, simple_selector, text_of,
 };
 
 /// The compact outline of a page.
@@ -149,6 +149,45 @@ pub fn outline(page: &Page) -> Outline {
         internal_links,
         external_links,
     }
+}
+
+/// Whether an element sits in page chrome (navigation, header, footer, sidebar), like
+/// [`crate::tools::dom::in_chrome`] except for the elements that hold the whole content:
+/// `html`, `body` and `main` carry feature flags in their classes
+/// (`vector-feature-main-menu-pinned-disabled`), and a skip link's target
+/// (`div#skip-link-target`) is named after the link; read as chrome, they would make every
+/// block on the page chrome.
+fn in_chrome(element: ElementRef<'_>) -> bool {
+    std::iter::once(element)
+        .chain(element.ancestors().filter_map(ElementRef::wrap))
+        .any(|el| !holds_content(el) && is_chrome_element(el))
+}
+
+/// Whether an element is a page-level container of the content (see [`in_chrome`]).
+fn holds_content(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    matches!(el.name(), "html" | "body" | "main")
+        || el.attr("role") == Some("main")
+        || el.id().into_iter().chain(el.classes()).any(|name| {
+            let lower = name.to_ascii_lowercase();
+            lower.contains("skip") && lower.contains("target")
+        })
+}
+
+/// Whether items are the comments under the page's content (`div#comment_list >
+/// div.comment`): readers' messages, not the entries the page lists.
+fn in_discussion(element: ElementRef<'_>) -> bool {
+    std::iter::once(element)
+        .chain(element.ancestors().filter_map(ElementRef::wrap))
+        .take_while(|el| !matches!(el.value().name(), "body" | "html"))
+        .any(|el| {
+            let el = el.value();
+            el.id().into_iter().chain(el.classes()).any(|name| {
+                name.to_ascii_lowercase()
+                    .split(['-', '_'])
+                    .any(|token| matches!(token, "comment" | "comments" | "commentlist"))
+            })
+        })
 }
 
 fn count_links(page: &Page) -> (usize, usize) {
@@ -287,28 +326,61 @@ fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
         .map(|(index, (_, ids))| (index, ids.iter().copied().collect()))
         .collect();
     let mut demote = vec![false; blocks.len()];
+    // Text sizes are read once: a holder can be a large part of the page, and every pair of
+    // blocks is compared.
+    let mut holder_chars: HashMap<NodeId, usize> = HashMap::new();
     for (index, (_, ids)) in blocks.iter().enumerate() {
+        let item_chars: Vec<usize> = ids
+            .iter()
+            .take(50)
+            .map(|id| {
+                doc.tree
+                    .get(*id)
+                    .and_then(ElementRef::wrap)
+                    .map_or(0, text_len)
+            })
+            .collect();
         for (other, outer_items) in &item_sets {
             if *other == index {
                 continue;
             }
-            // Which items of the other block hold this block's items.
-            let holders: std::collections::HashSet<NodeId> = ids
+            // Which items of the other block hold this block's items, and how much of the
+            // text held is this block's.
+            let mut holders: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
+            let mut held_chars = 0;
+            for (node, chars) in ids
                 .iter()
                 .take(50)
-                .filter_map(|id| doc.tree.get(*id))
-                .filter_map(|node| {
-                    node.ancestors()
-                        .map(|a| a.id())
-                        .find(|a| outer_items.contains(a))
-                })
-                .collect();
+                .zip(&item_chars)
+                .filter_map(|(id, chars)| doc.tree.get(*id).map(|node| (node, chars)))
+            {
+                if let Some(holder) = node
+                    .ancestors()
+                    .map(|a| a.id())
+                    .find(|a| outer_items.contains(a))
+                {
+                    holders.insert(holder);
+                    held_chars += chars;
+                }
+            }
             if holders.len() >= 2 && short_items(doc, ids) {
                 // Short labels spread over several items of the other list (each card's tags):
                 // part of its items. Cards spread over sections are not short.
                 demote[index] = true;
-            } else if holders.len() == 1 {
-                // Inside one item of the other list: that item is a section holding this list.
+            } else if holders.len() == 1
+                && holders.iter().all(|id| {
+                    let chars = *holder_chars.entry(*id).or_insert_with(|| {
+                        doc.tree
+                            .get(*id)
+                            .and_then(ElementRef::wrap)
+                            .map_or(0, text_len)
+                    });
+                    held_chars * 2 >= chars
+                })
+            {
+                // Inside one item of the other list, and most of its text: that item is a
+                // section holding this list. A small menu inside one entry (a row's "Want to
+                // read" dropdown) does not make the entry a section.
                 demote[*other] = true;
             }
         }
@@ -318,6 +390,12 @@ fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
             block.score *= 0.3;
         }
     }
+}
+
+/// Characters of text in an element, without the whitespace around its text nodes (cheaper
+/// than [`text_of`], for comparing sizes).
+fn text_len(element: ElementRef<'_>) -> usize {
+    element.text().map(|t| t.trim().len()).sum()
 }
 
 /// Whether a block's items are labels (tags, chips) rather than entries: median text under
@@ -455,8 +533,16 @@ fn block_score(
                 .is_some_and(|id| id.contains("content") || id == "main")
     });
     let chrome_factor = if chrome { 0.1 } else { 1.0 };
+    // A comment thread is long and well-formed, but it is what readers said about the page.
+    let discussion_factor = if in_discussion(items[0]) { 0.3 } else { 1.0 };
     let main_factor = if in_main { 1.3 } else { 1.0 };
-    (count.ln_1p()) * length_factor * distinct_factor * field_bonus * chrome_factor * main_factor
+    (count.ln_1p())
+        * length_factor
+        * distinct_factor
+        * field_bonus
+        * chrome_factor
+        * discussion_factor
+        * main_factor
 }
 
 /// Finds the fields most items share, as specs relative to the item.
@@ -510,6 +596,13 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
             "@href".into(),
             first_value(page, &sample, ".", Some("href")),
         );
+    } else if let Some(spec) = common_spec(&sample, first_link) {
+        // Rows whose longest link moves from cell to cell (a table of names per year) are
+        // named by their first link, which stays in place.
+        let value = first_value(page, &sample, &spec, None);
+        push("title", spec.clone(), value);
+        let link = first_value(page, &sample, &spec, Some("href"));
+        push("url", format!("{spec}@href"), link);
     }
 
     if let Some(spec) = common_spec(&sample, |item| item.select(static_selector!("img")).next()) {
@@ -682,7 +775,7 @@ fn named_title(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
         .filter_map(ElementRef::wrap)
         .filter(|el| el.id() != item.id())
         .find(|el| {
-            el.value().classes().any(|c| {
+            (el.value().classes().any(|c| {
                 let c = c.to_ascii_lowercase();
                 (c.contains("title")
                     || c.ends_with("name")
@@ -691,12 +784,30 @@ fn named_title(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
                     && !c.contains("subtitle")
                     && !c.contains("brand")
                     && !c.contains("username")
-            }) && {
-                // A rank cell ("10.") is not a name.
-                let text = text_of(*el);
-                (3..=200).contains(&text.chars().count()) && text.chars().any(char::is_alphabetic)
-            }
+            }) || labelled_name(*el))
+                && {
+                    // A rank cell ("10.") is not a name.
+                    let text = text_of(*el);
+                    (3..=200).contains(&text.chars().count())
+                        && text.chars().any(char::is_alphabetic)
+                }
         })
+}
+
+/// A `dd` whose `dt` label says it is the name (`<dt>Product Name</dt><dd>ST-5</dd>`): cards
+/// that spell their fields out as a definition list, with no name class.
+fn labelled_name(el: ElementRef<'_>) -> bool {
+    el.value().name() == "dd"
+        && el
+            .prev_siblings()
+            .find_map(ElementRef::wrap)
+            .filter(|dt| dt.value().name() == "dt")
+            .is_some_and(|dt| {
+                let label = text_of(dt).to_lowercase();
+                (label.contains("name") || label.contains("title"))
+                    && !label.contains("brand")
+                    && !label.contains("user")
+            })
 }
 
 /// A name-classed element that is the item's link or inside it (`a > span.product-name` next
@@ -709,6 +820,16 @@ fn name_within_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
         Some(link) => (named.id() == link.id() || named.ancestors().any(|a| a.id() == link.id()))
             .then_some(named),
     }
+}
+
+/// The item's first link that has a readable text and leads somewhere.
+fn first_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    item.select(static_selector!("a[href]")).find(|a| {
+        a.value()
+            .attr("href")
+            .is_some_and(|h| !h.starts_with('#') && !h.starts_with("javascript:"))
+            && text_of(*a).chars().count() >= 3
+    })
 }
 
 /// The link that names the item: the one with the longest text, not a comment/vote link.
@@ -985,5 +1106,113 @@ mod tests {
             outline.blocks
         );
         assert_eq!(best.count, 9);
+    }
+    fn best_block(html: &str) -> RepeatedBlock {
+        let page = Page::parse(url::Url::parse("https://site.example/").unwrap(), html);
+        outline(&page).blocks.remove(0)
+    }
+
+    fn field(block: &RepeatedBlock, role: &str) -> Option<(String, String)> {
+        block
+            .fields
+            .iter()
+            .find(|f| f.role == role)
+            .map(|f| (f.spec.clone(), f.sample.clone()))
+    }
+
+    #[test]
+    fn feature_flags_on_the_page_and_a_skip_link_target_are_not_chrome() {
+        let html = r##"<html class="feature-main-menu-pinned"><body class="has-sidebar-layout">
+          <a class="skip-link" href="#skip-target">Skip to content</a>
+          <div id="skip-link-target"><ul class="results">
+            <li><a href="/1">The first entry of the results</a></li>
+            <li><a href="/2">The second entry of the results</a></li>
+            <li><a href="/3">The third entry of the results</a></li>
+          </ul></div></body></html>"##;
+        let best = best_block(html);
+        assert_eq!(best.selector, "ul.results > li");
+        assert!(!best.in_chrome);
+    }
+
+    #[test]
+    fn comment_thread_ranks_below_the_entries() {
+        let entry = |n: usize| {
+            format!(
+                r#"<div class="entry"><h3><a href="/e/{n}">Entry number {n} of the list</a></h3></div>"#
+            )
+        };
+        let comment = |n: usize| {
+            format!(
+                r#"<div class="comment"><a href="/u/{n}">reader{n}</a> <p>Comment {n}: a long message about the list, with opinions and more words than an entry.</p></div>"#
+            )
+        };
+        let html = format!(
+            r#"<html><body><div class="list">{}</div><div id="comment_list">{}</div></body></html>"#,
+            (1..=4).map(entry).collect::<String>(),
+            (1..=8).map(comment).collect::<String>()
+        );
+        let best = best_block(&html);
+        assert_eq!(best.selector, "div.list > div.entry");
+        assert_eq!(best.count, 4);
+    }
+
+    #[test]
+    fn a_menu_inside_one_row_does_not_make_the_rows_sections() {
+        let row = |n: usize, menu: &str| {
+            format!(
+                r#"<tr><td>{n}</td><td><a class="bookTitle" href="/b/{n}">Book title number {n}</a> by Author {n}{menu}</td></tr>"#
+            )
+        };
+        let menu = r#"<ul class="shelves"><li>Want to read</li><li>Reading</li><li>Read</li></ul>"#;
+        let html = format!(
+            "<html><body><table><tbody>{}{}{}{}</tbody></table></body></html>",
+            row(1, menu),
+            row(2, ""),
+            row(3, ""),
+            row(4, "")
+        );
+        let best = best_block(&html);
+        assert_eq!(best.selector, "tbody > tr");
+        assert_eq!(
+            field(&best, "title"),
+            Some(("a.bookTitle".into(), "Book title number 1".into()))
+        );
+    }
+
+    #[test]
+    fn rows_whose_longest_link_moves_are_named_by_their_first_link() {
+        let html = r#"<html><body><table class="laureates"><tbody>
+          <tr><td><a href="/y/1901">1901</a></td><td><a href="/p/a">Wilhelm Roentgen</a></td><td><a href="/p/b">Jacobus Henricus van 't Hoff</a></td></tr>
+          <tr><td><a href="/y/1902">1902</a></td><td><a href="/p/c">Hendrik Lorentz and Pieter Zeeman</a></td><td><a href="/p/d">Emil Fischer</a></td></tr>
+          <tr><td><a href="/y/1903">1903</a></td><td><a href="/p/e">Henri Becquerel</a></td><td><a href="/p/f">Svante Arrhenius</a></td></tr>
+        </tbody></table></body></html>"#;
+        let best = best_block(html);
+        assert_eq!(best.selector, "tbody > tr");
+        assert_eq!(field(&best, "title"), Some(("a".into(), "1901".into())));
+        assert_eq!(
+            field(&best, "url"),
+            Some(("a@href".into(), "https://site.example/y/1901".into()))
+        );
+    }
+
+    #[test]
+    fn a_card_link_spelled_as_a_definition_list_is_named_by_its_name_entry() {
+        let card = |brand: &str, name: &str| {
+            format!(
+                r#"<article class="product"><a href="/p/{name}"><dl><dt>Brand Name</dt><dd>{brand}</dd><dt>Product Name</dt><dd>{name}</dd><dt>Price</dt><dd>$120.00</dd></dl></a></article>"#
+            )
+        };
+        let html = format!(
+            r#"<html><body><div id="products">{}{}{}</div></body></html>"#,
+            card("Topo Athletic", "ST-5"),
+            card("Saucony", "Triumph 21"),
+            card("Hoka", "Clifton 10")
+        );
+        let best = best_block(&html);
+        assert_eq!(best.selector, "div#products > article.product");
+        assert_eq!(
+            field(&best, "title"),
+            Some(("dl > dd:nth-of-type(2)".into(), "ST-5".into()))
+        );
     }
 }
