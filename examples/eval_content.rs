@@ -132,46 +132,26 @@ fn main() {
     let mut rows = Vec::new();
     for name in &extractors {
         let mut by_type: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-        let mut failed = 0usize;
-        let mut elapsed = Duration::ZERO;
-        let mut pages = 0u32;
+        let mut tally = Tally::default();
         for sample in &wcxb {
-            let started = Instant::now();
-            let text = run(name, &sample.html, &sample.url);
-            elapsed += started.elapsed();
-            pages += 1;
-            failed += usize::from(text.is_none());
-            if per_page && text.is_none() {
-                println!("{name}\t{}\t{}\tFAILED", sample.kind, sample.id);
-            }
-            let score = f1(text.as_deref().unwrap_or_default(), &sample.truth);
-            if per_page {
-                println!("{name}\t{}\t{}\t{score:.3}", sample.kind, sample.id);
-            }
+            let (text, score) = tally.score(name, sample, &sample.kind, per_page);
             if let Some(dir) = &dump {
-                write_dump(dir, name, sample, &text.unwrap_or_default());
+                write_dump(dir, name, sample, &text);
             }
             by_type
                 .entry(type_key(&sample.kind))
                 .or_default()
                 .push(score);
         }
-        let mut read_scores = Vec::new();
-        for sample in &readability {
-            let started = Instant::now();
-            let text = run(name, &sample.html, &sample.url);
-            elapsed += started.elapsed();
-            pages += 1;
-            failed += usize::from(text.is_none());
-            if per_page && text.is_none() {
-                println!("{name}\treadability\t{}\tFAILED", sample.id);
-            }
-            let score = f1(&text.unwrap_or_default(), &sample.truth);
-            if per_page {
-                println!("{name}\treadability\t{}\t{score:.3}", sample.id);
-            }
-            read_scores.push(score);
-        }
+        let read_scores: Vec<f64> = readability
+            .iter()
+            .map(|sample| tally.score(name, sample, "readability", per_page).1)
+            .collect();
+        let Tally {
+            failed,
+            elapsed,
+            pages,
+        } = tally;
         let mut row = format!("{name:<16}");
         for t in TYPES {
             row.push_str(&format!(
@@ -193,6 +173,34 @@ fn main() {
     println!("{header}");
     for row in rows {
         println!("{row}");
+    }
+}
+
+/// Failures, time and pages counted over one extractor's run.
+#[derive(Default)]
+struct Tally {
+    failed: usize,
+    elapsed: Duration,
+    pages: u32,
+}
+
+impl Tally {
+    /// Runs `name` on one page, timed; returns its text (empty on failure) and its F1.
+    fn score(&mut self, name: &str, sample: &Sample, kind: &str, per_page: bool) -> (String, f64) {
+        let started = Instant::now();
+        let text = run(name, &sample.html, &sample.url);
+        self.elapsed += started.elapsed();
+        self.pages += 1;
+        self.failed += usize::from(text.is_none());
+        if per_page && text.is_none() {
+            println!("{name}\t{kind}\t{}\tFAILED", sample.id);
+        }
+        let text = text.unwrap_or_default();
+        let score = f1(&text, &sample.truth);
+        if per_page {
+            println!("{name}\t{kind}\t{}\t{score:.3}", sample.id);
+        }
+        (text, score)
     }
 }
 
