@@ -26,6 +26,14 @@ const PROSE_MAX_LINKS: f64 = 0.3;
 const LINK_BLOCK_DENSITY: f64 = 0.6;
 /// …when it is also this small a part of the root.
 const LINK_BLOCK_MAX_SHARE: f64 = 0.15;
+/// Text a comment section's own controls may add around it ("Add a comment").
+const COMMENT_UI_CHARS: usize = 100;
+/// How many levels above a comment section its post is looked for; further up is the
+/// page's layout, whose sidebars say nothing about the comments.
+const COMMENT_POST_DEPTH: usize = 3;
+/// A comment section is left out when the page has this much prose outside it (the post
+/// or article the comments are about).
+const POST_MIN_CHARS: usize = 400;
 
 /// The content root and what the renderer must leave out.
 #[derive(Debug)]
@@ -56,8 +64,12 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
             }
         }
     }
-    // Pass 2: with the chrome-named blocks gone.
-    let stats = stats::compute(body, &skip);
+    // Pass 2: with the chrome-named blocks gone (and then comment sections, when there are
+    // any to leave out: they are judged by the prose beside them, chrome not counted).
+    let mut stats = stats::compute(body, &skip);
+    if skip_comment_sections(body, &stats, &mut skip) {
+        stats = stats::compute(body, &skip);
+    }
     let good = |el: ElementRef<'_>| stats.get(&el.id()).map_or(0, Stats::good);
     let total = good(body);
 
@@ -100,6 +112,38 @@ pub(crate) fn prose_chars(document: &Html) -> usize {
     stats::compute(body, &HashSet::new())
         .get(&body.id())
         .map_or(0, Stats::good)
+}
+
+/// Readers' comments under an article or a forum post are not the page's content, however
+/// long they are, when the post they are about is right beside them: the nearest ancestor
+/// (a few levels up at most) holding more than the comments and their controls holds this
+/// much prose besides. A forum thread laid out as one "comments" block keeps its posts.
+/// Tells whether any section was left out.
+fn skip_comment_sections(
+    body: ElementRef<'_>,
+    stats: &HashMap<NodeId, Stats>,
+    skip: &mut HashSet<NodeId>,
+) -> bool {
+    let good = |el: ElementRef<'_>| stats.get(&el.id()).map_or(0, Stats::good);
+    let sections: Vec<NodeId> = body
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| stats::names_comment_section(*el))
+        .filter(|el| {
+            let own = good(*el);
+            el.ancestors()
+                .filter_map(ElementRef::wrap)
+                .take(COMMENT_POST_DEPTH)
+                .map(good)
+                // A "show more comments" link beside the list does not count.
+                .find(|&around| around > own + COMMENT_UI_CHARS)
+                .is_some_and(|around| around - own >= POST_MIN_CHARS)
+        })
+        .map(|el| el.id())
+        .collect();
+    let found = !sections.is_empty();
+    skip.extend(sections);
+    found
 }
 
 /// In prose (a root with few links), blocks made mostly of links — related stories, tag

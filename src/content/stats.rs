@@ -126,6 +126,20 @@ pub(crate) fn has_chrome_name(element: ElementRef<'_>) -> bool {
         .any(|word| name_is_chrome(&word.to_ascii_lowercase()))
 }
 
+/// Class or id naming a section of readers' comments (`comments`, `comment-list`,
+/// `#disqus_thread`), not a single comment.
+pub(crate) fn names_comment_section(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    el.id().into_iter().chain(el.classes()).any(|word| {
+        let word = word.to_ascii_lowercase();
+        word == "commentlist"
+            || word == "disqus_thread"
+            || word.split(['-', '_']).find(|part| !part.is_empty()) == Some("comments")
+            || word.starts_with("comment-list")
+            || word.starts_with("comment-section")
+    })
+}
+
 fn name_is_chrome(word: &str) -> bool {
     // Names that say "content" win: "post-content-nav" is rare, "main-content" common.
     if word.contains("content") || word.contains("article") || word.contains("main") {

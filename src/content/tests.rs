@@ -127,3 +127,32 @@ fn product_keeps_collapsed_accordion_panels() {
         "Trail pack\nA light pack for day hikes with pockets for everything you carry.\nDescription\nRipstop nylon body with a water repellent finish.\nSpecs\nWeight | 1 lb"
     );
 }
+
+#[test]
+fn comments_under_a_post_are_left_out_but_a_thread_of_comments_is_kept() {
+    let post = "The question in full, with enough words to be the post that the comments answer. "
+        .repeat(6);
+    let reply = "A long reply that goes on about the question at some length and then some more. ";
+    let comments = format!(
+        r#"<div class="comments js-comments-container"><ul class="comments-list">
+        <li class="comment">{}</li><li class="comment">{}</li></ul>
+        <a href="/c">Add a comment</a></div>"#,
+        reply.repeat(8),
+        reply.repeat(9)
+    );
+    let with_post = format!(
+        r#"<html><body><main><div class="question"><h1>How do I start?</h1>
+        <div class="post">{post}</div>{comments}</div></main></body></html>"#
+    );
+    let c = main_content(&page("https://example.com/q/1", &with_post));
+    assert!(c.text.starts_with("The question in full"), "{}", c.text);
+    assert!(!c.text.contains("A long reply"), "{}", c.text);
+
+    // A thread laid out as one "comments" block, with only a title beside it, is the content.
+    let thread_only = format!(
+        r#"<html><body><main><h1>How do I start?</h1>{comments}</main>
+        <div class="sidebar-widget">{post}</div></body></html>"#
+    );
+    let c = main_content(&page("https://example.com/q/2", &thread_only));
+    assert!(c.text.contains("A long reply"), "{}", c.text);
+}
