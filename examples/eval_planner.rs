@@ -37,6 +37,12 @@ struct Task {
 enum Check {
     /// `count` records, each with a non-empty `field` found in the ground truth's main content.
     GtItems { count: usize, field: String },
+    /// Exactly these records, in this order, each `field` naming the expected value (words
+    /// compared, punctuation aside): for pages whose ground truth leaves the items out.
+    Items {
+        field: String,
+        expected: Vec<String>,
+    },
     /// Word F1 of the answer's `text` against the ground truth at least `min`.
     F1 { min: f64 },
     /// Each field equals (case- and space-insensitively) the value; `$gt.KEY` reads the ground truth.
@@ -100,8 +106,10 @@ async fn run(
             Ok(()) => entry.0 += 1,
             Err(why) => failures.push(format!("{} ({}): {why}", task.id, task.intent)),
         }
-        if std::env::var_os("EVAL_VERBOSE").is_some() {
-            println!("{} → {}", task.id, short(&answer));
+        match std::env::var("EVAL_VERBOSE").as_deref() {
+            Ok("full") => println!("{} → {answer}", task.id),
+            Ok(_) => println!("{} → {}", task.id, short(&answer)),
+            Err(_) => {}
         }
     }
     println!("planner: {planner}; {} tasks\n", tasks.len());
@@ -335,6 +343,22 @@ fn check(corpora: &Corpora, task: &Task, answer: &Value, page_base: &str) -> Res
                 }
             }
             Ok(())
+        }
+        Check::Items { field, expected } => {
+            let items = answer
+                .as_array()
+                .ok_or_else(|| format!("not a list: {}", short(answer)))?;
+            let got: Vec<Vec<String>> = items
+                .iter()
+                .map(|item| word_list(&normalize(&as_text(&item[field.as_str()]))))
+                .collect();
+            let want: Vec<Vec<String>> =
+                expected.iter().map(|e| word_list(&normalize(e))).collect();
+            if got == want {
+                Ok(())
+            } else {
+                Err(format!("expected {expected:?}, got {}", short(answer)))
+            }
         }
         Check::F1 { min } => {
             let text = answer.get("text").map_or_else(|| as_text(answer), as_text);

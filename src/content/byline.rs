@@ -20,6 +20,8 @@ const MAX_BYLINE_CHARS: usize = 160;
 const MAX_ELEMENTS_AFTER: usize = 400;
 /// How much text after the headline is searched for the date.
 const DATE_WINDOW_CHARS: usize = 400;
+/// How many elements after an author's photo its name is looked for.
+const PHOTO_NAME_WINDOW: usize = 12;
 
 /// Paths of author pages: a link to one names the author.
 const PROFILE_PATHS: &[&str] = &[
@@ -152,6 +154,8 @@ pub(crate) fn author(doc: &Html) -> Option<String> {
     let mut before: Option<String> = None;
     let mut after_headline = false;
     let mut seen_after = 0;
+    // Elements left in which a name counts as the one under an author's photo.
+    let mut photo_window = 0;
     for node in doc.root_element().descendants() {
         let Some(el) = ElementRef::wrap(node) else {
             continue;
@@ -166,7 +170,17 @@ pub(crate) fn author(doc: &Html) -> Option<String> {
                 break;
             }
         }
-        let Some(name) = author_of(el) else {
+        if is_author_photo(el) {
+            photo_window = PHOTO_NAME_WINDOW;
+            continue;
+        }
+        let beside_photo = if photo_window > 0 {
+            photo_window -= 1;
+            name_line(el)
+        } else {
+            None
+        };
+        let Some(name) = beside_photo.or_else(|| author_of(el)) else {
             continue;
         };
         // Comment forms label their fields `comment-form-author` ("Name *").
@@ -283,6 +297,29 @@ fn author_of(el: ElementRef<'_>) -> Option<String> {
     name_in(strip_by(&text))
 }
 
+/// An author box's photo (`<img class="author-image">`, `alt="Photo of author"`): its name
+/// is the first name-like line after it, though that line carries no author markup.
+fn is_author_photo(el: ElementRef<'_>) -> bool {
+    let value = el.value();
+    value.name() == "img"
+        && (value
+            .classes()
+            .any(|c| c.to_ascii_lowercase().contains("author"))
+            || value
+                .attr("alt")
+                .is_some_and(|alt| alt.to_ascii_lowercase().contains("author")))
+}
+
+/// A text-only element whose whole text looks like a name.
+fn name_line(el: ElementRef<'_>) -> Option<String> {
+    if el.children().any(|c| c.value().is_element()) {
+        return None;
+    }
+    let line = line_of(el)?;
+    let name = strip_by(&line);
+    looks_like_name(name).then(|| name.to_owned())
+}
+
 /// The element's text when it is short enough to be a byline.
 fn line_of(el: ElementRef<'_>) -> Option<String> {
     let text = collapse_whitespace(&crate::tools::dom::text_capped(el, MAX_BYLINE_CHARS + 1));
@@ -391,6 +428,20 @@ mod tests {
             r#"<h1>Puppies</h1><div>By <a href="/author/x">Shelby Loos, DVM</a>. Reviewed by <a href="/author/y">Molly Price</a></div>"#,
         );
         assert_eq!(author(&titled).as_deref(), Some("Shelby Loos, DVM"));
+    }
+
+    #[test]
+    fn name_beside_the_author_photo() {
+        // An author box with no author markup on the name itself.
+        let d = doc(
+            r#"<h1>Espresso under $500</h1><div class="box"><div><img alt="Photo of author" src="a.jpg"></div>
+            <div><p class="headline">Asser Christensen</p><div>Licensed Q Arabica Grader, M.A. Journalism</div></div></div>"#,
+        );
+        assert_eq!(author(&d).as_deref(), Some("Asser Christensen"));
+        // A plain photo does not turn the next short line into an author.
+        let plain =
+            doc(r#"<h1>Espresso</h1><img alt="A red machine" src="m.jpg"><p>Gaggia Classic</p>"#);
+        assert_eq!(author(&plain), None);
     }
 
     #[test]
