@@ -609,7 +609,7 @@ fn phones(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
             break;
         }
         // `020 7946 0958` is `+44 20 7946 0958` written for callers at home.
-        if international.iter().any(|i| same_number(i, &number)) {
+        if !number.starts_with('+') && international.iter().any(|i| same_number(i, &number)) {
             continue;
         }
         if seen.insert(number.clone()) {
@@ -619,15 +619,15 @@ fn phones(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
     Ok(Value::Array(out))
 }
 
-/// Whether a national number (trunk prefix 0) is the international one without its country code.
+/// Whether a national number is the international one without its country code: with the
+/// trunk prefix (`020 7946 0958` is `+44 20 7946 0958`) or without (`206-461-3700` is
+/// `+1 206 461 3700`, and a `tel:+2064613700` link that left the country code out).
 fn same_number(international: &str, national: &str) -> bool {
-    let Some(rest) = national.strip_prefix('0') else {
-        return false;
-    };
     let digits = international.trim_start_matches('+');
-    digits.len() > rest.len()
-        && (1..=3).contains(&(digits.len() - rest.len()))
-        && digits.ends_with(rest)
+    [Some(national), national.strip_prefix('0')]
+        .into_iter()
+        .flatten()
+        .any(|rest| digits.len() - rest.len().min(digits.len()) <= 3 && digits.ends_with(rest))
 }
 
 /// Digits of a phone number, `+` kept for an international one (`00` becomes `+`).
@@ -1247,12 +1247,20 @@ mod tests {
         #[test]
         fn phones_in_common_national_formats() {
             let p = page(
-                "<p>Tel. (555) 123-4567</p><p>Fax: 555.987.6543</p><p>Appelez le 01 23 45 67 89</p><p>Hotline 0049 30 1234567</p><p>ID 555-123-4567</p><p>Einwohner: 10.000.000, 1 234 567 Besucher</p>",
+                "<p>Tel. (555) 123-4567</p><p>Fax: 555.987.6543</p><p>Appelez le 01 23 45 67 89</p><p>Hotline 0049 30 1234567</p><p>ID 555-123-4567</p><p>Einwohner: 10.000.000, 1 234 567 Besucher</p>\
+                 <p><a href=\"tel:+12064613700\">Call</a> 206-461-3700, <a href=\"tel:+2065550100\">Desk</a> 206.555.0100</p>",
                 "https://x.example/",
             );
             assert_eq!(
                 call(&p, "extract.phones", json!({})),
-                json!(["5551234567", "5559876543", "0123456789", "+49301234567"])
+                json!([
+                    "+12064613700",
+                    "+2065550100",
+                    "5551234567",
+                    "5559876543",
+                    "0123456789",
+                    "+49301234567"
+                ])
             );
         }
 
