@@ -14,28 +14,28 @@
 //! on that page (it is counted, not hidden). Seven WCXB pages have an empty ground truth
 //! (bot walls, apps); they score 1 only for an empty extraction.
 //!
-//! Results (2026-11-21, branch `content`; the `ours` line re-measured 2026-11-22 on branch
-//! `content-f1`, the other lines not re-run; ms/page includes each crate's own parse and was
-//! measured on a busy 2-core machine, so read it as a rough guide: the `ours` line's 12.7 was
-//! taken beside another build, when the code before the change measured 12 to 15 too):
+//! Results (2026-11-22, quiet 2-core machine; ms/page includes each crate's own parse):
 //!
 //! ```text
 //! extractor         article  service  product collect.    forum  listing     docs     WCXB  readab.   failed ms/page
-//! ours                0.912    0.839    0.565    0.697    0.756    0.736    0.957    0.780    0.952        0    12.7
-//! dom_smoothie        0.914    0.686    0.331    0.432    0.499    0.545    0.930    0.620    0.999        7     8.3
-//! rs_trafilatura      0.923    0.851    0.532    0.686    0.777    0.649    0.952    0.767    0.927        0    38.2
-//! readabilityrs       0.850    0.714    0.413    0.449    0.547    0.412    0.907    0.613    0.943        7    71.9
-//! llm_readability     0.835    0.651    0.342    0.223    0.320    0.259    0.564    0.456    0.803        0    11.8
-//! readability         0.720    0.379    0.354    0.252    0.231    0.231    0.485    0.379    0.845        0     9.8
+//! ours                0.912    0.839    0.564    0.697    0.795    0.736    0.957    0.786    0.954        0     4.7
+//! dom_smoothie        0.914    0.686    0.331    0.432    0.499    0.545    0.930    0.620    0.997        7     4.7
+//! rs_trafilatura      0.923    0.851    0.532    0.686    0.777    0.649    0.952    0.767    0.929        0    23.1
+//! readabilityrs       0.850    0.714    0.413    0.449    0.547    0.412    0.907    0.613    0.942        7    43.0
+//! llm_readability     0.835    0.651    0.342    0.223    0.320    0.259    0.564    0.456    0.803        0     7.6
+//! readability         0.720    0.379    0.354    0.252    0.231    0.231    0.485    0.379    0.845        0     5.7
 //! ```
 //!
 //! `--split even` scores the tuning half of WCXB (even page ids), `--split odd` the held-out
 //! half; a change should help both. The `ours` line by half:
 //!
 //! ```text
-//! even                0.952    0.887    0.519    0.748    0.840    0.736    0.958    0.798    0.952        0    12.0
-//! odd                 0.889    0.766    0.605    0.610    0.647    0.736    0.957    0.762    0.952        0    11.1
+//! even                0.952    0.887    0.519    0.748    0.895    0.736    0.958    0.807    0.954        0     4.3
+//! odd                 0.889    0.766    0.604    0.610    0.665    0.736    0.957    0.764    0.954        0     4.4
 //! ```
+//!
+//! The Python trafilatura itself is scored on the same pages by `eval/trafilatura_baseline.py`
+//! (same tokens, same F1); see the README for its figures.
 //!
 //! The Readability column is graded against Readability.js's own output, which favours
 //! Readability ports (dom_smoothie) by construction.
