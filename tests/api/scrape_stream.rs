@@ -400,3 +400,48 @@ async fn a_body_over_the_cap_is_too_large_and_nothing_more_is_read() {
     // The capped body was not counted: only the good page's bytes are.
     assert!(done["metrics"]["bytes_fetched"].as_u64().unwrap() < 64 * 1024);
 }
+
+#[tokio::test]
+async fn a_spent_budget_fails_the_url_with_budget_exhausted_and_keeps_the_partial_value() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let news = fixtures.url("/pages/news.html");
+    // The plan for this request takes 5 calls; the budget allows 2.
+    let frames = app
+        .stream(&json!({"urls": [news], "instructions": "top 3 items with title and link", "max_steps": 2}))
+        .await;
+    let statuses: Vec<&str> = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "tool_call")
+        .map(|f| f.payload()["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        vec!["completed", "completed", "skipped", "skipped", "skipped"]
+    );
+    let error = frames
+        .iter()
+        .find(|f| f.event == "error")
+        .expect("an error event")
+        .payload();
+    assert_eq!(error["code"], "budget_exhausted");
+    assert_eq!(error["url"], json!(news));
+    let url_complete = frames
+        .iter()
+        .find(|f| f.event == "url_complete")
+        .unwrap()
+        .payload();
+    assert_eq!(url_complete["status"], "failed");
+    let done = complete(&frames);
+    assert_eq!(done["status"], "failed");
+    assert_eq!(done["urls_failed"], 1);
+    // What the two calls produced is kept: every story as a record, not yet cut to three.
+    let partial = done["extracted_data"][&news]
+        .as_array()
+        .expect("partial records");
+    assert!(partial.len() > 3, "{partial:?}");
+    assert_eq!(
+        partial[0]["title"],
+        "Show HN: A tiny SQLite-backed job queue in Rust"
+    );
+}
