@@ -446,7 +446,7 @@ fn select_columns(ws: &mut Workspace<'_>, params: SelectColumnsParams) -> Result
 
 #[cfg(test)]
 mod tests {
-    use crate::tools::dom::testkit::{SHOP, call_err, chain, page};
+    use crate::tools::testkit::{SHOP, call_err, chain, page};
     use crate::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
     use serde_json::{Value, json};
 

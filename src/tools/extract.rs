@@ -1111,7 +1111,7 @@ mod tests {
 
     mod catalog {
         use super::super::{normalise_date, parse_amount};
-        use crate::tools::dom::testkit::{CONTACT, SHOP, call, call_err, chain, page};
+        use crate::tools::testkit::{CONTACT, SHOP, call, call_err, chain, page};
         use serde_json::{Value, json};
 
         const SHOP_URL: &str = "https://northwind.example/shoes/trail";

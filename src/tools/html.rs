@@ -1223,7 +1223,7 @@ mod tests {
     }
 
     mod catalog {
-        use crate::tools::dom::testkit::{CONTACT, SHOP, TABLES, call, call_err, chain, page};
+        use crate::tools::testkit::{CONTACT, SHOP, TABLES, call, call_err, chain, page};
         use serde_json::json;
 
         const SHOP_URL: &str = "https://northwind.example/shoes/trail";

@@ -17,6 +17,10 @@ pub mod extract;
 pub mod html;
 pub mod nesting;
 pub mod registry;
+#[cfg(test)]
+mod robustness;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod validate;
 pub mod workspace;
 
