@@ -259,7 +259,16 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         json!({}),
         "drop entries that repeat an earlier one",
     ));
-    if let Some((role, descending)) = request.sort
+    // Dates that do not read as moments would sort as words; the page's own order (usually
+    // newest first) is the better answer then.
+    let sortable = |role: &str| {
+        role != "date"
+            || block
+                .fields
+                .iter()
+                .any(|f| f.role == "date" && crate::tools::dates::timestamp(&f.sample, 0).is_some())
+    };
+    if let Some((role, descending)) = request.sort.filter(|(role, _)| sortable(role))
         && let Some(field) = request
             .fields
             .iter()

@@ -253,7 +253,13 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
                 | "and"
         )
     });
-    let start = cue.unwrap_or(0);
+    let mut start = cue.unwrap_or(0);
+    // "title, url and points": the fields listed before a joining "and" count too.
+    if cue.is_some_and(|i| words[i] == "and") {
+        while start > 0 && role_of(&words[start - 1]).is_some() {
+            start -= 1;
+        }
+    }
     for word in &words[start..] {
         if word == "by" && cue.is_none() {
             continue;
@@ -267,6 +273,24 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
                 out.push(RequestedField { name, role });
             }
         }
+    }
+    // "stories with points", "products including price": the items themselves come first,
+    // named by their title, and the fields after "with" are added to them.
+    let adds_to_items = cue.is_some_and(|i| {
+        i > 0
+            && matches!(
+                words[i].as_str(),
+                "with" | "including" | "include" | "showing"
+            )
+    });
+    if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == "title") {
+        out.insert(
+            0,
+            RequestedField {
+                name: "title".into(),
+                role: "title",
+            },
+        );
     }
     out
 }
@@ -317,7 +341,7 @@ fn canonical_name(role: &'static str, word: &str) -> String {
         "descriptions" | "summaries" => "description",
         "scores" => "score",
         "votes" | "upvotes" => "votes",
-        "published" | "posted" | "when" | "time" | "age" => "date",
+        "published" | "posted" | "when" => "date",
         "user" | "users" | "poster" | "submitter" | "byline" => "author",
         "comment" => "comments",
         "point" => "points",
@@ -327,7 +351,7 @@ fn canonical_name(role: &'static str, word: &str) -> String {
     singular.to_owned()
 }
 
-/// Sort order asked for: "most points", "cheapest", "highest rated", "newest".
+/// Sort order asked for: "most points", "cheapest", "highest rated", "newest", "oldest".
 fn sort(text: &str) -> Option<(&'static str, bool)> {
     let lower = text.to_lowercase();
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
@@ -360,6 +384,12 @@ fn sort(text: &str) -> Option<(&'static str, bool)> {
     }
     if has(&["most comments", "most discussed", "most commented"]) {
         return Some(("comments", true));
+    }
+    if has(&["most recent", "newest", "latest", "recent"]) {
+        return Some(("date", true));
+    }
+    if has(&["oldest", "earliest"]) {
+        return Some(("date", false));
     }
     None
 }
@@ -521,12 +551,38 @@ mod tests {
     }
 
     #[test]
+    fn sort_orders_in_their_common_wordings() {
+        assert_eq!(parse("3 most recent posts", None).sort, Some(("date", true)));
+        assert_eq!(parse("the latest 5 jobs", None).sort, Some(("date", true)));
+        assert_eq!(parse("events, oldest first", None).sort, Some(("date", false)));
+        assert_eq!(parse("cheapest 2 products", None).sort, Some(("price", false)));
+        assert_eq!(parse("top 10 stories", None).sort, None);
+    }
+
+    #[test]
     fn fields_keep_the_users_words() {
         let f = fields("top 10 stories with title, link and points", None);
         let names: Vec<_> = f.iter().map(|f| (f.name.as_str(), f.role)).collect();
         assert_eq!(
             names,
             vec![("title", "title"), ("link", "url"), ("points", "score")]
+        );
+        let with = fields("first five stories with points", None);
+        assert_eq!(
+            with.iter()
+                .map(|f| (f.name.as_str(), f.role))
+                .collect::<Vec<_>>(),
+            vec![("title", "title"), ("points", "score")]
+        );
+        let named = fields("names and prices", None);
+        assert_eq!(
+            named.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            vec!["name", "price"]
+        );
+        let cols = fields("top stories", Some("columns: price, url"));
+        assert_eq!(
+            cols.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            vec!["price", "url"]
         );
         let cols = fields("top stories", Some("columns: title, url, points"));
         assert_eq!(

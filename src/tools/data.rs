@@ -29,7 +29,7 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "data.sort",
-            "Sort records by a field (numbers, and texts starting with a number or a currency, compare as numbers; records without the field go last).",
+            "Sort records by a field (numbers, and texts starting with a number or a currency, compare as numbers; dates and relative times like `3 hours ago` compare as moments; records without the field go last).",
             "Array of the same records, sorted (stable).",
             Effect::Replace,
             sort,
@@ -203,6 +203,13 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
 
 fn sort_key(value: Option<&Value>) -> Option<SortKey> {
     let value = value.filter(|v| !v.is_null())?;
+    // Dates and relative times ("3 hours ago") order by the moment they name, before a
+    // number read off their first digits could.
+    if let Value::String(text) = value
+        && let Some(moment) = super::dates::timestamp(text, chrono::Utc::now().timestamp())
+    {
+        return Some(SortKey::Number(moment as f64));
+    }
     if let Some(n) = numeric(value) {
         return Some(SortKey::Number(n));
     }
@@ -502,6 +509,25 @@ mod tests {
         );
         let out = run(json!(["a", "b", "a"]), "data.dedupe", json!({})).unwrap();
         assert_eq!(out, json!(["a", "b"]));
+    }
+
+    #[test]
+    fn sort_dates_and_relative_times_as_moments() {
+        let posts = json!([
+            {"name": "a", "age": "3 hours ago", "on": "March 3, 2025"},
+            {"name": "b", "age": "12 minutes ago", "on": "2025-11-02"},
+            {"name": "c", "age": "yesterday", "on": "02/01/2025"},
+            {"name": "d", "age": "2 days ago", "on": "2025-03-03T09:30:00Z"},
+        ]);
+        let out = run(
+            posts.clone(),
+            "data.sort",
+            json!({"by": "age", "descending": true}),
+        )
+        .unwrap();
+        assert_eq!(names(&out), ["b", "a", "c", "d"]);
+        let out = run(posts, "data.sort", json!({"by": "on"})).unwrap();
+        assert_eq!(names(&out), ["c", "a", "d", "b"]);
     }
 
     #[test]

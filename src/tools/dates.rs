@@ -95,3 +95,82 @@ fn month_number(name: &str) -> Option<u32> {
         .position(|m| *m == prefix)
         .and_then(|i| u32::try_from(i + 1).ok())
 }
+
+/// The moment a text names, in seconds since the Unix epoch: a date in any shape we read
+/// (midnight UTC when it has no time), or a relative time ("3 hours ago", "yesterday",
+/// "just now") counted back from `now`. None for anything else, numbers included.
+pub(crate) fn timestamp(text: &str, now: i64) -> Option<i64> {
+    if let Some(ago) = seconds_ago(text) {
+        return Some(now - ago);
+    }
+    let iso = normalise_date(text, true)?;
+    if let Ok(moment) = chrono::DateTime::parse_from_rfc3339(&iso) {
+        return Some(moment.timestamp());
+    }
+    let (date, time) = iso.split_once('T').unwrap_or((&iso, "00:00:00"));
+    let naive = chrono::NaiveDateTime::parse_from_str(
+        &format!("{date}T{}", &time[..time.len().min(8)]),
+        "%Y-%m-%dT%H:%M:%S",
+    )
+    .ok()?;
+    Some(naive.and_utc().timestamp())
+}
+
+/// How long ago a relative time says, in seconds: "3 hours ago", "an hour ago", "2d ago",
+/// "yesterday", "today", "just now".
+fn seconds_ago(text: &str) -> Option<i64> {
+    static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pattern = CELL.get_or_init(|| {
+        #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
+        regex::Regex::new(
+            r"(?i)^\s*(?:(?P<n>\d{1,4}|an?|one)\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mos?|years?|yrs?|y)\s+ago|(?P<word>yesterday|today|just now|now))(?-u:\b)",
+        )
+        .expect("relative time pattern is valid")
+    });
+    let caps = pattern.captures(text)?;
+    if let Some(word) = caps.name("word") {
+        return Some(match word.as_str().to_ascii_lowercase().as_str() {
+            "yesterday" => 86_400,
+            _ => 0,
+        });
+    }
+    let n: i64 = match caps.name("n")?.as_str().to_ascii_lowercase().as_str() {
+        "a" | "an" | "one" => 1,
+        digits => digits.parse().ok()?,
+    };
+    let unit = caps.name("unit")?.as_str().to_ascii_lowercase();
+    let seconds = match unit.as_str() {
+        u if u.starts_with("mo") => 30 * 86_400,
+        u if u.starts_with('s') => 1,
+        u if u.starts_with('m') => 60,
+        u if u.starts_with('h') => 3_600,
+        u if u.starts_with('d') => 86_400,
+        u if u.starts_with('w') => 7 * 86_400,
+        _ => 365 * 86_400,
+    };
+    Some(n * seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moments_absolute_and_relative() {
+        let now = 1_800_000_000;
+        assert_eq!(timestamp("3 hours ago", now), Some(now - 3 * 3_600));
+        assert_eq!(timestamp("an hour ago", now), Some(now - 3_600));
+        assert_eq!(timestamp("2d ago", now), Some(now - 2 * 86_400));
+        assert_eq!(timestamp("5 months ago", now), Some(now - 150 * 86_400));
+        assert_eq!(timestamp("Yesterday", now), Some(now - 86_400));
+        assert_eq!(
+            timestamp("2026-12-03T19:00:00+01:00", now),
+            Some(1_796_320_800)
+        );
+        assert_eq!(timestamp("December 3, 2026", now), Some(1_796_256_000));
+        assert_eq!(timestamp("2026-12-03", now), timestamp("3 Dec 2026", now));
+        for not_a_moment in ["30 points", "$19.99", "3 hours", "ago", "2026", ""] {
+            assert_eq!(timestamp(not_a_moment, now), None, "{not_a_moment}");
+        }
+    }
+}
