@@ -427,6 +427,10 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         "comments",
     ]);
 
+    // "every product", "product names and prices": many items, not one product's details.
+    let many = ["every", "each", "all", "names", "titles", "prices"]
+        .iter()
+        .any(|w| has_word(w));
     let intent = if has(&[
         "email",
         "e-mail",
@@ -458,7 +462,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         ]);
         Intent::Links {
             external_only,
-            contains: quoted(instructions),
+            contains: quoted(instructions).or_else(|| link_target(&words)),
         }
     } else if has(&[
         "main text",
@@ -479,7 +483,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     ]) && !list_nouns
     {
         Intent::MainContent
-    } else if has(&["product"]) && !has(&["products"])
+    } else if has(&["product"]) && !has(&["products"]) && !many
         || has(&["this item", "sku", "gtin", "availability", "in stock"]) && !list_nouns
     {
         Intent::Product
@@ -490,6 +494,9 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         "open graph",
         "opengraph",
         "page title",
+        "page's title",
+        "title of the page",
+        "title of this page",
         "publication date",
         "publish date",
         "who wrote",
@@ -502,6 +509,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     } else if (has_word("images") || has_word("photos") || has_word("pictures"))
         && !list_nouns
         && fields.iter().all(|f| f.role == "image")
+        || has(&["image url", "image link", "image source", "img src"]) && !list_nouns
     {
         Intent::Images
     } else if (has_word("prices") || has(&["all prices", "every price"]))
@@ -526,6 +534,47 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
 }
 
 /// Text between quotes or backticks, e.g. links containing "docs".
+/// What links should point to or contain: "links to github", "links containing docs",
+/// "links matching /blog/". Not "links to other sites" (that is `external_only`).
+fn link_target(words: &[String]) -> Option<String> {
+    const CUES: &[&str] = &[
+        "to",
+        "containing",
+        "matching",
+        "contain",
+        "mentioning",
+        "pointing",
+        "going",
+    ];
+    const NOT_TARGETS: &[&str] = &[
+        "other",
+        "external",
+        "the",
+        "this",
+        "that",
+        "a",
+        "an",
+        "all",
+        "any",
+        "outside",
+        "another",
+        "different",
+        "their",
+        "its",
+        "pages",
+        "sites",
+    ];
+    let at = words
+        .windows(2)
+        .position(|w| matches!(w[0].as_str(), "link" | "links") && CUES.contains(&w[1].as_str()))?;
+    let mut rest = words[at + 2..].iter();
+    let mut target = rest.next()?;
+    if target == "to" {
+        target = rest.next()?; // "links pointing to", "links that go to"
+    }
+    (!NOT_TARGETS.contains(&target.as_str())).then(|| target.clone())
+}
+
 fn quoted(text: &str) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     #[allow(clippy::expect_used)]
@@ -552,10 +601,19 @@ mod tests {
 
     #[test]
     fn sort_orders_in_their_common_wordings() {
-        assert_eq!(parse("3 most recent posts", None).sort, Some(("date", true)));
+        assert_eq!(
+            parse("3 most recent posts", None).sort,
+            Some(("date", true))
+        );
         assert_eq!(parse("the latest 5 jobs", None).sort, Some(("date", true)));
-        assert_eq!(parse("events, oldest first", None).sort, Some(("date", false)));
-        assert_eq!(parse("cheapest 2 products", None).sort, Some(("price", false)));
+        assert_eq!(
+            parse("events, oldest first", None).sort,
+            Some(("date", false))
+        );
+        assert_eq!(
+            parse("cheapest 2 products", None).sort,
+            Some(("price", false))
+        );
         assert_eq!(parse("top 10 stories", None).sort, None);
     }
 
@@ -625,5 +683,28 @@ mod tests {
             parse("the cheapest 3 products", None).sort,
             Some(("price", false))
         );
+        assert_eq!(parse("product names and prices", None).intent, Intent::List);
+        assert_eq!(parse("list every product", None).intent, Intent::List);
+        assert_eq!(
+            parse("the product's name, price and sku", None).intent,
+            Intent::Product
+        );
+        assert_eq!(
+            parse("the title of the page", None).intent,
+            Intent::Metadata
+        );
+        assert_eq!(parse("image urls", None).intent, Intent::Images);
+        for (wording, target) in [
+            ("links to github", Some("github")),
+            ("all links containing docs", Some("docs")),
+            ("links pointing to wikipedia.org", Some("wikipedia.org")),
+            ("links to other sites", None),
+            ("links matching \"/blog/\"", Some("/blog/")),
+        ] {
+            let Intent::Links { contains, .. } = parse(wording, None).intent else {
+                panic!("{wording}: not a links request");
+            };
+            assert_eq!(contains.as_deref(), target, "{wording}");
+        }
     }
 }

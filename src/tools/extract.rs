@@ -280,6 +280,20 @@ fn read_field(
         return Value::Null;
     };
     let raw = match &spec.attr {
+        // A lazy-loaded image's `src` is missing or a placeholder until a script swaps in
+        // `data-src`; its real source is the one a reader ends up seeing.
+        Some(attr)
+            if attr == "src"
+                && el.value().name() == "img"
+                && el.value().attr("src").is_none_or(|src| {
+                    src.trim().is_empty() || src.trim_start().starts_with("data:")
+                }) =>
+        {
+            match super::html::image_source(ws, *el) {
+                Some(url) => url,
+                None => return Value::Null,
+            }
+        }
         Some(attr) => match el.value().attr(attr) {
             Some(v) => attribute_value(ws, attr, v),
             None => return Value::Null,
@@ -1116,6 +1130,28 @@ mod tests {
 
         const SHOP_URL: &str = "https://northwind.example/shoes/trail";
         const CONTACT_URL: &str = "https://harbourbooks.example/contact";
+
+        #[test]
+        fn image_fields_see_through_lazy_loading_placeholders() {
+            let shop = page(SHOP, SHOP_URL);
+            let (_, answer) = chain(
+                &shop,
+                &[
+                    ("html.select", json!({"selector": "li.product"})),
+                    ("extract.fields", json!({"fields": {"image": "img@src"}})),
+                ],
+            );
+            // A placeholder `data:` src and a missing src give way to the lazy attribute; a
+            // real src is kept as written.
+            assert_eq!(
+                answer,
+                json!([
+                    {"image": "https://northwind.example/img/ridge-runner.jpg"},
+                    {"image": "https://northwind.example/img/mud-king-small.jpg"},
+                    {"image": "https://cdn.northwind.example/scree.jpg"}
+                ])
+            );
+        }
 
         #[test]
         fn regex_on_page_text_with_groups() {

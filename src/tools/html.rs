@@ -474,7 +474,7 @@ fn images(ws: &mut Workspace<'_>, params: ImagesParams) -> Result<Value, ToolErr
 
 /// The best URL of an image: the largest `srcset` candidate, else a lazy-loading attribute,
 /// else `src` (placeholders as `data:` URIs don't count).
-fn image_source(ws: &Workspace<'_>, img: ElementRef<'_>) -> Option<String> {
+pub(crate) fn image_source(ws: &Workspace<'_>, img: ElementRef<'_>) -> Option<String> {
     let el = img.value();
     let from_srcset = ["srcset", "data-srcset", "data-lazy-srcset"]
         .iter()
