@@ -17,6 +17,7 @@ use crate::tools::Page;
 
 pub(crate) use byline::headline;
 pub(crate) use render::flat_text;
+pub(crate) use select::prose_chars;
 pub(crate) use stats::is_hidden;
 
 /// Longest `text` or `markdown`, in characters.
@@ -47,10 +48,7 @@ pub struct MainContent {
 /// menus, headers, footers, share bars and other boilerplate, as text (blocks on their own
 /// lines) and Markdown, plus the page's metadata. Text is capped at [`MAX_CHARS`].
 pub fn main_content(page: &Page) -> MainContent {
-    let (text, markdown) = match noscript_page(page) {
-        Some(inner) => body_of(&inner),
-        None => body_of(page),
-    };
+    let (text, markdown) = body_of(page);
     let meta = meta::read(page);
     let excerpt = meta.excerpt.or_else(|| first_paragraph(&text));
     MainContent {
@@ -70,28 +68,6 @@ fn body_of(page: &Page) -> (String, String) {
     let text = render::render(page, choice.root, &choice.skip, render::Mode::Text);
     let markdown = render::render(page, choice.root, &choice.skip, render::Mode::Markdown);
     (text, markdown)
-}
-
-/// Pages that render with JavaScript often put a server-rendered copy of the content in
-/// `<noscript>` (Discourse forums do). A parser with scripting on keeps that as raw text, so
-/// when the visible page holds almost no prose and a `<noscript>` holds a lot of markup, that
-/// markup is parsed (once, only then) and used instead.
-fn noscript_page(page: &Page) -> Option<Page> {
-    const MIN_NOSCRIPT: usize = 2_000;
-    let visible: usize = select::prose_chars(&page.document);
-    let best = page
-        .document
-        .select(crate::static_selector!("body noscript"))
-        .map(|n| n.text().collect::<String>())
-        .filter(|t| t.len() >= MIN_NOSCRIPT && t.contains('<'))
-        .max_by_key(String::len)?;
-    if visible * 4 > best.len() / 4 {
-        return None;
-    }
-    Some(Page {
-        url: page.url.clone(),
-        document: scraper::Html::parse_document(&best),
-    })
 }
 
 /// Converts an element (and its descendants) to Markdown, links and images made absolute

@@ -324,8 +324,24 @@ fn field_specs(
     } else {
         wanted
     };
+    // Posts and comments have no heading: their "longest link" is the poster's name, which
+    // is the author, not a title. Such an item is named by its text.
+    let sample_of = |role: &str| {
+        block
+            .fields
+            .iter()
+            .find(|f| f.role == role)
+            .map(|f| f.sample.as_str())
+    };
+    let title_is_author =
+        sample_of("title").is_some_and(|t| !t.is_empty() && Some(t) == sample_of("author"));
     for field in wanted {
-        match block.fields.iter().find(|f| f.role == field.role) {
+        let (role, name) = if field.role == "title" && title_is_author {
+            ("description", "text".to_owned())
+        } else {
+            (field.role, field.name.clone())
+        };
+        match block.fields.iter().find(|f| f.role == role) {
             Some(candidate) => {
                 let spec = if matches!(field.role, "score" | "comments") {
                     let (next_sibling, selector) = candidate
@@ -336,16 +352,16 @@ fn field_specs(
                 } else {
                     json!(candidate.spec)
                 };
-                fields.insert(field.name.clone(), spec);
-                order.push(field.name.clone());
+                fields.insert(name.clone(), spec);
+                order.push(name);
             }
             // Items with no part that looks like a name (paragraph promos, text rows) are
             // named by their whole text rather than left without the field asked for.
             None if matches!(field.role, "text" | "title") => {
-                fields.insert(field.name.clone(), json!("."));
-                order.push(field.name.clone());
+                fields.insert(name.clone(), json!("."));
+                order.push(name);
             }
-            None => missing.push(field.name.clone()),
+            None => missing.push(name),
         }
     }
     if fields.is_empty() {

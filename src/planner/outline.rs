@@ -643,10 +643,13 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
     if let Some(spec) = common_spec(&sample, |item| {
         item.descendants().filter_map(ElementRef::wrap).find(|el| {
             let words = el.value().classes().chain(el.value().attr("rel"));
-            words.into_iter().any(|c| {
-                let c = c.to_ascii_lowercase();
-                c.contains("author") || c == "byline" || c == "hnuser" || c.contains("username")
-            })
+            el.value().attr("itemprop") == Some("author")
+                || words.into_iter().any(|c| {
+                    let c = c.to_ascii_lowercase();
+                    c.contains("author")
+                        || matches!(c.as_str(), "byline" | "hnuser" | "creator" | "poster")
+                        || c.contains("username")
+                })
         })
     }) {
         let value = first_value(page, &sample, &spec, None);
