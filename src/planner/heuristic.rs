@@ -333,8 +333,9 @@ fn field_specs(
             .find(|f| f.role == role)
             .map(|f| f.sample.as_str())
     };
-    let title_is_author =
-        sample_of("title").is_some_and(|t| !t.is_empty() && Some(t) == sample_of("author"));
+    let title_is_author = sample_of("title").is_some_and(|title| {
+        !title.is_empty() && sample_of("author").is_some_and(|author| author.contains(title))
+    });
     for field in wanted {
         let (role, name) = if field.role == "title" && title_is_author {
             ("description", "text".to_owned())

@@ -97,6 +97,8 @@ pub struct TableInfo {
 const MAX_HEADINGS: usize = 30;
 const MAX_BLOCKS: usize = 8;
 const SAMPLE_CHARS: usize = 120;
+/// An author is named in at most this many characters; longer is a user card around the name.
+const MAX_AUTHOR_CHARS: usize = 40;
 
 /// Builds the outline of a parsed page.
 pub fn outline(page: &Page) -> Outline {
@@ -640,18 +642,11 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
             push(role, spec, value);
         }
     }
-    if let Some(spec) = common_spec(&sample, |item| {
-        item.descendants().filter_map(ElementRef::wrap).find(|el| {
-            let words = el.value().classes().chain(el.value().attr("rel"));
-            el.value().attr("itemprop") == Some("author")
-                || words.into_iter().any(|c| {
-                    let c = c.to_ascii_lowercase();
-                    c.contains("author")
-                        || matches!(c.as_str(), "byline" | "hnuser" | "creator" | "poster")
-                        || c.contains("username")
-                })
-        })
-    }) {
+    // When items do not agree on where the name sits in their user cards, the card itself
+    // is the author field.
+    if let Some(spec) =
+        common_spec(&sample, author_name).or_else(|| common_spec(&sample, author_marked))
+    {
         let value = first_value(page, &sample, &spec, None);
         push("author", spec, value);
     }
@@ -871,6 +866,35 @@ where
     // Most items must have it, and the spec must find the same kind of element in them.
     (count * 3 >= sample.len() * 2 || (sample.len() <= 3 && count * 2 >= sample.len()))
         .then_some(spec)
+}
+
+/// The element an item marks as its author (`itemprop=author`, an `author`/`byline`/`username`
+/// class, `rel=author`).
+fn author_marked(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    item.descendants().filter_map(ElementRef::wrap).find(|el| {
+        let words = el.value().classes().chain(el.value().attr("rel"));
+        el.value().attr("itemprop") == Some("author")
+            || words.into_iter().any(|c| {
+                let c = c.to_ascii_lowercase();
+                c.contains("author")
+                    || matches!(c.as_str(), "byline" | "hnuser" | "creator" | "poster")
+                    || c.contains("username")
+            })
+    })
+}
+
+/// The author's name: the marked element, or in a user card ("JGD · Members · 563 posts ·
+/// Location…") its first name-length link or `itemprop=name`.
+fn author_name(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    let marked = author_marked(item)?;
+    if text_of(marked).chars().count() <= MAX_AUTHOR_CHARS {
+        return Some(marked);
+    }
+    marked
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| el.value().name() == "a" || el.value().attr("itemprop") == Some("name"))
+        .find(|el| (1..=MAX_AUTHOR_CHARS).contains(&text_of(*el).chars().count()))
 }
 
 /// A short selector from `item` to `target`: the target's own shape, prefixed by its parent's
@@ -1196,6 +1220,25 @@ mod tests {
             field(&best, "url"),
             Some(("a@href".into(), "https://site.example/y/1901".into()))
         );
+    }
+
+    #[test]
+    fn a_user_card_names_the_author_by_its_name_link() {
+        let post = |name: &str| {
+            format!(
+                r#"<article class="message"><div class="message-userDetails author-card"><a href="/members/{name}">{name}</a>
+                <span>Joined Jun 4, 2024 · Messages 28 · Reaction score 38 · Location London</span></div>
+                <div class="message-body"><p>Some reply text by {name} that is long enough to read as a post.</p></div></article>"#
+            )
+        };
+        let html = format!(
+            "<html><body><main>{}{}{}</main></body></html>",
+            post("ann"),
+            post("bob"),
+            post("cyd")
+        );
+        let best = best_block(&html);
+        assert_eq!(field(&best, "author").map(|(_, v)| v), Some("ann".into()));
     }
 
     #[test]
