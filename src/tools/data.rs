@@ -158,15 +158,23 @@ pub struct SortParams {
 
 fn sort(ws: &mut Workspace<'_>, params: SortParams) -> Result<Value, ToolError> {
     let (records, selection) = records(ws, "data.sort")?;
-    let mut order: Vec<usize> = (0..records.len()).collect();
-    order.sort_by(|a, b| {
-        compare_records(
-            field_value(&records[*a], &params.by),
-            field_value(&records[*b], &params.by),
-            params.descending,
-        )
-    });
+    let order = sorted_order(&records, &params.by, params.descending);
     Ok(keep(ws, records, selection, &order))
+}
+
+/// The order of `records` by one field (see [`compare_keys`]); equal keys keep their order.
+///
+/// Keys are read once, against one clock reading: "3 hours ago" must mean the same moment
+/// in every comparison, or the order would not be total.
+pub(crate) fn sorted_order(records: &[Value], field: &str, descending: bool) -> Vec<usize> {
+    let now = chrono::Utc::now().timestamp();
+    let keys: Vec<Option<SortKey>> = records
+        .iter()
+        .map(|record| sort_key(field_value(record, field), now))
+        .collect();
+    let mut order: Vec<usize> = (0..records.len()).collect();
+    order.sort_by(|a, b| compare_keys(keys[*a].as_ref(), keys[*b].as_ref(), descending));
+    order
 }
 
 /// A value as a sort key: a number when it is one or reads as one.
@@ -201,12 +209,12 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
     }
 }
 
-fn sort_key(value: Option<&Value>) -> Option<SortKey> {
+fn sort_key(value: Option<&Value>, now: i64) -> Option<SortKey> {
     let value = value.filter(|v| !v.is_null())?;
     // Dates and relative times ("3 hours ago") order by the moment they name, before a
     // number read off their first digits could.
     if let Value::String(text) = value
-        && let Some(moment) = super::dates::timestamp(text, chrono::Utc::now().timestamp())
+        && let Some(moment) = super::dates::timestamp(text, now)
     {
         return Some(SortKey::Number(moment as f64));
     }
@@ -219,20 +227,20 @@ fn sort_key(value: Option<&Value>) -> Option<SortKey> {
     }))
 }
 
-/// Orders two field values: numbers before texts, numbers numerically, texts case-insensitively;
+/// Orders two sort keys: numbers before texts, numbers numerically, texts case-insensitively;
 /// records without the field go last whichever the direction.
-pub(crate) fn compare_records(a: Option<&Value>, b: Option<&Value>, descending: bool) -> Ordering {
+fn compare_keys(a: Option<&SortKey>, b: Option<&SortKey>, descending: bool) -> Ordering {
     let ordered = |o: Ordering| if descending { o.reverse() } else { o };
-    match (sort_key(a), sort_key(b)) {
+    match (a, b) {
         (None, None) => Ordering::Equal,
         (None, Some(_)) => Ordering::Greater,
         (Some(_), None) => Ordering::Less,
         (Some(SortKey::Number(x)), Some(SortKey::Number(y))) => {
-            ordered(x.partial_cmp(&y).unwrap_or(Ordering::Equal))
+            ordered(x.partial_cmp(y).unwrap_or(Ordering::Equal))
         }
         (Some(SortKey::Number(_)), Some(SortKey::Text(_))) => ordered(Ordering::Less),
         (Some(SortKey::Text(_)), Some(SortKey::Number(_))) => ordered(Ordering::Greater),
-        (Some(SortKey::Text(x)), Some(SortKey::Text(y))) => ordered(x.cmp(&y)),
+        (Some(SortKey::Text(x)), Some(SortKey::Text(y))) => ordered(x.cmp(y)),
     }
 }
 

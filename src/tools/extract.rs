@@ -359,18 +359,12 @@ fn top_n(ws: &mut Workspace<'_>, params: TopNParams) -> Result<Value, ToolError>
         .clone()
         .filter(|sel| sel.len() == records.len());
     if let Some(field) = &params.sort_by {
-        let mut indexed: Vec<(usize, Value)> = records.into_iter().enumerate().collect();
-        indexed.sort_by(|(_, a), (_, b)| {
-            super::data::compare_records(
-                super::dom::field_value(a, field),
-                super::dom::field_value(b, field),
-                params.descending,
-            )
-        });
+        let order = super::data::sorted_order(&records, field, params.descending);
         if let Some(sel) = selection.as_mut() {
-            *sel = indexed.iter().map(|(i, _)| sel[*i]).collect();
+            *sel = order.iter().map(|i| sel[*i]).collect();
         }
-        records = indexed.into_iter().map(|(_, v)| v).collect();
+        let mut slots: Vec<Option<Value>> = records.into_iter().map(Some).collect();
+        records = order.iter().filter_map(|i| slots[*i].take()).collect();
     }
     records.truncate(params.n);
     if let Some(mut sel) = selection {
