@@ -219,6 +219,39 @@ pub fn count(text: &str) -> Option<usize> {
             return Some(n);
         }
     }
+    // "the cheapest product", "the most recent post", "the first result": one item.
+    for (i, word) in words.iter().enumerate() {
+        if word != "the" {
+            continue;
+        }
+        let Some(lead) = words.get(i + 1) else {
+            continue;
+        };
+        const SUPERLATIVES: &[&str] = &[
+            "oldest", "earliest", "largest", "smallest", "longest", "shortest", "fastest",
+            "slowest", "nearest", "closest", "greatest", "most", "least",
+        ];
+        let superlative = LEADS.contains(&lead.as_str()) || SUPERLATIVES.contains(&lead.as_str());
+        if !superlative {
+            continue;
+        }
+        // "most"/"least" take an adjective before the noun: "the most expensive item".
+        let noun_at = if matches!(lead.as_str(), "most" | "least") {
+            i + 3
+        } else {
+            i + 2
+        };
+        if let Some(noun) = words.get(noun_at)
+            && noun.chars().all(char::is_alphabetic)
+            && (!noun.ends_with('s') || noun.ends_with("ss"))
+            && !matches!(
+                noun.as_str(),
+                "of" | "and" | "one" | "to" | "in" | "on" | "by" | "first"
+            )
+        {
+            return Some(1);
+        }
+    }
     None
 }
 
@@ -428,9 +461,11 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     ]);
 
     // "every product", "product names and prices": many items, not one product's details.
+    // A superlative compares many: "the cheapest product" is one item of a list.
     let many = ["every", "each", "all", "names", "titles", "prices"]
         .iter()
-        .any(|w| has_word(w));
+        .any(|w| has_word(w))
+        || sort(instructions).is_some();
     let intent = if has(&[
         "email",
         "e-mail",
@@ -596,6 +631,11 @@ mod tests {
         assert_eq!(count("3 most recent posts"), Some(3));
         assert_eq!(count("give me 7 products"), Some(7));
         assert_eq!(count("all products with price"), None);
+        assert_eq!(count("the cheapest product"), Some(1));
+        assert_eq!(count("the most expensive item on the page"), Some(1));
+        assert_eq!(count("the latest news"), None);
+        assert_eq!(count("the newest posts"), None);
+        assert_eq!(count("the best of the lot"), None);
         assert_eq!(count("articles published in 2024 with title"), None);
     }
 
@@ -684,6 +724,7 @@ mod tests {
             Some(("price", false))
         );
         assert_eq!(parse("product names and prices", None).intent, Intent::List);
+        assert_eq!(parse("the cheapest product", None).intent, Intent::List);
         assert_eq!(parse("list every product", None).intent, Intent::List);
         assert_eq!(
             parse("the product's name, price and sku", None).intent,
