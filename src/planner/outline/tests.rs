@@ -1,0 +1,201 @@
+//! Unit tests of the outline: which blocks are the items, which parts are their fields.
+
+use super::*;
+
+const PAGE: &str = r#"<html lang="en"><head><title>Example News</title></head><body>
+  <nav><ul><li><a href="/">Home</a></li><li><a href="/new">New</a></li><li><a href="/ask">Ask</a></li><li><a href="/jobs">Jobs</a></li></ul></nav>
+  <main><div id="stories">
+    <article class="story"><h2><a href="/s/1">A first story about Rust</a></h2><span class="points">120 points</span><time datetime="2026-01-01">Jan 1</time></article>
+    <article class="story"><h2><a href="/s/2">Second story on parsing HTML</a></h2><span class="points">99 points</span><time datetime="2026-01-02">Jan 2</time></article>
+    <article class="story"><h2><a href="/s/3">Third story, about servers</a></h2><span class="points">7 points</span><time datetime="2026-01-03">Jan 3</time></article>
+  </div></main>
+  <footer><ul><li><a href="/a">About</a></li><li><a href="/b">Blog</a></li><li><a href="/c">Contact</a></li></ul></footer>
+</body></html>"#;
+
+#[test]
+fn content_block_ranks_above_navigation_and_has_fields() {
+    let page = Page::parse(url::Url::parse("https://news.example/").unwrap(), PAGE);
+    let outline = outline(&page);
+    assert_eq!(outline.title.as_deref(), Some("Example News"));
+    let best = &outline.blocks[0];
+    assert_eq!(best.selector, "div#stories > article.story");
+    assert_eq!(best.count, 3);
+    let role = |r: &str| {
+        best.fields
+            .iter()
+            .find(|f| f.role == r)
+            .map(|f| f.spec.clone())
+    };
+    assert_eq!(role("title").as_deref(), Some("h2"));
+    assert_eq!(role("url").as_deref(), Some("h2 a[href]@href"));
+    assert_eq!(role("score").as_deref(), Some("span.points"));
+    assert_eq!(role("date").as_deref(), Some("time@datetime"));
+    assert!(
+        outline
+            .blocks
+            .iter()
+            .filter(|b| b.in_chrome)
+            .all(|b| b.score < best.score)
+    );
+}
+
+#[test]
+fn cards_rank_above_their_tags_and_above_the_sections_holding_them() {
+    let card = |n: usize| {
+        format!(
+            r#"<article class="repo"><h3><a href="/r/{n}">Repository number {n} does useful things</a></h3>
+            <p class="desc">A longer description of repository {n}, with enough words to read as an entry.</p>
+            <div class="tags"><a class="tag" href="/t/a{n}">rust</a><a class="tag" href="/t/b{n}">http</a><a class="tag" href="/t/c{n}">sse</a><a class="tag" href="/t/d{n}">agents</a></div></article>"#
+        )
+    };
+    let section = |name: &str, from: usize| {
+        format!(
+            r#"<section class="group"><h2>{name}</h2><div class="list">{}{}{}</div></section>"#,
+            card(from),
+            card(from + 1),
+            card(from + 2)
+        )
+    };
+    let html = format!(
+        "<html><body><main>{}{}{}</main></body></html>",
+        section("Today", 1),
+        section("Yesterday", 4),
+        section("Earlier", 7)
+    );
+    let page = Page::parse(url::Url::parse("https://code.example/").unwrap(), &html);
+    let outline = outline(&page);
+    let best = &outline.blocks[0];
+    assert_eq!(
+        best.selector, "div.list > article.repo",
+        "{:#?}",
+        outline.blocks
+    );
+    assert_eq!(best.count, 9);
+}
+fn best_block(html: &str) -> RepeatedBlock {
+    let page = Page::parse(url::Url::parse("https://site.example/").unwrap(), html);
+    outline(&page).blocks.remove(0)
+}
+
+fn field(block: &RepeatedBlock, role: &str) -> Option<(String, String)> {
+    block
+        .fields
+        .iter()
+        .find(|f| f.role == role)
+        .map(|f| (f.spec.clone(), f.sample.clone()))
+}
+
+#[test]
+fn feature_flags_on_the_page_and_a_skip_link_target_are_not_chrome() {
+    let html = r##"<html class="feature-main-menu-pinned"><body class="has-sidebar-layout">
+      <a class="skip-link" href="#skip-target">Skip to content</a>
+      <div id="skip-link-target"><ul class="results">
+        <li><a href="/1">The first entry of the results</a></li>
+        <li><a href="/2">The second entry of the results</a></li>
+        <li><a href="/3">The third entry of the results</a></li>
+      </ul></div></body></html>"##;
+    let best = best_block(html);
+    assert_eq!(best.selector, "ul.results > li");
+    assert!(!best.in_chrome);
+}
+
+#[test]
+fn comment_thread_ranks_below_the_entries() {
+    let entry = |n: usize| {
+        format!(
+            r#"<div class="entry"><h3><a href="/e/{n}">Entry number {n} of the list</a></h3></div>"#
+        )
+    };
+    let comment = |n: usize| {
+        format!(
+            r#"<div class="comment"><a href="/u/{n}">reader{n}</a> <p>Comment {n}: a long message about the list, with opinions and more words than an entry.</p></div>"#
+        )
+    };
+    let html = format!(
+        r#"<html><body><div class="list">{}</div><div id="comment_list">{}</div></body></html>"#,
+        (1..=4).map(entry).collect::<String>(),
+        (1..=8).map(comment).collect::<String>()
+    );
+    let best = best_block(&html);
+    assert_eq!(best.selector, "div.list > div.entry");
+    assert_eq!(best.count, 4);
+}
+
+#[test]
+fn a_menu_inside_one_row_does_not_make_the_rows_sections() {
+    let row = |n: usize, menu: &str| {
+        format!(
+            r#"<tr><td>{n}</td><td><a class="bookTitle" href="/b/{n}">Book title number {n}</a> by Author {n}{menu}</td></tr>"#
+        )
+    };
+    let menu = r#"<ul class="shelves"><li>Want to read</li><li>Reading</li><li>Read</li></ul>"#;
+    let html = format!(
+        "<html><body><table><tbody>{}{}{}{}</tbody></table></body></html>",
+        row(1, menu),
+        row(2, ""),
+        row(3, ""),
+        row(4, "")
+    );
+    let best = best_block(&html);
+    assert_eq!(best.selector, "tbody > tr");
+    assert_eq!(
+        field(&best, "title"),
+        Some(("a.bookTitle".into(), "Book title number 1".into()))
+    );
+}
+
+#[test]
+fn rows_whose_longest_link_moves_are_named_by_their_first_link() {
+    let html = r#"<html><body><table class="laureates"><tbody>
+      <tr><td><a href="/y/1901">1901</a></td><td><a href="/p/a">Wilhelm Roentgen</a></td><td><a href="/p/b">Jacobus Henricus van 't Hoff</a></td></tr>
+      <tr><td><a href="/y/1902">1902</a></td><td><a href="/p/c">Hendrik Lorentz and Pieter Zeeman</a></td><td><a href="/p/d">Emil Fischer</a></td></tr>
+      <tr><td><a href="/y/1903">1903</a></td><td><a href="/p/e">Henri Becquerel</a></td><td><a href="/p/f">Svante Arrhenius</a></td></tr>
+    </tbody></table></body></html>"#;
+    let best = best_block(html);
+    assert_eq!(best.selector, "tbody > tr");
+    assert_eq!(field(&best, "title"), Some(("a".into(), "1901".into())));
+    assert_eq!(
+        field(&best, "url"),
+        Some(("a@href".into(), "https://site.example/y/1901".into()))
+    );
+}
+
+#[test]
+fn a_user_card_names_the_author_by_its_name_link() {
+    let post = |name: &str| {
+        format!(
+            r#"<article class="message"><div class="message-userDetails author-card"><a href="/members/{name}">{name}</a>
+            <span>Joined Jun 4, 2024 · Messages 28 · Reaction score 38 · Location London</span></div>
+            <div class="message-body"><p>Some reply text by {name} that is long enough to read as a post.</p></div></article>"#
+        )
+    };
+    let html = format!(
+        "<html><body><main>{}{}{}</main></body></html>",
+        post("ann"),
+        post("bob"),
+        post("cyd")
+    );
+    let best = best_block(&html);
+    assert_eq!(field(&best, "author").map(|(_, v)| v), Some("ann".into()));
+}
+
+#[test]
+fn a_card_link_spelled_as_a_definition_list_is_named_by_its_name_entry() {
+    let card = |brand: &str, name: &str| {
+        format!(
+            r#"<article class="product"><a href="/p/{name}"><dl><dt>Brand Name</dt><dd>{brand}</dd><dt>Product Name</dt><dd>{name}</dd><dt>Price</dt><dd>$120.00</dd></dl></a></article>"#
+        )
+    };
+    let html = format!(
+        r#"<html><body><div id="products">{}{}{}</div></body></html>"#,
+        card("Topo Athletic", "ST-5"),
+        card("Saucony", "Triumph 21"),
+        card("Hoka", "Clifton 10")
+    );
+    let best = best_block(&html);
+    assert_eq!(best.selector, "div#products > article.product");
+    assert_eq!(
+        field(&best, "title"),
+        Some(("dl > dd:nth-of-type(2)".into(), "ST-5".into()))
+    );
+}
