@@ -605,7 +605,7 @@ fn link_target(words: &[String]) -> Option<String> {
     let mut rest = words[at + 2..].iter();
     let mut target = rest.next()?;
     if target == "to" {
-        target = rest.next()?; // "links pointing to", "links that go to"
+        target = rest.next()?; // "links pointing to", "links going to"
     }
     (!NOT_TARGETS.contains(&target.as_str())).then(|| target.clone())
 }

@@ -29,7 +29,7 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "extract.top_n",
-            "Keep the first n records, optionally sorted by a field (numbers compare as numbers).",
+            "Keep the first n records, optionally sorted by a field (numbers compare as numbers, dates and relative times like `3 hours ago` as moments).",
             "Array of at most n records.",
             Effect::Replace,
             top_n,
