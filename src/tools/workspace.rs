@@ -148,6 +148,15 @@ impl<'p> Workspace<'p> {
         }
     }
 
+    /// Where a tool with a `within` switch looks: the selection when asked, else the page.
+    pub fn roots(&self, within: bool) -> Vec<ElementRef<'p>> {
+        if within {
+            self.scope()
+        } else {
+            vec![self.page.document.root_element()]
+        }
+    }
+
     /// The per-URL answer: the final value, or the saved names when a plan kept any.
     pub fn answer(&self) -> Value {
         if self.saved.is_empty() {

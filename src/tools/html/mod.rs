@@ -114,11 +114,7 @@ pub struct SelectParams {
 fn select(ws: &mut Workspace<'_>, params: SelectParams) -> Result<Value, ToolError> {
     let selector = parse_selector(&params.selector)
         .map_err(|e| ToolError::InvalidParams(format!("html.select: {e}")))?;
-    let scope = if params.within {
-        ws.scope()
-    } else {
-        vec![ws.page.document.root_element()]
-    };
+    let scope = ws.roots(params.within);
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let mut found = Vec::new();
     for root in scope {
@@ -322,11 +318,7 @@ fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError
         .map(compile_regex)
         .transpose()
         .map_err(|e| invalid("html.links", e))?;
-    let roots = if params.within {
-        ws.scope()
-    } else {
-        vec![ws.page.document.root_element()]
-    };
+    let roots = ws.roots(params.within);
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let page_host = site_host(&ws.page.url);
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -421,11 +413,7 @@ fn images(ws: &mut Workspace<'_>, params: ImagesParams) -> Result<Value, ToolErr
         .map(parse_selector)
         .transpose()
         .map_err(|e| invalid("html.images", e))?;
-    let roots = if params.within {
-        ws.scope()
-    } else {
-        vec![ws.page.document.root_element()]
-    };
+    let roots = ws.roots(params.within);
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let mut candidates: Vec<ElementRef<'_>> = Vec::new();
     for root in roots {
