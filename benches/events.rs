@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use scrape_agent::events::StepStatus;
+use scrape_agent::events::{StepPayload, StepStatus, ToolCallDetails};
 use scrape_agent::run::emitter::{Emitter, NewStep};
 use scrape_agent::settings::DatabaseSettings;
 use scrape_agent::store::Store;
@@ -27,21 +27,27 @@ const PARALLEL: u64 = 8;
 /// A step about as large as a real `tool_call` step (~600 bytes of JSON).
 fn step(n: u64) -> NewStep {
     NewStep {
-        action: "tool_call",
+        payload: StepPayload::ToolCall(ToolCallDetails {
+            tool: "html.select".into(),
+            tool_name: "html.select".into(),
+            tool_description: Some("Select every element matching a CSS selector".into()),
+            parameters: json!({"selector": "tr.athing .titleline > a", "limit": 30}),
+            reasoning: Some("12 repeated items".into()),
+            success: true,
+            items: Some(2),
+            result_preview: Some(
+                "[{\"text\":\"Show HN: A tiny SQLite-backed job queue in Rust\"}, …]".into(),
+            ),
+            result: json!([{"text": "Show HN: A tiny SQLite-backed job queue in Rust", "href": "https://github.com/example/jobq"},
+                           {"text": "The hidden cost of microservices at small scale", "href": "https://blog.example.org/x"}]),
+            result_truncated: Some(false),
+            error: None,
+            duration_ms: Some(3),
+        }),
         url: Some("https://news.example.com/".into()),
         status: StepStatus::Completed,
-        message: format!("html.select_all matched {n} elements"),
+        message: format!("html.select matched {n} elements"),
         reward: 0.05,
-        extracted_data: Some(json!({
-            "tool": "html.select_all", "tool_name": "html.select_all",
-            "tool_description": "Select every element matching a CSS selector",
-            "parameters": {"selector": "tr.athing .titleline > a", "limit": 30},
-            "success": true,
-            "result_preview": "[{\"text\":\"Show HN: A tiny SQLite-backed job queue in Rust\"}, …]",
-            "result": [{"text": "Show HN: A tiny SQLite-backed job queue in Rust", "href": "https://github.com/example/jobq"},
-                       {"text": "The hidden cost of microservices at small scale", "href": "https://blog.example.org/x"}],
-            "error": null, "duration_ms": 3
-        })),
         duration_ms: Some(3),
     }
 }
@@ -63,7 +69,7 @@ async fn run_once(store: &Store) -> Duration {
     let mut emitter = Emitter::new(id, store.clone(), live);
     let started = Instant::now();
     for n in 0..EVENTS {
-        emitter.step(step(n)).await;
+        emitter.step(step(n)).await.unwrap();
     }
     subscriber.await.unwrap();
     started.elapsed()
@@ -112,7 +118,7 @@ fn bench_backend(c: &mut Criterion, rt: &Runtime, name: &str, store: &Store) {
         let (live, _) = broadcast::channel(1);
         let mut emitter = Emitter::new(id.clone(), store.clone(), live);
         for n in 0..EVENTS {
-            emitter.step(step(n)).await;
+            emitter.step(step(n)).await.unwrap();
         }
     });
     group.throughput(Throughput::Elements(EVENTS));

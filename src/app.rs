@@ -10,7 +10,7 @@ use crate::fetch::Fetcher;
 use crate::planner::Planner;
 use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
-use crate::run::{Hub, WatchSettings};
+use crate::run::{Hub, HubSettings, WatchSettings};
 use crate::settings::Settings;
 use crate::store::Store;
 use crate::tools::Registry;
@@ -99,9 +99,12 @@ impl Application {
         tracing::info!(backend = store.backend(), "session store ready");
         let hub = Hub::new(
             store.clone(),
-            settings.limits.max_concurrent_runs,
-            Duration::from_secs(settings.runs.orphan_grace_secs),
-            Duration::from_secs(settings.limits.run_timeout_secs),
+            HubSettings {
+                max_runs: settings.limits.max_concurrent_runs,
+                orphan_grace: Duration::from_secs(settings.runs.orphan_grace_secs),
+                run_timeout: Duration::from_secs(settings.limits.run_timeout_secs),
+                replay_page: settings.runs.replay_page_events,
+            },
         );
         hub.spawn_watcher(WatchSettings {
             cancel_poll: Duration::from_millis(settings.runs.cancel_poll_ms.max(10)),
@@ -111,6 +114,7 @@ impl Application {
         spawn_retention(
             store,
             settings.store.retention_days,
+            settings.store.retention_batch,
             Duration::from_secs(settings.store.retention_check_secs.max(1)),
         );
         let registry = Arc::new(Registry::builtin());
@@ -146,8 +150,11 @@ impl Application {
         &self.state
     }
 
-    /// Serves until `shutdown` resolves, then lets runs finish (up to the grace period) and
-    /// ends their streams with `complete`.
+    /// Serves until `shutdown` resolves, then shuts down in order: new runs are refused at
+    /// once (503 `shutting_down`) while connections are still answered, running ones get
+    /// `server.shutdown_grace_secs` to finish, the rest are cancelled (each stores its
+    /// `complete`), then the listener closes and open connections get
+    /// `server.shutdown_drain_secs` to end. Returns within grace + 2 × drain.
     ///
     /// # Errors
     /// When serving fails.
@@ -158,22 +165,39 @@ impl Application {
         let hub = self.state.hub.clone();
         let store = hub.store().clone();
         let grace = Duration::from_secs(self.state.settings.server.shutdown_grace_secs);
+        let drain = Duration::from_secs(self.state.settings.server.shutdown_drain_secs);
         let router = crate::http::router(self.state);
-        let served = axum::serve(self.listener, router)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                tracing::info!("shutting down: letting runs finish");
-                hub.shutdown(grace).await;
-            })
-            .await;
+        let (runs_ended_tx, runs_ended) = tokio::sync::oneshot::channel::<()>();
+        let served = axum::serve(self.listener, router).with_graceful_shutdown(async move {
+            shutdown.await;
+            tracing::info!("shutting down: refusing new runs, letting running ones finish");
+            hub.shutdown(grace, drain).await;
+            let _ = runs_ended_tx.send(());
+        });
+        // Streams of finished runs end by themselves; a connection that lingers past the drain
+        // time (a client following another instance's run) does not hold the process.
+        let drain_deadline = async move {
+            if runs_ended.await.is_ok() {
+                tokio::time::sleep(drain).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
+        let result = tokio::select! {
+            served = served => served,
+            () = drain_deadline => {
+                tracing::warn!("connections still open after the drain time; closing them");
+                Ok(())
+            }
+        };
         // Every run has stored its `complete` by now; closing also ends the retention task.
         store.close().await;
-        served
+        result
     }
 }
 
 /// Deletes sessions older than `days` (0 keeps them) now and every `every` after.
-fn spawn_retention(store: Store, days: u32, every: Duration) {
+fn spawn_retention(store: Store, days: u32, batch: u32, every: Duration) {
     if days == 0 {
         return;
     }
@@ -184,7 +208,7 @@ fn spawn_retention(store: Store, days: u32, every: Duration) {
             if store.is_closed() {
                 return;
             }
-            match store.delete_older_than(days).await {
+            match store.delete_older_than(days, batch).await {
                 Ok(0) => {}
                 Ok(count) => tracing::info!(count, days, "deleted sessions past retention"),
                 Err(err) => tracing::warn!(%err, "retention sweep failed"),

@@ -42,6 +42,9 @@ pub struct ServerSettings {
     pub keep_alive_secs: u64,
     /// Seconds runs get to finish at shutdown.
     pub shutdown_grace_secs: u64,
+    /// Seconds, after the grace period, for cancelled runs to end and connections to close
+    /// before the process exits anyway.
+    pub shutdown_drain_secs: u64,
 }
 
 /// `[limits]`
@@ -110,6 +113,10 @@ pub struct LlmSettings {
     pub timeout_secs: u64,
     /// Characters of page context offered to the model.
     pub max_context_chars: usize,
+    /// Characters of a streaming call's argument text carried in a partial decision step.
+    pub max_draft_chars: usize,
+    /// Milliseconds between two partial decision steps that bring no new tool or parameters.
+    pub draft_interval_ms: u64,
 }
 
 impl std::fmt::Debug for LlmSettings {
@@ -127,6 +134,8 @@ impl std::fmt::Debug for LlmSettings {
             .field("model", &self.model)
             .field("timeout_secs", &self.timeout_secs)
             .field("max_context_chars", &self.max_context_chars)
+            .field("max_draft_chars", &self.max_draft_chars)
+            .field("draft_interval_ms", &self.draft_interval_ms)
             .finish()
     }
 }
@@ -135,6 +144,11 @@ impl LlmSettings {
     /// Whether an endpoint is configured.
     pub fn is_configured(&self) -> bool {
         !self.base_url.trim().is_empty()
+    }
+
+    /// The least time between two partial decision steps that bring nothing new.
+    pub fn draft_interval(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.draft_interval_ms)
     }
 }
 
@@ -159,6 +173,8 @@ pub struct RunSettings {
     /// Seconds without a heartbeat after which another instance closes a running session
     /// as `interrupted` (shared databases only).
     pub stale_after_secs: u64,
+    /// Events read from the store per page when a subscriber replays a session.
+    pub replay_page_events: u32,
 }
 
 /// `[store]`
@@ -168,6 +184,8 @@ pub struct StoreSettings {
     pub retention_days: u32,
     /// Seconds between two retention sweeps.
     pub retention_check_secs: u64,
+    /// Sessions deleted per transaction by a retention sweep.
+    pub retention_batch: u32,
 }
 
 impl Settings {

@@ -87,6 +87,14 @@ impl From<StartError> for ApiError {
             StartError::Duplicate(_) => {
                 Self::new(StatusCode::CONFLICT, "duplicate_session", err.to_string())
             }
+            StartError::ShuttingDown => Self {
+                retry_after: Some(5),
+                ..Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "shutting_down",
+                    err.to_string(),
+                )
+            },
             StartError::Store(_) => Self::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "internal",
@@ -103,7 +111,7 @@ impl From<StoreError> for ApiError {
             StoreError::Duplicate(_) => {
                 Self::new(StatusCode::CONFLICT, "duplicate_session", err.to_string())
             }
-            StoreError::Database(_) => {
+            StoreError::Database(_) | StoreError::NotOwner(_) => {
                 tracing::error!(%err, "store failure");
                 Self::new(
                     StatusCode::INTERNAL_SERVER_ERROR,

@@ -110,7 +110,7 @@ pub async fn events(
         }
     };
     let after = header_id.or(query.last_event_id).unwrap_or(0);
-    let events = state.hub.subscribe(&id, after).await;
+    let events = state.hub.subscribe(&id, after);
     Ok(sse_response(&state, &id, events))
 }
 
@@ -354,7 +354,7 @@ async fn start_and_stream(state: &AppState, request: ScrapeRequest) -> Result<Re
     let valid = request.validate(&state.settings.limits)?;
     let deps = run_deps(state, &valid)?;
     let id = state.hub.start(deps, valid, false).await?;
-    let events = state.hub.subscribe(&id, 0).await;
+    let events = state.hub.subscribe(&id, 0);
     Ok(sse_response(state, &id, events))
 }
 

@@ -16,6 +16,11 @@ pub enum StopReason {
     Timeout,
     /// The server is shutting down.
     Shutdown,
+    /// The session store failed (or another instance took the session over): the run cannot
+    /// record what it does, so it stops.
+    StoreFailed,
+    /// The run's body failed unexpectedly (a panic); the supervisor ended it.
+    Internal,
 }
 
 /// A cancellation token plus the first reason given.
@@ -29,6 +34,15 @@ impl RunControl {
     /// A control that has not been stopped.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A control stopped also when `parent` is cancelled (then the reason is
+    /// [`StopReason::Shutdown`]: the parent is the server's root token).
+    pub fn child_of(parent: &CancellationToken) -> Self {
+        Self {
+            token: parent.child_token(),
+            reason: Arc::default(),
+        }
     }
 
     /// Stops the run; the first reason wins.
@@ -51,6 +65,7 @@ impl RunControl {
 
     /// Why it stopped, if it did.
     pub fn reason(&self) -> Option<StopReason> {
-        self.reason.lock().ok().and_then(|r| *r)
+        let given = self.reason.lock().ok().and_then(|r| *r);
+        given.or_else(|| self.token.is_cancelled().then_some(StopReason::Shutdown))
     }
 }

@@ -1,18 +1,33 @@
-//! Event sequencing: one place assigns `seq` and `step_number`, stores the event, then fans
-//! it out. Every send is awaited, so no event can race the final `complete`.
+//! The event log of one run: one place assigns `seq` and `step_number`, stores the event, and
+//! only then delivers it, so a subscriber never sees an event a replay would not have.
+//!
+//! An append that fails is retried; one that still fails (or that the store refuses because
+//! this instance no longer owns the session) breaks the log: nothing more is stored or
+//! delivered, and the run is stopped. Every send is awaited, so no event can race `complete`.
+
+use std::time::Duration;
 
 use chrono::Utc;
-use serde_json::Value;
 use tokio::sync::broadcast;
 
-use crate::events::{Event, EventType, ScrapeStep, StepStatus, timestamp};
-use crate::store::Store;
+use super::control::{RunControl, StopReason};
+use crate::events::{
+    Event, EventPayload, RunTally, ScrapeStep, StepPayload, StepStatus, timestamp,
+};
+use crate::store::{Store, StoreError};
+
+/// Waits before each retry of a failed append; the run stops after the last one fails.
+const APPEND_RETRY_DELAYS: [Duration; 3] = [
+    Duration::from_millis(50),
+    Duration::from_millis(200),
+    Duration::from_millis(800),
+];
 
 /// A step about to be emitted; the emitter fills in its number and time.
 #[derive(Debug, Clone)]
 pub struct NewStep {
-    /// Logical action.
-    pub action: &'static str,
+    /// The action and its details.
+    pub payload: StepPayload,
     /// URL worked on.
     pub url: Option<String>,
     /// Status.
@@ -21,10 +36,20 @@ pub struct NewStep {
     pub message: String,
     /// Reward delta.
     pub reward: f64,
-    /// Structured details.
-    pub extracted_data: Option<Value>,
     /// Elapsed time.
     pub duration_ms: Option<u64>,
+}
+
+/// Why the event log stopped taking events.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum LogBroken {
+    /// The store kept failing.
+    #[error("the session store failed: {0}")]
+    Store(String),
+    /// Another instance took the session over (it found this one's heartbeat stale).
+    #[error("this instance no longer owns the session")]
+    NotOwner,
 }
 
 /// Emits the events of one session, in order.
@@ -33,9 +58,11 @@ pub struct Emitter {
     session_id: String,
     store: Store,
     live: broadcast::Sender<Event>,
+    control: Option<RunControl>,
     seq: u64,
     steps: u64,
-    total_reward: f64,
+    tally: RunTally,
+    broken: Option<LogBroken>,
 }
 
 impl Emitter {
@@ -45,10 +72,19 @@ impl Emitter {
             session_id,
             store,
             live,
+            control: None,
             seq: 0,
             steps: 0,
-            total_reward: 0.0,
+            tally: RunTally::default(),
+            broken: None,
         }
+    }
+
+    /// Stops `control` when the log breaks, so the run ends instead of working unseen.
+    #[must_use]
+    pub fn stopping(mut self, control: RunControl) -> Self {
+        self.control = Some(control);
+        self
     }
 
     /// The session id.
@@ -56,51 +92,79 @@ impl Emitter {
         &self.session_id
     }
 
-    /// Steps emitted so far.
-    pub fn total_steps(&self) -> u64 {
-        self.steps
+    /// What the events emitted so far add up to.
+    pub fn tally(&self) -> &RunTally {
+        &self.tally
     }
 
-    /// Sum of the rewards of every step emitted.
-    pub fn total_reward(&self) -> f64 {
-        self.total_reward
+    /// Why the log stopped taking events, if it did.
+    pub fn broken(&self) -> Option<&LogBroken> {
+        self.broken.as_ref()
     }
 
-    /// Stores then publishes one event. A store failure is logged and the event still goes
-    /// to live subscribers: a client watching now should not hang because replay is broken.
-    pub async fn emit(&mut self, kind: EventType, data: Value) -> Event {
-        self.seq += 1;
-        let event = Event {
-            kind,
-            session_id: self.session_id.clone(),
-            seq: self.seq,
-            data,
-        };
-        if let Err(err) = self.store.append_event(&event).await {
-            tracing::error!(session_id = %self.session_id, seq = self.seq, %err, "could not store an event");
+    /// Stores then publishes one event; returns it as delivered.
+    ///
+    /// # Errors
+    /// When the log is broken (now or before): the event was neither stored nor delivered.
+    pub async fn emit(&mut self, payload: EventPayload) -> Result<Event, LogBroken> {
+        if let Some(broken) = &self.broken {
+            return Err(broken.clone());
         }
+        let event = Event {
+            kind: payload.kind(),
+            session_id: self.session_id.clone(),
+            seq: self.seq + 1,
+            data: payload.to_data(),
+        };
+        if let Err(broken) = self.append(&event).await {
+            tracing::error!(session_id = %self.session_id, seq = event.seq, %broken, "the event log is broken; stopping the run");
+            if let Some(control) = &self.control {
+                control.stop(StopReason::StoreFailed);
+            }
+            self.broken = Some(broken.clone());
+            return Err(broken);
+        }
+        self.seq = event.seq;
+        self.tally.observe(&payload);
         // No receiver is fine: subscribers replay from the store when they attach.
         let _ = self.live.send(event.clone());
-        event
+        Ok(event)
     }
 
-    /// Emits a `step`, numbering it and adding its reward to the total.
-    pub async fn step(&mut self, step: NewStep) -> ScrapeStep {
-        self.steps += 1;
-        self.total_reward += step.reward;
+    async fn append(&self, event: &Event) -> Result<(), LogBroken> {
+        let mut delays = APPEND_RETRY_DELAYS.iter();
+        loop {
+            match self.store.append_event(event).await {
+                Ok(()) => return Ok(()),
+                Err(StoreError::NotOwner(_)) => return Err(LogBroken::NotOwner),
+                Err(err) => match delays.next() {
+                    Some(delay) => {
+                        tracing::warn!(session_id = %self.session_id, seq = event.seq, %err, "append failed; retrying");
+                        tokio::time::sleep(*delay).await;
+                    }
+                    None => return Err(LogBroken::Store(err.to_string())),
+                },
+            }
+        }
+    }
+
+    /// Emits a `step`, numbering it.
+    ///
+    /// # Errors
+    /// When the log is broken.
+    pub async fn step(&mut self, step: NewStep) -> Result<ScrapeStep, LogBroken> {
         let scrape_step = ScrapeStep {
-            step_number: self.steps,
-            action: step.action.to_owned(),
+            step_number: self.steps + 1,
+            payload: step.payload,
             url: step.url,
             status: step.status,
             message: step.message,
             reward: step.reward,
-            extracted_data: step.extracted_data,
             duration_ms: step.duration_ms,
             timestamp: timestamp(Utc::now()),
         };
-        let data = serde_json::to_value(&scrape_step).unwrap_or(Value::Null);
-        self.emit(EventType::Step, data).await;
-        scrape_step
+        self.emit(EventPayload::Step(scrape_step.clone())).await?;
+        self.steps += 1;
+        Ok(scrape_step)
     }
 }

@@ -1,23 +1,30 @@
-//! The runs this server is executing, and their subscribers.
+//! The runs this server is executing, their supervisor, and their subscribers.
 //!
-//! A run is a task owned by the server, not by a connection. Subscribers replay stored
-//! events after their `Last-Event-ID`, then follow live; a run whose last subscriber left is
-//! cancelled after `runs.orphan_grace_secs` unless it was started detached.
+//! A run is a task owned by the server, not by a connection. Every run is spawned on one task
+//! tracker under one root cancellation token; its body runs under `catch_unwind`, and whatever
+//! happens inside (a panic, a store failure, a timeout, shutdown) the supervisor makes sure an
+//! `error` and a `complete` end its event log, the hub forgets it, and its subscribers' streams
+//! end. Subscribers replay stored events after their `Last-Event-ID`, then follow live; a run
+//! whose last subscriber left is cancelled `runs.orphan_grace_secs` after that last departure
+//! unless it was started detached.
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
-use futures::Stream;
-use serde_json::Value;
-use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, broadcast};
+use futures::{FutureExt, Stream};
+use serde_json::{Map, Value};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, oneshot, watch};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use super::control::{RunControl, StopReason};
-use super::emitter::Emitter;
+use super::emitter::{Emitter, LogBroken};
 use super::request::ValidRequest;
 use super::session::{self, RunDeps};
-use crate::events::{Event, EventType};
+use crate::events::{ErrorCode, ErrorData, Event, EventPayload, EventType, RunStatus};
 use crate::store::{Store, StoreError};
 
 /// Events buffered per run for slow subscribers; past it they re-read from the store.
@@ -38,6 +45,19 @@ pub struct WatchSettings {
     pub stale_after: Duration,
 }
 
+/// Limits and timings of a [`Hub`].
+#[derive(Debug, Clone, Copy)]
+pub struct HubSettings {
+    /// Runs executing at once.
+    pub max_runs: usize,
+    /// How long a run nobody follows keeps going.
+    pub orphan_grace: Duration,
+    /// Wall-clock limit of one run.
+    pub run_timeout: Duration,
+    /// Events per page of a replay.
+    pub replay_page: u32,
+}
+
 /// A run executing in this process.
 #[derive(Debug)]
 struct LiveRun {
@@ -45,9 +65,57 @@ struct LiveRun {
     store: Store,
     control: RunControl,
     live: broadcast::Sender<Event>,
+    /// Flips to true once, when the run has ended (its `complete` is stored, or cannot be).
+    finished: watch::Sender<bool>,
     subscribers: AtomicUsize,
+    /// Counts the times the last subscriber left: an orphan timer acts only if no subscriber
+    /// came and went after it was armed, so the grace period counts from the last departure.
+    departures: AtomicU64,
     detached: bool,
     orphan_grace: Duration,
+}
+
+impl LiveRun {
+    /// Cancels the run `orphan_grace` after departure number `departure`, unless someone
+    /// follows it by then (here or, through the store, on another instance).
+    fn arm_orphan_timer(self: &Arc<Self>, departure: u64) {
+        if self.detached {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let run = self.clone();
+        runtime.spawn(async move {
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(run.orphan_grace) => {}
+                    () = run.control.stopped() => return,
+                }
+                if run.subscribers.load(Ordering::SeqCst) > 0
+                    || run.departures.load(Ordering::SeqCst) != departure
+                {
+                    return;
+                }
+                // Subscribers on other instances (sharing the store) count too: they mark
+                // the session as watched while they follow it. The window spans a few marks,
+                // so a slow poll is not taken for absence.
+                let window = run.orphan_grace.max(WATCH_INTERVAL * 3);
+                let since =
+                    chrono::Utc::now() - chrono::Duration::from_std(window).unwrap_or_default();
+                match run.store.watched_since(&run.id, since).await {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(err) => {
+                        tracing::warn!(session_id = %run.id, %err, "could not read remote subscribers");
+                    }
+                }
+                tracing::info!(session_id = %run.id, "no subscriber for the grace period; cancelling the run");
+                run.control.stop(StopReason::Abandoned);
+                return;
+            }
+        });
+    }
 }
 
 /// Why a run could not start.
@@ -60,37 +128,61 @@ pub enum StartError {
     /// The session id is taken.
     #[error("session `{0}` already exists")]
     Duplicate(String),
+    /// The server is shutting down and takes no new runs.
+    #[error("the server is shutting down and takes no new runs")]
+    ShuttingDown,
     /// The store failed.
     #[error(transparent)]
     Store(StoreError),
 }
 
-/// All live runs, with their concurrency limit.
+type RunMap = HashMap<String, Arc<LiveRun>>;
+
+/// All live runs, with their concurrency limit and supervisor.
 #[derive(Debug, Clone)]
 pub struct Hub {
-    runs: Arc<Mutex<HashMap<String, Arc<LiveRun>>>>,
+    runs: Arc<Mutex<RunMap>>,
     store: Store,
     permits: Arc<Semaphore>,
-    max_runs: usize,
-    orphan_grace: Duration,
-    run_timeout: Duration,
+    settings: HubSettings,
+    tracker: TaskTracker,
+    root: CancellationToken,
+    shutting_down: Arc<AtomicBool>,
+}
+
+/// Locks the run map; a panic elsewhere while it was held does not make it unusable (every
+/// change to it is a single insert or remove).
+fn lock(runs: &Mutex<RunMap>) -> MutexGuard<'_, RunMap> {
+    runs.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Ends a run's presence in the hub whatever way its task ends (even by a panic the
+/// supervisor did not catch): the hub forgets it, its subscribers are told it finished, and
+/// its concurrency permit is returned.
+struct RunGuard {
+    runs: Arc<Mutex<RunMap>>,
+    run: Arc<LiveRun>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Drop for RunGuard {
+    fn drop(&mut self) {
+        lock(&self.runs).remove(&self.run.id);
+        self.run.finished.send_replace(true);
+    }
 }
 
 impl Hub {
-    /// A hub over `store` allowing `max_runs` concurrent runs.
-    pub fn new(
-        store: Store,
-        max_runs: usize,
-        orphan_grace: Duration,
-        run_timeout: Duration,
-    ) -> Self {
+    /// A hub over `store`.
+    pub fn new(store: Store, settings: HubSettings) -> Self {
         Self {
             runs: Arc::default(),
             store,
-            permits: Arc::new(Semaphore::new(max_runs)),
-            max_runs,
-            orphan_grace,
-            run_timeout,
+            permits: Arc::new(Semaphore::new(settings.max_runs)),
+            settings,
+            tracker: TaskTracker::new(),
+            root: CancellationToken::new(),
+            shutting_down: Arc::default(),
         }
     }
 
@@ -99,69 +191,138 @@ impl Hub {
         &self.store
     }
 
-    /// Starts a run; returns its session id.
+    /// Whether the hub stopped taking runs because the server is shutting down.
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::SeqCst)
+    }
+
+    /// Runs executing in this process now.
+    pub fn live_count(&self) -> usize {
+        lock(&self.runs).len()
+    }
+
+    /// Starts a run; returns its session id once its session is stored.
+    ///
+    /// The session row is created inside the run's own task, so a caller that goes away
+    /// while this is pending (a client disconnecting) can never leave a `running` row without
+    /// a task: the run starts anyway and, nobody following it, is cancelled after the orphan
+    /// grace period.
     ///
     /// # Errors
-    /// Busy, duplicate id, or a store failure.
+    /// Busy, shutting down, duplicate id, or a store failure.
     pub async fn start(
         &self,
         deps: RunDeps,
         request: ValidRequest,
         detached: bool,
     ) -> Result<String, StartError> {
-        let permit: OwnedSemaphorePermit = self
+        if self.is_shutting_down() {
+            return Err(StartError::ShuttingDown);
+        }
+        let permit = self
             .permits
             .clone()
             .try_acquire_owned()
-            .map_err(|_| StartError::Busy(self.max_runs))?;
+            .map_err(|_| StartError::Busy(self.settings.max_runs))?;
         let id = request.session_id.clone();
-        let request_json = serde_json::to_value(&request).unwrap_or(Value::Null);
-        self.store
-            .create_session(&id, &request_json, detached)
-            .await
-            .map_err(|e| match e {
-                StoreError::Duplicate(id) => StartError::Duplicate(id),
-                other => StartError::Store(other),
-            })?;
+        let (created_tx, created_rx) = oneshot::channel();
+        let hub = self.clone();
+        self.tracker.spawn(async move {
+            let request_json = serde_json::to_value(&request).unwrap_or(Value::Null);
+            let created = hub
+                .store
+                .create_session(&request.session_id, &request_json, detached)
+                .await;
+            if let Err(err) = created {
+                let _ = created_tx.send(Err(err));
+                return;
+            }
+            let run = hub.register(&request.session_id, detached);
+            let guard = RunGuard {
+                runs: hub.runs.clone(),
+                run: run.clone(),
+                _permit: permit,
+            };
+            // The caller may be gone; the run goes on either way.
+            let _ = created_tx.send(Ok(()));
+            hub.supervise(&run, deps, request).await;
+            drop(guard);
+        });
+        match created_rx.await {
+            Ok(Ok(())) => Ok(id),
+            Ok(Err(StoreError::Duplicate(id))) => Err(StartError::Duplicate(id)),
+            Ok(Err(err)) => Err(StartError::Store(err)),
+            // The task ended before answering: it panicked while creating the session.
+            Err(_) => Err(StartError::Store(StoreError::Database(
+                "the run could not be created".into(),
+            ))),
+        }
+    }
+
+    fn register(&self, id: &str, detached: bool) -> Arc<LiveRun> {
         let (live, _) = broadcast::channel(LIVE_BUFFER);
         let run = Arc::new(LiveRun {
-            id: id.clone(),
+            id: id.to_owned(),
             store: self.store.clone(),
-            control: RunControl::new(),
-            live: live.clone(),
+            control: RunControl::child_of(&self.root),
+            live,
+            finished: watch::Sender::new(false),
             subscribers: AtomicUsize::new(0),
+            departures: AtomicU64::new(0),
             detached,
-            orphan_grace: self.orphan_grace,
+            orphan_grace: self.settings.orphan_grace,
         });
-        self.runs.lock().await.insert(id.clone(), run.clone());
-        let hub = self.clone();
-        let run_timeout = self.run_timeout;
-        let session_id = id.clone();
-        tokio::spawn(async move {
-            let control = run.control.clone();
-            let timer = {
-                let control = control.clone();
-                tokio::spawn(async move {
-                    tokio::time::sleep(run_timeout).await;
-                    control.stop(StopReason::Timeout);
-                })
-            };
-            let mut emitter = Emitter::new(session_id.clone(), hub.store.clone(), live);
-            let complete = session::run(deps, request, control, &mut emitter).await;
-            timer.abort();
-            let result = serde_json::to_value(&complete).unwrap_or(Value::Null);
-            if let Err(err) = hub
-                .store
-                .finish_session(&session_id, complete.status, &result, complete.total_reward)
-                .await
-            {
-                tracing::error!(%session_id, %err, "could not store the end of a run");
+        lock(&self.runs).insert(id.to_owned(), run.clone());
+        // Counted as a departure that never had an arrival: a run whose caller vanished
+        // before subscribing ends after the grace period like any abandoned run.
+        run.arm_orphan_timer(0);
+        run
+    }
+
+    /// Runs the session's body and makes sure its log ends with `complete`.
+    async fn supervise(&self, run: &Arc<LiveRun>, deps: RunDeps, request: ValidRequest) {
+        let started = Instant::now();
+        let control = run.control.clone();
+        let session_id = run.id.clone();
+        let mut emitter = Emitter::new(session_id.clone(), self.store.clone(), run.live.clone())
+            .stopping(control.clone());
+        let timer = {
+            let control = control.clone();
+            let timeout = self.settings.run_timeout;
+            tokio::spawn(async move {
+                tokio::time::sleep(timeout).await;
+                control.stop(StopReason::Timeout);
+            })
+        };
+        let body = session::run(deps, request.clone(), control.clone(), &mut emitter);
+        let outcome = AssertUnwindSafe(body).catch_unwind().await;
+        timer.abort();
+        match outcome {
+            Ok(complete) => {
+                tracing::info!(%session_id, status = complete.status.as_str(), steps = complete.total_steps, "run finished");
             }
-            hub.runs.lock().await.remove(&session_id);
-            drop(permit);
-            tracing::info!(%session_id, status = complete.status.as_str(), steps = complete.total_steps, "run finished");
-        });
-        Ok(id)
+            Err(panic) => {
+                tracing::error!(%session_id, panic = panic_message(panic.as_ref()), "a run panicked; ending it with an internal error");
+                control.stop(StopReason::Internal);
+                // The emitter only advances after an event is stored, so it is consistent.
+                end_after_panic(&mut emitter, &request, started).await;
+            }
+        }
+        if let Some(LogBroken::Store(_)) = emitter.broken() {
+            self.close_unfinished(&session_id).await;
+        }
+    }
+
+    /// A run whose `complete` could not be stored: closed as after a crash once the store
+    /// answers again (at the latest, the next start or another instance does it).
+    async fn close_unfinished(&self, session_id: &str) {
+        match self.store.close_unfinished(session_id).await {
+            Ok(true) => tracing::warn!(%session_id, "closed a run whose end could not be stored"),
+            Ok(false) => {}
+            Err(err) => {
+                tracing::error!(%session_id, %err, "a run's end could not be stored; it will be closed at the next start");
+            }
+        }
     }
 
     /// Cancels a running session wherever it runs: the request is stored (so the instance
@@ -172,13 +333,13 @@ impl Hub {
     /// When the store fails.
     pub async fn cancel(&self, id: &str) -> Result<bool, StoreError> {
         let requested = self.store.request_cancel(id).await?;
-        let local = self.stop_local(id, StopReason::Cancelled).await;
+        let local = self.stop_local(id, StopReason::Cancelled);
         Ok(requested || local)
     }
 
     /// Stops a run executing here. False when it is not live in this process.
-    async fn stop_local(&self, id: &str, reason: StopReason) -> bool {
-        match self.runs.lock().await.get(id) {
+    fn stop_local(&self, id: &str, reason: StopReason) -> bool {
+        match lock(&self.runs).get(id) {
             Some(run) => {
                 run.control.stop(reason);
                 true
@@ -187,35 +348,34 @@ impl Hub {
         }
     }
 
+    fn live_runs(&self) -> Vec<Arc<LiveRun>> {
+        lock(&self.runs).values().cloned().collect()
+    }
+
     /// Starts the background task that keeps this instance in step with the shared store:
     /// it stops local runs whose cancel was requested elsewhere, refreshes the heartbeat of
-    /// the sessions it owns, and (on a shared database) closes sessions whose owner stopped
-    /// beating. Ends when the hub's last clone is gone.
+    /// the sessions it runs, and (on a shared database) closes sessions whose owner stopped
+    /// beating. Ends when the hub shuts down.
     pub fn spawn_watcher(&self, watch: WatchSettings) -> tokio::task::JoinHandle<()> {
-        let runs = Arc::downgrade(&self.runs);
-        let store = self.store.clone();
+        let hub = self.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(watch.cancel_poll);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             let mut last_beat = tokio::time::Instant::now();
             let mut last_sweep = tokio::time::Instant::now();
             loop {
-                tick.tick().await;
-                let Some(runs) = runs.upgrade() else { return };
-                let live: Vec<(String, Arc<LiveRun>)> = runs
-                    .lock()
-                    .await
-                    .iter()
-                    .map(|(id, run)| (id.clone(), run.clone()))
-                    .collect();
-                drop(runs);
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    () = hub.root.cancelled() => return,
+                }
+                let live = hub.live_runs();
                 // One query per tick, and none at all while nothing runs here.
                 if !live.is_empty() {
-                    match store.cancel_requests().await {
+                    match hub.store.cancel_requests().await {
                         Ok(ids) => {
-                            for (id, run) in &live {
-                                if ids.contains(id) && !run.control.is_stopped() {
-                                    tracing::info!(session_id = %id, "cancel requested through the store");
+                            for run in &live {
+                                if ids.contains(&run.id) && !run.control.is_stopped() {
+                                    tracing::info!(session_id = %run.id, "cancel requested through the store");
                                     run.control.stop(StopReason::Cancelled);
                                 }
                             }
@@ -225,18 +385,17 @@ impl Hub {
                 }
                 if last_beat.elapsed() >= watch.heartbeat {
                     last_beat = tokio::time::Instant::now();
-                    if !live.is_empty()
-                        && let Err(err) = store.heartbeat().await
-                    {
+                    let ids: Vec<String> = live.iter().map(|run| run.id.clone()).collect();
+                    if let Err(err) = hub.store.heartbeat(&ids).await {
                         tracing::warn!(%err, "could not refresh the heartbeat");
                     }
                 }
-                if store.is_shared() && last_sweep.elapsed() >= watch.stale_after / 2 {
+                if hub.store.is_shared() && last_sweep.elapsed() >= watch.stale_after / 2 {
                     last_sweep = tokio::time::Instant::now();
                     let cutoff = chrono::Utc::now()
                         - chrono::Duration::from_std(watch.stale_after)
                             .unwrap_or(chrono::Duration::MAX);
-                    match store.interrupt_running(Some(cutoff)).await {
+                    match hub.store.interrupt_running(Some(cutoff)).await {
                         Ok(closed) if !closed.is_empty() => {
                             tracing::warn!(
                                 count = closed.len(),
@@ -252,74 +411,104 @@ impl Hub {
     }
 
     /// Whether a run is executing in this process.
-    pub async fn is_live(&self, id: &str) -> bool {
-        self.runs.lock().await.contains_key(id)
+    pub fn is_live(&self, id: &str) -> bool {
+        lock(&self.runs).contains_key(id)
     }
 
-    /// Stops every run after giving them `grace` to finish, and waits until all have ended.
-    pub async fn shutdown(&self, grace: Duration) {
-        let deadline = tokio::time::Instant::now() + grace;
-        while !self.runs.lock().await.is_empty() && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        for run in self.runs.lock().await.values() {
-            run.control.stop(StopReason::Shutdown);
-        }
-        while !self.runs.lock().await.is_empty() {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+    /// Refuses new runs from now on (they get [`StartError::ShuttingDown`]).
+    pub fn begin_shutdown(&self) {
+        self.shutting_down.store(true, Ordering::SeqCst);
+        self.tracker.close();
     }
 
-    /// The events of a session after `after`: stored ones first, then live ones, ending with
-    /// `complete`. No gap and no duplicate, whatever the timing.
-    pub async fn subscribe(
-        &self,
-        id: &str,
-        after: u64,
-    ) -> impl Stream<Item = Event> + Send + 'static {
-        let run = self.runs.lock().await.get(id).cloned();
+    /// Shuts the hub down: refuses new runs, gives running ones `grace` to finish, then
+    /// cancels the rest and gives them `drain` to store their `complete`. True when every run
+    /// ended in time.
+    pub async fn shutdown(&self, grace: Duration, drain: Duration) -> bool {
+        self.begin_shutdown();
+        if tokio::time::timeout(grace, self.tracker.wait())
+            .await
+            .is_ok()
+        {
+            self.root.cancel();
+            return true;
+        }
+        tracing::info!(
+            runs = self.live_count(),
+            "grace period over: cancelling the runs still going"
+        );
+        self.root.cancel();
+        let ended = tokio::time::timeout(drain, self.tracker.wait())
+            .await
+            .is_ok();
+        if !ended {
+            tracing::error!(
+                runs = self.live_count(),
+                "runs did not end after cancellation"
+            );
+        }
+        ended
+    }
+
+    /// The events of a session after `after`: stored ones first (page by page), then live
+    /// ones, ending with `complete` — or, when the run ended without storing one (its store
+    /// failed), when the run is gone. No gap and no duplicate, whatever the timing.
+    pub fn subscribe(&self, id: &str, after: u64) -> impl Stream<Item = Event> + Send + 'static {
+        let run = lock(&self.runs).get(id).cloned();
         let store = self.store.clone();
+        let page = self.settings.replay_page.max(1);
         let id = id.to_owned();
         // Attach (and subscribe to live events) before reading the store, so nothing emitted
         // between the read and the subscription is missed.
-        let guard = run.as_ref().map(|r| SubscriberGuard::attach(r.clone()));
-        let receiver = run.as_ref().map(|r| r.live.subscribe());
+        let live = run.map(|run| {
+            let receiver = run.live.subscribe();
+            let finished = run.finished.subscribe();
+            (SubscriberGuard::attach(run), receiver, finished)
+        });
         async_stream::stream! {
-            let _guard = guard;
             let mut last = after;
-            let mut receiver = receiver;
+            let mut live = live;
             let mut last_watch: Option<tokio::time::Instant> = None;
             loop {
-                // Replay (or catch up) from the store.
-                match store.events_after(&id, last).await {
-                    Ok(events) => {
-                        for event in events {
-                            last = event.seq;
-                            let done = event.kind == EventType::Complete;
-                            yield event;
-                            if done {
-                                return;
+                // Replay (or catch up) from the store, one page at a time.
+                loop {
+                    match store.events_page(&id, last, page).await {
+                        Ok(events) => {
+                            let full = events.len() >= page as usize;
+                            for event in events {
+                                last = event.seq;
+                                let done = event.kind == EventType::Complete;
+                                yield event;
+                                if done {
+                                    return;
+                                }
+                            }
+                            if !full {
+                                break;
                             }
                         }
-                    }
-                    Err(err) => {
-                        tracing::warn!(session_id = %id, %err, "replay failed");
-                        return;
+                        Err(err) => {
+                            tracing::warn!(session_id = %id, %err, "replay failed");
+                            return;
+                        }
                     }
                 }
-                let Some(rx) = receiver.as_mut() else {
+                let Some((_guard, receiver, finished)) = live.as_mut() else {
                     // Not live here: finished (its complete was replayed above) or running on
-                    // another instance sharing the store. Poll until it completes.
+                    // another instance sharing the store.
                     match store.session(&id).await {
                         Ok(session) if session.status.is_final() => {
                             // A final status with no complete event replayed yet: one more read.
-                            if let Ok(events) = store.events_after(&id, last).await {
+                            if let Ok(events) = store.events_page(&id, last, page).await {
                                 for event in events {
                                     yield event;
                                 }
                             }
                             return;
                         }
+                        // A store of one instance: a running session with no live run here has
+                        // no task anywhere (it is closed at the next start). Nothing will come.
+                        Ok(_) if !store.is_shared() => return,
                         Ok(_) => {
                             // Tell the instance running it that someone still follows, so it
                             // does not cancel the run as abandoned. Once a second is plenty.
@@ -335,23 +524,29 @@ impl Hub {
                         Err(_) => return,
                     }
                 };
+                // Everything the run stored was replayed above; if it has ended, nothing more
+                // will come (its `complete` was in the store, or could not be stored).
+                if *finished.borrow_and_update() {
+                    return;
+                }
                 loop {
-                    match rx.recv().await {
-                        Ok(event) if event.seq <= last => {}
-                        Ok(event) => {
-                            last = event.seq;
-                            let done = event.kind == EventType::Complete;
-                            yield event;
-                            if done {
-                                return;
+                    tokio::select! {
+                        received = receiver.recv() => match received {
+                            Ok(event) if event.seq <= last => {}
+                            Ok(event) => {
+                                last = event.seq;
+                                let done = event.kind == EventType::Complete;
+                                yield event;
+                                if done {
+                                    return;
+                                }
                             }
-                        }
-                        // Fell behind the live buffer, or the run ended: catch up from the store.
-                        Err(broadcast::error::RecvError::Lagged(_)) => break,
-                        Err(broadcast::error::RecvError::Closed) => {
-                            receiver = None;
-                            break;
-                        }
+                            // Fell behind the live buffer: catch up from the store.
+                            Err(broadcast::error::RecvError::Lagged(_)) => break,
+                            Err(broadcast::error::RecvError::Closed) => break,
+                        },
+                        // The run ended: catch up from the store once more, then stop.
+                        _ = finished.changed() => break,
                     }
                 }
             }
@@ -359,7 +554,38 @@ impl Hub {
     }
 }
 
-/// Counts a subscriber while it lives; the last one leaving starts the orphan timer.
+/// Ends the log of a run whose body panicked: an `internal` error, then `complete` with
+/// status `failed` and what the stored events add up to. The answers gathered in memory went
+/// with the body, so every URL maps to `null`.
+async fn end_after_panic(emitter: &mut Emitter, request: &ValidRequest, started: Instant) {
+    let error = ErrorData {
+        code: ErrorCode::Internal,
+        message: "the run stopped on an internal error; it has been logged".into(),
+        url: None,
+        retryable: false,
+    };
+    let _ = emitter.emit(EventPayload::Error(error)).await;
+    let answers: Map<String, Value> = request
+        .urls
+        .iter()
+        .map(|url| (url.clone(), Value::Null))
+        .collect();
+    let complete = session::complete_data(emitter, request, RunStatus::Failed, answers, started);
+    let _ = emitter
+        .emit(EventPayload::Complete(Box::new(complete)))
+        .await;
+}
+
+/// The text of a panic's payload, for the log.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
+}
+
+/// Counts a subscriber while it lives; the last one leaving arms the orphan timer.
 #[derive(Debug)]
 struct SubscriberGuard {
     run: Arc<LiveRun>,
@@ -375,34 +601,10 @@ impl SubscriberGuard {
 impl Drop for SubscriberGuard {
     fn drop(&mut self) {
         let left = self.run.subscribers.fetch_sub(1, Ordering::SeqCst) - 1;
-        if left > 0 || self.run.detached || self.run.control.is_stopped() {
+        if left > 0 || self.run.control.is_stopped() {
             return;
         }
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let run = self.run.clone();
-        runtime.spawn(async move {
-            loop {
-                tokio::time::sleep(run.orphan_grace).await;
-                if run.subscribers.load(Ordering::SeqCst) > 0 || run.control.is_stopped() {
-                    return;
-                }
-                // Subscribers on other instances (sharing the store) count too: they mark
-                // the session as watched while they follow it.
-                // The window spans a few marks, so a slow poll is not taken for absence.
-                let window = run.orphan_grace.max(WATCH_INTERVAL * 3);
-                let since =
-                    chrono::Utc::now() - chrono::Duration::from_std(window).unwrap_or_default();
-                match run.store.watched_since(&run.id, since).await {
-                    Ok(true) => continue,
-                    Ok(false) => {}
-                    Err(err) => tracing::warn!(session_id = %run.id, %err, "could not read remote subscribers"),
-                }
-                tracing::info!(session_id = %run.id, "no subscriber for the grace period; cancelling the run");
-                run.control.stop(StopReason::Abandoned);
-                return;
-            }
-        });
+        let departure = self.run.departures.fetch_add(1, Ordering::SeqCst) + 1;
+        self.run.arm_orphan_timer(departure);
     }
 }

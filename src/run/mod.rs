@@ -9,6 +9,6 @@ pub mod rewards;
 pub mod session;
 
 pub use control::{RunControl, StopReason};
-pub use hub::{Hub, StartError, WatchSettings};
+pub use hub::{Hub, HubSettings, StartError, WatchSettings};
 pub use request::{PlannerChoice, ScrapeRequest, ValidRequest};
 pub use session::RunDeps;

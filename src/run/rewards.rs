@@ -56,10 +56,7 @@ pub fn output_reward(answer: &Value, wanted: Option<usize>) -> f64 {
     }
 }
 
-/// Rounds to 6 decimals so sums of tenths print as people expect (0.3, not 0.30000000000000004).
-pub fn round(value: f64) -> f64 {
-    (value * 1e6).round() / 1e6
-}
+pub use crate::events::round_reward as round;
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use super::control::{RunControl, StopReason};
@@ -13,7 +13,10 @@ use super::page::{PageWorker, has_content};
 use super::request::ValidRequest;
 use super::rewards;
 use crate::events::{
-    CompleteData, ErrorCode, ErrorData, EventType, RunMetrics, RunStatus, StepStatus,
+    CompleteData, Decision, DecisionDetails, DraftedCall, ErrorCode, ErrorData, EventPayload,
+    FallbackDetails, FetchDetails, FetchFailure, FetchSuccess, InitData, OutputDetails,
+    PartialDecision, PlannedCall, RunStatus, StepPayload, StepStatus, TokenUsage, ToolCallDetails,
+    UrlCompleteData, UrlStartData, UrlStatus,
 };
 use crate::fetch::Fetcher;
 use crate::output;
@@ -55,8 +58,7 @@ struct Run<'a> {
     request: &'a ValidRequest,
     control: &'a RunControl,
     emitter: &'a mut Emitter,
-    metrics: RunMetrics,
-    errors: Vec<ErrorData>,
+    drafts: DraftThrottle,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -72,23 +74,25 @@ pub async fn run(
         request: &request,
         control: &control,
         emitter,
-        metrics: RunMetrics::default(),
-        errors: Vec::new(),
+        drafts: DraftThrottle::default(),
     };
-    run.emitter
-        .emit(
-            EventType::Init,
-            json!({
-                "session_id": run.emitter.session_id(),
-                "urls": request.urls,
-                "instructions": request.instructions,
-                "output_format": request.output_format,
-                "max_steps": request.max_steps,
-                "planner": if request.tools.is_some() { "client" } else { deps.planner.name() },
-                "tools": request.tools,
-            }),
-        )
-        .await;
+    let init = InitData {
+        session_id: run.emitter.session_id().to_owned(),
+        urls: request.urls.clone(),
+        instructions: request.instructions.clone(),
+        output_format: request.output_format.as_str().to_owned(),
+        max_steps: request.max_steps,
+        planner: if request.tools.is_some() {
+            "client".to_owned()
+        } else {
+            deps.planner.name().to_owned()
+        },
+        tools: request
+            .tools
+            .as_ref()
+            .and_then(|tools| serde_json::to_value(tools).ok()),
+    };
+    run.emit(EventPayload::Init(init)).await;
 
     let mut answers = Map::new();
     let mut processed = 0;
@@ -124,12 +128,23 @@ pub async fn run(
                 ErrorCode::Cancelled,
                 "the server is shutting down".to_owned(),
             ),
+            StopReason::StoreFailed => (
+                ErrorCode::Internal,
+                "the session store failed; the run could not record its work".to_owned(),
+            ),
+            StopReason::Internal => (
+                ErrorCode::Internal,
+                "the run stopped on an internal error".to_owned(),
+            ),
         };
         run.report_error(ErrorData {
             code,
             message,
             url: None,
-            retryable: matches!(reason, StopReason::Timeout | StopReason::Shutdown),
+            retryable: matches!(
+                reason,
+                StopReason::Timeout | StopReason::Shutdown | StopReason::StoreFailed
+            ),
         })
         .await;
     }
@@ -142,27 +157,40 @@ pub async fn run(
         Some(StopReason::Cancelled | StopReason::Abandoned | StopReason::Shutdown) => {
             RunStatus::Cancelled
         }
+        Some(StopReason::StoreFailed | StopReason::Internal) => RunStatus::Failed,
         _ if failed == 0 && unreached == 0 && processed > 0 => RunStatus::Completed,
         _ if processed > 0 => RunStatus::Partial,
         _ => RunStatus::Failed,
     };
-    let complete = CompleteData {
-        session_id: run.emitter.session_id().to_owned(),
+    let complete = complete_data(run.emitter, &request, status, answers, started);
+    run.emit(EventPayload::Complete(Box::new(complete.clone())))
+        .await;
+    complete
+}
+
+/// The `complete` payload: the answers given, everything else from the events emitted.
+pub(super) fn complete_data(
+    emitter: &Emitter,
+    request: &ValidRequest,
+    status: RunStatus,
+    answers: Map<String, Value>,
+    started: Instant,
+) -> CompleteData {
+    let tally = emitter.tally();
+    CompleteData {
+        session_id: emitter.session_id().to_owned(),
         status,
         output: output::render(request.output_format, &answers),
         extracted_data: answers,
         output_format: request.output_format.as_str().to_owned(),
-        total_steps: run.emitter.total_steps(),
-        total_reward: rewards::round(run.emitter.total_reward()),
+        total_steps: tally.total_steps,
+        total_reward: tally.total_reward(),
         duration_ms: millis(started),
-        urls_processed: processed,
-        urls_failed: failed,
-        errors: run.errors.clone(),
-        metrics: run.metrics.clone(),
-    };
-    let data = serde_json::to_value(&complete).unwrap_or(Value::Null);
-    run.emitter.emit(EventType::Complete, data).await;
-    complete
+        urls_processed: tally.urls_processed,
+        urls_failed: tally.urls_failed,
+        errors: tally.errors.clone(),
+        metrics: tally.metrics.clone(),
+    }
 }
 
 fn millis(since: Instant) -> u64 {
@@ -170,41 +198,46 @@ fn millis(since: Instant) -> u64 {
 }
 
 impl Run<'_> {
+    /// Emits an event. A broken log has already stopped the run (the loops see it), so the
+    /// event's fate needs no handling here.
+    async fn emit(&mut self, payload: EventPayload) {
+        let _ = self.emitter.emit(payload).await;
+    }
+
+    /// Emits a step (see [`Run::emit`]).
+    async fn step(&mut self, step: NewStep) {
+        let _ = self.emitter.step(step).await;
+    }
+
     async fn report_error(&mut self, error: ErrorData) {
-        self.emitter
-            .emit(
-                EventType::Error,
-                serde_json::to_value(&error).unwrap_or(Value::Null),
-            )
-            .await;
-        self.errors.push(error);
+        self.emit(EventPayload::Error(error)).await;
     }
 
     async fn process_url(&mut self, index: usize, url: &str) -> UrlOutcome {
         let started = Instant::now();
-        self.emitter
-            .emit(
-                EventType::UrlStart,
-                json!({"url": url, "index": index, "total": self.request.urls.len()}),
-            )
-            .await;
+        self.emit(EventPayload::UrlStart(UrlStartData {
+            url: url.to_owned(),
+            index,
+            total: self.request.urls.len(),
+        }))
+        .await;
         let outcome = self.work_on_url(url).await;
         if let Some(error) = &outcome.error {
             self.report_error(error.clone()).await;
         }
-        self.emitter
-            .emit(
-                EventType::UrlComplete,
-                json!({
-                    "url": url,
-                    "index": index,
-                    "status": if outcome.error.is_none() { "completed" } else { "failed" },
-                    "items": rewards::items_in(&outcome.answer),
-                    "error_code": outcome.error.as_ref().map(|e| e.code),
-                    "duration_ms": millis(started),
-                }),
-            )
-            .await;
+        self.emit(EventPayload::UrlComplete(UrlCompleteData {
+            url: url.to_owned(),
+            index,
+            status: if outcome.error.is_none() {
+                UrlStatus::Completed
+            } else {
+                UrlStatus::Failed
+            },
+            items: rewards::items_in(&outcome.answer),
+            error_code: outcome.error.as_ref().map(|e| e.code),
+            duration_ms: millis(started),
+        }))
+        .await;
         outcome
     }
 
@@ -224,44 +257,41 @@ impl Run<'_> {
             () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
             fetched = self.deps.fetcher.fetch_html(url) => fetched,
         };
-        self.metrics.fetches += 1;
         let page = match fetched {
             Ok(page) => page,
             Err(err) => {
-                self.emitter
-                    .step(NewStep {
-                        action: "fetch",
-                        url: Some(url.to_owned()),
-                        status: StepStatus::Failed,
-                        message: format!("Fetch failed: {err}"),
-                        reward: 0.0,
-                        extracted_data: Some(json!({"error": err.to_string(), "code": err.code()})),
-                        duration_ms: Some(millis(fetch_started)),
-                    })
-                    .await;
+                self.step(NewStep {
+                    payload: StepPayload::Fetch(FetchDetails::Failed(FetchFailure {
+                        error: err.to_string(),
+                        code: err.code(),
+                    })),
+                    url: Some(url.to_owned()),
+                    status: StepStatus::Failed,
+                    message: format!("Fetch failed: {err}"),
+                    reward: 0.0,
+                    duration_ms: Some(millis(fetch_started)),
+                })
+                .await;
                 return fail(err.code(), err.to_string(), err.retryable());
             }
         };
-        self.metrics.bytes_fetched += page.bytes;
-        self.emitter
-            .step(NewStep {
-                action: "fetch",
-                url: Some(url.to_owned()),
-                status: StepStatus::Completed,
-                message: format!("Fetched {} bytes (HTTP {})", page.bytes, page.status),
-                reward: 0.0,
-                extracted_data: Some(json!({
-                    "status": page.status,
-                    "final_url": page.final_url.as_str(),
-                    "content_type": page.content_type,
-                    "bytes": page.bytes,
-                    "encoding": page.encoding,
-                    "redirects": page.redirects,
-                    "attempts": page.attempts,
-                })),
-                duration_ms: Some(millis(fetch_started)),
-            })
-            .await;
+        self.step(NewStep {
+            payload: StepPayload::Fetch(FetchDetails::Fetched(FetchSuccess {
+                status: page.status,
+                final_url: page.final_url.to_string(),
+                content_type: page.content_type.clone(),
+                bytes: page.bytes,
+                encoding: page.encoding.to_owned(),
+                redirects: page.redirects.clone(),
+                attempts: page.attempts,
+            })),
+            url: Some(url.to_owned()),
+            status: StepStatus::Completed,
+            message: format!("Fetched {} bytes (HTTP {})", page.bytes, page.status),
+            reward: 0.0,
+            duration_ms: Some(millis(fetch_started)),
+        })
+        .await;
 
         let limits = ToolLimits {
             max_items: self.deps.settings.limits.max_items,
@@ -285,23 +315,23 @@ impl Run<'_> {
         let items = rewards::items_in(&answer);
         let wanted = crate::planner::intent::count(&self.request.instructions);
         let reward = rewards::output_reward(&answer, wanted);
-        self.emitter
-            .step(NewStep {
-                action: "output",
-                url: Some(url.to_owned()),
-                status: if has_content(&answer) {
-                    StepStatus::Completed
-                } else {
-                    StepStatus::Failed
-                },
-                message: format!("Answer for this URL: {items} item(s)"),
-                reward,
-                extracted_data: Some(
-                    json!({"items": items, "requested": wanted, "preview": preview(&answer, 300)}),
-                ),
-                duration_ms: None,
-            })
-            .await;
+        self.step(NewStep {
+            payload: StepPayload::Output(OutputDetails {
+                items,
+                requested: wanted,
+                preview: preview(&answer, 300),
+            }),
+            url: Some(url.to_owned()),
+            status: if has_content(&answer) {
+                StepStatus::Completed
+            } else {
+                StepStatus::Failed
+            },
+            message: format!("Answer for this URL: {items} item(s)"),
+            reward,
+            duration_ms: None,
+        })
+        .await;
         if let Err(error) = budget_result {
             return UrlOutcome {
                 answer,
@@ -388,35 +418,38 @@ impl Run<'_> {
                     }
                 }
             };
-            self.metrics.planner_rounds += 1;
-            self.metrics.llm_prompt_tokens += plan.usage.0;
-            self.metrics.llm_completion_tokens += plan.usage.1;
-            let calls_json: Vec<Value> = plan
-                .tool_calls
-                .iter()
-                .map(|c| json!({"tool": c.tool, "params": c.params, "reasoning": c.reasoning}))
-                .collect();
-            self.emitter
-                .step(NewStep {
-                    action: "agent_decision",
-                    url: Some(url.to_owned()),
-                    status: StepStatus::Completed,
-                    message: if plan.tool_calls.is_empty() {
-                        "Agent decided it is done".into()
-                    } else {
-                        format!("Agent selected {} tool(s)", plan.tool_calls.len())
-                    },
-                    reward: rewards::decision_reward(&plan),
-                    extracted_data: Some(json!({
-                        "tool_calls": calls_json,
-                        "planner": planner_name,
-                        "round": round,
-                        "done": plan.done,
-                        "notes": plan.notes,
-                    })),
-                    duration_ms: None,
-                })
-                .await;
+            let decision = Decision {
+                tool_calls: plan
+                    .tool_calls
+                    .iter()
+                    .map(|c| PlannedCall {
+                        tool: c.tool.clone(),
+                        params: c.params.clone(),
+                        reasoning: c.reasoning.clone(),
+                    })
+                    .collect(),
+                planner: planner_name.to_owned(),
+                round,
+                done: plan.done,
+                notes: plan.notes.clone(),
+                usage: (plan.usage != (0, 0)).then_some(TokenUsage {
+                    prompt_tokens: plan.usage.0,
+                    completion_tokens: plan.usage.1,
+                }),
+            };
+            self.step(NewStep {
+                payload: StepPayload::AgentDecision(DecisionDetails::Final(decision)),
+                url: Some(url.to_owned()),
+                status: StepStatus::Completed,
+                message: if plan.tool_calls.is_empty() {
+                    "Agent decided it is done".into()
+                } else {
+                    format!("Agent selected {} tool(s)", plan.tool_calls.len())
+                },
+                reward: rewards::decision_reward(&plan),
+                duration_ms: None,
+            })
+            .await;
             if plan.tool_calls.is_empty() {
                 return Ok(());
             }
@@ -512,17 +545,23 @@ impl Run<'_> {
                     Err(err) => (err.to_string(), err.usage()),
                     Ok(plan) => ("the planner returned an empty plan".into(), plan.usage),
                 };
-                self.emitter
-                    .step(NewStep {
-                        action: "planner_fallback",
-                        url: Some(url.to_owned()),
-                        status: StepStatus::Completed,
-                        message: format!("Planner `{}` failed; using `{}`: {why}", planner.name(), self.deps.fallback.name()),
-                        reward: rewards::FALLBACK,
-                        extracted_data: Some(json!({"from": planner.name(), "to": self.deps.fallback.name(), "reason": why})),
-                        duration_ms: None,
-                    })
-                    .await;
+                self.step(NewStep {
+                    payload: StepPayload::PlannerFallback(FallbackDetails {
+                        from: planner.name().to_owned(),
+                        to: self.deps.fallback.name().to_owned(),
+                        reason: why.clone(),
+                    }),
+                    url: Some(url.to_owned()),
+                    status: StepStatus::Completed,
+                    message: format!(
+                        "Planner `{}` failed; using `{}`: {why}",
+                        planner.name(),
+                        self.deps.fallback.name()
+                    ),
+                    reward: rewards::FALLBACK,
+                    duration_ms: None,
+                })
+                .await;
                 let (unused_tx, _unused_rx) = mpsc::channel(1);
                 let mut plan = self
                     .deps
@@ -539,82 +578,128 @@ impl Run<'_> {
         }
     }
 
+    /// Emits a partial decision, unless the throttle holds it back (see [`DraftThrottle`]).
     async fn draft_step(&mut self, url: &str, drafts: &[DraftCall], planner: &str) {
-        let calls: Vec<Value> = drafts
+        let max_chars = self.deps.settings.llm.max_draft_chars;
+        if !self
+            .drafts
+            .should_emit(drafts, self.deps.settings.llm.draft_interval())
+        {
+            return;
+        }
+        let calls: Vec<DraftedCall> = drafts
             .iter()
-            .map(|d| json!({"tool": d.tool, "params": d.params, "arguments": d.arguments}))
-            .collect();
-        self.emitter
-            .step(NewStep {
-                action: "agent_decision",
-                url: Some(url.to_owned()),
-                status: StepStatus::Running,
-                message: format!("Agent is choosing tools ({} so far)", drafts.len()),
-                reward: 0.0,
-                extracted_data: Some(
-                    json!({"tool_calls": calls, "planner": planner, "partial": true}),
-                ),
-                duration_ms: None,
+            .map(|d| {
+                let total = d.arguments.chars().count();
+                DraftedCall {
+                    tool: d.tool.clone(),
+                    params: d.params.clone(),
+                    arguments: d.arguments.chars().take(max_chars).collect(),
+                    arguments_chars: (total > max_chars).then_some(total),
+                }
             })
-            .await;
+            .collect();
+        self.step(NewStep {
+            payload: StepPayload::AgentDecision(DecisionDetails::Partial(PartialDecision {
+                tool_calls: calls,
+                planner: planner.to_owned(),
+                partial: true,
+            })),
+            url: Some(url.to_owned()),
+            status: StepStatus::Running,
+            message: format!("Agent is choosing tools ({} so far)", drafts.len()),
+            reward: 0.0,
+            duration_ms: None,
+        })
+        .await;
     }
 
     async fn tool_step(&mut self, url: &str, call: &ToolCall, result: &ToolCallResult) {
-        self.metrics.tool_calls += 1;
-        if !result.success {
-            self.metrics.tool_failures += 1;
-        }
         let description = self.deps.registry.get(&call.tool).map(|t| t.description);
         let max_bytes = self.deps.settings.limits.max_step_result_bytes;
         let (bounded, truncated) = bound(result.result.as_ref(), max_bytes);
-        self.emitter
-            .step(NewStep {
-                action: "tool_call",
-                url: Some(url.to_owned()),
-                status: if result.success {
-                    StepStatus::Completed
-                } else {
-                    StepStatus::Failed
-                },
-                message: match &result.error {
-                    None => format!("Tool {}: ok ({} item(s))", call.tool, result.items),
-                    Some(err) => format!("Tool {}: failed: {err}", call.tool),
-                },
-                reward: rewards::tool_reward(result),
-                extracted_data: Some(json!({
-                    "tool": call.tool,
-                    "tool_name": call.tool,
-                    "tool_description": description,
-                    "parameters": call.params,
-                    "reasoning": call.reasoning,
-                    "success": result.success,
-                    "items": result.items,
-                    "result_preview": result.result.as_ref().map(|r| preview(r, 200)),
-                    "result": bounded,
-                    "result_truncated": truncated,
-                    "error": result.error,
-                    "duration_ms": result.duration_ms,
-                })),
+        self.step(NewStep {
+            payload: StepPayload::ToolCall(ToolCallDetails {
+                tool: call.tool.clone(),
+                tool_name: call.tool.clone(),
+                tool_description: description.map(str::to_owned),
+                parameters: call.params.clone(),
+                reasoning: Some(call.reasoning.clone()),
+                success: result.success,
+                items: Some(result.items),
+                result_preview: result.result.as_ref().map(|r| preview(r, 200)),
+                result: bounded,
+                result_truncated: Some(truncated),
+                error: result.error.clone(),
                 duration_ms: Some(result.duration_ms),
-            })
-            .await;
+            }),
+            url: Some(url.to_owned()),
+            status: if result.success {
+                StepStatus::Completed
+            } else {
+                StepStatus::Failed
+            },
+            message: match &result.error {
+                None => format!("Tool {}: ok ({} item(s))", call.tool, result.items),
+                Some(err) => format!("Tool {}: failed: {err}", call.tool),
+            },
+            reward: rewards::tool_reward(result),
+            duration_ms: Some(result.duration_ms),
+        })
+        .await;
     }
 
     async fn skip_step(&mut self, url: &str, call: &ToolCall, budget: u32) {
-        self.emitter
-            .step(NewStep {
-                action: "tool_call",
-                url: Some(url.to_owned()),
-                status: StepStatus::Skipped,
-                message: format!("Tool {}: skipped, budget of {budget} spent", call.tool),
-                reward: 0.0,
-                extracted_data: Some(json!({
-                    "tool": call.tool, "tool_name": call.tool, "parameters": call.params,
-                    "success": false, "error": "budget exhausted", "result_preview": null, "result": null, "duration_ms": null,
-                })),
+        self.step(NewStep {
+            payload: StepPayload::ToolCall(ToolCallDetails {
+                tool: call.tool.clone(),
+                tool_name: call.tool.clone(),
+                tool_description: None,
+                parameters: call.params.clone(),
+                reasoning: None,
+                success: false,
+                items: None,
+                result_preview: None,
+                result: Value::Null,
+                result_truncated: None,
+                error: Some("budget exhausted".into()),
                 duration_ms: None,
-            })
-            .await;
+            }),
+            url: Some(url.to_owned()),
+            status: StepStatus::Skipped,
+            message: format!("Tool {}: skipped, budget of {budget} spent", call.tool),
+            reward: 0.0,
+            duration_ms: None,
+        })
+        .await;
+    }
+}
+
+/// Holds back partial decisions that say nothing new: one is emitted when a call's tool name
+/// or parsed parameters change (a milestone a viewer wants to see), otherwise at most once per
+/// `llm.draft_interval_ms`. Without it a long argument streamed a few characters at a time
+/// would store a step per chunk, each repeating everything before it.
+#[derive(Debug, Default)]
+struct DraftThrottle {
+    last_at: Option<Instant>,
+    last_shape: Vec<(Option<String>, bool)>,
+}
+
+impl DraftThrottle {
+    fn should_emit(&mut self, drafts: &[DraftCall], interval: std::time::Duration) -> bool {
+        let shape: Vec<(Option<String>, bool)> = drafts
+            .iter()
+            .map(|d| (d.tool.clone(), d.params.is_some()))
+            .collect();
+        let milestone = shape != self.last_shape;
+        let due = self.last_at.is_none_or(|at| at.elapsed() >= interval);
+        if milestone || due {
+            self.last_at = Some(Instant::now());
+            self.last_shape = shape;
+            true
+        } else {
+            false
+        }
     }
 }
 

@@ -39,6 +39,10 @@ pub enum StoreError {
     /// No session with that id.
     #[error("session `{0}` not found")]
     NotFound(String),
+    /// The session is no longer running under this instance (another instance closed it
+    /// after finding this one's heartbeat stale): this instance must stop writing to it.
+    #[error("session `{0}` is not running under this instance")]
+    NotOwner(String),
     /// The database failed (or `database.url` names no supported database).
     #[error("database error: {0}")]
     Database(String),
@@ -332,8 +336,13 @@ impl Store {
     /// event also finishes the session (status, result, reward), so a reader never sees the
     /// final event of a session that still says `running`.
     ///
+    /// The write is fenced: it only happens while the session is `running` and owned by this
+    /// instance, checked in the same statement that updates the session row, so an instance
+    /// whose session was taken over can never add events after the closing ones.
+    ///
     /// # Errors
-    /// When the session is unknown or the database fails.
+    /// [`StoreError::NotOwner`] when the session is not running under this instance, or the
+    /// database failed.
     pub async fn append_event(&self, event: &Event) -> Result<(), StoreError> {
         let now = Utc::now();
         let payload = event.data.to_string();
@@ -345,7 +354,8 @@ impl Store {
             // SQLite has no data-modifying CTEs; it is in-process, so round trips are cheap.
             let inserted = sqlx::query(
                 "WITH s AS (UPDATE sessions SET event_count = event_count + 1, \
-                 step_count = step_count + $5, updated_at = $6 WHERE id = $1 RETURNING id) \
+                 step_count = step_count + $5, updated_at = $6 \
+                 WHERE id = $1 AND owner = $7 AND status = 'running' RETURNING id) \
                  INSERT INTO events (session_id, seq, type, payload, created_at) \
                  SELECT id, $2, $3, $4, $6 FROM s",
             )
@@ -355,13 +365,14 @@ impl Store {
             .bind(&payload)
             .bind(is_step)
             .bind(now)
+            .bind(&*self.instance)
             .execute(pool)
             .await?
             .rows_affected();
             return if inserted == 1 {
                 Ok(())
             } else {
-                Err(StoreError::NotFound(event.session_id.clone()))
+                Err(StoreError::NotOwner(event.session_id.clone()))
             };
         }
         let updated = with_pool!(self, pool => {
@@ -371,23 +382,27 @@ impl Store {
             let updated = match &finish {
                 None => sqlx::query(
                     "UPDATE sessions SET event_count = event_count + 1, \
-                     step_count = step_count + $2, updated_at = $3 WHERE id = $1",
+                     step_count = step_count + $2, updated_at = $3 \
+                     WHERE id = $1 AND owner = $4 AND status = 'running'",
                 )
                 .bind(&event.session_id)
                 .bind(is_step)
                 .bind(now)
+                .bind(&*self.instance)
                 .execute(&mut *tx)
                 .await?,
                 Some((status, result, reward)) => sqlx::query(
                     "UPDATE sessions SET event_count = event_count + 1, updated_at = $2, \
                      status = $3, result = $4, total_reward = $5, \
-                     finished_at = COALESCE(finished_at, $2) WHERE id = $1",
+                     finished_at = COALESCE(finished_at, $2) \
+                     WHERE id = $1 AND owner = $6 AND status = 'running'",
                 )
                 .bind(&event.session_id)
                 .bind(now)
                 .bind(status)
                 .bind(result)
                 .bind(reward)
+                .bind(&*self.instance)
                 .execute(&mut *tx)
                 .await?,
             }
@@ -411,7 +426,7 @@ impl Store {
         if updated == 1 {
             Ok(())
         } else {
-            Err(StoreError::NotFound(event.session_id.clone()))
+            Err(StoreError::NotOwner(event.session_id.clone()))
         }
     }
 
@@ -420,13 +435,27 @@ impl Store {
     /// # Errors
     /// When the session is unknown or the database fails.
     pub async fn events_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
+        self.events_page(id, after, u32::MAX).await
+    }
+
+    /// At most `limit` events of a session with `seq > after`, in order: one page of a replay.
+    ///
+    /// # Errors
+    /// When the session is unknown or the database fails.
+    pub async fn events_page(
+        &self,
+        id: &str,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<Event>, StoreError> {
         let rows: Vec<EventRow> = with_pool!(self, pool => {
             sqlx::query_as(
                 "SELECT seq, type, payload FROM events WHERE session_id = $1 AND seq > $2 \
-                 ORDER BY seq",
+                 ORDER BY seq LIMIT $3",
             )
             .bind(id)
             .bind(to_i64(after))
+            .bind(i64::from(limit))
             .fetch_all(pool)
             .await?
         });
@@ -447,40 +476,6 @@ impl Store {
         found
             .map(|_| ())
             .ok_or_else(|| StoreError::NotFound(id.into()))
-    }
-
-    /// Marks a session finished with its final payload. Appending its `complete` event does
-    /// this already; calling it again changes nothing but the reward and result given.
-    ///
-    /// # Errors
-    /// When the session is unknown or the database fails.
-    pub async fn finish_session(
-        &self,
-        id: &str,
-        status: RunStatus,
-        result: &Value,
-        total_reward: f64,
-    ) -> Result<(), StoreError> {
-        let now = Utc::now();
-        let result = result.to_string();
-        let updated = with_pool!(self, pool => {
-            sqlx::query(
-                "UPDATE sessions SET status = $2, result = $3, total_reward = $4, \
-                 updated_at = $5, finished_at = COALESCE(finished_at, $5) WHERE id = $1",
-            )
-            .bind(id)
-            .bind(status.as_str())
-            .bind(&result)
-            .bind(total_reward)
-            .bind(now)
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
-        if updated == 0 {
-            return Err(StoreError::NotFound(id.into()));
-        }
-        Ok(())
     }
 
     /// One session.
@@ -622,18 +617,27 @@ impl Store {
         }))
     }
 
-    /// Tells other instances this process is alive: refreshes the heartbeat of every running
-    /// session it owns.
+    /// Tells other instances this process is alive: refreshes the heartbeat of the running
+    /// sessions it owns among `live` (the runs it is executing now). A session whose run ended
+    /// without storing its `complete` is not among them, so it goes stale and gets closed.
     ///
     /// # Errors
     /// When the database fails.
-    pub async fn heartbeat(&self) -> Result<u64, StoreError> {
+    pub async fn heartbeat(&self, live: &[String]) -> Result<u64, StoreError> {
+        if live.is_empty() {
+            return Ok(0);
+        }
+        // Ids are `[A-Za-z0-9_-]`, so they are bound as one comma-joined value and matched with
+        // a portable string test instead of a variable-length IN list.
+        let ids = live.join(",");
         Ok(with_pool!(self, pool => {
             sqlx::query(
-                "UPDATE sessions SET heartbeat_at = $2 WHERE owner = $1 AND status = 'running'",
+                "UPDATE sessions SET heartbeat_at = $2 WHERE owner = $1 AND status = 'running' \
+                 AND ',' || $3 || ',' LIKE '%,' || id || ',%'",
             )
             .bind(&*self.instance)
             .bind(Utc::now())
+            .bind(&ids)
             .execute(pool)
             .await?
             .rows_affected()
@@ -674,6 +678,17 @@ impl Store {
             }
         }
         Ok(closed)
+    }
+
+    /// Closes a session this instance owns whose run ended without storing its `complete`
+    /// (the store failed meanwhile): an `error` and a `complete` rebuilt from what was stored,
+    /// as after a crash. False when it is not running under this instance any more.
+    ///
+    /// # Errors
+    /// When the database fails (still): the next start, or another instance, closes it.
+    pub async fn close_unfinished(&self, id: &str) -> Result<bool, StoreError> {
+        let far_future = Utc::now() + chrono::Duration::days(365 * 100);
+        self.interrupt_one(id, far_future).await
     }
 
     /// Closes one session, unless another instance closed it (or its owner came back) first.
@@ -741,37 +756,55 @@ impl Store {
         Ok(true)
     }
 
-    /// Deletes finished sessions (and their events) created more than `days` days ago;
-    /// `days = 0` keeps everything. Returns how many sessions went.
+    /// Deletes finished sessions (and their events) created more than `days` days ago,
+    /// `batch` sessions per transaction so no sweep holds SQLite's write lock for long (appends
+    /// of live runs wait for it); `days = 0` keeps everything. Returns how many sessions went.
     ///
     /// # Errors
     /// When the database fails.
-    pub async fn delete_older_than(&self, days: u32) -> Result<u64, StoreError> {
+    pub async fn delete_older_than(&self, days: u32, batch: u32) -> Result<u64, StoreError> {
         if days == 0 {
             return Ok(0);
         }
         let cutoff = Utc::now() - chrono::Duration::days(i64::from(days));
-        Ok(with_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            // Events explicitly rather than by cascade: SQLite enforces foreign keys only
-            // when the pragma is on, and this must not depend on it.
-            sqlx::query(
-                "DELETE FROM events WHERE session_id IN (SELECT id FROM sessions \
-                 WHERE created_at < $1 AND status <> 'running')",
-            )
-            .bind(cutoff)
-            .execute(&mut *tx)
-            .await?;
-            let deleted = sqlx::query(
-                "DELETE FROM sessions WHERE created_at < $1 AND status <> 'running'",
-            )
-            .bind(cutoff)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            tx.commit().await?;
-            deleted
-        }))
+        let batch = i64::from(batch.max(1));
+        let mut total = 0;
+        loop {
+            let deleted = with_pool!(self, pool => {
+                let mut tx = pool.begin().await?;
+                let ids: Vec<String> = sqlx::query_scalar(
+                    "SELECT id FROM sessions WHERE created_at < $1 AND status <> 'running' \
+                     ORDER BY n LIMIT $2",
+                )
+                .bind(cutoff)
+                .bind(batch)
+                .fetch_all(&mut *tx)
+                .await?;
+                // Events explicitly rather than by cascade: SQLite enforces foreign keys only
+                // when the pragma is on, and this must not depend on it. One id at a time, by
+                // index: the batch is small.
+                let mut deleted = 0;
+                for id in &ids {
+                    sqlx::query("DELETE FROM events WHERE session_id = $1")
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                    deleted += sqlx::query("DELETE FROM sessions WHERE id = $1")
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+                }
+                tx.commit().await?;
+                deleted
+            });
+            total += deleted;
+            if deleted < u64::try_from(batch).unwrap_or(u64::MAX) {
+                return Ok(total);
+            }
+            // Let waiting writers in between two batches.
+            tokio::task::yield_now().await;
+        }
     }
 
     /// Moves a session's creation time (tests of retention, which cannot wait days).

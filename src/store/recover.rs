@@ -8,10 +8,9 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use crate::events::{
-    CompleteData, ErrorCode, ErrorData, Event, EventType, RunMetrics, RunStatus, ScrapeStep,
+    CompleteData, ErrorCode, ErrorData, Event, EventPayload, EventType, RunStatus, RunTally,
 };
 use crate::output::{self, OutputFormat};
-use crate::run::rewards;
 
 /// The events that close `events` (the session's stored events, in order): an `error` saying
 /// the server stopped, then `complete` with status `interrupted`.
@@ -52,7 +51,8 @@ pub(super) fn closing_events(
     vec![error, complete]
 }
 
-/// What the stored events say about a run that never reached `complete`.
+/// What the stored events say about a run that never reached `complete`: the same reducer a
+/// live run uses, over what was stored.
 fn summarize(
     session_id: &str,
     request: &Value,
@@ -70,59 +70,29 @@ fn summarize(
         .as_str()
         .and_then(OutputFormat::parse)
         .unwrap_or(OutputFormat::Json);
-    let mut complete = CompleteData {
+    let mut tally = RunTally::default();
+    for event in events {
+        match EventPayload::from_event(event) {
+            Ok(payload) => tally.observe(&payload),
+            Err(err) => {
+                tracing::warn!(session_id, seq = event.seq, %err, "a stored event does not parse");
+            }
+        }
+    }
+    CompleteData {
         session_id: session_id.to_owned(),
         status: RunStatus::Interrupted,
         output: output::render(format, &answers),
         extracted_data: answers,
         output_format: format.as_str().to_owned(),
-        total_steps: 0,
-        total_reward: 0.0,
+        total_steps: tally.total_steps,
+        total_reward: tally.total_reward(),
         duration_ms: u64::try_from((now - created_at).num_milliseconds()).unwrap_or(0),
-        urls_processed: 0,
-        urls_failed: 0,
-        errors: Vec::new(),
-        metrics: RunMetrics::default(),
-    };
-    let mut reward = 0.0;
-    for event in events {
-        match event.kind {
-            EventType::Step => {
-                let Ok(step) = serde_json::from_value::<ScrapeStep>(event.data.clone()) else {
-                    continue;
-                };
-                complete.total_steps = complete.total_steps.max(step.step_number);
-                reward += step.reward;
-                let details = step.extracted_data.unwrap_or(Value::Null);
-                match step.action.as_str() {
-                    "fetch" => complete.metrics.fetches += 1,
-                    "agent_decision" => complete.metrics.planner_rounds += 1,
-                    "tool_call" => {
-                        complete.metrics.tool_calls += 1;
-                        if details["success"] == Value::Bool(false) {
-                            complete.metrics.tool_failures += 1;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            EventType::UrlComplete => {
-                if event.data["status"] == "completed" {
-                    complete.urls_processed += 1;
-                } else {
-                    complete.urls_failed += 1;
-                }
-            }
-            EventType::Error => {
-                if let Ok(error) = serde_json::from_value::<ErrorData>(event.data.clone()) {
-                    complete.errors.push(error);
-                }
-            }
-            EventType::Init | EventType::UrlStart | EventType::Complete => {}
-        }
+        urls_processed: tally.urls_processed,
+        urls_failed: tally.urls_failed,
+        errors: tally.errors,
+        metrics: tally.metrics,
     }
-    complete.total_reward = rewards::round(reward);
-    complete
 }
 
 #[cfg(test)]
@@ -143,16 +113,25 @@ mod tests {
     #[test]
     fn closing_events_follow_the_stored_ones_and_count_what_happened() {
         let url = "https://example.com/";
-        let step = |n: u64, action: &str, reward: f64| {
+        let step = |n: u64, action: &str, reward: f64, details: Value| {
             json!({"step_number": n, "action": action, "url": url, "status": "completed",
-                   "message": "", "reward": reward, "extracted_data": {"success": true},
+                   "message": "", "reward": reward, "extracted_data": details,
                    "duration_ms": null, "timestamp": "2026-01-01T00:00:00Z"})
         };
+        let fetched = json!({"status": 200, "final_url": url, "content_type": "text/html",
+                             "bytes": 1234, "encoding": "UTF-8", "redirects": [], "attempts": 1});
+        let tool = json!({"tool": "html.select", "tool_name": "html.select", "parameters": {},
+                          "success": false, "result_preview": null, "result": null,
+                          "error": "no match", "duration_ms": 1});
         let events = vec![
             ev(1, EventType::Init, json!({})),
-            ev(2, EventType::UrlStart, json!({"url": url})),
-            ev(3, EventType::Step, step(1, "fetch", 0.1)),
-            ev(4, EventType::Step, step(2, "tool_call", 0.2)),
+            ev(
+                2,
+                EventType::UrlStart,
+                json!({"url": url, "index": 0, "total": 1}),
+            ),
+            ev(3, EventType::Step, step(1, "fetch", 0.1, fetched)),
+            ev(4, EventType::Step, step(2, "tool_call", 0.2, tool)),
         ];
         let now = Utc::now();
         let closing = closing_events(
@@ -171,6 +150,8 @@ mod tests {
         assert!((data["total_reward"].as_f64().unwrap_or(0.0) - 0.3).abs() < 1e-9);
         assert_eq!(data["metrics"]["fetches"], 1);
         assert_eq!(data["metrics"]["tool_calls"], 1);
+        assert_eq!(data["metrics"]["tool_failures"], 1);
+        assert_eq!(data["metrics"]["bytes_fetched"], 1234);
         assert_eq!(data["extracted_data"][url], Value::Null);
         assert_eq!(data["errors"][0]["code"], "internal");
     }

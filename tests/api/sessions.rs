@@ -412,8 +412,12 @@ async fn retention_deletes_old_finished_sessions_only() {
     }
     let long_ago = chrono::Utc::now() - chrono::Duration::days(40);
     app.store.backdate("old-1", long_ago).await.unwrap();
-    assert_eq!(app.store.delete_older_than(0).await.unwrap(), 0, "0 keeps");
-    assert_eq!(app.store.delete_older_than(30).await.unwrap(), 1);
+    assert_eq!(
+        app.store.delete_older_than(0, 100).await.unwrap(),
+        0,
+        "0 keeps"
+    );
+    assert_eq!(app.store.delete_older_than(30, 100).await.unwrap(), 1);
     assert_eq!(app.get("/api/scrape/old-1").await.status(), 404);
     assert_eq!(app.get("/api/scrape/new-1").await.status(), 200);
 }

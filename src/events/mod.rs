@@ -7,6 +7,12 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod step;
+mod tally;
+
+pub use step::*;
+pub use tally::{RunTally, round_reward};
+
 /// The six event types of the contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -67,27 +73,128 @@ pub enum StepStatus {
     Skipped,
 }
 
-/// The payload of a `step` event (the seed's `ScrapeStep`).
+/// The payload of an `init` event: the accepted request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ScrapeStep {
-    /// Monotonic and unique within the session.
-    pub step_number: u64,
-    /// Logical action: `fetch`, `agent_decision`, `tool_call`, `planner_fallback`, `output`.
-    pub action: String,
-    /// The URL this step works on, when there is one.
-    pub url: Option<String>,
-    /// Runtime state.
-    pub status: StepStatus,
-    /// Short summary for humans; consumers read the structured fields instead.
-    pub message: String,
-    /// Reward delta of this step (see README, "Rewards").
-    pub reward: f64,
-    /// Structured details, e.g. the tool payload.
-    pub extracted_data: Option<Value>,
-    /// Elapsed time of the step, when measured.
-    pub duration_ms: Option<u64>,
-    /// UTC ISO-8601 time the step was emitted.
-    pub timestamp: String,
+pub struct InitData {
+    /// The session id.
+    pub session_id: String,
+    /// The URLs, in order.
+    pub urls: Vec<String>,
+    /// What the user wants.
+    pub instructions: String,
+    /// The output format's name.
+    pub output_format: String,
+    /// Tool calls allowed per URL.
+    pub max_steps: u32,
+    /// The planner that will decide (`heuristic`, `llm`, `client`).
+    pub planner: String,
+    /// The client's explicit plan, when it sent one.
+    pub tools: Option<Value>,
+}
+
+/// The payload of a `url_start` event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UrlStartData {
+    /// The URL, exactly as sent.
+    pub url: String,
+    /// Its position in the request, from 0.
+    pub index: usize,
+    /// How many URLs the request has.
+    pub total: usize,
+}
+
+/// How one URL ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UrlStatus {
+    /// It produced an answer.
+    Completed,
+    /// It failed (see the `error` event before it).
+    Failed,
+}
+
+/// The payload of a `url_complete` event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UrlCompleteData {
+    /// The URL, exactly as sent.
+    pub url: String,
+    /// Its position in the request, from 0.
+    pub index: usize,
+    /// How it ended.
+    pub status: UrlStatus,
+    /// Items in its answer.
+    pub items: usize,
+    /// The error's code when it failed.
+    pub error_code: Option<ErrorCode>,
+    /// Time spent on it.
+    pub duration_ms: u64,
+}
+
+/// An event's payload, typed: what producers emit and consumers read. On the wire and in the
+/// store it is the envelope's `data` (see [`Event`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a payload lives for one emit; boxing steps would only add an allocation"
+)]
+pub enum EventPayload {
+    /// `init`.
+    Init(InitData),
+    /// `url_start`.
+    UrlStart(UrlStartData),
+    /// `step`.
+    Step(ScrapeStep),
+    /// `url_complete`.
+    UrlComplete(UrlCompleteData),
+    /// `complete`.
+    Complete(Box<CompleteData>),
+    /// `error`.
+    Error(ErrorData),
+}
+
+impl EventPayload {
+    /// The event type this payload is sent as.
+    pub fn kind(&self) -> EventType {
+        match self {
+            Self::Init(_) => EventType::Init,
+            Self::UrlStart(_) => EventType::UrlStart,
+            Self::Step(_) => EventType::Step,
+            Self::UrlComplete(_) => EventType::UrlComplete,
+            Self::Complete(_) => EventType::Complete,
+            Self::Error(_) => EventType::Error,
+        }
+    }
+
+    /// The payload as the envelope's `data`.
+    pub fn to_data(&self) -> Value {
+        let data = match self {
+            Self::Init(d) => serde_json::to_value(d),
+            Self::UrlStart(d) => serde_json::to_value(d),
+            Self::Step(d) => serde_json::to_value(d),
+            Self::UrlComplete(d) => serde_json::to_value(d),
+            Self::Complete(d) => serde_json::to_value(d),
+            Self::Error(d) => serde_json::to_value(d),
+        };
+        // These types hold only strings, numbers and JSON values: serialising cannot fail.
+        data.unwrap_or(Value::Null)
+    }
+
+    /// Reads the typed payload back from a stored or received event.
+    ///
+    /// # Errors
+    /// When `data` does not have the shape of its event type.
+    pub fn from_event(event: &Event) -> Result<Self, serde_json::Error> {
+        let data = event.data.clone();
+        Ok(match event.kind {
+            EventType::Init => Self::Init(serde_json::from_value(data)?),
+            EventType::UrlStart => Self::UrlStart(serde_json::from_value(data)?),
+            EventType::Step => Self::Step(serde_json::from_value(data)?),
+            EventType::UrlComplete => Self::UrlComplete(serde_json::from_value(data)?),
+            EventType::Complete => Self::Complete(Box::new(serde_json::from_value(data)?)),
+            EventType::Error => Self::Error(serde_json::from_value(data)?),
+        })
+    }
 }
 
 /// Typed error codes of `error` events and of `complete.errors[]`.

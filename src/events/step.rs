@@ -1,0 +1,238 @@
+//! The payload of `step` events: one variant per action, each with its own details.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{ErrorCode, StepStatus};
+
+/// The payload of a `step` event (the seed's `ScrapeStep`).
+///
+/// `action` and `extracted_data` come from [`StepPayload`], so a step's details always match
+/// its action; on the wire they are the plain fields `action` and `extracted_data`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScrapeStep {
+    /// Monotonic and unique within the session.
+    pub step_number: u64,
+    /// The action and its structured details.
+    #[serde(flatten)]
+    pub payload: StepPayload,
+    /// The URL this step works on, when there is one.
+    pub url: Option<String>,
+    /// Runtime state.
+    pub status: StepStatus,
+    /// Short summary for humans; consumers read the structured fields instead.
+    pub message: String,
+    /// Reward delta of this step (see README, "Rewards").
+    pub reward: f64,
+    /// Elapsed time of the step, when measured.
+    pub duration_ms: Option<u64>,
+    /// UTC ISO-8601 time the step was emitted.
+    pub timestamp: String,
+}
+
+impl ScrapeStep {
+    /// The step's action name (`fetch`, `agent_decision`, …).
+    pub fn action(&self) -> &'static str {
+        self.payload.action()
+    }
+}
+
+/// What a step did, tagged by `action`; the details are the step's `extracted_data`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", content = "extracted_data", rename_all = "snake_case")]
+#[non_exhaustive]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a step lives for one emit; boxing the tool call would only add an allocation"
+)]
+pub enum StepPayload {
+    /// A page was fetched (or the fetch failed).
+    Fetch(FetchDetails),
+    /// The planner chose tools (`status: running` while an LLM's choice is still streaming).
+    AgentDecision(DecisionDetails),
+    /// A tool ran (or was skipped).
+    ToolCall(ToolCallDetails),
+    /// The chosen planner failed and the fallback planner took over.
+    PlannerFallback(FallbackDetails),
+    /// The answer for one URL.
+    Output(OutputDetails),
+}
+
+impl StepPayload {
+    /// The wire name of the action.
+    pub fn action(&self) -> &'static str {
+        match self {
+            Self::Fetch(_) => "fetch",
+            Self::AgentDecision(_) => "agent_decision",
+            Self::ToolCall(_) => "tool_call",
+            Self::PlannerFallback(_) => "planner_fallback",
+            Self::Output(_) => "output",
+        }
+    }
+}
+
+/// `fetch` details: what came back, or why nothing did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FetchDetails {
+    /// The page arrived.
+    Fetched(FetchSuccess),
+    /// The fetch failed.
+    Failed(FetchFailure),
+}
+
+/// A fetched page as reported in a `fetch` step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FetchSuccess {
+    /// HTTP status.
+    pub status: u16,
+    /// The URL after redirects.
+    pub final_url: String,
+    /// The response's content type.
+    pub content_type: String,
+    /// Body bytes received.
+    pub bytes: u64,
+    /// The charset the body was decoded from.
+    pub encoding: String,
+    /// Redirect hops followed, in order.
+    pub redirects: Vec<String>,
+    /// Attempts made (retries of transient failures count).
+    pub attempts: u32,
+}
+
+/// A failed fetch as reported in a `fetch` step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FetchFailure {
+    /// Why it failed.
+    pub error: String,
+    /// The typed code, as in the `error` event that follows.
+    pub code: ErrorCode,
+}
+
+/// A tool call chosen by a planner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannedCall {
+    /// `namespace.action`.
+    pub tool: String,
+    /// Parameters.
+    pub params: Value,
+    /// Why the planner chose it.
+    pub reasoning: String,
+}
+
+/// A tool call still streaming in from the LLM planner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DraftedCall {
+    /// Tool name, once known.
+    pub tool: Option<String>,
+    /// Parameters, once the arguments so far form valid JSON.
+    pub params: Option<Value>,
+    /// Argument text received so far, cut to `llm.max_draft_chars`.
+    pub arguments: String,
+    /// Whole length of the argument text, present when `arguments` was cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments_chars: Option<usize>,
+}
+
+/// `agent_decision` details: a final decision, or a partial one while it streams.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DecisionDetails {
+    /// The planner's decision for a round.
+    Final(Decision),
+    /// What the LLM planner has chosen so far (`status: running`).
+    Partial(PartialDecision),
+}
+
+/// A planner's final decision for one round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Decision {
+    /// The calls to run, in order.
+    pub tool_calls: Vec<PlannedCall>,
+    /// Which planner decided (`heuristic`, `llm`, `client`).
+    pub planner: String,
+    /// The round within the URL, from 0.
+    pub round: u32,
+    /// Whether the planner expects the answer to be complete after these calls.
+    pub done: bool,
+    /// Visible notes (e.g. calls dropped for failing their schema).
+    pub notes: Vec<String>,
+    /// LLM tokens this round cost (prompt, completion); absent for planners without tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<TokenUsage>,
+}
+
+/// Tokens spent by an LLM call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    /// Prompt tokens.
+    pub prompt_tokens: u64,
+    /// Completion tokens.
+    pub completion_tokens: u64,
+}
+
+/// What a streaming planner has chosen so far.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartialDecision {
+    /// The calls as they stand.
+    pub tool_calls: Vec<DraftedCall>,
+    /// Which planner is deciding.
+    pub planner: String,
+    /// Always true: tells a partial decision from a final one.
+    pub partial: bool,
+}
+
+/// `tool_call` details: both consumer patterns of the seed (`tool` and `tool_name`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCallDetails {
+    /// `namespace.action`.
+    pub tool: String,
+    /// The same, for consumers that read `tool_name`.
+    pub tool_name: String,
+    /// The tool's one-line description (absent on skipped calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_description: Option<String>,
+    /// The parameters it was called with.
+    pub parameters: Value,
+    /// Why the planner chose it (absent on skipped calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// Whether it succeeded.
+    pub success: bool,
+    /// Items in its result (absent on skipped calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<usize>,
+    /// A compact one-line rendering of the result.
+    pub result_preview: Option<String>,
+    /// The result, bounded by `limits.max_step_result_bytes`.
+    pub result: Value,
+    /// Whether `result` was cut to that bound (absent on skipped calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_truncated: Option<bool>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// How long it ran.
+    pub duration_ms: Option<u64>,
+}
+
+/// `planner_fallback` details.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FallbackDetails {
+    /// The planner that failed.
+    pub from: String,
+    /// The planner used instead.
+    pub to: String,
+    /// Why the first one failed.
+    pub reason: String,
+}
+
+/// `output` details: the size of one URL's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutputDetails {
+    /// Items in the answer.
+    pub items: usize,
+    /// Items the request asked for, when it named a count.
+    pub requested: Option<usize>,
+    /// A compact rendering of the answer.
+    pub preview: String,
+}
