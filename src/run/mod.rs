@@ -2,6 +2,7 @@
 
 pub mod control;
 pub mod emitter;
+pub mod fault;
 pub mod hub;
 pub mod page;
 pub mod request;

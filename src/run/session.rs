@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 
 use super::control::{RunControl, StopReason};
 use super::emitter::{Emitter, NewStep};
+use super::fault::{self, FaultPoint};
 use super::page::{PageWorker, has_content};
 use super::request::ValidRequest;
 use super::rewards;
@@ -162,6 +163,7 @@ pub async fn run(
         _ if processed > 0 => RunStatus::Partial,
         _ => RunStatus::Failed,
     };
+    fault::inject(FaultPoint::Output, &request.instructions);
     let complete = complete_data(run.emitter, &request, status, answers, started);
     run.emit(EventPayload::Complete(Box::new(complete.clone())))
         .await;
@@ -519,6 +521,7 @@ impl Run<'_> {
         };
         let (drafts_tx, mut drafts_rx) = mpsc::channel::<Vec<DraftCall>>(16);
         let decided = {
+            fault::inject(FaultPoint::Planning, &self.request.instructions);
             let planning = planner.decide_tools(context, &drafts_tx);
             tokio::pin!(planning);
             loop {

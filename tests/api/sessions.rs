@@ -1,92 +1,14 @@
 //! Sessions that survive (issue 5): replay after `Last-Event-ID`, cancel, detached runs,
 //! listing, orphan grace, a SIGKILLed server, and two instances on one PostgreSQL.
 
-use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
 use crate::support::postgres::PgSchema;
-use crate::support::{FixtureServer, Frame, TempDir, TestApp, read_stream, spawn_app_with};
-
-/// Reads SSE frames one at a time from a live response, so a test can act mid-stream.
-struct FrameReader {
-    body: Pin<Box<dyn Stream<Item = reqwest::Result<axum::body::Bytes>> + Send>>,
-    buffer: String,
-}
-
-impl FrameReader {
-    fn new(response: reqwest::Response) -> Self {
-        assert_eq!(response.status(), 200, "the stream starts");
-        Self {
-            body: Box::pin(response.bytes_stream()),
-            buffer: String::new(),
-        }
-    }
-
-    /// The next frame with data, or `None` when the stream ended.
-    async fn next(&mut self) -> Option<Frame> {
-        loop {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let raw: String = self.buffer.drain(..end + 2).collect();
-                if let Some(frame) = parse(&raw) {
-                    return Some(frame);
-                }
-            }
-            let chunk = tokio::time::timeout(Duration::from_secs(60), self.body.next())
-                .await
-                .expect("a frame in time")?;
-            self.buffer
-                .push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
-        }
-    }
-
-    /// Frames until (and including) the first one `stop` accepts.
-    async fn until(&mut self, stop: impl Fn(&Frame) -> bool) -> Vec<Frame> {
-        let mut frames = Vec::new();
-        while let Some(frame) = self.next().await {
-            let done = stop(&frame);
-            frames.push(frame);
-            if done {
-                return frames;
-            }
-        }
-        panic!(
-            "the stream ended before the awaited frame: {:?}",
-            events(&frames)
-        );
-    }
-
-    /// Every remaining frame.
-    async fn rest(&mut self) -> Vec<Frame> {
-        let mut frames = Vec::new();
-        while let Some(frame) = self.next().await {
-            frames.push(frame);
-        }
-        frames
-    }
-}
-
-fn parse(raw: &str) -> Option<Frame> {
-    let (mut id, mut event, mut data) = (None, String::from("message"), String::new());
-    for line in raw.lines().filter(|l| !l.starts_with(':')) {
-        let (field, value) = line
-            .split_once(':')
-            .map_or((line, ""), |(f, v)| (f, v.strip_prefix(' ').unwrap_or(v)));
-        match field {
-            "id" => id = Some(value.to_owned()),
-            "event" => event = value.to_owned(),
-            "data" => data.push_str(value),
-            _ => {}
-        }
-    }
-    (!data.is_empty()).then(|| Frame {
-        id,
-        event,
-        data: serde_json::from_str(&data).expect("data is JSON"),
-    })
-}
+use crate::support::{
+    FixtureServer, Frame, FrameReader, Server, TempDir, TestApp, read_stream, spawn_app_with,
+};
 
 fn events(frames: &[Frame]) -> Vec<String> {
     frames.iter().map(|f| f.event.clone()).collect()
@@ -420,48 +342,6 @@ async fn retention_deletes_old_finished_sessions_only() {
     assert_eq!(app.store.delete_older_than(30, 100).await.unwrap(), 1);
     assert_eq!(app.get("/api/scrape/old-1").await.status(), 404);
     assert_eq!(app.get("/api/scrape/new-1").await.status(), 200);
-}
-
-/// The real binary, on a given SQLite file and port.
-struct Server {
-    child: std::process::Child,
-    base: String,
-}
-
-impl Server {
-    async fn start(db_url: &str) -> Self {
-        // Ask the OS for a free port, then hand it to the server.
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_scrape-agent"))
-            .args(["--bind", &format!("127.0.0.1:{port}")])
-            .env("SCRAPE_AGENT__DATABASE__URL", db_url)
-            .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "true")
-            .env("SCRAPE_AGENT__FETCH__TIMEOUT_SECS", "40")
-            .env("SCRAPE_AGENT__FETCH__RETRIES", "0")
-            .env("RUST_LOG", "warn")
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("the binary starts");
-        let base = format!("http://127.0.0.1:{port}");
-        let client = reqwest::Client::new();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while client.get(format!("{base}/healthz")).send().await.is_err() {
-            assert!(Instant::now() < deadline, "the server answers in time");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        Self { child, base }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[tokio::test]

@@ -34,6 +34,13 @@ impl FixtureServer {
             )
             .route("/slow", get(slow))
             .route(
+                "/delay/{ms}/{name}",
+                get(|Path((ms, name)): Path<(u64, String)>| async move {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                    page(Path(name)).await
+                }),
+            )
+            .route(
                 "/redirect-to/{name}",
                 get(|Path(name): Path<String>| async move {
                     Redirect::temporary(&format!("/pages/{name}"))

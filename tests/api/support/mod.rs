@@ -3,6 +3,7 @@
 pub mod fixtures;
 pub mod openai;
 pub mod postgres;
+pub mod server;
 pub mod sse;
 
 use std::net::SocketAddr;
@@ -13,7 +14,8 @@ use scrape_agent::settings::Settings;
 use tokio::sync::oneshot;
 
 pub use fixtures::FixtureServer;
-pub use sse::{Frame, read_stream};
+pub use server::Server;
+pub use sse::{Frame, FrameReader, read_stream};
 
 /// A running server.
 pub struct TestApp {
@@ -23,6 +25,10 @@ pub struct TestApp {
     pub client: reqwest::Client,
     /// The store of the app (to inspect or age rows).
     pub store: scrape_agent::store::Store,
+    /// The app's runs (to check that none is left behind).
+    pub hub: scrape_agent::run::Hub,
+    /// The app's database URL (to open it again from outside the app).
+    pub db_url: String,
     /// Stops the server when sent (or dropped).
     _stop: oneshot::Sender<()>,
     /// Removes the app's private database directory when the test ends.
@@ -86,7 +92,9 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     adjust(&mut settings);
     let app = Application::build(settings).await.expect("app builds");
     let addr = app.local_addr().expect("bound");
-    let store = app.state().hub.store().clone();
+    let hub = app.state().hub.clone();
+    let store = hub.store().clone();
+    let db_url = app.state().settings.database.url.clone();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(app.run_until(async {
         let _ = stopped.await;
@@ -95,6 +103,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),
         store,
+        hub,
+        db_url,
         _stop: stop,
         _dir: dir,
     }

@@ -1,8 +1,9 @@
 //! A small SSE reader, as a client would parse the stream.
 
+use std::pin::Pin;
 use std::time::Duration;
 
-use futures::StreamExt;
+use futures::{Stream, StreamExt};
 use serde_json::Value;
 
 /// One SSE frame.
@@ -56,6 +57,64 @@ pub async fn read_frames(response: reqwest::Response, limit: usize) -> Vec<Frame
         }
     }
     frames
+}
+
+/// Reads SSE frames one at a time from a live response, so a test can act mid-stream.
+pub struct FrameReader {
+    body: Pin<Box<dyn Stream<Item = reqwest::Result<axum::body::Bytes>> + Send>>,
+    buffer: String,
+}
+
+impl FrameReader {
+    pub fn new(response: reqwest::Response) -> Self {
+        assert_eq!(response.status(), 200, "the stream starts");
+        Self {
+            body: Box::pin(response.bytes_stream()),
+            buffer: String::new(),
+        }
+    }
+
+    /// The next frame with data, or `None` when the stream ended.
+    pub async fn next(&mut self) -> Option<Frame> {
+        loop {
+            while let Some(end) = self.buffer.find("\n\n") {
+                let raw: String = self.buffer.drain(..end + 2).collect();
+                if let Some(frame) = parse_frame(&raw) {
+                    return Some(frame);
+                }
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(60), self.body.next())
+                .await
+                .expect("a frame in time")?;
+            self.buffer
+                .push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
+        }
+    }
+
+    /// Frames until (and including) the first one `stop` accepts.
+    pub async fn until(&mut self, stop: impl Fn(&Frame) -> bool) -> Vec<Frame> {
+        let mut frames = Vec::new();
+        while let Some(frame) = self.next().await {
+            let done = stop(&frame);
+            frames.push(frame);
+            if done {
+                return frames;
+            }
+        }
+        panic!(
+            "the stream ended before the awaited frame: {:?}",
+            frames.iter().map(|f| f.event.as_str()).collect::<Vec<_>>()
+        );
+    }
+
+    /// Every remaining frame.
+    pub async fn rest(&mut self) -> Vec<Frame> {
+        let mut frames = Vec::new();
+        while let Some(frame) = self.next().await {
+            frames.push(frame);
+        }
+        frames
+    }
 }
 
 fn parse_frame(raw: &str) -> Option<Frame> {
