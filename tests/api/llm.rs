@@ -620,3 +620,57 @@ async fn page_text_reaches_the_model_bounded_escaped_and_inside_its_tags() {
         "{observations}"
     );
 }
+
+#[tokio::test]
+async fn a_long_streamed_argument_gives_few_bounded_partial_decisions() {
+    let fixtures = FixtureServer::start().await;
+    // 2,000 fragments of 10 characters: once a step per fragment, each repeating all before it.
+    let mut script = vec![
+        chunk(json!({"role": "assistant", "content": null})),
+        tool_delta(
+            json!([{"index": 0, "id": "call_a", "type": "function", "function": {"name": "html__select", "arguments": "{\"selector\":"}}]),
+        ),
+    ];
+    let padding = " ".repeat(10);
+    script.extend(
+        (0..2_000).map(|_| tool_delta(json!([{"index": 0, "function": {"arguments": padding}}]))),
+    );
+    script.extend([
+        tool_delta(json!([{"index": 0, "function": {"arguments": "\"tr.athing\"}"}}])),
+        finish_chunk("tool_calls"),
+        usage_chunk(300, 40),
+    ]);
+    let fake = FakeOpenAi::start(vec![Reply::Stream(script)]).await;
+    let base = fake.base_url.clone();
+    let app = spawn_app_with(move |settings| {
+        settings.llm.base_url = base;
+        settings.llm.api_key = API_KEY.into();
+        settings.llm.model = "default-model".into();
+        settings.llm.max_draft_chars = 100;
+        settings.llm.draft_interval_ms = 60_000;
+    })
+    .await;
+    let url = fixtures.url("/pages/news.html");
+    let frames = app
+        .stream(&json!({"urls": [url], "instructions": NEWS_TASK}))
+        .await;
+
+    let partials = steps(&frames, "agent_decision", "running");
+    // The tool name, then its parsed parameters: the milestones, nothing in between.
+    assert_eq!(partials.len(), 2, "{partials:?}");
+    for partial in &partials {
+        let call = &partial["extracted_data"]["tool_calls"][0];
+        assert_eq!(call["tool"], "html.select");
+        assert!(call["arguments"].as_str().unwrap().chars().count() <= 100);
+    }
+    let last = &partials[1]["extracted_data"]["tool_calls"][0];
+    assert_eq!(last["params"], json!({"selector": "tr.athing"}));
+    assert_eq!(last["arguments_chars"], 12 + 20_000 + 12);
+    let decision = &steps(&frames, "agent_decision", "completed")[0];
+    assert_eq!(
+        decision["extracted_data"]["tool_calls"][0]["params"],
+        json!({"selector": "tr.athing"})
+    );
+    let stored: usize = frames.iter().map(|f| f.data.to_string().len()).sum();
+    assert!(stored < 64 * 1024, "{stored} bytes of events");
+}
