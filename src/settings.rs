@@ -91,6 +91,21 @@ pub struct FetchSettings {
     pub retry_backoff_ms: u64,
     /// Minimum delay between requests to one host.
     pub per_host_delay_ms: u64,
+    /// Exact addresses or host names exempt from the refused ranges.
+    #[serde(default)]
+    pub allowed_hosts: Vec<String>,
+    /// Static `name=address` answers used instead of DNS (still checked by the guard).
+    #[serde(default)]
+    pub resolve: Vec<String>,
+    /// Proxy for every fetch; empty for none. System proxy variables are never used.
+    #[serde(default)]
+    pub proxy: String,
+    /// Bytes of robots.txt read at most.
+    pub robots_max_bytes: usize,
+    /// Hosts remembered at most by the robots.txt and politeness caches.
+    pub cache_max_hosts: usize,
+    /// Seconds a fetched robots.txt is trusted.
+    pub robots_ttl_secs: u64,
 }
 
 /// `[planner]`
@@ -204,7 +219,10 @@ impl Settings {
                 Environment::with_prefix("SCRAPE_AGENT")
                     .prefix_separator("__")
                     .separator("__")
-                    .try_parsing(true),
+                    .try_parsing(true)
+                    .list_separator(",")
+                    .with_list_parse_key("fetch.allowed_hosts")
+                    .with_list_parse_key("fetch.resolve"),
             )
             .build()?
             .try_deserialize()
@@ -234,6 +252,12 @@ mod tests {
         assert_eq!(settings.server.bind.port(), 8080);
         assert!(!settings.fetch.allow_private_networks);
         assert_eq!(settings.limits.max_urls_per_request, 50);
+        assert!(settings.fetch.proxy.is_empty());
+        assert!(settings.fetch.allowed_hosts.is_empty());
+        assert!(settings.fetch.resolve.is_empty());
+        assert_eq!(settings.fetch.robots_max_bytes, 512 * 1024);
+        assert_eq!(settings.fetch.cache_max_hosts, 10_000);
+        assert_eq!(settings.fetch.robots_ttl_secs, 3600);
     }
 
     #[test]
