@@ -6,5 +6,6 @@ mod bad_requests;
 mod llm;
 mod scrape_stream;
 mod sessions;
+mod ssrf;
 mod support;
 mod tools_api;
