@@ -187,7 +187,7 @@ pub enum UrlRefusal {
 }
 
 /// The message carried by a resolution refused by the guard; the fetcher recognises it.
-pub const BLOCKED_RESOLUTION: &str = "resolves only to refused addresses";
+pub const BLOCKED_RESOLUTION: &str = "resolves to refused addresses";
 
 /// The address rules of one fetcher: the refused ranges, the switch that turns them off, exact
 /// exceptions, and static name → address answers.
@@ -338,9 +338,13 @@ impl Guard {
             }
         }
         match first_refusal {
-            Some(why) if every || kept.is_empty() => {
-                let which = if every { "addresses" } else { "only to" };
-                Err(format!("{name} {BLOCKED_RESOLUTION} ({which}: {why})").into())
+            Some(why) if every && !kept.is_empty() => Err(format!(
+                "{name} {BLOCKED_RESOLUTION} ({why}; behind a proxy one is enough, as the proxy \
+                 picks the address)"
+            )
+            .into()),
+            Some(why) if kept.is_empty() => {
+                Err(format!("{name} {BLOCKED_RESOLUTION} only ({why})").into())
             }
             _ if kept.is_empty() => Err(format!("{name} has no address").into()),
             _ => Ok(kept),
