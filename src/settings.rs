@@ -69,7 +69,7 @@ pub struct LimitSettings {
 }
 
 /// `[fetch]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Clone, Deserialize)]
 pub struct FetchSettings {
     /// Allow loopback/private/link-local targets.
     pub allow_private_networks: bool,
@@ -106,6 +106,46 @@ pub struct FetchSettings {
     pub cache_max_hosts: usize,
     /// Seconds a fetched robots.txt is trusted.
     pub robots_ttl_secs: u64,
+}
+
+impl std::fmt::Debug for FetchSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A proxy URL may carry `user:password@`: never printed.
+        let proxy = url::Url::parse(&self.proxy).map_or_else(
+            |_| {
+                if self.proxy.is_empty() {
+                    String::new()
+                } else {
+                    "<unparsable>".to_owned()
+                }
+            },
+            |mut u| {
+                if !u.username().is_empty() || u.password().is_some() {
+                    let _ = u.set_username("redacted");
+                    let _ = u.set_password(None);
+                }
+                u.to_string()
+            },
+        );
+        f.debug_struct("FetchSettings")
+            .field("allow_private_networks", &self.allow_private_networks)
+            .field("timeout_secs", &self.timeout_secs)
+            .field("connect_timeout_secs", &self.connect_timeout_secs)
+            .field("max_redirects", &self.max_redirects)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("user_agent", &self.user_agent)
+            .field("respect_robots", &self.respect_robots)
+            .field("retries", &self.retries)
+            .field("retry_backoff_ms", &self.retry_backoff_ms)
+            .field("per_host_delay_ms", &self.per_host_delay_ms)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("resolve", &self.resolve)
+            .field("proxy", &proxy)
+            .field("robots_max_bytes", &self.robots_max_bytes)
+            .field("cache_max_hosts", &self.cache_max_hosts)
+            .field("robots_ttl_secs", &self.robots_ttl_secs)
+            .finish()
+    }
 }
 
 /// `[planner]`
@@ -265,5 +305,17 @@ mod tests {
         let mut settings = Settings::defaults();
         settings.llm.api_key = "sk-secret".into();
         assert!(!format!("{settings:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn proxy_credentials_are_not_in_debug_output() {
+        let mut settings = Settings::defaults();
+        settings.fetch.proxy = "http://alice:hunter2@proxy.internal:3128".into();
+        let debug = format!("{settings:?}");
+        assert!(
+            !debug.contains("hunter2") && !debug.contains("alice"),
+            "{debug}"
+        );
+        assert!(debug.contains("proxy.internal:3128"), "{debug}");
     }
 }
