@@ -57,6 +57,9 @@ pub enum StartupError {
     /// The HTTP client could not be built.
     #[error("cannot build the HTTP client: {0}")]
     Client(#[from] reqwest::Error),
+    /// The fetcher's settings are unusable.
+    #[error("cannot build the fetcher: {0}")]
+    Fetcher(#[from] crate::fetch::BuildError),
     /// The session store could not be opened or migrated.
     #[error("cannot open the session store: {0}")]
     Store(#[from] crate::store::StoreError),

@@ -69,7 +69,7 @@ pub struct LimitSettings {
 }
 
 /// `[fetch]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Clone, Deserialize)]
 pub struct FetchSettings {
     /// Allow loopback/private/link-local targets.
     pub allow_private_networks: bool,
@@ -91,6 +91,61 @@ pub struct FetchSettings {
     pub retry_backoff_ms: u64,
     /// Minimum delay between requests to one host.
     pub per_host_delay_ms: u64,
+    /// Exact addresses or host names exempt from the refused ranges.
+    #[serde(default)]
+    pub allowed_hosts: Vec<String>,
+    /// Static `name=address` answers used instead of DNS (still checked by the guard).
+    #[serde(default)]
+    pub resolve: Vec<String>,
+    /// Proxy for every fetch; empty for none. System proxy variables are never used.
+    #[serde(default)]
+    pub proxy: String,
+    /// Bytes of robots.txt read at most.
+    pub robots_max_bytes: usize,
+    /// Hosts remembered at most by the robots.txt and politeness caches.
+    pub cache_max_hosts: usize,
+    /// Seconds a fetched robots.txt is trusted.
+    pub robots_ttl_secs: u64,
+}
+
+impl std::fmt::Debug for FetchSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A proxy URL may carry `user:password@`: never printed.
+        let proxy = url::Url::parse(&self.proxy).map_or_else(
+            |_| {
+                if self.proxy.is_empty() {
+                    String::new()
+                } else {
+                    "<unparsable>".to_owned()
+                }
+            },
+            |mut u| {
+                if !u.username().is_empty() || u.password().is_some() {
+                    let _ = u.set_username("redacted");
+                    let _ = u.set_password(None);
+                }
+                u.to_string()
+            },
+        );
+        f.debug_struct("FetchSettings")
+            .field("allow_private_networks", &self.allow_private_networks)
+            .field("timeout_secs", &self.timeout_secs)
+            .field("connect_timeout_secs", &self.connect_timeout_secs)
+            .field("max_redirects", &self.max_redirects)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("user_agent", &self.user_agent)
+            .field("respect_robots", &self.respect_robots)
+            .field("retries", &self.retries)
+            .field("retry_backoff_ms", &self.retry_backoff_ms)
+            .field("per_host_delay_ms", &self.per_host_delay_ms)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("resolve", &self.resolve)
+            .field("proxy", &proxy)
+            .field("robots_max_bytes", &self.robots_max_bytes)
+            .field("cache_max_hosts", &self.cache_max_hosts)
+            .field("robots_ttl_secs", &self.robots_ttl_secs)
+            .finish()
+    }
 }
 
 /// `[planner]`
@@ -204,7 +259,10 @@ impl Settings {
                 Environment::with_prefix("SCRAPE_AGENT")
                     .prefix_separator("__")
                     .separator("__")
-                    .try_parsing(true),
+                    .try_parsing(true)
+                    .list_separator(",")
+                    .with_list_parse_key("fetch.allowed_hosts")
+                    .with_list_parse_key("fetch.resolve"),
             )
             .build()?
             .try_deserialize()
@@ -234,6 +292,12 @@ mod tests {
         assert_eq!(settings.server.bind.port(), 8080);
         assert!(!settings.fetch.allow_private_networks);
         assert_eq!(settings.limits.max_urls_per_request, 50);
+        assert!(settings.fetch.proxy.is_empty());
+        assert!(settings.fetch.allowed_hosts.is_empty());
+        assert!(settings.fetch.resolve.is_empty());
+        assert_eq!(settings.fetch.robots_max_bytes, 512 * 1024);
+        assert_eq!(settings.fetch.cache_max_hosts, 10_000);
+        assert_eq!(settings.fetch.robots_ttl_secs, 3600);
     }
 
     #[test]
@@ -241,5 +305,17 @@ mod tests {
         let mut settings = Settings::defaults();
         settings.llm.api_key = "sk-secret".into();
         assert!(!format!("{settings:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn proxy_credentials_are_not_in_debug_output() {
+        let mut settings = Settings::defaults();
+        settings.fetch.proxy = "http://alice:hunter2@proxy.internal:3128".into();
+        let debug = format!("{settings:?}");
+        assert!(
+            !debug.contains("hunter2") && !debug.contains("alice"),
+            "{debug}"
+        );
+        assert!(debug.contains("proxy.internal:3128"), "{debug}");
     }
 }

@@ -5,20 +5,30 @@ pub mod charset;
 pub mod guard;
 pub mod robots;
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{Client, StatusCode};
-use tokio::sync::Mutex;
-use url::Url;
+use url::{Host, Url};
 
 use crate::events::ErrorCode;
 use crate::settings::FetchSettings;
-use guard::{BLOCKED_RESOLUTION, GuardedResolver, UrlRefusal};
+use guard::{BLOCKED_RESOLUTION, Guard, GuardedResolver, UrlRefusal};
 use robots::RobotsCache;
+
+/// Why a fetcher could not be built from its settings.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The HTTP client (TLS backend, proxy URL) could not be built.
+    #[error("the HTTP client: {0}")]
+    Client(#[from] reqwest::Error),
+    /// A `[fetch]` setting is malformed.
+    #[error("{0}")]
+    Settings(String),
+}
 
 /// A fetched and decoded HTML page.
 #[derive(Debug, Clone)]
@@ -100,35 +110,78 @@ impl FetchError {
     }
 }
 
+/// When each host may be asked next (`per_host_delay_ms`), for at most `cache_max_hosts` hosts.
+type HostClock = quick_cache::unsync::Cache<String, Instant>;
+
 /// The shared fetcher; cheap to clone.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Fetcher {
     client: Client,
     settings: Arc<FetchSettings>,
+    guard: Arc<Guard>,
+    /// Set when `fetch.proxy` is: the proxy connects, so every hop is resolved and checked
+    /// here first.
+    proxied: bool,
     robots: RobotsCache,
-    last_hit: Arc<Mutex<HashMap<String, Instant>>>,
+    last_hit: Arc<Mutex<HostClock>>,
+}
+
+impl std::fmt::Debug for Fetcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fetcher")
+            .field("guard", &self.guard)
+            .field("proxied", &self.proxied)
+            .field("robots", &self.robots)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Fetcher {
-    /// Builds the HTTP client from settings.
+    /// Builds the HTTP client from settings. System proxy variables (`HTTP_PROXY`,
+    /// `HTTPS_PROXY`, `ALL_PROXY`, …) are never read; `fetch.proxy` is the only proxy.
     ///
     /// # Errors
-    /// When the TLS backend cannot be initialised.
-    pub fn new(settings: &FetchSettings) -> Result<Self, reqwest::Error> {
-        let client = Client::builder()
+    /// When the TLS backend cannot be initialised, the proxy URL is invalid, or a
+    /// `fetch.resolve` entry is malformed.
+    pub fn new(settings: &FetchSettings) -> Result<Self, BuildError> {
+        let guard = Arc::new(Guard::from_settings(settings).map_err(BuildError::Settings)?);
+        let proxy = settings.proxy.trim();
+        let mut builder = Client::builder()
             .user_agent(settings.user_agent.clone())
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(settings.connect_timeout_secs))
             .timeout(Duration::from_secs(settings.timeout_secs))
+            // A proxy resolves names itself, past the guard: never take one from the environment.
+            .no_proxy();
+        let resolver_guard = if proxy.is_empty() {
+            guard.clone()
+        } else {
+            let proxy_url = Url::parse(proxy)
+                .map_err(|e| BuildError::Settings(format!("fetch.proxy `{proxy}`: {e}")))?;
+            builder = builder.proxy(reqwest::Proxy::all(proxy_url.as_str())?);
+            // Behind a proxy the client resolves only the proxy's own name, which the operator
+            // chose; targets are resolved and checked in `check_resolved`.
+            Arc::new(guard.allowing_name(proxy_url.host_str().unwrap_or_default()))
+        };
+        let client = builder
             .dns_resolver(Arc::new(GuardedResolver {
-                allow_private: settings.allow_private_networks,
+                guard: resolver_guard,
             }))
             .build()?;
+        let max_hosts = settings.cache_max_hosts.max(1);
         Ok(Self {
-            robots: RobotsCache::new(client.clone(), settings.user_agent.clone()),
+            robots: RobotsCache::new(
+                client.clone(),
+                settings.user_agent.clone(),
+                settings.robots_max_bytes,
+                max_hosts,
+                Duration::from_secs(settings.robots_ttl_secs),
+            ),
             client,
             settings: Arc::new(settings.clone()),
-            last_hit: Arc::default(),
+            guard,
+            proxied: !proxy.is_empty(),
+            last_hit: Arc::new(Mutex::new(HostClock::new(max_hosts))),
         })
     }
 
@@ -164,6 +217,7 @@ impl Fetcher {
         let mut redirects = Vec::new();
         loop {
             self.check(&url)?;
+            self.check_resolved(&url).await?;
             if self.settings.respect_robots && !self.robots.allowed(&url).await {
                 return Err(FetchError::BlockedByRobots(
                     url.origin().ascii_serialization(),
@@ -253,11 +307,28 @@ impl Fetcher {
     }
 
     fn check(&self, url: &Url) -> Result<(), FetchError> {
-        guard::check_url(url, self.settings.allow_private_networks).map_err(|refusal| match refusal
-        {
+        self.guard.check_url(url).map_err(|refusal| match refusal {
             UrlRefusal::Invalid(msg) => FetchError::InvalidUrl(msg),
             UrlRefusal::Blocked(msg) => FetchError::BlockedAddress(msg),
         })
+    }
+
+    /// Behind a proxy, resolves the hop's host name and refuses it when any address is refused
+    /// (the proxy, not we, picks the address). Without a proxy the client's resolver does this.
+    async fn check_resolved(&self, url: &Url) -> Result<(), FetchError> {
+        if !self.proxied || self.guard.allows_private() {
+            return Ok(());
+        }
+        let Some(Host::Domain(name)) = url.host() else {
+            return Ok(()); // IP literals were checked by `check`
+        };
+        match self.guard.resolve(name, true).await {
+            Ok(_) => Ok(()),
+            Err(err) if err.to_string().contains(BLOCKED_RESOLUTION) => {
+                Err(FetchError::BlockedAddress(err.to_string()))
+            }
+            Err(err) => Err(FetchError::Network(format!("cannot resolve {name}: {err}"))),
+        }
     }
 
     /// Keeps at least `per_host_delay_ms` between two requests to the same host.
@@ -268,13 +339,21 @@ impl Fetcher {
         }
         let host = url.host_str().unwrap_or_default().to_owned();
         let wait = {
-            let mut last = self.last_hit.lock().await;
+            let mut last = self.last_hit.lock().unwrap_or_else(PoisonError::into_inner);
             let now = Instant::now();
             let next_free = last.get(&host).map_or(now, |t| (*t + delay).max(now));
             last.insert(host, next_free);
             next_free - now
         };
         tokio::time::sleep(wait).await;
+    }
+
+    /// Hosts the politeness clock remembers now (at most `cache_max_hosts`).
+    pub fn remembered_hosts(&self) -> usize {
+        self.last_hit
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 
     fn classify(&self, err: &reqwest::Error) -> FetchError {
@@ -299,4 +378,132 @@ fn error_chain(err: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex as StdMutex;
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+    use crate::settings::Settings;
+
+    fn settings() -> FetchSettings {
+        let mut settings = Settings::defaults().fetch;
+        settings.retries = 0;
+        settings.timeout_secs = 3;
+        settings.connect_timeout_secs = 1;
+        settings
+    }
+
+    #[tokio::test]
+    async fn the_politeness_clock_never_holds_more_hosts_than_its_bound() {
+        let mut settings = settings();
+        settings.per_host_delay_ms = 1;
+        settings.cache_max_hosts = 16;
+        let fetcher = Fetcher::new(&settings).unwrap();
+        for i in 0..200 {
+            let url = Url::parse(&format!("http://h{i}.test/")).unwrap();
+            fetcher.wait_for_host(&url).await;
+            assert!(fetcher.remembered_hosts() <= 16, "after {i} hosts");
+        }
+        assert!(fetcher.remembered_hosts() > 0);
+    }
+
+    /// A loopback HTTP proxy that records every request line and answers by path:
+    /// `/robots.txt` 404, `/hop` a redirect to `http://loop.test/`, anything else a page.
+    async fn recording_proxy() -> (String, Arc<StdMutex<Vec<String>>>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let seen = Arc::new(StdMutex::new(Vec::new()));
+        let log = seen.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let log = log.clone();
+                tokio::spawn(async move {
+                    let mut head = Vec::new();
+                    let mut buf = [0u8; 1024];
+                    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match socket.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => head.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    let text = String::from_utf8_lossy(&head);
+                    let line = text.lines().next().unwrap_or_default().to_owned();
+                    log.lock().unwrap().push(line.clone());
+                    let reply = if line.contains("/robots.txt") {
+                        "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                            .to_owned()
+                    } else if line.contains("/hop") {
+                        "HTTP/1.1 302 Found\r\nlocation: http://loop.test/\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".to_owned()
+                    } else {
+                        let body = "<html><body><p>via proxy</p></body></html>";
+                        format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                            body.len()
+                        )
+                    };
+                    let _ = socket.write_all(reply.as_bytes()).await;
+                });
+            }
+        });
+        (url, seen)
+    }
+
+    #[tokio::test]
+    async fn behind_a_proxy_every_hop_is_resolved_and_checked_first() {
+        let (proxy, seen) = recording_proxy().await;
+        let mut settings = settings();
+        settings.proxy = proxy;
+        // Never looked up in real DNS, and the only connection ever made is to the proxy.
+        settings.resolve = vec![
+            "loop.test=127.0.0.1".into(),
+            "mixed.test=93.184.216.34".into(),
+            "mixed.test=10.0.0.1".into(),
+            "public.test=93.184.216.34".into(),
+        ];
+        let fetcher = Fetcher::new(&settings).unwrap();
+
+        let err = fetcher.fetch_html("http://loop.test/").await.unwrap_err();
+        assert!(matches!(err, FetchError::BlockedAddress(_)), "{err:?}");
+        let err = fetcher.fetch_html("http://mixed.test/").await.unwrap_err();
+        assert!(matches!(err, FetchError::BlockedAddress(_)), "{err:?}");
+        assert!(err.to_string().contains("10.0.0.0/8"), "{err}");
+        assert!(seen.lock().unwrap().is_empty(), "the proxy was never asked");
+
+        let page = fetcher.fetch_html("http://public.test/page").await.unwrap();
+        assert!(page.html.contains("via proxy"));
+        let err = fetcher
+            .fetch_html("http://public.test/hop")
+            .await
+            .unwrap_err();
+        assert!(matches!(err, FetchError::BlockedAddress(_)), "{err:?}");
+        let lines = seen.lock().unwrap().clone();
+        assert!(
+            lines.iter().all(|l| l.contains("http://public.test/")),
+            "only public.test went to the proxy: {lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("GET http://public.test/page"))
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("GET http://public.test/hop"))
+        );
+    }
+
+    #[test]
+    fn a_malformed_proxy_or_resolve_entry_stops_the_start() {
+        let mut bad = settings();
+        bad.proxy = "not a url".into();
+        assert!(matches!(Fetcher::new(&bad), Err(BuildError::Settings(_))));
+        let mut bad = settings();
+        bad.resolve = vec!["a.test".into()];
+        assert!(matches!(Fetcher::new(&bad), Err(BuildError::Settings(_))));
+    }
 }

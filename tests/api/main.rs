@@ -7,5 +7,6 @@ mod lifecycle;
 mod llm;
 mod scrape_stream;
 mod sessions;
+mod ssrf;
 mod support;
 mod tools_api;
