@@ -80,6 +80,41 @@ fn columns<'a>(rows: impl Iterator<Item = &'a Map<String, Value>>) -> Vec<String
     out
 }
 
+/// Characters that make a spreadsheet read a cell as a formula when they lead it (OWASP's
+/// "CSV Injection" list: `=`, `+`, `-`, `@`, tab, carriage return; NUL as in ASVS 1.2.10).
+pub const FORMULA_TRIGGERS: [char; 7] = ['=', '+', '-', '@', '\t', '\r', '\0'];
+
+/// Whether a text is one plain decimal number (`-5`, `+3.25`, `-1e5`): a spreadsheet reads it
+/// as that number, which cannot call a function or reference a cell.
+pub fn is_plain_number(text: &str) -> bool {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let (mantissa, exponent) = match digits.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (digits, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    (!whole.is_empty() || !fraction.is_empty())
+        && all_digits(whole)
+        && all_digits(fraction)
+        && exponent.is_none_or(|e| !e.is_empty() && all_digits(e))
+}
+
+/// A CSV cell made safe to open in a spreadsheet: a text that starts with a formula trigger
+/// gets a leading `'` (the spreadsheet then shows it as text), unless it is a plain number.
+///
+/// JSON numbers render as plain numbers and stay as they are; so do texts like `"-5"`: a
+/// spreadsheet reads them as the number they show, which runs nothing, and quoting them would
+/// turn a scraped numeric column (score changes, temperatures) into text that no longer sums
+/// or sorts.
+pub fn csv_safe(text: String) -> String {
+    if text.starts_with(FORMULA_TRIGGERS) && !is_plain_number(&text) {
+        format!("'{text}")
+    } else {
+        text
+    }
+}
+
 /// A cell: strings as they are, null empty, anything else as compact JSON.
 fn cell(value: Option<&Value>) -> String {
     match value {
@@ -100,17 +135,18 @@ fn csv_of(answers: &Map<String, Value>) -> String {
         header.insert(0, "url".into());
     }
     let mut writer = csv::Writer::from_writer(Vec::new());
-    let _ = writer.write_record(&header);
+    // Column names come from the page too (table headers): they are made safe like cells.
+    let _ = writer.write_record(header.iter().map(|h| csv_safe(h.clone())));
     for (url, row) in &rows {
         let line: Vec<String> = header
             .iter()
             .enumerate()
             .map(|(i, col)| {
-                if several && i == 0 {
+                csv_safe(if several && i == 0 {
                     (*url).clone()
                 } else {
                     cell(row.get(col))
-                }
+                })
             })
             .collect();
         let _ = writer.write_record(&line);
@@ -224,5 +260,86 @@ mod tests {
             render(OutputFormat::Text, &answers())
                 .contains("1. title: One, with comma | points: 3\n2. title: Two\n")
         );
+    }
+
+    fn csv_of_one(value: Value) -> String {
+        let answers = json!({"https://a.example/": [{"v": value}]});
+        render(OutputFormat::Csv, answers.as_object().unwrap())
+    }
+
+    #[test]
+    fn csv_neutralises_each_formula_trigger() {
+        for (raw, written) in [
+            ("=1+1", "'=1+1"),
+            ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+            ("-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"),
+            ("@SUM(A1:A9)", "'@SUM(A1:A9)"),
+            ("\t=1+1", "'\t=1+1"),
+            ("\r=1+1", "\"'\r=1+1\""),
+            ("\0x", "'\0x"),
+            ("-", "'-"),
+            ("-5 points", "'-5 points"),
+        ] {
+            assert_eq!(csv_of_one(json!(raw)), format!("v\n{written}\n"), "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn csv_keeps_numbers_and_ordinary_text() {
+        for (value, written) in [
+            (json!(-5), "-5"),
+            (json!(-2.5), "-2.5"),
+            (json!("-5"), "-5"),
+            (json!("+3.25"), "+3.25"),
+            (json!("-1e5"), "-1e5"),
+            (json!("a=b"), "a=b"),
+            (json!(" =1"), " =1"),
+            (json!("'quoted"), "'quoted"),
+        ] {
+            assert_eq!(
+                csv_of_one(value.clone()),
+                format!("v\n{written}\n"),
+                "{value}"
+            );
+        }
+    }
+
+    #[test]
+    fn csv_neutralises_column_names_and_several_urls() {
+        let answers =
+            json!({"https://a.example/": [{"=x": "@y"}], "https://b.example/": {"z": "=1"}});
+        assert_eq!(
+            render(OutputFormat::Csv, answers.as_object().unwrap()),
+            "url,'=x,z\nhttps://a.example/,'@y,\nhttps://b.example/,,'=1\n"
+        );
+    }
+
+    #[test]
+    fn markdown_leaves_formula_characters_alone() {
+        let answers = json!({"https://a.example/": [{"v": "=1+1"}]});
+        assert!(render(OutputFormat::Markdown, answers.as_object().unwrap()).contains("| =1+1 |"));
+    }
+
+    #[test]
+    fn plain_numbers() {
+        for yes in [
+            "0",
+            "-5",
+            "+5",
+            "5.",
+            ".5",
+            "-0.25",
+            "1e5",
+            "-1E-5",
+            "12345678901234567890",
+        ] {
+            assert!(is_plain_number(yes), "{yes}");
+        }
+        for no in [
+            "", "-", "+", ".", "-.", "1e", "1e+", "--5", "-5-", "1,5", "-5 ", "0x10", "-inf",
+            "-1e5e3", "=5",
+        ] {
+            assert!(!is_plain_number(no), "{no}");
+        }
     }
 }
