@@ -342,4 +342,120 @@ mod tests {
             assert!(!is_plain_number(no), "{no}");
         }
     }
+
+    mod properties {
+        use proptest::prelude::*;
+        use serde_json::{Map, Value};
+
+        use super::super::{FORMULA_TRIGGERS, OutputFormat, is_plain_number, render};
+
+        fn text() -> impl Strategy<Value = String> {
+            prop_oneof![
+                any::<String>(),
+                "[=+@\\-\\t\\r\\n\\x00\"',;|# a-z0-9.eE]{0,10}",
+                "\\PC{0,10}",
+                prop::sample::select(vec!["-5", "+3.25", "-1e5", "=1+1", "@x", "-", "", " "])
+                    .prop_map(str::to_owned),
+            ]
+        }
+
+        fn leaf() -> impl Strategy<Value = Value> {
+            prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::Bool),
+                any::<i64>().prop_map(Value::from),
+                any::<u64>().prop_map(Value::from),
+                any::<f64>().prop_filter_map("finite", |f| {
+                    serde_json::Number::from_f64(f).map(Value::Number)
+                }),
+                text().prop_map(Value::String),
+            ]
+        }
+
+        fn value() -> impl Strategy<Value = Value> {
+            leaf().prop_recursive(6, 48, 6, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                    prop::collection::vec((text(), inner), 0..6)
+                        .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+                ]
+            })
+        }
+
+        /// A value nested `depth` levels deep (serde_json parses at most 128 levels, so a tool
+        /// result read from JSON is never deeper; rendering goes deeper than that anyway).
+        fn deep(depth: usize, leaf: Value) -> Value {
+            (0..depth).fold(leaf, |inner, i| {
+                if i % 2 == 0 {
+                    Value::Array(vec![inner])
+                } else {
+                    Value::Object(Map::from_iter([("k".to_owned(), inner)]))
+                }
+            })
+        }
+
+        fn answers() -> impl Strategy<Value = Map<String, Value>> {
+            let answer = prop_oneof![
+                4 => value(),
+                1 => (0usize..300, leaf()).prop_map(|(depth, leaf)| deep(depth, leaf)),
+            ];
+            prop::collection::vec((text(), answer), 0..4)
+                .prop_map(|pairs| pairs.into_iter().collect())
+        }
+
+        /// Rows the CSV holds for the answers: what `records` makes of each one.
+        fn record_count(answers: &Map<String, Value>) -> usize {
+            answers
+                .values()
+                .map(|answer| match answer {
+                    Value::Array(items) => items.len(),
+                    Value::Null => 0,
+                    _ => 1,
+                })
+                .sum()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+            #[test]
+            fn every_format_renders_anything(answers in answers()) {
+                for format in [OutputFormat::Json, OutputFormat::Csv, OutputFormat::Markdown, OutputFormat::Text] {
+                    let _ = render(format, &answers);
+                }
+                // JSON stays JSON, keyed like the answers (floats may differ in the last digit).
+                // (serde_json reads back 128 levels at most; deeper answers are rendered all the same.)
+                match serde_json::from_str::<Value>(&render(OutputFormat::Json, &answers)) {
+                    Ok(json) => {
+                        let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+                        prop_assert_eq!(keys, answers.keys().collect::<Vec<_>>());
+                    }
+                    Err(e) => prop_assert!(e.to_string().contains("recursion limit"), "{}", e),
+                }
+            }
+
+            #[test]
+            fn csv_parses_back_with_a_row_per_record_and_no_formula(answers in answers()) {
+                let csv = render(OutputFormat::Csv, &answers);
+                let mut reader = csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .from_reader(csv.as_bytes());
+                let mut rows = 0;
+                let mut width = None;
+                for row in reader.records() {
+                    let row = row.unwrap();
+                    prop_assert_eq!(*width.get_or_insert(row.len()), row.len());
+                    for cell in &row {
+                        prop_assert!(
+                            !cell.starts_with(FORMULA_TRIGGERS) || is_plain_number(cell),
+                            "cell {:?} would run as a formula", cell
+                        );
+                    }
+                    rows += 1;
+                }
+                // The header row, then one row per record.
+                prop_assert_eq!(rows, 1 + record_count(&answers), "{}", csv);
+            }
+        }
+    }
 }
