@@ -7,9 +7,8 @@ use scraper::ElementRef;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::dom::{
-    bound_json, collapse_whitespace, compile_regex, parse_selector, text_capped, text_of,
-};
+use super::dom::{bound_json, collapse_whitespace, compile_regex, text_capped, text_of};
+use super::interrupt;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
 
@@ -112,13 +111,12 @@ pub struct SelectParams {
 }
 
 fn select(ws: &mut Workspace<'_>, params: SelectParams) -> Result<Value, ToolError> {
-    let selector = parse_selector(&params.selector)
-        .map_err(|e| ToolError::InvalidParams(format!("html.select: {e}")))?;
+    let selector = ws.selector("html.select", &params.selector)?;
     let scope = ws.roots(params.within);
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let mut found = Vec::new();
     for root in scope {
-        for el in root.select(&selector) {
+        for el in interrupt::select(root, &selector) {
             if found.len() >= cap {
                 break;
             }
@@ -161,14 +159,15 @@ pub struct SelectOneParams {
 }
 
 fn select_one(ws: &mut Workspace<'_>, params: SelectOneParams) -> Result<Value, ToolError> {
-    let selector = parse_selector(&params.selector)
-        .map_err(|e| ToolError::InvalidParams(format!("html.select_one: {e}")))?;
-    let el = ws.page.document.select(&selector).next().ok_or_else(|| {
-        ToolError::Failed(format!(
-            "html.select_one: nothing matches `{}`",
-            params.selector
-        ))
-    })?;
+    let selector = ws.selector("html.select_one", &params.selector)?;
+    let el = interrupt::select_document(&ws.page.document, &selector)
+        .next()
+        .ok_or_else(|| {
+            ToolError::Failed(format!(
+                "html.select_one: nothing matches `{}`",
+                params.selector
+            ))
+        })?;
     let mut record = element_record(ws, el);
     if let Some(obj) = record.as_object_mut() {
         obj.insert("tag".into(), json!(el.value().name()));
@@ -189,11 +188,8 @@ pub struct TextParams {
 fn text(ws: &mut Workspace<'_>, params: TextParams) -> Result<Value, ToolError> {
     let elements = match &params.selector {
         Some(css) => {
-            let selector = parse_selector(css)
-                .map_err(|e| ToolError::InvalidParams(format!("html.text: {e}")))?;
-            ws.page
-                .document
-                .select(&selector)
+            let selector = ws.selector("html.text", css)?;
+            interrupt::select_document(&ws.page.document, &selector)
                 .take(ws.limits.max_items)
                 .collect()
         }
@@ -220,11 +216,8 @@ pub struct AttrParams {
 fn attr(ws: &mut Workspace<'_>, params: AttrParams) -> Result<Value, ToolError> {
     let elements: Vec<_> = match &params.selector {
         Some(css) => {
-            let selector = parse_selector(css)
-                .map_err(|e| ToolError::InvalidParams(format!("html.attr: {e}")))?;
-            ws.page
-                .document
-                .select(&selector)
+            let selector = ws.selector("html.attr", css)?;
+            interrupt::select_document(&ws.page.document, &selector)
                 .take(ws.limits.max_items)
                 .collect()
         }
@@ -325,7 +318,7 @@ fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError
     let mut records: Vec<Map<String, Value>> = Vec::new();
     let mut elements = Vec::new();
     'roots: for root in roots {
-        for a in root.select(crate::static_selector!("a[href], area[href]")) {
+        for a in interrupt::select(root, crate::static_selector!("a[href], area[href]")) {
             let Some(url) = a.value().attr("href").and_then(|h| ws.page.absolute(h)) else {
                 continue;
             };
@@ -410,24 +403,25 @@ fn images(ws: &mut Workspace<'_>, params: ImagesParams) -> Result<Value, ToolErr
     let selector = params
         .selector
         .as_deref()
-        .map(parse_selector)
-        .transpose()
-        .map_err(|e| invalid("html.images", e))?;
+        .map(|css| ws.selector("html.images", css))
+        .transpose()?;
     let roots = ws.roots(params.within);
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let mut candidates: Vec<ElementRef<'_>> = Vec::new();
     for root in roots {
         match &selector {
             Some(sel) => {
-                for el in root.select(sel) {
+                for el in interrupt::select(root, sel) {
                     if el.value().name() == "img" {
                         candidates.push(el);
                     } else {
-                        candidates.extend(el.select(crate::static_selector!("img")));
+                        candidates.extend(interrupt::select(el, crate::static_selector!("img")));
                     }
                 }
             }
-            None => candidates.extend(root.select(crate::static_selector!("img"))),
+            None => {
+                candidates.extend(interrupt::select(root, crate::static_selector!("img")));
+            }
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -570,9 +564,9 @@ fn tables(ws: &mut Workspace<'_>, params: TablesParams) -> Result<Value, ToolErr
     let doc = &ws.page.document;
     let candidates: Vec<ElementRef<'_>> = match &params.selector {
         Some(css) => {
-            let selector = parse_selector(css).map_err(|e| invalid("html.tables", e))?;
+            let selector = ws.selector("html.tables", css)?;
             let mut found = Vec::new();
-            for el in doc.select(&selector) {
+            for el in interrupt::select_document(doc, &selector) {
                 let table = if el.value().name() == "table" {
                     Some(el)
                 } else {
@@ -594,8 +588,7 @@ fn tables(ws: &mut Workspace<'_>, params: TablesParams) -> Result<Value, ToolErr
         }
         // Layout tables are never chosen; skipping them before reading keeps nested layouts
         // from costing their text once per level.
-        None => doc
-            .select(crate::static_selector!("table"))
+        None => interrupt::select_document(doc, crate::static_selector!("table"))
             .take(ws.limits.max_items.saturating_mul(4))
             .filter(|t| !is_layout_table(*t))
             .collect(),
