@@ -55,7 +55,12 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
     let raw = stats::compute(body, &HashSet::new());
     let total = raw.get(&body.id()).map_or(0, Stats::good);
     let mut skip = HashSet::new();
+    // Inside an interrupted tool call, loops stop early: the call's result is thrown away.
+    let mut ticker = crate::tools::interrupt::Ticker::default();
     for el in body.descendants().filter_map(ElementRef::wrap) {
+        if ticker.stop() {
+            break;
+        }
         if stats::has_chrome_name(el) {
             let good = raw.get(&el.id()).map_or(0, Stats::good);
             // A wrapper like `page-with-sidebar` holds the whole page: keep it.
@@ -159,7 +164,11 @@ fn prune_link_blocks(
     if total.text == 0 || total.link as f64 > PROSE_MAX_LINKS * total.text as f64 {
         return;
     }
+    let mut ticker = crate::tools::interrupt::Ticker::default();
     for el in root.descendants().filter_map(ElementRef::wrap) {
+        if ticker.stop() {
+            break;
+        }
         if !matches!(
             el.value().name(),
             "ul" | "ol" | "div" | "section" | "table" | "p" | "dl"

@@ -466,3 +466,82 @@ mod tests {
         }
     }
 }
+/// How long each tool takes on a large page, whole and when interrupted 20 ms in (a
+/// measurement, not a check): `cargo test --lib latency_probe -- --ignored --nocapture`.
+#[cfg(test)]
+mod latency_probe {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    use serde_json::json;
+
+    use super::Interrupt;
+    use crate::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
+
+    #[test]
+    #[ignore]
+    fn probe() {
+        let items: String = (0..12_000).map(|i| format!("<div class=item><h3><a href=/i/{i}>Item number {i}</a></h3><p>A description of item {i} {}</p><span class=points>{i} points</span><time datetime=2024-01-02>Jan 2</time> x{i}@ex.com</div>\n", "words ".repeat(20))).collect();
+        let html = format!(
+            "<html><head><title>Big</title></head><body><main>{items}</main></body></html>"
+        );
+        let page = Page::parse(url::Url::parse("https://big.example/").unwrap(), &html);
+        let registry = Registry::builtin();
+        for tool in registry.tools() {
+            let params = match tool.name {
+                "html.select" | "html.select_one" => json!({"selector": "div.item"}),
+                "html.attr" => json!({"attribute": "href", "selector": "a"}),
+                "extract.fields" => json!({"selector": "div.item", "fields": {"t": "h3"}}),
+                "extract.top_n" => json!({"n": 5}),
+                "extract.regex" => json!({"pattern": "item (\\d+)"}),
+                "data.sort" => json!({"by": "t"}),
+                "data.filter" => json!({"field": "t", "op": "exists"}),
+                "data.select_columns" => json!({"columns": ["t"]}),
+                "validate.completeness" => json!({"fields": ["t"]}),
+                "validate.schema" => json!({"schema": {}}),
+                _ => json!({}),
+            };
+            let mut ws = Workspace::new(&page, ToolLimits::default());
+            let _ = registry.execute(
+                &mut ws,
+                &ToolCall::new(
+                    "extract.fields",
+                    json!({"selector": "div.item", "fields": {"t": "h3"}}),
+                    "",
+                ),
+            );
+            let t = Instant::now();
+            let full = registry.execute(&mut ws, &ToolCall::new(tool.name, params.clone(), ""));
+            let whole = t.elapsed();
+            let flag = Arc::new(AtomicBool::new(false));
+            let mut ws = Workspace::new(&page, ToolLimits::default())
+                .with_interrupt(Interrupt::from_flag(flag.clone()));
+            let _ = registry.execute(
+                &mut ws,
+                &ToolCall::new(
+                    "extract.fields",
+                    json!({"selector": "div.item", "fields": {"t": "h3"}}),
+                    "",
+                ),
+            );
+            let f2 = flag.clone();
+            let h = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(20));
+                f2.store(true, Ordering::Relaxed);
+            });
+            let t = Instant::now();
+            let cut = registry.execute(&mut ws, &ToolCall::new(tool.name, params, ""));
+            let stopped = t.elapsed();
+            h.join().unwrap();
+            eprintln!(
+                "{:24} whole {:>8.1?} ok={} | interrupted@20ms {:>8.1?} {:?}",
+                tool.name,
+                whole,
+                full.success,
+                stopped,
+                cut.error.map(|e| e.chars().take(30).collect::<String>())
+            );
+        }
+    }
+}

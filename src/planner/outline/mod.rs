@@ -196,7 +196,7 @@ fn count_links(page: &Page) -> (usize, usize) {
     let host = page.url.host_str().unwrap_or_default();
     let mut internal = 0;
     let mut external = 0;
-    for a in page.document.select(static_selector!("a[href]")) {
+    for a in crate::tools::interrupt::select_document(&page.document, static_selector!("a[href]")) {
         let Some(url) = a.value().attr("href").and_then(|h| page.url.join(h).ok()) else {
             continue;
         };
@@ -243,11 +243,17 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
     let doc = &page.document;
     // Rows of one grid share their loose selector: they are one candidate.
     let mut candidates: HashMap<String, Candidate<'_>> = HashMap::new();
+    // Inside an interrupted `html.outline` call the walk stops early (its result is thrown
+    // away); the planner's own outline is never interrupted.
+    let mut ticker = crate::tools::interrupt::Ticker::default();
     for parent in doc
         .root_element()
         .descendants()
         .filter_map(ElementRef::wrap)
     {
+        if ticker.stop() {
+            break;
+        }
         if matches!(
             parent.value().name(),
             "head" | "select" | "script" | "style" | "svg"

@@ -125,7 +125,11 @@ fn select(ws: &mut Workspace<'_>, params: SelectParams) -> Result<Value, ToolErr
             }
         }
     }
-    let records: Vec<Value> = found.iter().map(|el| element_record(ws, *el)).collect();
+    let mut records = Vec::with_capacity(found.len());
+    for el in &found {
+        interrupt::check()?;
+        records.push(element_record(ws, *el));
+    }
     ws.selection = Some(found);
     Ok(Value::Array(records))
 }
