@@ -13,6 +13,7 @@ use scraper::{ElementRef, Html};
 
 use super::stats::{self, Stats};
 use crate::static_selector;
+use crate::tools::interrupt::SelectChecked;
 
 /// Where descent stops: the child must keep this share of its parent's prose.
 const DESCEND_SHARE: f64 = 0.85;
@@ -47,7 +48,7 @@ pub(crate) struct Choice<'a> {
 /// Picks the main-content element of a document.
 pub(crate) fn choose(document: &Html) -> Choice<'_> {
     let body = document
-        .select(static_selector!("body"))
+        .select_checked(static_selector!("body"))
         .next()
         .unwrap_or_else(|| document.root_element());
 
@@ -80,7 +81,7 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
 
     let mut root = body;
     let semantic = document
-        .select(static_selector!("main, [role=main], article"))
+        .select_checked(static_selector!("main, [role=main], article"))
         .filter(|el| !skip.contains(&el.id()))
         .max_by_key(|el| good(*el));
     if let Some(candidate) = semantic
@@ -111,7 +112,7 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
 /// Characters of prose (text outside links, structural chrome excluded) in the body.
 pub(crate) fn prose_chars(document: &Html) -> usize {
     let body = document
-        .select(static_selector!("body"))
+        .select_checked(static_selector!("body"))
         .next()
         .unwrap_or_else(|| document.root_element());
     stats::compute(body, &HashSet::new())

@@ -206,6 +206,25 @@ pub fn select_document<'a, 'b>(document: &'a Html, selector: &'b Selector) -> Se
     }
 }
 
+/// `select_checked`: [`select_document`] / [`select`] as a method, for code that reads the
+/// page outside the tools (content extraction, structured data) but runs inside tool calls.
+pub trait SelectChecked<'a> {
+    /// Matching elements, like scraper's `select`, ending early when the call is interrupted.
+    fn select_checked<'b>(self, selector: &'b Selector) -> Select<'a, 'b>;
+}
+
+impl<'a> SelectChecked<'a> for &'a Html {
+    fn select_checked<'b>(self, selector: &'b Selector) -> Select<'a, 'b> {
+        select_document(self, selector)
+    }
+}
+
+impl<'a> SelectChecked<'a> for ElementRef<'a> {
+    fn select_checked<'b>(self, selector: &'b Selector) -> Select<'a, 'b> {
+        select(self, selector)
+    }
+}
+
 /// The iterator of [`select`] and [`select_document`].
 #[derive(Debug)]
 pub struct Select<'a, 'b> {

@@ -16,6 +16,7 @@ use super::interrupt;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
 use crate::static_regex;
+use crate::tools::interrupt::SelectChecked;
 
 /// The `extract` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -884,7 +885,7 @@ fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
     let month_first = month_first(doc);
     let mut found: Vec<(String, String)> = Vec::new();
     if ws.selection.is_none() {
-        for tag in doc.select(crate::static_selector!("meta[content]")) {
+        for tag in doc.select_checked(crate::static_selector!("meta[content]")) {
             let el = tag.value();
             let key = el
                 .attr("property")
@@ -1023,7 +1024,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
             Some(sel) if !sel.is_empty() => sel.clone(),
             _ => vec![
                 page.document
-                    .select(crate::static_selector!("body"))
+                    .select_checked(crate::static_selector!("body"))
                     .next()
                     .unwrap_or_else(|| page.document.root_element()),
             ],

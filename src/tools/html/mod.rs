@@ -11,6 +11,7 @@ use super::dom::{bound_json, collapse_whitespace, compile_regex, text_capped, te
 use super::interrupt;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
+use crate::tools::interrupt::SelectChecked;
 
 /// The `html` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -139,7 +140,7 @@ pub fn element_record(ws: &Workspace<'_>, el: scraper::ElementRef<'_>) -> Value 
     let link = if el.value().name() == "a" {
         el.value().attr("href")
     } else {
-        el.select(crate::static_selector!("a[href]"))
+        el.select_checked(crate::static_selector!("a[href]"))
             .next()
             .and_then(|a| a.value().attr("href"))
     };
@@ -378,7 +379,7 @@ fn link_text(ws: &Workspace<'_>, a: ElementRef<'_>) -> String {
     if !text.is_empty() {
         return text;
     }
-    a.select(crate::static_selector!("img[alt]"))
+    a.select_checked(crate::static_selector!("img[alt]"))
         .filter_map(|img| img.value().attr("alt"))
         .chain(a.value().attr("aria-label"))
         .chain(a.value().attr("title"))
@@ -574,7 +575,7 @@ fn tables(ws: &mut Workspace<'_>, params: TablesParams) -> Result<Value, ToolErr
                 let table = if el.value().name() == "table" {
                     Some(el)
                 } else {
-                    el.select(crate::static_selector!("table")).next()
+                    el.select_checked(crate::static_selector!("table")).next()
                 };
                 if let Some(t) = table.filter(|t| !found.contains(t)) {
                     found.push(t);
@@ -825,7 +826,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
     for form in ws
         .page
         .document
-        .select(crate::static_selector!("form"))
+        .select_checked(crate::static_selector!("form"))
         .take(ws.limits.max_items)
     {
         let action = form
@@ -841,7 +842,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| "GET".into());
         let mut fields: Vec<Map<String, Value>> = Vec::new();
-        for control in form.select(crate::static_selector!("input, select, textarea")) {
+        for control in form.select_checked(crate::static_selector!("input, select, textarea")) {
             let el = control.value();
             let Some(name) = el.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
                 continue;
@@ -862,7 +863,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
             let required = el.attr("required").is_some();
             let choices: Vec<String> = match kind.as_str() {
                 "select" | "select-multiple" => control
-                    .select(crate::static_selector!("option"))
+                    .select_checked(crate::static_selector!("option"))
                     .take(ws.limits.max_items)
                     .map(|o| {
                         o.value()
@@ -923,7 +924,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let mut tags: HashMap<String, String> = HashMap::new();
     let mut og = Map::new();
     let mut twitter = Map::new();
-    for tag in doc.select(crate::static_selector!("meta[content]")) {
+    for tag in doc.select_checked(crate::static_selector!("meta[content]")) {
         let el = tag.value();
         let Some(content) = el.attr("content").map(collapse_whitespace) else {
             continue;
@@ -950,7 +951,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let first =
         |keys: &[&str]| -> Option<String> { keys.iter().find_map(|k| tags.get(*k).cloned()) };
     let document_title = doc
-        .select(crate::static_selector!("title"))
+        .select_checked(crate::static_selector!("title"))
         .next()
         .map(|t| text_capped(t, ws.limits.max_text_chars))
         .filter(|t| !t.is_empty());
@@ -962,7 +963,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
         .or_else(|| document_title.clone());
     let description = first(&["description", "og:description", "twitter:description"]);
     let canonical = doc
-        .select(crate::static_selector!("link[rel][href]"))
+        .select_checked(crate::static_selector!("link[rel][href]"))
         .find(|l| {
             l.value().attr("rel").is_some_and(|r| {
                 r.split_whitespace()
@@ -980,7 +981,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
         .filter(|l| !l.is_empty())
         .map(|l| cap_label(ws, l.to_owned()))
         .or_else(|| {
-            doc.select(crate::static_selector!("meta[http-equiv][content]"))
+            doc.select_checked(crate::static_selector!("meta[http-equiv][content]"))
                 .find(|m| {
                     m.value()
                         .attr("http-equiv")
@@ -1002,9 +1003,9 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     .or_else(|| first(&["article:author"]).filter(|a| !a.starts_with("http")))
     .or_else(|| jsonld_fact(&items, "author").and_then(person_names))
     .or_else(|| {
-        doc.select(crate::static_selector!("[itemprop=author], a[rel~=author]"))
+        doc.select_checked(crate::static_selector!("[itemprop=author], a[rel~=author]"))
             .map(|el| {
-                el.select(crate::static_selector!("[itemprop=name]"))
+                el.select_checked(crate::static_selector!("[itemprop=name]"))
                     .next()
                     .map_or_else(|| text_of(el), text_of)
             })
@@ -1037,7 +1038,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
             .map(|d| cap_label(ws, d.trim().to_owned()))
     })
     .or_else(|| {
-        doc.select(crate::static_selector!("time[datetime]"))
+        doc.select_checked(crate::static_selector!("time[datetime]"))
             .next()
             .and_then(|t| t.value().attr("datetime"))
             .map(|d| cap_label(ws, d.trim().to_owned()))
