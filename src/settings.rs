@@ -66,6 +66,10 @@ pub struct LimitSettings {
     pub max_items: usize,
     /// Characters of text one tool may produce.
     pub max_text_chars: usize,
+    /// Characters of one CSS selector given to a tool.
+    pub max_selector_chars: usize,
+    /// Parts (compound selectors) of one CSS selector given to a tool.
+    pub max_selector_parts: usize,
 }
 
 /// `[fetch]`

@@ -11,6 +11,7 @@ use scraper::{ElementRef, Html};
 use crate::content::{flat_text, is_hidden};
 use crate::tools::dates::{date_pattern, normalise_date};
 use crate::tools::dom::collapse_whitespace;
+use crate::tools::interrupt::SelectChecked;
 
 /// A name is at most this long.
 const MAX_NAME_CHARS: usize = 60;
@@ -89,7 +90,7 @@ const NOT_NAMES: &[&str] = &[
 
 /// The article's headline element: the first visible `<h1>` with text outside page chrome.
 pub(crate) fn headline(doc: &Html) -> Option<ElementRef<'_>> {
-    doc.select(crate::static_selector!("h1"))
+    doc.select_checked(crate::static_selector!("h1"))
         .find(|h| !in_site_chrome(*h) && !flat_text(*h).is_empty())
 }
 

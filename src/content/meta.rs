@@ -11,6 +11,7 @@ use crate::structured::types_of;
 use crate::tools::Page;
 use crate::tools::dates::{month_first, normalise_date};
 use crate::tools::dom::collapse_whitespace;
+use crate::tools::interrupt::SelectChecked;
 
 /// Longest excerpt, in characters.
 const MAX_EXCERPT: usize = 500;
@@ -73,12 +74,12 @@ pub(crate) fn read(page: &Page) -> Meta {
     let ld_str = |key: &str| article.and_then(|m| m.get(key)).and_then(string_of);
 
     let document_title = doc
-        .select(static_selector!("title"))
+        .select_checked(static_selector!("title"))
         .next()
         .map(|t| collapse_whitespace(&t.text().collect::<String>()))
         .filter(|t| !t.is_empty());
     let h1 = doc
-        .select(static_selector!("h1"))
+        .select_checked(static_selector!("h1"))
         .map(crate::content::flat_text)
         .find(|t| !t.is_empty());
     let title = ld_str("headline")
@@ -124,7 +125,7 @@ pub(crate) fn read(page: &Page) -> Meta {
                 .map(|(_, v)| v.clone())
         })
         .or_else(|| {
-            doc.select(static_selector!(
+            doc.select_checked(static_selector!(
                 "[itemprop=datePublished], time[pubdate], article time[datetime], time[datetime]"
             ))
             .find_map(|el| {
@@ -176,7 +177,7 @@ pub(crate) fn read(page: &Page) -> Meta {
 /// `<meta>` tags as (lower-cased name or property, content).
 fn meta_tags(doc: &Html) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for m in doc.select(static_selector!(
+    for m in doc.select_checked(static_selector!(
         "meta[property], meta[name], meta[itemprop], meta[http-equiv]"
     )) {
         let v = m.value();

@@ -13,6 +13,7 @@ use scraper::{ElementRef, Html};
 
 use super::stats::{self, Stats};
 use crate::static_selector;
+use crate::tools::interrupt::SelectChecked;
 
 /// Where descent stops: the child must keep this share of its parent's prose.
 const DESCEND_SHARE: f64 = 0.85;
@@ -47,7 +48,7 @@ pub(crate) struct Choice<'a> {
 /// Picks the main-content element of a document.
 pub(crate) fn choose(document: &Html) -> Choice<'_> {
     let body = document
-        .select(static_selector!("body"))
+        .select_checked(static_selector!("body"))
         .next()
         .unwrap_or_else(|| document.root_element());
 
@@ -55,7 +56,12 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
     let raw = stats::compute(body, &HashSet::new());
     let total = raw.get(&body.id()).map_or(0, Stats::good);
     let mut skip = HashSet::new();
+    // Inside an interrupted tool call, loops stop early: the call's result is thrown away.
+    let mut ticker = crate::tools::interrupt::Ticker::default();
     for el in body.descendants().filter_map(ElementRef::wrap) {
+        if ticker.stop() {
+            break;
+        }
         if stats::has_chrome_name(el) {
             let good = raw.get(&el.id()).map_or(0, Stats::good);
             // A wrapper like `page-with-sidebar` holds the whole page: keep it.
@@ -75,7 +81,7 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
 
     let mut root = body;
     let semantic = document
-        .select(static_selector!("main, [role=main], article"))
+        .select_checked(static_selector!("main, [role=main], article"))
         .filter(|el| !skip.contains(&el.id()))
         .max_by_key(|el| good(*el));
     if let Some(candidate) = semantic
@@ -106,7 +112,7 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
 /// Characters of prose (text outside links, structural chrome excluded) in the body.
 pub(crate) fn prose_chars(document: &Html) -> usize {
     let body = document
-        .select(static_selector!("body"))
+        .select_checked(static_selector!("body"))
         .next()
         .unwrap_or_else(|| document.root_element());
     stats::compute(body, &HashSet::new())
@@ -159,7 +165,11 @@ fn prune_link_blocks(
     if total.text == 0 || total.link as f64 > PROSE_MAX_LINKS * total.text as f64 {
         return;
     }
+    let mut ticker = crate::tools::interrupt::Ticker::default();
     for el in root.descendants().filter_map(ElementRef::wrap) {
+        if ticker.stop() {
+            break;
+        }
         if !matches!(
             el.value().name(),
             "ul" | "ol" | "div" | "section" | "table" | "p" | "dl"

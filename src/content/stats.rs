@@ -201,7 +201,12 @@ pub(crate) fn compute(root: ElementRef<'_>, skip: &HashSet<NodeId>) -> HashMap<N
     // Frames of open elements: (id, stats, counted, is_link).
     let mut stack: Vec<(NodeId, Stats, bool)> = Vec::new();
     let mut skipping: Option<NodeId> = None;
+    // Inside an interrupted tool call the walk stops early: the call's result is thrown away.
+    let mut ticker = crate::tools::interrupt::Ticker::default();
     for edge in root.traverse() {
+        if ticker.stop() {
+            break;
+        }
         match edge {
             Edge::Open(node) => {
                 if skipping.is_some() {

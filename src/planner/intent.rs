@@ -748,4 +748,74 @@ mod tests {
             assert_eq!(contains.as_deref(), target, "{wording}");
         }
     }
+
+    mod properties {
+        use proptest::prelude::*;
+
+        use super::super::{count, fields, parse};
+
+        /// Words the parser acts on, mixed with arbitrary text, so random requests reach the
+        /// count, field and sort readers and not only the "nothing understood" path.
+        fn request() -> impl Strategy<Value = String> {
+            let piece = prop_oneof![
+                prop::sample::select(vec![
+                    "top",
+                    "first",
+                    "last",
+                    "most",
+                    "recent",
+                    "oldest",
+                    "cheapest",
+                    "the",
+                    "with",
+                    "and",
+                    ",",
+                    "title",
+                    "link",
+                    "points",
+                    "price",
+                    "date",
+                    "stories",
+                    "products",
+                    "links to",
+                    "emails",
+                    "tables",
+                    "main text",
+                    "five",
+                    "10",
+                    "0",
+                    "-3",
+                    "99999999999999999999999",
+                    "½",
+                    "١٢",
+                    "columns:",
+                    "by",
+                    "comments",
+                    "per",
+                ])
+                .prop_map(str::to_owned),
+                any::<String>(),
+                "\\PC{0,8}",
+                "[\\x00-\\x1f\\u{7f}-\\u{9f}\\u{200b}-\\u{200f}\\u{2028}\\u{fe0f}]{0,4}",
+            ];
+            prop::collection::vec(piece, 0..12).prop_map(|parts| parts.join(" "))
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+            #[test]
+            fn parse_never_panics(instructions in request(), output in proptest::option::of(request())) {
+                let understood = parse(&instructions, output.as_deref());
+                // The parts agree with the readers they come from.
+                prop_assert_eq!(understood.count, count(&instructions));
+                prop_assert_eq!(understood.fields, fields(&instructions, output.as_deref()));
+            }
+
+            #[test]
+            fn parse_never_panics_on_any_string(instructions in any::<String>(), output in any::<String>()) {
+                let _ = parse(&instructions, Some(&output));
+            }
+        }
+    }
 }

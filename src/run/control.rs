@@ -63,6 +63,12 @@ impl RunControl {
         self.token.cancelled().await;
     }
 
+    /// What stops a tool of this run mid-way: the run's token, so a cancel, the run timeout,
+    /// abandonment and shutdown all reach a tool that is running.
+    pub fn interrupt(&self) -> crate::tools::Interrupt {
+        crate::tools::Interrupt::from_token(self.token.clone())
+    }
+
     /// Why it stopped, if it did.
     pub fn reason(&self) -> Option<StopReason> {
         let given = self.reason.lock().ok().and_then(|r| *r);

@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::planner::Outline;
 use crate::planner::outline::outline;
-use crate::tools::{Page, Registry, ToolCall, ToolCallResult, ToolLimits, Workspace};
+use crate::tools::{Interrupt, Page, Registry, ToolCall, ToolCallResult, ToolLimits, Workspace};
 
 enum Job {
     Outline(oneshot::Sender<Outline>),
@@ -39,13 +39,19 @@ impl std::fmt::Debug for Job {
 pub struct WorkerGone;
 
 impl PageWorker {
-    /// Starts a worker for `html` fetched from `url`.
-    pub fn spawn(url: Url, html: String, registry: Arc<Registry>, limits: ToolLimits) -> Self {
+    /// Starts a worker for `html` fetched from `url`; `interrupt` stops a tool mid-way.
+    pub fn spawn(
+        url: Url,
+        html: String,
+        registry: Arc<Registry>,
+        limits: ToolLimits,
+        interrupt: Interrupt,
+    ) -> Self {
         let (jobs, mut inbox) = mpsc::channel::<Job>(4);
         tokio::task::spawn_blocking(move || {
             let page = Page::parse(url, &html);
             drop(html);
-            let mut ws = Workspace::new(&page, limits);
+            let mut ws = Workspace::new(&page, limits).with_interrupt(interrupt);
             while let Some(job) = inbox.blocking_recv() {
                 match job {
                     Job::Outline(reply) => {

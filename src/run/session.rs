@@ -298,14 +298,24 @@ impl Run<'_> {
         let limits = ToolLimits {
             max_items: self.deps.settings.limits.max_items,
             max_text_chars: self.deps.settings.limits.max_text_chars,
+            max_selector_chars: self.deps.settings.limits.max_selector_chars,
+            max_selector_parts: self.deps.settings.limits.max_selector_parts,
         };
         let worker = PageWorker::spawn(
             page.final_url.clone(),
             page.html,
             self.deps.registry.clone(),
             limits,
+            self.control.interrupt(),
         );
-        let Ok(outline) = worker.outline().await else {
+        // The outline of a large page takes a while and cannot be stopped half-way; a stop
+        // ends the wait (the worker ends once it is done and sees its handle gone).
+        let outline = tokio::select! {
+            biased;
+            () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
+            outline = worker.outline() => outline,
+        };
+        let Ok(outline) = outline else {
             return fail(
                 ErrorCode::Internal,
                 "the page could not be parsed".into(),

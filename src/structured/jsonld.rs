@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::static_selector;
 use crate::tools::Page;
+use crate::tools::interrupt::SelectChecked;
 
 /// Largest script body we try to parse (a bigger one is almost certainly not metadata).
 const MAX_SCRIPT_BYTES: usize = 2_000_000;
@@ -14,7 +15,10 @@ pub(crate) const MAX_ITEMS: usize = 1000;
 /// inherit the graph's `@context`), arrays split, unparsable blocks skipped.
 pub(crate) fn items(page: &Page) -> Vec<Value> {
     let mut out = Vec::new();
-    for script in page.document.select(static_selector!("script[type]")) {
+    for script in page
+        .document
+        .select_checked(static_selector!("script[type]"))
+    {
         let ty = script.value().attr("type").unwrap_or("");
         let ty = ty.split(';').next().unwrap_or("").trim();
         if !ty.eq_ignore_ascii_case("application/ld+json") {

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::static_selector;
 use crate::tools::Page;
+use crate::tools::interrupt::SelectChecked;
 
 /// Nested items deeper than this are given as their text.
 const MAX_NESTING: usize = 12;
@@ -27,11 +28,11 @@ pub(crate) fn items(page: &Page) -> Vec<Value> {
     let mut ids = HashMap::new();
     if page
         .document
-        .select(static_selector!("[itemscope][itemref]"))
+        .select_checked(static_selector!("[itemscope][itemref]"))
         .next()
         .is_some()
     {
-        for el in page.document.select(static_selector!("[id]")) {
+        for el in page.document.select_checked(static_selector!("[id]")) {
             if let Some(id) = el.value().id() {
                 ids.entry(id).or_insert(el);
             }
@@ -39,7 +40,7 @@ pub(crate) fn items(page: &Page) -> Vec<Value> {
     }
     let ctx = Ctx { page, ids };
     page.document
-        .select(static_selector!("[itemscope]"))
+        .select_checked(static_selector!("[itemscope]"))
         .filter(|el| el.value().attr("itemprop").is_none())
         .take(super::jsonld::MAX_ITEMS)
         .map(|el| item(&ctx, el, 0, &mut budget, &mut HashSet::new()))

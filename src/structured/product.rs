@@ -6,6 +6,7 @@ use super::jsonld::{local_name, types_of};
 use crate::static_selector;
 use crate::tools::Page;
 use crate::tools::dom::collapse_whitespace;
+use crate::tools::interrupt::SelectChecked;
 
 /// The keys of a product, in output order.
 pub(crate) const KEYS: &[&str] = &[
@@ -52,7 +53,7 @@ pub(crate) fn product(page: &Page, items: &[Value], assume_product: bool) -> Opt
             Some((price, currency))
                 if page
                     .document
-                    .select(static_selector!("h1"))
+                    .select_checked(static_selector!("h1"))
                     .next()
                     .is_some() =>
             {
@@ -346,7 +347,7 @@ fn opengraph(page: &Page, out: &mut Map<String, Value>) -> bool {
     let mut metas: Vec<(String, String)> = Vec::new();
     for m in page
         .document
-        .select(static_selector!("meta[property], meta[name]"))
+        .select_checked(static_selector!("meta[property], meta[name]"))
     {
         let key = m
             .value()
@@ -420,7 +421,7 @@ fn opengraph(page: &Page, out: &mut Map<String, Value>) -> bool {
 /// A visible price: an element whose class or itemprop says price, read as amount and
 /// currency.
 fn dom_price(page: &Page) -> Option<(f64, Option<String>)> {
-    for el in page.document.select(static_selector!(
+    for el in page.document.select_checked(static_selector!(
         "[itemprop=price], [class*=price], [id*=price], [data-price]"
     )) {
         if crate::tools::dom::in_chrome(el) {
@@ -478,8 +479,8 @@ pub(crate) fn currency_of(text: &str) -> Option<String> {
 /// `<h1>` (screen-reader-only headings like "Product summary" are skipped).
 fn dom_name(page: &Page) -> Option<String> {
     let doc = &page.document;
-    doc.select(static_selector!("#productTitle, [itemprop=name]"))
-        .chain(doc.select(static_selector!("h1")))
+    doc.select_checked(static_selector!("#productTitle, [itemprop=name]"))
+        .chain(doc.select_checked(static_selector!("h1")))
         .filter(|el| !crate::tools::dom::in_chrome(*el))
         .filter(|el| {
             !el.ancestors()
@@ -517,7 +518,7 @@ fn dom_fallbacks(page: &Page, out: &mut Map<String, Value>) {
     }
     if out.get("description").is_none_or(Value::is_null)
         && let Some(d) = doc
-            .select(static_selector!("meta[name=description]"))
+            .select_checked(static_selector!("meta[name=description]"))
             .next()
             .and_then(|m| m.value().attr("content"))
     {
@@ -525,7 +526,7 @@ fn dom_fallbacks(page: &Page, out: &mut Map<String, Value>) {
     }
     if out.get("image").is_none_or(Value::is_null)
         && let Some(src) = doc
-            .select(static_selector!("[itemprop=image]"))
+            .select_checked(static_selector!("[itemprop=image]"))
             .next()
             .and_then(|i| i.value().attr("src").or_else(|| i.value().attr("content")))
     {

@@ -121,7 +121,9 @@ fn dedupe(ws: &mut Workspace<'_>, params: DedupeParams) -> Result<Value, ToolErr
     let (records, selection) = records(ws, "data.dedupe")?;
     let mut seen = HashSet::new();
     let mut kept = Vec::new();
+    let mut ticker = super::interrupt::Ticker::default();
     for (i, record) in records.iter().enumerate() {
+        ticker.tick()?;
         let key = match &params.by {
             Some(fields) if !fields.is_empty() => {
                 let values: Vec<Option<&Value>> = fields
@@ -168,9 +170,12 @@ fn sort(ws: &mut Workspace<'_>, params: SortParams) -> Result<Value, ToolError> 
 /// in every comparison, or the order would not be total.
 pub(crate) fn sorted_order(records: &[Value], field: &str, descending: bool) -> Vec<usize> {
     let now = chrono::Utc::now().timestamp();
+    let mut ticker = super::interrupt::Ticker::default();
     let keys: Vec<Option<SortKey>> = records
         .iter()
-        .map(|record| sort_key(field_value(record, field), now))
+        // Once interrupted, every key reads as missing: the sort ends at the cost of
+        // comparing nothing, and the executor throws the order away.
+        .map(|record| (!ticker.stop()).then(|| sort_key(field_value(record, field), now))?)
         .collect();
     let mut order: Vec<usize> = (0..records.len()).collect();
     order.sort_by(|a, b| compare_keys(keys[*a].as_ref(), keys[*b].as_ref(), descending));

@@ -27,6 +27,61 @@ pub fn parse_selector(css: &str) -> Result<Selector, String> {
     })
 }
 
+/// How many parts a selector has, read off its text: one per compound selector (`div.item`),
+/// so one more after each combinator (` `, `>`, `+`, `~`), each comma and each `(` (the start
+/// of a nested list, as in `:not(a b)`), outside strings and attribute brackets. An `+b` inside
+/// `:nth-child(2n+1)` counts too; the limits it is held to are generous enough for that.
+pub fn selector_parts(css: &str) -> usize {
+    let mut parts = 0;
+    let mut quote: Option<char> = None;
+    let mut brackets = 0usize;
+    // Whether the last token read could end a compound (so whitespace after it is a
+    // descendant combinator when another compound follows).
+    let mut in_compound = false;
+    let mut pending_space = false;
+    let mut chars = css.chars();
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            if c == '\\' {
+                chars.next();
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '"' | '\'' => quote = Some(c),
+            '[' => brackets += 1,
+            ']' => brackets = brackets.saturating_sub(1),
+            _ if brackets > 0 => {}
+            ',' | '>' | '+' | '~' | '(' => {
+                in_compound = false;
+                pending_space = false;
+                continue;
+            }
+            ')' => {
+                in_compound = true;
+                pending_space = false;
+                continue;
+            }
+            _ if c.is_whitespace() => {
+                pending_space = in_compound;
+                continue;
+            }
+            _ => {}
+        }
+        if !in_compound || pending_space {
+            parts += 1;
+        }
+        in_compound = true;
+        pending_space = false;
+    }
+    parts
+}
+
 /// A selector written in our own code; a typo there is a bug caught by every test.
 ///
 /// # Panics
@@ -157,8 +212,10 @@ trait Visitor<'a> {
 fn walk<'a>(root: ElementRef<'a>, visitor: &mut impl Visitor<'a>) {
     let root_id = root.id();
     let mut next = root.first_child();
+    let mut ticker = super::interrupt::Ticker::default();
     while let Some(node) = next {
-        if visitor.done() {
+        // An interrupted call's result is thrown away, so the walk can simply end.
+        if visitor.done() || ticker.stop() {
             return;
         }
         let mut entered = false;
@@ -635,6 +692,25 @@ mod tests {
                 .contains("size limit")
         );
         assert!(compile_regex("(?i)price: (\\d+)").is_ok());
+    }
+
+    #[test]
+    fn selector_parts_count_compounds() {
+        for (css, parts) in [
+            ("div", 1),
+            ("div.item > a[href]", 2),
+            ("  table.itemlist > tbody > tr.athing  ", 3),
+            ("a b c", 3),
+            ("a,b , c", 3),
+            ("a:not(b c)", 3),
+            ("[data-x='a > b, c']", 1),
+            ("a[title=\"x y\"] ~ b + c", 3),
+            ("tr:nth-child(2n+1)", 3),
+            ("div\\ x", 1),
+            ("", 0),
+        ] {
+            assert_eq!(selector_parts(css), parts, "{css}");
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub(crate) mod dates;
 pub mod dom;
 pub mod extract;
 pub mod html;
+pub mod interrupt;
 pub mod nesting;
 pub mod registry;
 #[cfg(test)]
@@ -24,5 +25,6 @@ pub(crate) mod testkit;
 pub mod validate;
 pub mod workspace;
 
+pub use interrupt::Interrupt;
 pub use registry::{Effect, Registry, Tool, ToolCall, ToolCallResult, ToolError};
 pub use workspace::{Page, ToolLimits, Workspace};

@@ -33,6 +33,10 @@ pub enum ToolError {
     /// The tool ran and could not do its job (bad selector, nothing to work on, …).
     #[error("{0}")]
     Failed(String),
+    /// The run was stopped (cancelled, timed out) before the tool finished; see
+    /// [`Interrupt`](super::Interrupt).
+    #[error("interrupted: the run was stopped before the tool finished")]
+    Interrupted,
 }
 
 type RunFn = dyn Fn(&mut Workspace<'_>, Value) -> Result<Value, ToolError> + Send + Sync;
@@ -258,6 +262,9 @@ impl Registry {
             call.params.clone()
         };
         tool.validate(&params)?;
+        ws.interrupt.check()?;
+        let interrupt = ws.interrupt.clone();
+        let guard = interrupt.install();
         let result =
             catch_unwind(AssertUnwindSafe(|| (tool.run)(ws, params))).unwrap_or_else(|panic| {
                 let what = panic
@@ -267,7 +274,12 @@ impl Registry {
                     .unwrap_or_default();
                 tracing::error!(tool = tool.name, %what, "tool panicked");
                 Err(ToolError::Failed(format!("{}: internal error", tool.name)))
-            })?;
+            });
+        drop(guard);
+        // Loops that saw the interrupt stopped early: what they made is incomplete. An
+        // interrupt is never unset, so checking once here catches every one of them.
+        interrupt.check()?;
+        let result = result?;
         if tool.effect == Effect::Replace {
             ws.value = result.clone();
         }

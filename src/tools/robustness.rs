@@ -9,6 +9,8 @@ use crate::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
 const LIMITS: ToolLimits = ToolLimits {
     max_items: 12,
     max_text_chars: 80,
+    max_selector_chars: 1024,
+    max_selector_parts: 32,
 };
 
 fn words() -> impl Strategy<Value = String> {

@@ -1,6 +1,6 @@
 //! The parsed page and the mutable state tools share while a plan runs.
 
-use scraper::{ElementRef, Html};
+use scraper::{ElementRef, Html, Selector};
 use serde_json::{Map, Value};
 use url::Url;
 
@@ -94,14 +94,21 @@ fn parse_noscript_as_content(source: &str) -> Html {
 }
 
 use super::dom;
+use super::interrupt::Interrupt;
+use super::registry::ToolError;
 
-/// Caps on what one tool may produce.
+/// Caps on what one tool may produce, and on the selectors it may be given.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolLimits {
     /// Items (elements, records, links…).
     pub max_items: usize,
     /// Characters of text.
     pub max_text_chars: usize,
+    /// Characters of one CSS selector given to a tool.
+    pub max_selector_chars: usize,
+    /// Parts of one CSS selector given to a tool: compound selectors (`div.item`), counting
+    /// each one after a combinator (` `, `>`, `+`, `~`), a comma or a `(`.
+    pub max_selector_parts: usize,
 }
 
 impl Default for ToolLimits {
@@ -109,6 +116,8 @@ impl Default for ToolLimits {
         Self {
             max_items: 1000,
             max_text_chars: 200_000,
+            max_selector_chars: 1024,
+            max_selector_parts: 32,
         }
     }
 }
@@ -126,6 +135,8 @@ pub struct Workspace<'p> {
     pub saved: Map<String, Value>,
     /// Output caps.
     pub limits: ToolLimits,
+    /// What stops a call mid-way (never, unless the caller sets one).
+    pub interrupt: Interrupt,
 }
 
 impl<'p> Workspace<'p> {
@@ -137,7 +148,38 @@ impl<'p> Workspace<'p> {
             value: Value::Null,
             saved: Map::new(),
             limits,
+            interrupt: Interrupt::never(),
         }
+    }
+
+    /// The same workspace, stopped mid-call by `interrupt`.
+    #[must_use]
+    pub fn with_interrupt(mut self, interrupt: Interrupt) -> Self {
+        self.interrupt = interrupt;
+        self
+    }
+
+    /// Parses a selector a tool was given, within the selector limits; errors name the tool.
+    ///
+    /// # Errors
+    /// The selector is too long, has too many parts, or is not valid CSS.
+    pub fn selector(&self, tool: &str, css: &str) -> Result<Selector, ToolError> {
+        let invalid = |why: String| ToolError::InvalidParams(format!("{tool}: {why}"));
+        let chars = css.chars().count();
+        if chars > self.limits.max_selector_chars {
+            return Err(invalid(format!(
+                "CSS selector of {chars} characters is longer than the limit of {} (limits.max_selector_chars)",
+                self.limits.max_selector_chars
+            )));
+        }
+        let parts = dom::selector_parts(css);
+        if parts > self.limits.max_selector_parts {
+            return Err(invalid(format!(
+                "CSS selector has {parts} parts, more than the limit of {} (limits.max_selector_parts)",
+                self.limits.max_selector_parts
+            )));
+        }
+        dom::parse_selector(css).map_err(invalid)
     }
 
     /// The elements tools should look inside: the selection, or the whole document.
@@ -226,5 +268,53 @@ mod tests {
         );
         let page = Page::parse(Url::parse("https://example.com/").unwrap(), &html);
         assert_eq!(page.document.select(&dom::selector_static("b")).count(), 0);
+    }
+
+    #[test]
+    fn selectors_past_the_limits_fail_the_call_with_a_clear_error() {
+        let page = Page::parse(
+            Url::parse("https://example.com/").unwrap(),
+            "<div class=a><p>x</p></div>",
+        );
+        let registry = crate::tools::Registry::builtin();
+        let limits = ToolLimits {
+            max_selector_chars: 40,
+            max_selector_parts: 4,
+            ..ToolLimits::default()
+        };
+        let mut ws = Workspace::new(&page, limits);
+        let mut call = |tool: &str, params: serde_json::Value| {
+            registry.execute(&mut ws, &crate::tools::ToolCall::new(tool, params, ""))
+        };
+        let long = call(
+            "html.select",
+            serde_json::json!({"selector": format!("div{}", ".a".repeat(30))}),
+        );
+        assert_eq!(
+            long.error.as_deref(),
+            Some(
+                "html.select: CSS selector of 63 characters is longer than the limit of 40 (limits.max_selector_chars)"
+            )
+        );
+        let deep = call("html.text", serde_json::json!({"selector": "div p a b c"}));
+        assert_eq!(
+            deep.error.as_deref(),
+            Some(
+                "html.text: CSS selector has 5 parts, more than the limit of 4 (limits.max_selector_parts)"
+            )
+        );
+        let field = call(
+            "extract.fields",
+            serde_json::json!({"selector": "div", "fields": {"t": "a, b, c, d, e"}}),
+        );
+        assert!(
+            field.error.as_deref().is_some_and(
+                |e| e.starts_with("extract.fields: field `t`: CSS selector has 5 parts")
+            ),
+            "{:?}",
+            field.error
+        );
+        let fine = call("html.select", serde_json::json!({"selector": "div.a > p"}));
+        assert!(fine.success, "{:?}", fine.error);
     }
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
 
 mod bad_requests;
+mod interrupt;
 mod lifecycle;
 mod llm;
 mod scrape_stream;

@@ -16,6 +16,7 @@ use crate::tools::Page;
 use crate::tools::dom::{
     first_number, is_chrome_element, is_css_ident, parse_selector, simple_selector, text_of,
 };
+use crate::tools::interrupt::SelectChecked;
 
 /// The compact outline of a page.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -104,20 +105,24 @@ const MAX_AUTHOR_CHARS: usize = 40;
 pub fn outline(page: &Page) -> Outline {
     let doc = &page.document;
     let title = doc
-        .select(static_selector!("title"))
+        .select_checked(static_selector!("title"))
         .next()
         .map(text_of)
         .filter(|t| !t.is_empty())
-        .or_else(|| doc.select(static_selector!("h1")).next().map(text_of));
+        .or_else(|| {
+            doc.select_checked(static_selector!("h1"))
+                .next()
+                .map(text_of)
+        });
     let lang = doc.root_element().value().attr("lang").map(str::to_owned);
     let description = doc
-        .select(static_selector!(
+        .select_checked(static_selector!(
             r#"meta[name="description" i], meta[property="og:description"]"#
         ))
         .find_map(|m| m.value().attr("content"))
         .map(|s| shorten(s.trim(), 300));
     let headings = doc
-        .select(static_selector!("h1, h2, h3, h4, h5, h6"))
+        .select_checked(static_selector!("h1, h2, h3, h4, h5, h6"))
         .filter_map(|h| {
             let text = text_of(h);
             let level = h.value().name()[1..].parse().ok()?;
@@ -130,7 +135,7 @@ pub fn outline(page: &Page) -> Outline {
         .collect();
     let (internal_links, external_links) = count_links(page);
     let paragraph_chars = doc
-        .select(static_selector!("p"))
+        .select_checked(static_selector!("p"))
         .filter(|p| !in_chrome(*p))
         .map(|p| text_of(p).len())
         .sum();
@@ -141,10 +146,10 @@ pub fn outline(page: &Page) -> Outline {
         headings,
         blocks: repeated_blocks(page),
         tables: tables(doc),
-        forms: doc.select(static_selector!("form")).count(),
+        forms: doc.select_checked(static_selector!("form")).count(),
         jsonld_types: jsonld_types(doc),
         has_article: doc
-            .select(static_selector!("article, main, [role=main]"))
+            .select_checked(static_selector!("article, main, [role=main]"))
             .next()
             .is_some(),
         paragraph_chars,
@@ -196,7 +201,7 @@ fn count_links(page: &Page) -> (usize, usize) {
     let host = page.url.host_str().unwrap_or_default();
     let mut internal = 0;
     let mut external = 0;
-    for a in page.document.select(static_selector!("a[href]")) {
+    for a in crate::tools::interrupt::select_document(&page.document, static_selector!("a[href]")) {
         let Some(url) = a.value().attr("href").and_then(|h| page.url.join(h).ok()) else {
             continue;
         };
@@ -243,11 +248,17 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
     let doc = &page.document;
     // Rows of one grid share their loose selector: they are one candidate.
     let mut candidates: HashMap<String, Candidate<'_>> = HashMap::new();
+    // Inside an interrupted `html.outline` call the walk stops early (its result is thrown
+    // away); the planner's own outline is never interrupted.
+    let mut ticker = crate::tools::interrupt::Ticker::default();
     for parent in doc
         .root_element()
         .descendants()
         .filter_map(ElementRef::wrap)
     {
+        if ticker.stop() {
+            break;
+        }
         if matches!(
             parent.value().name(),
             "head" | "select" | "script" | "style" | "svg"
@@ -563,7 +574,7 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
 
     // Title: a heading inside the item, else the link with the longest text.
     if let Some(spec) = common_spec(&sample, |item| {
-        item.select(static_selector!("h1, h2, h3, h4, h5, h6"))
+        item.select_checked(static_selector!("h1, h2, h3, h4, h5, h6"))
             .find(|h| !text_of(*h).is_empty())
     }) {
         let heading_link = format!("{spec} a[href]");
@@ -607,10 +618,12 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
         push("url", format!("{spec}@href"), link);
     }
 
-    if let Some(spec) = common_spec(&sample, |item| item.select(static_selector!("img")).next()) {
+    if let Some(spec) = common_spec(&sample, |item| {
+        item.select_checked(static_selector!("img")).next()
+    }) {
         let attr = sample
             .iter()
-            .filter_map(|i| i.select(static_selector!("img")).next())
+            .filter_map(|i| i.select_checked(static_selector!("img")).next())
             .find_map(|img| {
                 ["src", "data-src", "data-lazy-src"]
                     .into_iter()
@@ -621,10 +634,12 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
         push("image", format!("{spec}@{attr}"), value);
     }
 
-    if let Some(spec) = common_spec(&sample, |item| item.select(static_selector!("time")).next()) {
+    if let Some(spec) = common_spec(&sample, |item| {
+        item.select_checked(static_selector!("time")).next()
+    }) {
         let has_datetime = sample
             .iter()
-            .filter_map(|i| i.select(static_selector!("time")).next())
+            .filter_map(|i| i.select_checked(static_selector!("time")).next())
             .any(|t| t.value().attr("datetime").is_some());
         let spec = if has_datetime {
             format!("{spec}@datetime")
@@ -822,7 +837,7 @@ fn name_within_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
 
 /// The item's first link that has a readable text and leads somewhere.
 fn first_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
-    item.select(static_selector!("a[href]")).find(|a| {
+    item.select_checked(static_selector!("a[href]")).find(|a| {
         a.value()
             .attr("href")
             .is_some_and(|h| !h.starts_with('#') && !h.starts_with("javascript:"))
@@ -834,7 +849,7 @@ fn first_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
 fn best_link(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
     let links = std::iter::once(item)
         .filter(|i| i.value().name() == "a")
-        .chain(item.select(static_selector!("a[href]")));
+        .chain(item.select_checked(static_selector!("a[href]")));
     links
         .filter(|a| {
             a.value()
@@ -975,19 +990,19 @@ fn first_value(page: &Page, sample: &[ElementRef<'_>], spec: &str, attr: Option<
 }
 
 fn tables(doc: &Html) -> Vec<TableInfo> {
-    doc.select(static_selector!("table"))
+    doc.select_checked(static_selector!("table"))
         .filter_map(|table| {
-            let rows = table.select(static_selector!("tr")).count();
+            let rows = table.select_checked(static_selector!("tr")).count();
             if rows < 2
                 || table
-                    .select(static_selector!("table table"))
+                    .select_checked(static_selector!("table table"))
                     .next()
                     .is_some()
             {
                 return None;
             }
             let headers: Vec<String> = table
-                .select(static_selector!("th"))
+                .select_checked(static_selector!("th"))
                 .take(12)
                 .map(text_of)
                 .collect();
@@ -1011,7 +1026,7 @@ fn table_selector(doc: &Html, table: ElementRef<'_>) -> String {
         return own;
     }
     let index = doc
-        .select(static_selector!("table"))
+        .select_checked(static_selector!("table"))
         .position(|t| t.id() == table.id())
         .unwrap_or(0);
     format!("table:nth-of-type({})", index + 1)
@@ -1019,7 +1034,7 @@ fn table_selector(doc: &Html, table: ElementRef<'_>) -> String {
 
 fn jsonld_types(doc: &Html) -> Vec<String> {
     let mut types = Vec::new();
-    for script in doc.select(static_selector!(r#"script[type="application/ld+json"]"#)) {
+    for script in doc.select_checked(static_selector!(r#"script[type="application/ld+json"]"#)) {
         let text: String = script.text().collect();
         let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
             continue;

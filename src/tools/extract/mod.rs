@@ -9,13 +9,14 @@ use serde_json::{Map, Value, json};
 
 use super::dates::{date_pattern, month_first, normalise_date};
 use super::dom::{
-    block_text, bound_json, compile_regex, first_number, json_number, parse_selector,
-    percent_decode, text_capped,
+    block_text, bound_json, compile_regex, first_number, json_number, percent_decode, text_capped,
 };
 use super::html::{NoParams, attribute_value, element_record};
+use super::interrupt;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
 use crate::static_regex;
+use crate::tools::interrupt::SelectChecked;
 
 /// The `extract` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -186,12 +187,8 @@ fn fields(ws: &mut Workspace<'_>, params: FieldsParams) -> Result<Value, ToolErr
         ));
     }
     if let Some(css) = &params.selector {
-        let selector = parse_selector(css)
-            .map_err(|e| ToolError::InvalidParams(format!("extract.fields: {e}")))?;
-        let found: Vec<_> = ws
-            .page
-            .document
-            .select(&selector)
+        let selector = ws.selector("extract.fields", css)?;
+        let found: Vec<_> = interrupt::select_document(&ws.page.document, &selector)
             .take(ws.limits.max_items)
             .collect();
         ws.selection = Some(found);
@@ -206,9 +203,7 @@ fn fields(ws: &mut Workspace<'_>, params: FieldsParams) -> Result<Value, ToolErr
         let full = spec.to_full();
         let selector = match full.selector.trim() {
             "" | "." => None,
-            css => Some(parse_selector(css).map_err(|e| {
-                ToolError::InvalidParams(format!("extract.fields: field `{name}`: {e}"))
-            })?),
+            css => Some(ws.selector(&format!("extract.fields: field `{name}`"), css)?),
         };
         compiled.push((name.clone(), full, selector));
     }
@@ -219,6 +214,7 @@ fn fields(ws: &mut Workspace<'_>, params: FieldsParams) -> Result<Value, ToolErr
     let mut records = Vec::new();
     let mut kept = Vec::new();
     for item in items {
+        interrupt::check()?;
         let mut record = Map::new();
         let mut found_any = false;
         for (name, spec, selector) in &compiled {
@@ -262,7 +258,9 @@ fn read_field(
     };
     let matches: Vec<ElementRef<'_>> = match selector {
         None => vec![base],
-        Some(sel) => base.select(sel).take(ws.limits.max_items).collect(),
+        Some(sel) => interrupt::select(base, sel)
+            .take(ws.limits.max_items)
+            .collect(),
     };
     if spec.kind == FieldKind::List {
         let texts: Vec<Value> = matches
@@ -423,8 +421,11 @@ fn regex_matches(ws: &mut Workspace<'_>, params: RegexParams) -> Result<Value, T
     let texts = regex_haystacks(ws, params.field.as_deref())?;
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let mut out = Vec::new();
+    let mut ticker = interrupt::Ticker::default();
     'texts: for text in &texts {
+        interrupt::check()?;
         for caps in re.captures_iter(text) {
+            ticker.tick()?;
             if out.len() >= cap {
                 break 'texts;
             }
@@ -497,7 +498,7 @@ fn emails(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
     let mut found = Vec::new();
     let scope = ws.scope();
     for root in &scope {
-        for a in root.select(crate::static_selector!("a[href], [data-cfemail]")) {
+        for a in interrupt::select(*root, crate::static_selector!("a[href], [data-cfemail]")) {
             if let Some(hex) = a.value().attr("data-cfemail") {
                 found.extend(decode_cfemail(hex));
             }
@@ -587,7 +588,7 @@ fn normalise_email(raw: &str) -> Option<String> {
 fn phones(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let mut found: Vec<String> = Vec::new();
     for root in ws.scope() {
-        for a in root.select(crate::static_selector!("a[href]")) {
+        for a in interrupt::select(root, crate::static_selector!("a[href]")) {
             if let Some(rest) = a.value().attr("href").and_then(strip_scheme("tel:")) {
                 let number = percent_decode(rest.split([';', '?']).next().unwrap_or(""));
                 if let Some(n) = normalise_phone(&number, 5) {
@@ -884,7 +885,7 @@ fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
     let month_first = month_first(doc);
     let mut found: Vec<(String, String)> = Vec::new();
     if ws.selection.is_none() {
-        for tag in doc.select(crate::static_selector!("meta[content]")) {
+        for tag in doc.select_checked(crate::static_selector!("meta[content]")) {
             let el = tag.value();
             let key = el
                 .attr("property")
@@ -901,9 +902,12 @@ fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
         }
     }
     for root in ws.scope() {
-        for time in root.select(crate::static_selector!(
-            "time[datetime], [itemprop=datePublished][datetime], [itemprop=dateModified][datetime]"
-        )) {
+        for time in interrupt::select(
+            root,
+            crate::static_selector!(
+                "time[datetime], [itemprop=datePublished][datetime], [itemprop=dateModified][datetime]"
+            ),
+        ) {
             let Some(raw) = time.value().attr("datetime") else {
                 continue;
             };
@@ -1005,11 +1009,8 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
     let page = ws.page;
     let elements: Vec<ElementRef<'_>> = match &params.selector {
         Some(css) => {
-            let selector = parse_selector(css)
-                .map_err(|e| ToolError::InvalidParams(format!("extract.markdown: {e}")))?;
-            let found: Vec<_> = page
-                .document
-                .select(&selector)
+            let selector = ws.selector("extract.markdown", css)?;
+            let found: Vec<_> = interrupt::select_document(&page.document, &selector)
                 .take(ws.limits.max_items)
                 .collect();
             if found.is_empty() {
@@ -1023,7 +1024,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
             Some(sel) if !sel.is_empty() => sel.clone(),
             _ => vec![
                 page.document
-                    .select(crate::static_selector!("body"))
+                    .select_checked(crate::static_selector!("body"))
                     .next()
                     .unwrap_or_else(|| page.document.root_element()),
             ],
@@ -1031,6 +1032,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
     };
     let mut out = String::new();
     for el in elements {
+        interrupt::check()?;
         if out.chars().count() >= ws.limits.max_text_chars {
             break;
         }

@@ -7,11 +7,11 @@ use scraper::ElementRef;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::dom::{
-    bound_json, collapse_whitespace, compile_regex, parse_selector, text_capped, text_of,
-};
+use super::dom::{bound_json, collapse_whitespace, compile_regex, text_capped, text_of};
+use super::interrupt;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
+use crate::tools::interrupt::SelectChecked;
 
 /// The `html` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -112,13 +112,12 @@ pub struct SelectParams {
 }
 
 fn select(ws: &mut Workspace<'_>, params: SelectParams) -> Result<Value, ToolError> {
-    let selector = parse_selector(&params.selector)
-        .map_err(|e| ToolError::InvalidParams(format!("html.select: {e}")))?;
+    let selector = ws.selector("html.select", &params.selector)?;
     let scope = ws.roots(params.within);
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let mut found = Vec::new();
     for root in scope {
-        for el in root.select(&selector) {
+        for el in interrupt::select(root, &selector) {
             if found.len() >= cap {
                 break;
             }
@@ -127,7 +126,11 @@ fn select(ws: &mut Workspace<'_>, params: SelectParams) -> Result<Value, ToolErr
             }
         }
     }
-    let records: Vec<Value> = found.iter().map(|el| element_record(ws, *el)).collect();
+    let mut records = Vec::with_capacity(found.len());
+    for el in &found {
+        interrupt::check()?;
+        records.push(element_record(ws, *el));
+    }
     ws.selection = Some(found);
     Ok(Value::Array(records))
 }
@@ -137,7 +140,7 @@ pub fn element_record(ws: &Workspace<'_>, el: scraper::ElementRef<'_>) -> Value 
     let link = if el.value().name() == "a" {
         el.value().attr("href")
     } else {
-        el.select(crate::static_selector!("a[href]"))
+        el.select_checked(crate::static_selector!("a[href]"))
             .next()
             .and_then(|a| a.value().attr("href"))
     };
@@ -161,14 +164,15 @@ pub struct SelectOneParams {
 }
 
 fn select_one(ws: &mut Workspace<'_>, params: SelectOneParams) -> Result<Value, ToolError> {
-    let selector = parse_selector(&params.selector)
-        .map_err(|e| ToolError::InvalidParams(format!("html.select_one: {e}")))?;
-    let el = ws.page.document.select(&selector).next().ok_or_else(|| {
-        ToolError::Failed(format!(
-            "html.select_one: nothing matches `{}`",
-            params.selector
-        ))
-    })?;
+    let selector = ws.selector("html.select_one", &params.selector)?;
+    let el = interrupt::select_document(&ws.page.document, &selector)
+        .next()
+        .ok_or_else(|| {
+            ToolError::Failed(format!(
+                "html.select_one: nothing matches `{}`",
+                params.selector
+            ))
+        })?;
     let mut record = element_record(ws, el);
     if let Some(obj) = record.as_object_mut() {
         obj.insert("tag".into(), json!(el.value().name()));
@@ -189,11 +193,8 @@ pub struct TextParams {
 fn text(ws: &mut Workspace<'_>, params: TextParams) -> Result<Value, ToolError> {
     let elements = match &params.selector {
         Some(css) => {
-            let selector = parse_selector(css)
-                .map_err(|e| ToolError::InvalidParams(format!("html.text: {e}")))?;
-            ws.page
-                .document
-                .select(&selector)
+            let selector = ws.selector("html.text", css)?;
+            interrupt::select_document(&ws.page.document, &selector)
                 .take(ws.limits.max_items)
                 .collect()
         }
@@ -220,11 +221,8 @@ pub struct AttrParams {
 fn attr(ws: &mut Workspace<'_>, params: AttrParams) -> Result<Value, ToolError> {
     let elements: Vec<_> = match &params.selector {
         Some(css) => {
-            let selector = parse_selector(css)
-                .map_err(|e| ToolError::InvalidParams(format!("html.attr: {e}")))?;
-            ws.page
-                .document
-                .select(&selector)
+            let selector = ws.selector("html.attr", css)?;
+            interrupt::select_document(&ws.page.document, &selector)
                 .take(ws.limits.max_items)
                 .collect()
         }
@@ -325,7 +323,7 @@ fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError
     let mut records: Vec<Map<String, Value>> = Vec::new();
     let mut elements = Vec::new();
     'roots: for root in roots {
-        for a in root.select(crate::static_selector!("a[href], area[href]")) {
+        for a in interrupt::select(root, crate::static_selector!("a[href], area[href]")) {
             let Some(url) = a.value().attr("href").and_then(|h| ws.page.absolute(h)) else {
                 continue;
             };
@@ -381,7 +379,7 @@ fn link_text(ws: &Workspace<'_>, a: ElementRef<'_>) -> String {
     if !text.is_empty() {
         return text;
     }
-    a.select(crate::static_selector!("img[alt]"))
+    a.select_checked(crate::static_selector!("img[alt]"))
         .filter_map(|img| img.value().attr("alt"))
         .chain(a.value().attr("aria-label"))
         .chain(a.value().attr("title"))
@@ -410,24 +408,25 @@ fn images(ws: &mut Workspace<'_>, params: ImagesParams) -> Result<Value, ToolErr
     let selector = params
         .selector
         .as_deref()
-        .map(parse_selector)
-        .transpose()
-        .map_err(|e| invalid("html.images", e))?;
+        .map(|css| ws.selector("html.images", css))
+        .transpose()?;
     let roots = ws.roots(params.within);
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let mut candidates: Vec<ElementRef<'_>> = Vec::new();
     for root in roots {
         match &selector {
             Some(sel) => {
-                for el in root.select(sel) {
+                for el in interrupt::select(root, sel) {
                     if el.value().name() == "img" {
                         candidates.push(el);
                     } else {
-                        candidates.extend(el.select(crate::static_selector!("img")));
+                        candidates.extend(interrupt::select(el, crate::static_selector!("img")));
                     }
                 }
             }
-            None => candidates.extend(root.select(crate::static_selector!("img"))),
+            None => {
+                candidates.extend(interrupt::select(root, crate::static_selector!("img")));
+            }
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -570,13 +569,13 @@ fn tables(ws: &mut Workspace<'_>, params: TablesParams) -> Result<Value, ToolErr
     let doc = &ws.page.document;
     let candidates: Vec<ElementRef<'_>> = match &params.selector {
         Some(css) => {
-            let selector = parse_selector(css).map_err(|e| invalid("html.tables", e))?;
+            let selector = ws.selector("html.tables", css)?;
             let mut found = Vec::new();
-            for el in doc.select(&selector) {
+            for el in interrupt::select_document(doc, &selector) {
                 let table = if el.value().name() == "table" {
                     Some(el)
                 } else {
-                    el.select(crate::static_selector!("table")).next()
+                    el.select_checked(crate::static_selector!("table")).next()
                 };
                 if let Some(t) = table.filter(|t| !found.contains(t)) {
                     found.push(t);
@@ -594,8 +593,7 @@ fn tables(ws: &mut Workspace<'_>, params: TablesParams) -> Result<Value, ToolErr
         }
         // Layout tables are never chosen; skipping them before reading keeps nested layouts
         // from costing their text once per level.
-        None => doc
-            .select(crate::static_selector!("table"))
+        None => interrupt::select_document(doc, crate::static_selector!("table"))
             .take(ws.limits.max_items.saturating_mul(4))
             .filter(|t| !is_layout_table(*t))
             .collect(),
@@ -828,7 +826,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
     for form in ws
         .page
         .document
-        .select(crate::static_selector!("form"))
+        .select_checked(crate::static_selector!("form"))
         .take(ws.limits.max_items)
     {
         let action = form
@@ -844,7 +842,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| "GET".into());
         let mut fields: Vec<Map<String, Value>> = Vec::new();
-        for control in form.select(crate::static_selector!("input, select, textarea")) {
+        for control in form.select_checked(crate::static_selector!("input, select, textarea")) {
             let el = control.value();
             let Some(name) = el.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
                 continue;
@@ -865,7 +863,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
             let required = el.attr("required").is_some();
             let choices: Vec<String> = match kind.as_str() {
                 "select" | "select-multiple" => control
-                    .select(crate::static_selector!("option"))
+                    .select_checked(crate::static_selector!("option"))
                     .take(ws.limits.max_items)
                     .map(|o| {
                         o.value()
@@ -926,7 +924,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let mut tags: HashMap<String, String> = HashMap::new();
     let mut og = Map::new();
     let mut twitter = Map::new();
-    for tag in doc.select(crate::static_selector!("meta[content]")) {
+    for tag in doc.select_checked(crate::static_selector!("meta[content]")) {
         let el = tag.value();
         let Some(content) = el.attr("content").map(collapse_whitespace) else {
             continue;
@@ -953,7 +951,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let first =
         |keys: &[&str]| -> Option<String> { keys.iter().find_map(|k| tags.get(*k).cloned()) };
     let document_title = doc
-        .select(crate::static_selector!("title"))
+        .select_checked(crate::static_selector!("title"))
         .next()
         .map(|t| text_capped(t, ws.limits.max_text_chars))
         .filter(|t| !t.is_empty());
@@ -965,7 +963,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
         .or_else(|| document_title.clone());
     let description = first(&["description", "og:description", "twitter:description"]);
     let canonical = doc
-        .select(crate::static_selector!("link[rel][href]"))
+        .select_checked(crate::static_selector!("link[rel][href]"))
         .find(|l| {
             l.value().attr("rel").is_some_and(|r| {
                 r.split_whitespace()
@@ -983,7 +981,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
         .filter(|l| !l.is_empty())
         .map(|l| cap_label(ws, l.to_owned()))
         .or_else(|| {
-            doc.select(crate::static_selector!("meta[http-equiv][content]"))
+            doc.select_checked(crate::static_selector!("meta[http-equiv][content]"))
                 .find(|m| {
                     m.value()
                         .attr("http-equiv")
@@ -1005,9 +1003,9 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     .or_else(|| first(&["article:author"]).filter(|a| !a.starts_with("http")))
     .or_else(|| jsonld_fact(&items, "author").and_then(person_names))
     .or_else(|| {
-        doc.select(crate::static_selector!("[itemprop=author], a[rel~=author]"))
+        doc.select_checked(crate::static_selector!("[itemprop=author], a[rel~=author]"))
             .map(|el| {
-                el.select(crate::static_selector!("[itemprop=name]"))
+                el.select_checked(crate::static_selector!("[itemprop=name]"))
                     .next()
                     .map_or_else(|| text_of(el), text_of)
             })
@@ -1040,7 +1038,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
             .map(|d| cap_label(ws, d.trim().to_owned()))
     })
     .or_else(|| {
-        doc.select(crate::static_selector!("time[datetime]"))
+        doc.select_checked(crate::static_selector!("time[datetime]"))
             .next()
             .and_then(|t| t.value().attr("datetime"))
             .map(|d| cap_label(ws, d.trim().to_owned()))
