@@ -43,6 +43,7 @@ fn step(n: u64) -> NewStep {
             result_truncated: Some(false),
             error: None,
             duration_ms: Some(3),
+            evidence: None,
         }),
         url: Some("https://news.example.com/".into()),
         status: StepStatus::Completed,

@@ -8,6 +8,7 @@ pub mod fetch;
 pub mod http;
 pub mod output;
 pub mod planner;
+pub mod records;
 pub mod run;
 pub mod settings;
 pub mod store;

@@ -213,6 +213,10 @@ pub struct ToolCallDetails {
     pub error: Option<String>,
     /// How long it ran.
     pub duration_ms: Option<u64>,
+    /// How the tool decided, when it says (e.g. `extract.records`: the list it chose, its
+    /// columns and where their names came from, the lists it passed over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Value>,
 }
 
 /// `planner_fallback` details.

@@ -645,6 +645,7 @@ impl Run<'_> {
                 result_truncated: Some(truncated),
                 error: result.error.clone(),
                 duration_ms: Some(result.duration_ms),
+                evidence: result.evidence.clone(),
             }),
             url: Some(url.to_owned()),
             status: if result.success {
@@ -677,6 +678,7 @@ impl Run<'_> {
                 result_truncated: None,
                 error: Some("budget exhausted".into()),
                 duration_ms: None,
+                evidence: None,
             }),
             url: Some(url.to_owned()),
             status: StepStatus::Skipped,

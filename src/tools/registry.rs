@@ -198,6 +198,9 @@ pub struct ToolCallResult {
     pub duration_ms: u64,
     /// Items in the result (array length, or 1 for a non-empty object/text, 0 when empty).
     pub items: usize,
+    /// How the tool decided, when it says (see [`Workspace::evidence`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Value>,
 }
 
 /// The list of tools the executor can call.
@@ -230,8 +233,10 @@ impl Registry {
     /// Validates and runs one call on the workspace; never panics, never fails the run.
     pub fn execute(&self, ws: &mut Workspace<'_>, call: &ToolCall) -> ToolCallResult {
         let started = Instant::now();
+        ws.evidence = None;
         let outcome = self.execute_inner(ws, call);
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let evidence = ws.evidence.take();
         match outcome {
             Ok(result) => ToolCallResult {
                 tool: call.tool.clone(),
@@ -240,6 +245,7 @@ impl Registry {
                 result: Some(result),
                 error: None,
                 duration_ms,
+                evidence,
             },
             Err(err) => ToolCallResult {
                 tool: call.tool.clone(),
@@ -248,6 +254,7 @@ impl Registry {
                 error: Some(err.to_string()),
                 duration_ms,
                 items: 0,
+                evidence,
             },
         }
     }

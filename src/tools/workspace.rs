@@ -137,6 +137,9 @@ pub struct Workspace<'p> {
     pub limits: ToolLimits,
     /// What stops a call mid-way (never, unless the caller sets one).
     pub interrupt: Interrupt,
+    /// How the last call decided, when it says (the list it chose, its columns…); the
+    /// executor moves it into the call's result.
+    pub evidence: Option<Value>,
 }
 
 impl<'p> Workspace<'p> {
@@ -149,6 +152,7 @@ impl<'p> Workspace<'p> {
             saved: Map::new(),
             limits,
             interrupt: Interrupt::never(),
+            evidence: None,
         }
     }
 

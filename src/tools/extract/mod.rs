@@ -78,6 +78,13 @@ pub fn tools() -> Vec<Tool> {
             main_content,
         ),
         Tool::new(
+            "extract.records",
+            "Every record of the page's main list (found by its repeated structure: cards, rows, table rows, feed items, records of two rows), each with every field it shows; names come from table headers, itemprop, visible labels and class names, else from the value's type.",
+            "Array of records (one object per record, the same keys in each, null where a record lacks a field; numbers and ISO dates typed, links absolute). The step's `evidence` gives the list's selector, how many records the page has, the columns with where each name came from, and the lists passed over.",
+            Effect::Replace,
+            records,
+        ),
+        Tool::new(
             "extract.product",
             "The page's product from schema.org JSON-LD, microdata or OpenGraph, with DOM fallbacks.",
             "{name, price, currency, availability, sku, brand, gtin, mpn, image, description}; fails when the page shows no product.",
@@ -968,6 +975,43 @@ fn main_content(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, Tool
         .map_err(|e| ToolError::Failed(format!("extract.main_content: {e}")))?;
     Ok(bound_json(
         value,
+        ws.limits.max_items,
+        ws.limits.max_text_chars,
+    ))
+}
+
+/// Params of `extract.records`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordsParams {
+    /// Keep at most this many records (never more than `limits.max_items`).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub limit: Option<usize>,
+}
+
+fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolError> {
+    let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
+    let list = crate::records::find(ws.page, cap).ok_or_else(|| {
+        ToolError::Failed(
+            "extract.records: the page has no list of at least 3 similar records".into(),
+        )
+    })?;
+    let returned = list.records.len();
+    ws.evidence = Some(json!({
+        "selector": list.selector,
+        "records_on_page": list.total,
+        "returned": returned,
+        "capped": returned < list.total,
+        "cap": cap,
+        "elements_per_record": list.elements_per_record,
+        "columns": list.columns,
+        "score": (list.score * 10.0).round() / 10.0,
+        "alternatives": list.alternatives,
+    }));
+    let rows = list.records.into_iter().map(Value::Object).collect();
+    Ok(bound_json(
+        Value::Array(rows),
         ws.limits.max_items,
         ws.limits.max_text_chars,
     ))

@@ -1,0 +1,251 @@
+//! Scores the records engine (`extract.records`) on NEXT-EVAL list pages.
+//!
+//! `cargo run --release --example eval_records -- ../shared/corpora/next-eval-dev [--split tune|held|all] [--per-page] [--show N]`
+//!
+//! Each page's ground truth lists the records of its main list as XPaths; a record's text is
+//! the text of its elements. A returned record matches a distinct true record when 60% of its
+//! words occur in that record's text (greedy, in page order); precision, recall and F1 per
+//! page, averaged over pages. Detail coverage: the share of a matched true record's distinct
+//! words found in the returned record. Link and image columns are left out of the words;
+//! true records without text (empty placeholder cards) are left out. Pages whose id is a
+//! multiple of 4 are the tuning half (`--split tune`); the others are held out.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use scrape_agent::records::{self, ColumnKind};
+use scrape_agent::tools::Page;
+use scraper::{ElementRef, Html};
+
+const MATCH_SHARE: f64 = 0.6;
+
+fn words(text: &str) -> Vec<String> {
+    static WORD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    WORD.get_or_init(|| regex::Regex::new(r"\w+").unwrap())
+        .find_iter(&text.to_lowercase())
+        .map(|m| m.as_str().to_owned())
+        .collect()
+}
+
+/// The element an absolute XPath of `name[k]` steps points to, from `<html>`.
+fn resolve<'a>(doc: &'a Html, xpath: &str) -> Option<ElementRef<'a>> {
+    let mut current = doc.root_element();
+    for step in xpath.trim_start_matches('/').split('/') {
+        let (name, index) = match step.split_once('[') {
+            Some((name, rest)) => (name, rest.trim_end_matches(']').parse::<usize>().ok()?),
+            None => (step, 1),
+        };
+        current = current
+            .children()
+            .filter_map(ElementRef::wrap)
+            .filter(|e| e.value().name().eq_ignore_ascii_case(name))
+            .nth(index.checked_sub(1)?)?;
+    }
+    Some(current)
+}
+
+struct PageScore {
+    id: u32,
+    precision: f64,
+    recall: f64,
+    f1: f64,
+    coverage: Option<f64>,
+    truth: usize,
+    returned: usize,
+    millis: f64,
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut root = PathBuf::from("../shared/corpora/next-eval-dev");
+    let mut split = "all".to_owned();
+    let mut per_page = false;
+    let mut show = 0usize;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--split" => split = args.next().expect("--split tune|held|all"),
+            "--per-page" => per_page = true,
+            "--show" => show = args.next().and_then(|n| n.parse().ok()).expect("--show N"),
+            other => root = PathBuf::from(other),
+        }
+    }
+    let mut ids: Vec<u32> = std::fs::read_dir(root.join("html"))
+        .expect("next-eval html folder")
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_suffix(".html.gz")?
+                .parse()
+                .ok()
+        })
+        .filter(|id| match split.as_str() {
+            "tune" => id % 4 == 0,
+            "held" => id % 4 != 0,
+            _ => true,
+        })
+        .collect();
+    ids.sort_unstable();
+    let mut scores = Vec::new();
+    for id in ids {
+        let score = evaluate(&root, id, show);
+        if per_page {
+            println!(
+                "{:>4}  F1 {:.3}  P {:.3}  R {:.3}  cov {}  truth {:>4}  got {:>4}  {:.1} ms",
+                score.id,
+                score.f1,
+                score.precision,
+                score.recall,
+                score.coverage.map_or("  -  ".into(), |c| format!("{c:.3}")),
+                score.truth,
+                score.returned,
+                score.millis
+            );
+        }
+        scores.push(score);
+    }
+    let n = scores.len() as f64;
+    let mean = |f: &dyn Fn(&PageScore) -> f64| scores.iter().map(f).sum::<f64>() / n;
+    let covered: Vec<f64> = scores.iter().filter_map(|s| s.coverage).collect();
+    println!(
+        "split {split}: {} pages  F1 {:.3}  P {:.3}  R {:.3}  pages F1>=0.95: {}  detail coverage {:.3}  {:.1} ms/page",
+        scores.len(),
+        mean(&|s| s.f1),
+        mean(&|s| s.precision),
+        mean(&|s| s.recall),
+        scores.iter().filter(|s| s.f1 >= 0.95).count(),
+        covered.iter().sum::<f64>() / covered.len().max(1) as f64,
+        mean(&|s| s.millis),
+    );
+}
+
+fn evaluate(root: &Path, id: u32, show: usize) -> PageScore {
+    let mut html = String::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(root.join(format!("html/{id}.html.gz"))).expect("page"),
+    )
+    .read_to_string(&mut html)
+    .expect("gzip");
+    let truth: Vec<Vec<String>> = serde_json::from_str(
+        &std::fs::read_to_string(root.join(format!("ground-truth/{id}.json"))).expect("truth"),
+    )
+    .expect("truth JSON");
+    let doc = Html::parse_document(&html);
+    let true_records: Vec<HashSet<String>> = truth
+        .iter()
+        .map(|xpaths| {
+            xpaths
+                .iter()
+                .filter_map(|x| resolve(&doc, x))
+                .flat_map(|e| words(&e.text().collect::<Vec<_>>().join(" ")))
+                .collect::<HashSet<String>>()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+
+    let started = Instant::now();
+    let page = Page::parse(url::Url::parse("https://example.com/").unwrap(), &html);
+    let found = records::find(&page, usize::MAX);
+    let millis = started.elapsed().as_secs_f64() * 1000.0;
+    let returned: Vec<Vec<String>> = found.as_ref().map_or_else(Vec::new, |list| {
+        let text_columns: HashSet<&str> = list
+            .columns
+            .iter()
+            .filter(|c| !matches!(c.kind, ColumnKind::Url | ColumnKind::Image))
+            .map(|c| c.name.as_str())
+            .collect();
+        list.records
+            .iter()
+            .map(|record| {
+                record
+                    .iter()
+                    .filter(|(k, _)| text_columns.contains(k.as_str()))
+                    .flat_map(|(_, v)| match v {
+                        serde_json::Value::String(s) => words(s),
+                        serde_json::Value::Number(n) => words(&n.to_string()),
+                        _ => Vec::new(),
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    if show > 0 {
+        if let Some(list) = &found {
+            println!(
+                "--- {id}: {} records (truth {}), selector {:?}, columns {:?}",
+                list.total,
+                true_records.len(),
+                list.selector,
+                list.columns
+                    .iter()
+                    .map(|c| format!("{}:{:?}", c.name, c.source))
+                    .collect::<Vec<_>>()
+            );
+            for alt in &list.alternatives {
+                println!(
+                    "    alt {:.0} x{} {} | {}",
+                    alt.score, alt.count, alt.path, alt.sample
+                );
+            }
+            println!("    best {:.0}", list.score);
+            for record in list.records.iter().take(show) {
+                println!("    {}", serde_json::to_string(record).unwrap());
+            }
+        } else {
+            println!("--- {id}: no list");
+        }
+    }
+
+    let mut used = vec![false; true_records.len()];
+    let mut matched = 0usize;
+    let mut coverage = Vec::new();
+    for got in &returned {
+        if got.is_empty() {
+            continue;
+        }
+        let best = true_records
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !used[*i])
+            .map(|(i, truth)| {
+                let inside = got.iter().filter(|w| truth.contains(*w)).count();
+                (i, inside as f64 / got.len() as f64)
+            })
+            .filter(|(_, share)| *share >= MATCH_SHARE)
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((i, _)) = best {
+            used[i] = true;
+            matched += 1;
+            let got: HashSet<&String> = got.iter().collect();
+            let truth = &true_records[i];
+            coverage
+                .push(truth.iter().filter(|w| got.contains(w)).count() as f64 / truth.len() as f64);
+        }
+    }
+    let precision = if returned.is_empty() {
+        0.0
+    } else {
+        matched as f64 / returned.len() as f64
+    };
+    let recall = matched as f64 / true_records.len().max(1) as f64;
+    let f1 = if precision + recall == 0.0 {
+        0.0
+    } else {
+        2.0 * precision * recall / (precision + recall)
+    };
+    PageScore {
+        id,
+        precision,
+        recall,
+        f1,
+        coverage: (!coverage.is_empty())
+            .then(|| coverage.iter().sum::<f64>() / coverage.len() as f64),
+        truth: true_records.len(),
+        returned: returned.len(),
+        millis,
+    }
+}

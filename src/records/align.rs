@@ -1,0 +1,959 @@
+//! Field alignment: every text, link and image slot that recurs across records becomes a
+//! column, named from the page first (table headers, `itemprop`, visible labels, attributes,
+//! class names) and from the value's type last; values are typed.
+
+use std::collections::HashMap;
+
+use scraper::ElementRef;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::tools::Page;
+use crate::tools::dates::{date_pattern, month_first, normalise_date};
+use crate::tools::dom::{collapse_whitespace, is_block, json_number, text_of};
+
+/// Where a column's name came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum NameSource {
+    /// The table's header cell above it.
+    Header,
+    /// The `itemprop` of its element.
+    Itemprop,
+    /// A visible label beside or before the value ("Price:").
+    Label,
+    /// The element's `aria-label` or `title`.
+    Attribute,
+    /// A meaningful class name of its element.
+    Class,
+    /// The kind of value (`title`, `url`, `image`, `date`, `price`, …).
+    Kind,
+}
+
+/// The type of a column's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ColumnKind {
+    /// Text as shown.
+    Text,
+    /// A number.
+    Number,
+    /// An ISO-8601 date.
+    Date,
+    /// An absolute link.
+    Url,
+    /// An absolute image address.
+    Image,
+}
+
+/// One column of the records.
+#[derive(Debug, Clone, Serialize)]
+pub struct Column {
+    /// Its key in every record.
+    pub name: String,
+    /// The type of its values.
+    pub kind: ColumnKind,
+    /// Where the name came from.
+    pub source: NameSource,
+    /// Records that have a value in it.
+    pub filled: usize,
+}
+
+/// Aligned records.
+#[derive(Debug)]
+pub(super) struct Table {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Map<String, Value>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SlotKind {
+    Text,
+    Link,
+    Image,
+}
+
+/// One value found in a record, keyed by where it sits inside the record.
+#[derive(Debug)]
+struct Slot<'a> {
+    key: String,
+    kind: SlotKind,
+    value: String,
+    element: ElementRef<'a>,
+}
+
+/// How many text blocks an element shows (for scoring records).
+pub(super) fn text_slot_count(element: ElementRef<'_>) -> usize {
+    let mut slots = Vec::new();
+    walk(None, element, String::new(), &mut slots);
+    slots.iter().filter(|s| s.kind == SlotKind::Text).count()
+}
+
+/// Tags that never hold a value.
+fn is_skipped(name: &str) -> bool {
+    matches!(
+        name,
+        "script" | "style" | "noscript" | "template" | "svg" | "button" | "select" | "input"
+    )
+}
+
+/// One step of a slot's key: the tag and its first class, digits left out (`item-3`).
+fn segment(element: ElementRef<'_>) -> String {
+    let el = element.value();
+    let class: String = el
+        .classes()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_ascii_digit())
+        .collect();
+    if class.is_empty() {
+        el.name().to_owned()
+    } else {
+        format!("{}.{class}", el.name())
+    }
+}
+
+/// Whether an element's text is one value: it has no child elements, or it has text of its
+/// own with only inline elements around it (`<p>Some <b>bold</b> text</p>`).
+fn is_text_leaf(element: ElementRef<'_>) -> bool {
+    let mut children = element.children().filter_map(ElementRef::wrap).peekable();
+    if children.peek().is_none() {
+        return true;
+    }
+    let own_text = element
+        .children()
+        .filter_map(|c| c.value().as_text())
+        .any(|t| t.chars().any(|c| !c.is_whitespace()));
+    own_text
+        && !element
+            .descendants()
+            .filter_map(ElementRef::wrap)
+            .skip(1)
+            .any(|d| is_block(d.value().name()))
+}
+
+fn walk<'a>(page: Option<&Page>, element: ElementRef<'a>, key: String, out: &mut Vec<Slot<'a>>) {
+    let name = element.value().name();
+    if is_skipped(name) || crate::content::is_hidden(element) {
+        return;
+    }
+    if is_text_leaf(element) {
+        let text = text_of(element);
+        if !text.is_empty() {
+            out.push(Slot {
+                key: key.clone(),
+                kind: SlotKind::Text,
+                value: text,
+                element,
+            });
+        }
+        media(page, element, &key, out);
+        // Links and images inside the text are values of their own.
+        for inner in element.descendants().skip(1).filter_map(ElementRef::wrap) {
+            let inner_key = format!("{key}/{}", segment(inner));
+            media(page, inner, &inner_key, out);
+        }
+        return;
+    }
+    media(page, element, &key, out);
+    let own: Vec<&str> = element
+        .children()
+        .filter_map(|c| c.value().as_text().map(|t| &**t))
+        .collect();
+    let own = collapse_whitespace(&own.join(" "));
+    if !own.is_empty() {
+        out.push(Slot {
+            key: format!("{key}/#text"),
+            kind: SlotKind::Text,
+            value: own,
+            element,
+        });
+    }
+    for child in element.children().filter_map(ElementRef::wrap) {
+        walk(page, child, format!("{key}/{}", segment(child)), out);
+    }
+}
+
+/// The link or image an element is, as a slot.
+fn media<'a>(page: Option<&Page>, element: ElementRef<'a>, key: &str, out: &mut Vec<Slot<'a>>) {
+    let Some(page) = page else { return };
+    let el = element.value();
+    match el.name() {
+        "a" => {
+            if let Some(url) = el.attr("href").and_then(|h| page.absolute(h)) {
+                out.push(Slot {
+                    key: format!("{key}@href"),
+                    kind: SlotKind::Link,
+                    value: url,
+                    element,
+                });
+            }
+        }
+        "img" => {
+            let src = ["src", "data-src", "data-lazy-src", "data-original"]
+                .iter()
+                .filter_map(|a| el.attr(a))
+                .find(|s| !s.trim().is_empty() && !s.starts_with("data:"));
+            if let Some(url) = src.and_then(|s| page.absolute(s)) {
+                out.push(Slot {
+                    key: format!("{key}@src"),
+                    kind: SlotKind::Image,
+                    value: url,
+                    element,
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The slots of one record, keys made unique by their order (`td`, `td#2`, …).
+fn record_slots<'a>(page: &Page, record: &[ElementRef<'a>]) -> Vec<Slot<'a>> {
+    let mut slots = Vec::new();
+    for (index, element) in record.iter().enumerate() {
+        let prefix = if record.len() > 1 {
+            format!("{index}:")
+        } else {
+            String::new()
+        };
+        walk(Some(page), *element, prefix, &mut slots);
+    }
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for slot in &mut slots {
+        let count = seen.entry(slot.key.clone()).or_default();
+        *count += 1;
+        if *count > 1 {
+            slot.key = format!("{}#{count}", slot.key);
+        }
+    }
+    slots
+}
+
+/// A column being built: its key and the value of each record that has it.
+#[derive(Debug)]
+struct Draft<'a> {
+    key: String,
+    kind: SlotKind,
+    values: Vec<Option<String>>,
+    elements: Vec<Option<ElementRef<'a>>>,
+    /// Mean position of the slot inside its records (orders the columns).
+    order: f64,
+}
+
+/// Aligns `records` into columns.
+pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
+    let n = records.len();
+    let per_record: Vec<Vec<Slot<'_>>> = records.iter().map(|r| record_slots(page, r)).collect();
+    let mut drafts: Vec<Draft<'_>> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (row, slots) in per_record.iter().enumerate() {
+        let len = slots.len().max(1) as f64;
+        for (position, slot) in slots.iter().enumerate() {
+            let at = *index.entry(slot.key.clone()).or_insert_with(|| {
+                drafts.push(Draft {
+                    key: slot.key.clone(),
+                    kind: slot.kind,
+                    values: vec![None; n],
+                    elements: vec![None; n],
+                    order: 0.0,
+                });
+                drafts.len() - 1
+            });
+            let draft = &mut drafts[at];
+            draft.values[row] = Some(slot.value.clone());
+            draft.elements[row] = Some(slot.element);
+            draft.order += position as f64 / len;
+        }
+    }
+    for draft in &mut drafts {
+        let filled = draft.values.iter().flatten().count().max(1);
+        draft.order /= filled as f64;
+    }
+    drafts.sort_by(|a, b| a.order.total_cmp(&b.order));
+
+    // Slots found in too few records are not columns; their text is kept under `other`.
+    let needed = (n / 5).max(2).min(n);
+    let (mut kept, rare): (Vec<Draft<'_>>, Vec<Draft<'_>>) = drafts
+        .into_iter()
+        .partition(|d| d.values.iter().flatten().count() >= needed);
+    let labels = drop_constants(&mut kept, n);
+    drop_repeated_links(&mut kept);
+
+    let month_first = month_first(&page.document);
+    let header = table_header(records);
+    let mut columns = Vec::new();
+    let mut cells: Vec<Vec<Option<Value>>> = Vec::new();
+    let mut used: HashMap<String, usize> = HashMap::new();
+    let mut title_taken = false;
+    let mut url_taken = false;
+    for draft in &kept {
+        let (name, source, values) = name_column(
+            draft,
+            &labels,
+            header.as_ref(),
+            &mut title_taken,
+            &mut url_taken,
+        );
+        let (kind, typed) = type_values(draft.kind, &values, month_first);
+        let name = if source == NameSource::Kind && name == "text" && kind == ColumnKind::Date {
+            "date".to_owned()
+        } else {
+            name
+        };
+        let name = unique(&mut used, name);
+        columns.push(Column {
+            filled: typed.iter().flatten().count(),
+            name,
+            kind,
+            source,
+        });
+        cells.push(typed);
+    }
+    let other: Vec<Option<String>> = (0..n)
+        .map(|row| {
+            let parts: Vec<&str> = rare
+                .iter()
+                .filter(|d| d.kind == SlotKind::Text)
+                .filter_map(|d| d.values[row].as_deref())
+                .collect();
+            (!parts.is_empty()).then(|| parts.join(" · "))
+        })
+        .collect();
+    if other.iter().flatten().count() > 0 {
+        let name = unique(&mut used, "other".to_owned());
+        columns.push(Column {
+            filled: other.iter().flatten().count(),
+            name,
+            kind: ColumnKind::Text,
+            source: NameSource::Kind,
+        });
+        cells.push(other.into_iter().map(|v| v.map(Value::String)).collect());
+    }
+    let rows = (0..n)
+        .map(|row| {
+            columns
+                .iter()
+                .zip(&cells)
+                .map(|(column, values)| {
+                    (
+                        column.name.clone(),
+                        values[row].clone().unwrap_or(Value::Null),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    Table { columns, rows }
+}
+
+/// Removes text columns whose value is the same in every record ("Read more", "Add to
+/// cart"); those ending with a colon are labels, returned by the key of the column after them.
+fn drop_constants(drafts: &mut Vec<Draft<'_>>, n: usize) -> HashMap<String, String> {
+    let mut labels = HashMap::new();
+    let mut i = 0;
+    while i < drafts.len() {
+        let draft = &drafts[i];
+        let values: Vec<&String> = draft.values.iter().flatten().collect();
+        let constant = draft.kind == SlotKind::Text
+            && n >= 3
+            && values.len() >= 3
+            && values.windows(2).all(|w| w[0] == w[1])
+            && is_boilerplate(draft, values[0]);
+        if !constant {
+            i += 1;
+            continue;
+        }
+        let text = values[0].trim();
+        if let Some(label) = text.strip_suffix(':')
+            && let Some(next) = drafts.get(i + 1)
+        {
+            labels.insert(next.key.clone(), label.trim().to_owned());
+        }
+        drafts.remove(i);
+    }
+    labels
+}
+
+/// Whether a value every record shares is page furniture ("Read more" in a link, a "Price:"
+/// label, an icon's name) rather than data that happens to be equal (every job in "Berlin").
+fn is_boilerplate(draft: &Draft<'_>, value: &str) -> bool {
+    if value.trim_end().ends_with(':') {
+        return true;
+    }
+    let named = draft
+        .elements
+        .iter()
+        .flatten()
+        .any(|e| itemprop(*e).is_some() || class_word(*e).is_some());
+    if named {
+        return false;
+    }
+    draft.elements.iter().flatten().any(|e| {
+        std::iter::once(*e)
+            .chain(e.ancestors().filter_map(ElementRef::wrap).take(3))
+            .any(|a| matches!(a.value().name(), "a" | "button" | "label"))
+    }) || value.split_whitespace().count() <= 3
+}
+
+/// Removes link and image columns that repeat another column's values (an image link and a
+/// title link to the same item).
+fn drop_repeated_links(drafts: &mut Vec<Draft<'_>>) {
+    let mut i = 0;
+    while i < drafts.len() {
+        let repeated = drafts[i].kind != SlotKind::Text
+            && drafts[..i].iter().any(|earlier| {
+                earlier.kind == drafts[i].kind
+                    && drafts[i]
+                        .values
+                        .iter()
+                        .zip(&earlier.values)
+                        .all(|(a, b)| a.is_none() || a == b)
+            });
+        if repeated {
+            drafts.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// The header texts of the table the records are rows of, by cell index.
+fn table_header(records: &[Vec<ElementRef<'_>>]) -> Option<Vec<String>> {
+    let first = records.first()?.first()?;
+    if first.value().name() != "tr" {
+        return None;
+    }
+    let table = first
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .find(|a| a.value().name() == "table")?;
+    let header_row = table
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|e| e.value().name() == "tr")
+        .find(|row| {
+            let cells: Vec<ElementRef<'_>> = row
+                .children()
+                .filter_map(ElementRef::wrap)
+                .filter(|c| matches!(c.value().name(), "td" | "th"))
+                .collect();
+            !cells.is_empty()
+                && (cells.iter().all(|c| c.value().name() == "th")
+                    || row
+                        .parent()
+                        .and_then(ElementRef::wrap)
+                        .is_some_and(|p| p.value().name() == "thead"))
+        })?;
+    Some(
+        header_row
+            .children()
+            .filter_map(ElementRef::wrap)
+            .filter(|c| matches!(c.value().name(), "td" | "th"))
+            .flat_map(|cell| {
+                let span = cell
+                    .value()
+                    .attr("colspan")
+                    .and_then(|s| s.parse::<usize>().ok())
+                    .unwrap_or(1)
+                    .clamp(1, 20);
+                std::iter::repeat_n(text_of(cell), span)
+            })
+            .collect(),
+    )
+}
+
+/// The index of the table cell holding `element`, counting column spans.
+fn cell_index(element: ElementRef<'_>) -> Option<usize> {
+    let cell = std::iter::once(element)
+        .chain(element.ancestors().filter_map(ElementRef::wrap))
+        .find(|e| matches!(e.value().name(), "td" | "th"))?;
+    let mut index = 0;
+    for sibling in cell.prev_siblings().filter_map(ElementRef::wrap) {
+        if matches!(sibling.value().name(), "td" | "th") {
+            index += sibling
+                .value()
+                .attr("colspan")
+                .and_then(|s| s.parse::<usize>().ok())
+                .unwrap_or(1)
+                .clamp(1, 20);
+        }
+    }
+    Some(index)
+}
+
+/// The value most records agree on, when at least half of those that have one do.
+fn agreed<'a>(values: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    let mut total = 0;
+    for value in values.flatten() {
+        total += 1;
+        *counts.entry(value).or_default() += 1;
+    }
+    let (value, count) = counts.into_iter().max_by_key(|(_, c)| *c)?;
+    (count * 2 >= total && !value.trim().is_empty()).then(|| value.to_owned())
+}
+
+/// Names a column and returns its values (a shared "Label:" prefix removed).
+fn name_column(
+    draft: &Draft<'_>,
+    labels: &HashMap<String, String>,
+    header: Option<&Vec<String>>,
+    title_taken: &mut bool,
+    url_taken: &mut bool,
+) -> (String, NameSource, Vec<Option<String>>) {
+    let mut values = draft.values.clone();
+    let elements = || draft.elements.iter().flatten().copied();
+    if let Some(header) = header {
+        let name = agreed(elements().map(|e| {
+            cell_index(e)
+                .and_then(|i| header.get(i))
+                .map(String::as_str)
+        }));
+        if let Some(name) = name.and_then(|n| key_of(&n)) {
+            let name = match draft.kind {
+                SlotKind::Text => name,
+                SlotKind::Link => format!("{name}_url"),
+                SlotKind::Image => format!("{name}_image"),
+            };
+            return (name, NameSource::Header, values);
+        }
+    }
+    if let Some(name) = agreed(elements().map(itemprop)).and_then(|n| key_of(&n)) {
+        return (name, NameSource::Itemprop, values);
+    }
+    if draft.kind == SlotKind::Text {
+        if let Some(label) = labels.get(&draft.key).and_then(|l| key_of(l)) {
+            return (label, NameSource::Label, values);
+        }
+        if let Some((label, stripped)) = shared_label(&values) {
+            values = stripped;
+            return (label, NameSource::Label, values);
+        }
+    }
+    let attribute = agreed(elements().map(|e| {
+        e.value()
+            .attr("aria-label")
+            .or_else(|| e.value().attr("title"))
+    }));
+    if draft.kind == SlotKind::Text
+        && let Some(name) = attribute.and_then(|n| key_of(&n)).filter(|n| n.len() <= 30)
+    {
+        return (name, NameSource::Attribute, values);
+    }
+    if draft.kind == SlotKind::Text
+        && let Some(name) = agreed(elements().map(class_word))
+    {
+        if name == "title" {
+            *title_taken = true;
+        }
+        return (name.to_owned(), NameSource::Class, values);
+    }
+    let kind_name = match draft.kind {
+        SlotKind::Link if !*url_taken => {
+            *url_taken = true;
+            Some("url")
+        }
+        SlotKind::Link => None,
+        SlotKind::Image => Some("image"),
+        SlotKind::Text if !*title_taken && is_title(draft) => {
+            *title_taken = true;
+            Some("title")
+        }
+        SlotKind::Text => {
+            let present: Vec<&str> = values.iter().flatten().map(String::as_str).collect();
+            if present.iter().all(|v| looks_like_price(v)) {
+                Some("price")
+            } else {
+                None
+            }
+        }
+    };
+    if let Some(name) = kind_name {
+        return (name.to_owned(), NameSource::Kind, values);
+    }
+    if let Some(name) = agreed(elements().map(class_word)) {
+        return (format!("{name}_url"), NameSource::Class, values);
+    }
+    let fallback = match draft.kind {
+        SlotKind::Link => "link",
+        SlotKind::Image => "image",
+        SlotKind::Text => "text",
+    };
+    (fallback.to_owned(), NameSource::Kind, values)
+}
+
+/// The `itemprop` of an element.
+fn itemprop(element: ElementRef<'_>) -> Option<&str> {
+    element.value().attr("itemprop")
+}
+
+/// Whether a text column is the records' titles: headings, or the text of their main link.
+fn is_title(draft: &Draft<'_>) -> bool {
+    let elements: Vec<ElementRef<'_>> = draft.elements.iter().flatten().copied().collect();
+    let headed = elements.iter().filter(|e| {
+        std::iter::once(**e)
+            .chain(e.ancestors().filter_map(ElementRef::wrap).take(3))
+            .any(|a| matches!(a.value().name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+    });
+    if headed.count() * 2 >= elements.len() {
+        return true;
+    }
+    let linked = elements
+        .iter()
+        .filter(|e| {
+            e.value().name() == "a"
+                || e.ancestors()
+                    .filter_map(ElementRef::wrap)
+                    .take(2)
+                    .any(|a| a.value().name() == "a")
+        })
+        .count();
+    let words = draft
+        .values
+        .iter()
+        .flatten()
+        .map(|v| v.split_whitespace().count())
+        .sum::<usize>() as f64
+        / elements.len().max(1) as f64;
+    linked * 2 >= elements.len() && (2.0..=25.0).contains(&words)
+}
+
+/// A label shared by most values as a prefix ("Price: $5" → `price`, "$5").
+fn shared_label(values: &[Option<String>]) -> Option<(String, Vec<Option<String>>)> {
+    let label = agreed(values.iter().map(|v| {
+        v.as_deref()
+            .and_then(|v| v.split_once(':'))
+            .map(|(label, _)| label)
+            .filter(|label| {
+                let label = label.trim();
+                !label.is_empty()
+                    && label.chars().count() <= 30
+                    && !label.chars().any(|c| c.is_ascii_digit())
+            })
+    }))?;
+    let present = values.iter().flatten().count();
+    let labelled = values
+        .iter()
+        .flatten()
+        .filter(|v| v.starts_with(&format!("{label}:")))
+        .count();
+    if labelled * 5 < present * 4 {
+        return None;
+    }
+    let name = key_of(&label)?;
+    let stripped = values
+        .iter()
+        .map(|v| {
+            v.as_ref().map(|v| {
+                v.strip_prefix(&format!("{label}:"))
+                    .map_or_else(|| v.clone(), |rest| rest.trim().to_owned())
+            })
+        })
+        .collect();
+    Some((name, stripped))
+}
+
+/// Class-name words that say nothing about the value.
+const PLAIN_CLASS_WORDS: &[&str] = &[
+    "text",
+    "font",
+    "flex",
+    "grid",
+    "col",
+    "row",
+    "item",
+    "items",
+    "wrapper",
+    "wrap",
+    "container",
+    "inner",
+    "outer",
+    "content",
+    "block",
+    "card",
+    "box",
+    "body",
+    "bold",
+    "small",
+    "large",
+    "light",
+    "dark",
+    "muted",
+    "left",
+    "right",
+    "center",
+    "top",
+    "bottom",
+    "mt",
+    "mb",
+    "ml",
+    "mr",
+    "pt",
+    "pb",
+    "px",
+    "py",
+    "mx",
+    "my",
+    "p",
+    "m",
+    "w",
+    "h",
+    "sm",
+    "md",
+    "lg",
+    "xl",
+    "xs",
+    "gap",
+    "inline",
+    "hidden",
+    "visible",
+    "d",
+    "span",
+    "div",
+    "link",
+    "el",
+    "elem",
+    "element",
+    "list",
+    "group",
+    "main",
+    "primary",
+    "secondary",
+    "info",
+    "data",
+    "detail",
+    "details",
+    "field",
+    "value",
+    "js",
+    "is",
+    "has",
+    "c",
+    "u",
+    "ui",
+    "component",
+    "section",
+    "line",
+    "clamp",
+    "truncate",
+    "semibold",
+    "medium",
+    "regular",
+    "uppercase",
+    "lowercase",
+    "block",
+    "relative",
+    "absolute",
+    "tw",
+    "css",
+    "sc",
+    "leading",
+    "tracking",
+    "rounded",
+    "border",
+    "shadow",
+    "bg",
+    "color",
+    "gray",
+    "grey",
+    "white",
+    "black",
+    "blue",
+    "red",
+    "green",
+];
+
+/// A meaningful word from an element's class names (`product-price` → `price`), as a key.
+fn class_word(element: ElementRef<'_>) -> Option<&'static str> {
+    // Leaked names would grow memory; pick from a fixed vocabulary of useful field names.
+    const FIELD_WORDS: &[&str] = &[
+        "title",
+        "name",
+        "price",
+        "date",
+        "time",
+        "author",
+        "description",
+        "desc",
+        "summary",
+        "excerpt",
+        "rating",
+        "score",
+        "points",
+        "votes",
+        "comments",
+        "reviews",
+        "count",
+        "category",
+        "tag",
+        "tags",
+        "location",
+        "address",
+        "city",
+        "country",
+        "company",
+        "salary",
+        "brand",
+        "sku",
+        "status",
+        "type",
+        "size",
+        "phone",
+        "email",
+        "username",
+        "user",
+        "views",
+        "duration",
+        "year",
+        "rank",
+        "label",
+        "subtitle",
+        "headline",
+        "byline",
+        "source",
+        "domain",
+        "stock",
+        "availability",
+        "discount",
+        "stars",
+        "distance",
+        "level",
+        "version",
+        "language",
+        "quantity",
+        "model",
+        "genre",
+        "director",
+        "role",
+        "team",
+        "position",
+        "department",
+        "publisher",
+        "isbn",
+        "format",
+        "pages",
+        "color",
+        "weight",
+    ];
+    let el = element.value();
+    for class in el.classes() {
+        let lower = class.to_ascii_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty() && !PLAIN_CLASS_WORDS.contains(w))
+            .collect();
+        if let Some(word) = words
+            .iter()
+            .rev()
+            .find_map(|w| FIELD_WORDS.iter().find(|f| **f == *w))
+        {
+            return Some(word);
+        }
+    }
+    None
+}
+
+/// A column key from a visible name: lower case, words joined by `_`.
+fn key_of(name: &str) -> Option<String> {
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() || words.len() > 5 {
+        return None;
+    }
+    Some(words.join("_"))
+}
+
+fn unique(used: &mut HashMap<String, usize>, name: String) -> String {
+    let count = used.entry(name.clone()).or_default();
+    *count += 1;
+    if *count == 1 {
+        name
+    } else {
+        format!("{name}_{count}")
+    }
+}
+
+fn looks_like_price(text: &str) -> bool {
+    let t = text.trim();
+    t.chars().count() < 30
+        && t.chars().any(|c| c.is_ascii_digit())
+        && (t.contains(['$', '€', '£', '¥', '₹'])
+            || t.split_whitespace().any(|w| {
+                matches!(
+                    w.to_ascii_uppercase().as_str(),
+                    "USD" | "EUR" | "GBP" | "CHF" | "JPY"
+                )
+            }))
+}
+
+/// A plain number as shown ("1,234", "4.5", "-3"), not a code with digits in it.
+fn plain_number(text: &str) -> Option<f64> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > 20 {
+        return None;
+    }
+    let digits: String = t.chars().filter(|c| *c != ',').collect();
+    if !digits
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+    {
+        return None;
+    }
+    // A leading zero is an identifier ("007"), not a quantity.
+    if digits.len() > 1 && digits.starts_with('0') && !digits.starts_with("0.") {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Types a column's values: all numbers → numbers, all dates → ISO dates, links and images
+/// stay absolute URLs, anything else is text as shown.
+fn type_values(
+    kind: SlotKind,
+    values: &[Option<String>],
+    month_first: bool,
+) -> (ColumnKind, Vec<Option<Value>>) {
+    let strings = || {
+        values
+            .iter()
+            .map(|v| v.clone().map(Value::String))
+            .collect()
+    };
+    match kind {
+        SlotKind::Link => return (ColumnKind::Url, strings()),
+        SlotKind::Image => return (ColumnKind::Image, strings()),
+        SlotKind::Text => {}
+    }
+    let present: Vec<&str> = values.iter().flatten().map(String::as_str).collect();
+    if present.is_empty() {
+        return (ColumnKind::Text, strings());
+    }
+    if present.iter().all(|v| plain_number(v).is_some()) {
+        let typed = values
+            .iter()
+            .map(|v| v.as_deref().and_then(plain_number).and_then(json_number))
+            .collect();
+        return (ColumnKind::Number, typed);
+    }
+    let whole_date = |v: &str| {
+        date_pattern()
+            .find(v)
+            .is_some_and(|m| m.as_str().len() * 10 >= v.trim().len() * 8)
+            .then(|| normalise_date(v, month_first))
+            .flatten()
+    };
+    if present.iter().all(|v| whole_date(v).is_some()) {
+        let typed = values
+            .iter()
+            .map(|v| v.as_deref().and_then(whole_date).map(Value::String))
+            .collect();
+        return (ColumnKind::Date, typed);
+    }
+    (ColumnKind::Text, strings())
+}

@@ -1,0 +1,595 @@
+//! Records: the main list of a page, found by its repeated structure, each record turned into
+//! a row with every field it shows.
+//!
+//! Detection mines data records from repeated sibling subtrees: the element children of every
+//! container are clustered by tag and by the shape of their subtrees (the set of tag paths
+//! below them), so items that share a shape but not a class name still group. A cluster whose
+//! members are always followed by members of other clusters in the same order (a title row
+//! and a detail row, `<dt>` and `<dd>`) makes records of several elements. Lists that repeat
+//! inside the items of another list (the cards of a grid's rows) are merged across their
+//! parents. Each candidate list is scored by what it holds — text per record, fields per
+//! record, how much of it is links — and lists in page chrome or made of bare links and prose
+//! paragraphs lose. Alignment (see `align`) turns the chosen records into columns.
+
+mod align;
+mod shape;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use ego_tree::NodeId;
+use scraper::ElementRef;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::tools::Page;
+use crate::tools::dom::{in_chrome, simple_selector, text_of};
+
+pub use align::{Column, ColumnKind, NameSource};
+use shape::{Shape, similarity};
+
+/// Fewest records a list must have.
+const MIN_RECORDS: usize = 3;
+/// Characters of one record that count toward its list's score: past it, a few long records
+/// (articles, comment threads) do not outweigh a list of many.
+const RECORD_CHARS_CAP: usize = 600;
+/// Shape similarity at which two siblings of the same tag are records of one list, when
+/// their classes agree.
+const SAME_SHAPE: f64 = 0.5;
+/// Shape similarity at which they are, whatever their classes (zebra rows `odd`/`even`).
+const CLOSE_SHAPE: f64 = 0.8;
+
+/// The main list of a page, as rows.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordList {
+    /// A CSS selector for the first element of each record, when one short selector matches
+    /// exactly them.
+    pub selector: Option<String>,
+    /// The rows, at most the cap given to [`find`].
+    pub records: Vec<Map<String, Value>>,
+    /// Records on the page (before the cap).
+    pub total: usize,
+    /// Elements that make up one record (2 for a title row followed by a detail row).
+    pub elements_per_record: usize,
+    /// The columns, in page order, with where each name came from.
+    pub columns: Vec<Column>,
+    /// How strongly this list won (its score, and the runner-up's).
+    pub score: f64,
+    /// The next best lists that do not overlap this one, best first (at most three).
+    pub alternatives: Vec<Alternative>,
+}
+
+/// Another list the page has, for evidence (and for a planner that wants a second choice).
+#[derive(Debug, Clone, Serialize)]
+pub struct Alternative {
+    /// Where it is: the tags and classes of the records' parent and of a record.
+    pub path: String,
+    /// Its records.
+    pub count: usize,
+    /// Its score.
+    pub score: f64,
+    /// The start of its first record's text.
+    pub sample: String,
+}
+
+/// A possible list: records of one or more sibling elements each.
+#[derive(Debug, Clone)]
+struct Candidate {
+    records: Vec<Vec<NodeId>>,
+    /// Where its records sit (the parent's tag path), to merge lists repeated across parents.
+    key: String,
+    score: f64,
+}
+
+/// Finds the main list of `page` and reads its records, keeping at most `max_records`.
+/// `None` when the page has no list of at least three records.
+pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
+    let doc = &page.document;
+    let mut candidates = candidates(page);
+    if candidates.is_empty() {
+        return None;
+    }
+    for candidate in &mut candidates {
+        candidate.score = score(page, &candidate.records);
+    }
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut best = candidates.first()?.clone();
+    if best.score <= 0.0 {
+        return None;
+    }
+    if let Some(finer) = finer_records(page, &best, &candidates) {
+        best = finer;
+    }
+    let mut alternatives: Vec<&Candidate> = Vec::new();
+    for candidate in &candidates {
+        if alternatives.len() == 3 {
+            break;
+        }
+        if !overlaps(&candidate.records, &best.records)
+            && alternatives
+                .iter()
+                .all(|a| !overlaps(&a.records, &candidate.records))
+        {
+            alternatives.push(candidate);
+        }
+    }
+    let alternatives = alternatives
+        .into_iter()
+        .map(|c| describe(page, c))
+        .collect();
+    let elements: Vec<Vec<ElementRef<'_>>> = best
+        .records
+        .iter()
+        .map(|ids| {
+            ids.iter()
+                .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
+                .collect()
+        })
+        .filter(|els: &Vec<ElementRef<'_>>| !els.is_empty())
+        .collect();
+    let total = elements.len();
+    let table = align::align(page, &elements);
+    Some(RecordList {
+        selector: record_selector(page, &elements),
+        records: table.rows.into_iter().take(max_records).collect(),
+        total,
+        elements_per_record: elements.iter().map(Vec::len).max().unwrap_or(1),
+        columns: table.columns,
+        score: best.score,
+        alternatives,
+    })
+}
+
+fn describe(page: &Page, candidate: &Candidate) -> Alternative {
+    let first = candidate
+        .records
+        .first()
+        .and_then(|r| r.first())
+        .and_then(|id| page.document.tree.get(*id))
+        .and_then(ElementRef::wrap);
+    let path = first.map_or_else(String::new, |el| {
+        let parent = el
+            .parent()
+            .and_then(ElementRef::wrap)
+            .map_or_else(String::new, simple_selector);
+        format!("{parent} > {}", simple_selector(el))
+    });
+    let sample = first.map_or_else(String::new, |el| crate::tools::dom::text_capped(el, 80));
+    Alternative {
+        path,
+        count: candidate.records.len(),
+        score: candidate.score,
+        sample,
+    }
+}
+
+/// Whether two candidates share an element.
+fn overlaps(a: &[Vec<NodeId>], b: &[Vec<NodeId>]) -> bool {
+    let ids: std::collections::HashSet<NodeId> = a.iter().flatten().copied().collect();
+    b.iter().flatten().any(|id| ids.contains(id))
+}
+
+/// Tags whose children are never records.
+fn is_skipped(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "noscript"
+            | "template"
+            | "svg"
+            | "head"
+            | "select"
+            | "option"
+            | "iframe"
+            | "object"
+            | "canvas"
+            | "link"
+            | "meta"
+            | "br"
+            | "hr"
+            | "input"
+            | "button"
+            | "form"
+    )
+}
+
+/// The element children that may be records (no scripts, nothing hidden, nothing empty).
+fn record_children(element: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    element
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|child| {
+            !is_skipped(child.value().name())
+                && !crate::content::is_hidden(*child)
+                && has_substance(*child)
+        })
+        .collect()
+}
+
+/// Whether an element shows anything: text or an image.
+fn has_substance(element: ElementRef<'_>) -> bool {
+    element
+        .text()
+        .any(|t| t.chars().any(|c| !c.is_whitespace()))
+        || element.value().name() == "img"
+        || element
+            .descendants()
+            .filter_map(ElementRef::wrap)
+            .any(|d| d.value().name() == "img")
+}
+
+/// Every list of similar siblings on the page, plus lists merged across repeated parents.
+fn candidates(page: &Page) -> Vec<Candidate> {
+    let doc = &page.document;
+    let Some(body) = doc
+        .root_element()
+        .children()
+        .filter_map(ElementRef::wrap)
+        .find(|e| e.value().name() == "body")
+    else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let mut stack = vec![body];
+    // Inside an interrupted tool call, the walk stops early: the call's result is thrown away.
+    let mut ticker = crate::tools::interrupt::Ticker::default();
+    while let Some(parent) = stack.pop() {
+        if ticker.stop() {
+            break;
+        }
+        let kids = record_children(parent);
+        for kid in kids.iter().rev() {
+            stack.push(*kid);
+        }
+        if kids.len() < MIN_RECORDS {
+            continue;
+        }
+        let key = tag_path(parent);
+        found.extend(lists_among(&kids).into_iter().map(|records| Candidate {
+            records,
+            key: key.clone(),
+            score: 0.0,
+        }));
+    }
+    let merged = merge_across_parents(doc, &found);
+    found.extend(merged);
+    found
+}
+
+/// The lists among one parent's children: clusters of similar children, and records of
+/// several elements where clusters follow each other in a fixed order.
+fn lists_among(kids: &[ElementRef<'_>]) -> Vec<Vec<Vec<NodeId>>> {
+    let shapes: Vec<Shape> = kids.iter().map(|k| Shape::of(*k)).collect();
+    // Each child joins the first cluster whose first member it resembles.
+    let mut clusters: Vec<Vec<usize>> = Vec::new();
+    let mut label = vec![usize::MAX; kids.len()];
+    for i in 0..kids.len() {
+        let found = clusters.iter().position(|members| {
+            let rep = members[0];
+            shapes[rep].tag == shapes[i].tag && {
+                let alike = similarity(&shapes[rep], &shapes[i]);
+                alike >= CLOSE_SHAPE || alike >= SAME_SHAPE && classes_agree(kids[rep], kids[i])
+            }
+        });
+        match found {
+            Some(c) => {
+                clusters[c].push(i);
+                label[i] = c;
+            }
+            None => {
+                label[i] = clusters.len();
+                clusters.push(vec![i]);
+            }
+        }
+    }
+    let mut lists = Vec::new();
+    for (c, members) in clusters.iter().enumerate() {
+        if members.len() < MIN_RECORDS {
+            continue;
+        }
+        lists.push(members.iter().map(|&i| vec![kids[i].id()]).collect());
+        if let Some(records) = multi_element_records(kids, &label, &clusters, c) {
+            lists.push(records);
+        }
+    }
+    lists
+}
+
+/// Whether two siblings' classes agree: both have none, or they share one. A title row
+/// `tr.athing` and its detail row `tr` are two kinds of row even where their shapes overlap.
+fn classes_agree(a: ElementRef<'_>, b: ElementRef<'_>) -> bool {
+    let mut a_classes = a.value().classes().peekable();
+    let mut b_classes = b.value().classes();
+    if a_classes.peek().is_none() {
+        return b_classes.next().is_none();
+    }
+    let a_set: Vec<&str> = a_classes.collect();
+    b_classes.any(|c| a_set.contains(&c))
+}
+
+/// Records of several elements headed by cluster `head`: when the children between two heads
+/// are, most of the time, the same sequence of clusters as big as the head's, each head and
+/// what follows it up to the next head is one record.
+fn multi_element_records(
+    kids: &[ElementRef<'_>],
+    label: &[usize],
+    clusters: &[Vec<usize>],
+    head: usize,
+) -> Option<Vec<Vec<NodeId>>> {
+    let heads = &clusters[head];
+    let n = heads.len();
+    let gap = |from: usize, to: usize| -> Vec<usize> { label[from + 1..to].to_vec() };
+    let gaps: Vec<Vec<usize>> = heads.windows(2).map(|w| gap(w[0], w[1])).collect();
+    let mut counts: HashMap<&Vec<usize>, usize> = HashMap::new();
+    for g in &gaps {
+        *counts.entry(g).or_default() += 1;
+    }
+    let (pattern, seen) = counts.into_iter().max_by_key(|(_, count)| *count)?;
+    if pattern.is_empty() || seen * 5 < gaps.len() * 4 {
+        return None;
+    }
+    // Followers are lists of their own (about as many as the heads), not one-off elements.
+    if pattern
+        .iter()
+        .any(|&c| c == head || clusters[c].len() * 5 < n * 4)
+    {
+        return None;
+    }
+    let mut records = Vec::with_capacity(n);
+    for (k, &start) in heads.iter().enumerate() {
+        let end = heads.get(k + 1).copied().unwrap_or(kids.len());
+        let mut record = vec![kids[start].id()];
+        for (offset, &cluster) in pattern.iter().enumerate() {
+            let i = start + 1 + offset;
+            if i < end && label[i] == cluster {
+                record.push(kids[i].id());
+            }
+        }
+        records.push(record);
+    }
+    Some(records)
+}
+
+/// Lists that repeat at the same place inside repeated parents (a grid's rows of cards) as one
+/// list across those parents, in page order.
+fn merge_across_parents(doc: &scraper::Html, found: &[Candidate]) -> Vec<Candidate> {
+    // Lists merge when their parents sit at the same tag path and their records look alike
+    // (same tag, a class in common, similar shape): the rows of one grid, or one catalogue
+    // split into sections, not two lists that happen to sit at the same depth.
+    let mut groups: Vec<(String, Shape, ElementRef<'_>, Vec<&Candidate>)> = Vec::new();
+    for candidate in found {
+        let Some(first) = candidate
+            .records
+            .first()
+            .and_then(|r| r.first())
+            .and_then(|id| doc.tree.get(*id))
+            .and_then(ElementRef::wrap)
+        else {
+            continue;
+        };
+        let key = format!(
+            "{} > {} x{}",
+            candidate.key,
+            first.value().name(),
+            candidate.records[0].len()
+        );
+        let shape = Shape::of(first);
+        match groups.iter_mut().find(|(k, s, rep, _)| {
+            *k == key && similarity(s, &shape) >= SAME_SHAPE && classes_agree(*rep, first)
+        }) {
+            Some((_, _, _, members)) => members.push(candidate),
+            None => groups.push((key, shape, first, vec![candidate])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, _, _, group)| group.len() > 1)
+        .map(|(_, _, _, group)| {
+            let mut records: Vec<Vec<NodeId>> = group
+                .iter()
+                .flat_map(|c| c.records.iter().cloned())
+                .collect();
+            // Node ids are handed out in parse order, which is document order.
+            records.sort_by_key(|r| r[0]);
+            records.dedup();
+            Candidate {
+                records,
+                key: group[0].key.clone(),
+                score: 0.0,
+            }
+        })
+        .collect()
+}
+
+/// Tags from `<body>` down to an element, e.g. `body/div/main/ul`.
+fn tag_path(element: ElementRef<'_>) -> String {
+    let mut tags: Vec<&str> = element
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .map(|a| a.value().name())
+        .take_while(|name| *name != "html")
+        .collect();
+    tags.reverse();
+    tags.push(element.value().name());
+    tags.join("/")
+}
+
+/// What one record holds, for scoring.
+struct RecordStats {
+    chars: usize,
+    link_chars: usize,
+    slots: usize,
+    images: usize,
+    prose: bool,
+}
+
+fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
+    let mut stats = RecordStats {
+        chars: 0,
+        link_chars: 0,
+        slots: 0,
+        images: 0,
+        prose: true,
+    };
+    for element in elements {
+        let text = text_of(*element);
+        stats.chars += text.chars().count();
+        for d in element.descendants().filter_map(ElementRef::wrap) {
+            match d.value().name() {
+                "a" => stats.link_chars += text_of(d).chars().count(),
+                "img" => stats.images += 1,
+                _ => {}
+            }
+        }
+        stats.slots += align::text_slot_count(*element);
+        // A paragraph of prose, not a record: one text block and nothing else.
+        let name = element.value().name();
+        if name != "p" && name != "blockquote" && name != "pre" {
+            stats.prose = false;
+        }
+    }
+    stats
+}
+
+/// How much a candidate looks like the list a person would point to.
+fn score(page: &Page, records: &[Vec<NodeId>]) -> f64 {
+    let doc = &page.document;
+    let elements: Vec<Vec<ElementRef<'_>>> = records
+        .iter()
+        .map(|ids| {
+            ids.iter()
+                .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
+                .collect()
+        })
+        .collect();
+    let n = elements.len();
+    if n < MIN_RECORDS {
+        return 0.0;
+    }
+    let stats: Vec<RecordStats> = elements.iter().map(|els| record_stats(els)).collect();
+    let chars: usize = stats.iter().map(|s| s.chars).sum();
+    let link_chars: usize = stats.iter().map(|s| s.link_chars).sum();
+    let mean_chars = chars as f64 / n as f64;
+    if mean_chars < 2.0 {
+        return 0.0;
+    }
+    let mean_slots = stats.iter().map(|s| s.slots).sum::<usize>() as f64 / n as f64;
+    let mut total: f64 = stats
+        .iter()
+        .map(|s| s.chars.min(RECORD_CHARS_CAP) as f64)
+        .sum();
+    // Fields per record: a record shows several things (name, price, date…).
+    total *= 1.0 + (mean_slots.max(1.0)).ln() * 0.5;
+    let link_share = if chars == 0 {
+        0.0
+    } else {
+        link_chars as f64 / chars as f64
+    };
+    // Menus, tag clouds and pagination: short records that are nothing but a link.
+    if link_share > 0.8 && mean_chars < 40.0 && mean_slots <= 1.5 {
+        total *= 0.3;
+    }
+    if stats.iter().all(|s| s.prose) {
+        total *= 0.3;
+    }
+    if let Some(first) = elements.first().and_then(|r| r.first()) {
+        if in_chrome(*first) {
+            total *= 0.25;
+        }
+        if in_overlay(*first) {
+            total *= 0.1;
+        }
+    }
+    total
+}
+
+/// Words in ids and classes of consent banners and dialogs: their lists (cookie vendors,
+/// purposes) are never what a person asks for.
+const OVERLAY_WORDS: &[&str] = &[
+    "consent", "onetrust", "gdpr", "cmp", "cookie", "cookies", "modal", "popup",
+];
+
+/// Whether an element sits in a consent banner or a dialog.
+fn in_overlay(element: ElementRef<'_>) -> bool {
+    std::iter::once(element)
+        .chain(element.ancestors().filter_map(ElementRef::wrap))
+        .any(|a| {
+            let el = a.value();
+            el.attr("role")
+                .is_some_and(|r| r == "dialog" || r == "alertdialog")
+                || el.attr("aria-modal") == Some("true")
+                || el.name() == "dialog"
+                || el.id().into_iter().chain(el.classes()).any(|name| {
+                    let lower = name.to_ascii_lowercase();
+                    lower.starts_with("ot-")
+                        || lower
+                            .split(|c: char| !c.is_ascii_alphanumeric())
+                            .any(|w| OVERLAY_WORDS.contains(&w))
+                })
+        })
+}
+
+/// When each record of `best` is a container whose text is mostly a list of smaller records
+/// (a grid's rows, each a row of cards), those smaller records are the list.
+fn finer_records(page: &Page, best: &Candidate, all: &[Candidate]) -> Option<Candidate> {
+    let doc = &page.document;
+    let outer: std::collections::HashSet<NodeId> = best.records.iter().flatten().copied().collect();
+    let mut finest: Option<&Candidate> = None;
+    for candidate in all {
+        if candidate.records.len() < best.records.len() * 2 || candidate.score < best.score * 0.7 {
+            continue;
+        }
+        // Every inner record lies inside an outer one.
+        let inside = candidate.records.iter().all(|r| {
+            doc.tree
+                .get(r[0])
+                .is_some_and(|node| node.ancestors().any(|a| outer.contains(&a.id())))
+        });
+        if !inside {
+            continue;
+        }
+        let structured = candidate
+            .records
+            .iter()
+            .filter_map(|r| doc.tree.get(r[0]).and_then(ElementRef::wrap))
+            .filter(|el| align::text_slot_count(*el) >= 2 || has_link_or_image(*el))
+            .count();
+        if structured * 5 < candidate.records.len() * 4 {
+            continue;
+        }
+        if finest.is_none_or(|f| candidate.score > f.score) {
+            finest = Some(candidate);
+        }
+    }
+    finest.cloned()
+}
+
+fn has_link_or_image(element: ElementRef<'_>) -> bool {
+    element
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .any(|d| matches!(d.value().name(), "a" | "img"))
+}
+
+/// A short selector matching exactly the records' first elements, when there is one.
+fn record_selector(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Option<String> {
+    let first = records.first()?.first()?;
+    let parent = first.parent().and_then(ElementRef::wrap)?;
+    let candidates = [
+        format!("{} > {}", simple_selector(parent), simple_selector(*first)),
+        format!("{} > {}", simple_selector(parent), first.value().name()),
+    ];
+    let wanted: Vec<NodeId> = records
+        .iter()
+        .filter_map(|r| r.first())
+        .map(|e| e.id())
+        .collect();
+    candidates.into_iter().find(|css| {
+        scraper::Selector::parse(css).is_ok_and(|selector| {
+            let got: Vec<NodeId> = page.document.select(&selector).map(|e| e.id()).collect();
+            got == wanted
+        })
+    })
+}

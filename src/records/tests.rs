@@ -1,0 +1,205 @@
+//! Records on small pages of each shape: exact records and column names.
+
+use serde_json::{Value, json};
+
+use super::{NameSource, RecordList, find};
+use crate::tools::Page;
+
+fn records_of(html: &str) -> RecordList {
+    let page = Page::parse(url::Url::parse("https://shop.example/list").unwrap(), html);
+    find(&page, 1000).expect("a list")
+}
+
+fn column_names(list: &RecordList) -> Vec<&str> {
+    list.columns.iter().map(|c| c.name.as_str()).collect()
+}
+
+fn page(main: &str, sidebar: &str) -> String {
+    format!(
+        "<html><body><header><nav><ul><li><a href='/'>Home</a></li><li><a href='/a'>About</a></li>\
+         <li><a href='/c'>Contact</a></li><li><a href='/j'>Jobs</a></li></ul></nav></header>\
+         <main>{main}</main><aside>{sidebar}</aside>\
+         <footer><ul><li><a href='/t'>Terms</a></li><li><a href='/p'>Privacy</a></li><li><a href='/s'>Sitemap</a></li></ul></footer>\
+         </body></html>"
+    )
+}
+
+#[test]
+fn a_table_with_a_header_row_gives_one_record_per_row_named_by_the_header() {
+    let rows: String = [
+        ("Ada Lovelace", "London", "1815", "Mathematics"),
+        ("Alan Turing", "London", "1912", "Computing"),
+        ("Grace Hopper", "New York", "1906", "Compilers"),
+        ("Edsger Dijkstra", "Rotterdam", "1930", "Algorithms"),
+    ]
+    .iter()
+    .map(|(name, city, born, field)| {
+        format!("<tr><td><a href='/p/{born}'>{name}</a></td><td>{city}</td><td>{born}</td><td>{field}</td></tr>")
+    })
+    .collect();
+    let html = page(
+        &format!(
+            "<h1>Pioneers</h1><table><thead><tr><th>Name</th><th>Birth place</th><th>Born</th><th>Field</th></tr></thead><tbody>{rows}</tbody></table>"
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 4);
+    assert_eq!(
+        column_names(&list),
+        ["name", "name_url", "birth_place", "born", "field"]
+    );
+    assert!(list.columns.iter().all(|c| c.source == NameSource::Header));
+    assert_eq!(
+        Value::Object(list.records[1].clone()),
+        json!({"name": "Alan Turing", "name_url": "https://shop.example/p/1912", "birth_place": "London", "born": 1912, "field": "Computing"})
+    );
+}
+
+#[test]
+fn a_product_card_grid_gives_image_title_link_and_price() {
+    let cards: String = [
+        ("Kettle", "24.99"),
+        ("Toaster", "39.00"),
+        ("Blender", "59.50"),
+        ("Mixer", "89.90"),
+        ("Grinder", "19.95"),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, (name, price))| {
+        format!(
+            "<div class='card product-card'><a href='/p/{i}'><img src='/img/{i}.jpg' alt=''></a>\
+                 <h3 class='product-title'><a href='/p/{i}'>{name}</a></h3>\
+                 <span class='price'>${price}</span><button>Add to cart</button>\
+                 <a class='more' href='/p/{i}'>Read more</a></div>"
+        )
+    })
+    .collect();
+    let html = page(&format!("<div class='grid'>{cards}</div>"), "");
+    let list = records_of(&html);
+    assert_eq!(list.total, 5);
+    assert_eq!(column_names(&list), ["url", "image", "title", "price"]);
+    assert_eq!(
+        Value::Object(list.records[2].clone()),
+        json!({"url": "https://shop.example/p/2", "image": "https://shop.example/img/2.jpg", "title": "Blender", "price": "$59.50"})
+    );
+    assert_eq!(
+        list.selector.as_deref(),
+        Some("div.grid > div.card.product-card")
+    );
+}
+
+#[test]
+fn a_feed_keeps_its_sticky_items_first() {
+    let post = |title: &str, date: &str, extra: &str, class: &str| {
+        format!(
+            "<article class='post {class}'>{extra}<h2><a href='/{title}'>{title}</a></h2>\
+             <time>{date}</time><p>Some words about {title} that make a teaser.</p></article>"
+        )
+    };
+    let feed = [
+        post(
+            "Welcome",
+            "2025-01-02",
+            "<span class='badge'>Pinned</span>",
+            "post--sticky",
+        ),
+        post(
+            "Rules",
+            "2025-01-03",
+            "<span class='badge'>Pinned</span>",
+            "post--sticky",
+        ),
+        post("Spring", "2025-03-20", "", ""),
+        post("Summer", "2025-06-21", "", ""),
+        post("Autumn", "2025-09-22", "", ""),
+    ]
+    .concat();
+    let list = records_of(&page(&feed, ""));
+    let titles: Vec<&Value> = list.records.iter().map(|r| &r["title"]).collect();
+    assert_eq!(
+        titles,
+        [
+            &json!("Welcome"),
+            &json!("Rules"),
+            &json!("Spring"),
+            &json!("Summer"),
+            &json!("Autumn")
+        ]
+    );
+    assert_eq!(list.records[2]["date"], "2025-03-20");
+}
+
+#[test]
+fn records_split_over_two_rows_are_one_record_each() {
+    let rows: String = (1..=4)
+        .map(|i| {
+            format!(
+                "<tr class='athing'><td class='rank'>{i}.</td><td class='title'><a href='/s/{i}'>Story number {i}</a></td></tr>\
+                 <tr><td></td><td class='subtext'><span class='score'>{} points</span> by <a class='user' href='/u/{i}'>user{i}</a></td></tr>\
+                 <tr class='spacer'></tr>",
+                i * 10
+            )
+        })
+        .collect();
+    let list = records_of(&page(&format!("<table><tbody>{rows}</tbody></table>"), ""));
+    assert_eq!(list.total, 4);
+    assert_eq!(list.elements_per_record, 2);
+    let second = &list.records[1];
+    assert_eq!(second["title"], "Story number 2");
+    let values: Vec<String> = second.values().map(ToString::to_string).collect();
+    assert!(values.iter().any(|v| v.contains("20 points")), "{second:?}");
+    assert!(values.iter().any(|v| v.contains("user2")), "{second:?}");
+}
+
+#[test]
+fn a_definition_list_pairs_terms_and_descriptions() {
+    let html = page(
+        "<dl><dt>HTTP</dt><dd>The protocol of the web.</dd><dt>HTML</dt><dd>The markup of pages.</dd>\
+         <dt>CSS</dt><dd>The styles of pages.</dd><dt>DNS</dt><dd>Names to addresses.</dd></dl>",
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 4);
+    let pairs: Vec<Vec<&Value>> = list
+        .records
+        .iter()
+        .map(|r| r.values().filter(|v| !v.is_null()).collect())
+        .collect();
+    assert_eq!(pairs[2], [&json!("CSS"), &json!("The styles of pages.")]);
+}
+
+#[test]
+fn a_richer_main_list_wins_over_a_longer_poorer_sidebar_list() {
+    let jobs: String = ["Rust engineer", "SRE", "Data analyst", "Designer"]
+        .iter()
+        .enumerate()
+        .map(|(i, title)| {
+            format!(
+                "<li class='job'><h3><a href='/jobs/{i}'>{title}</a></h3><span class='company'>Acme {i}</span>\
+                 <span class='location'>Berlin</span><span class='salary'>€{}0,000</span>\
+                 <p>We are looking for a {title} to join a small team that ships every day.</p></li>",
+                6 + i
+            )
+        })
+        .collect();
+    let tags: String = (0..12)
+        .map(|i| format!("<li><a href='/tag/{i}'>tag {i}</a></li>"))
+        .collect();
+    let list = records_of(&page(
+        &format!("<ul class='jobs'>{jobs}</ul>"),
+        &format!("<ul class='tags'>{tags}</ul>"),
+    ));
+    assert_eq!(list.total, 4);
+    assert_eq!(
+        column_names(&list),
+        ["title", "url", "company", "location", "salary", "text"]
+    );
+    assert_eq!(list.records[3]["salary"], "€90,000");
+    assert!(
+        list.alternatives.iter().any(|a| a.count == 12),
+        "{:?}",
+        list.alternatives
+    );
+}
