@@ -415,6 +415,7 @@ fn the_catalog_has_every_tool_with_an_object_schema() {
             "extract.prices",
             "extract.dates",
             "extract.main_content",
+            "extract.records",
             "extract.product",
             "extract.markdown",
             "data.dedupe",
