@@ -189,6 +189,15 @@ fn fit(block: &RepeatedBlock, request: &Request) -> f64 {
 }
 
 fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Plan {
+    // A request that names no fields wants every item with everything it shows: the records
+    // engine finds the main list and all its columns. Named fields, or a sort that needs to
+    // know which field is which, go through the outline's blocks; so does a page where the
+    // records engine found nothing (the next round).
+    let records_first = request.fields.is_empty() && request.sort.is_none();
+    if records_first && attempt == 0 {
+        return records_plan(request);
+    }
+    let attempt = if records_first { attempt - 1 } else { attempt };
     let blocks = &context.outline.blocks;
     let content: Vec<&RepeatedBlock> = blocks.iter().filter(|b| !b.in_chrome).collect();
     // Navigation is never "the items" while a content block exists.
@@ -297,6 +306,28 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     }
 }
 
+/// Every record of the main list with all its fields, then the count asked for.
+fn records_plan(request: &Request) -> Plan {
+    let mut calls = vec![ToolCall::new(
+        "extract.records",
+        json!({}),
+        "the request names no fields: every item of the page's main list, with every field it shows",
+    )];
+    if let Some(n) = request.count {
+        calls.push(ToolCall::new(
+            "extract.top_n",
+            json!({"n": n}),
+            format!("the request asks for {n} items"),
+        ));
+    }
+    Plan {
+        tool_calls: calls,
+        done: true,
+        notes: Vec::new(),
+        usage: (0, 0),
+    }
+}
+
 /// The `extract.fields` map for the requested fields (or the block's title/url and any
 /// price, score, date, image when none were named), its order, and roles not found.
 fn field_specs(
@@ -396,6 +427,51 @@ mod tests {
                 role,
             })
             .collect()
+    }
+
+    fn context(instructions: &str, round: u32) -> PlannerContext {
+        PlannerContext {
+            instructions: instructions.into(),
+            output_instructions: None,
+            url: "https://shop.example/".into(),
+            outline: crate::planner::outline::Outline {
+                blocks: vec![block(Vec::new())],
+                ..Default::default()
+            },
+            observations: Vec::new(),
+            round,
+            steps_left: 20,
+            have_answer: false,
+            tools: Vec::new(),
+            model: None,
+        }
+    }
+
+    fn tools_of(plan: &Plan) -> Vec<&str> {
+        plan.tool_calls.iter().map(|c| c.tool.as_str()).collect()
+    }
+
+    #[test]
+    fn a_list_request_without_fields_reads_every_record_then_the_blocks_if_that_fails() {
+        for wording in [
+            "List every item of the main list on this page, with all their details.",
+            "all the jobs",
+            "every product on this page",
+        ] {
+            let first = plan(&context(wording, 0));
+            assert_eq!(tools_of(&first), ["extract.records"], "{wording}");
+            let next = plan(&context(wording, 1));
+            assert_eq!(tools_of(&next)[0], "html.select", "{wording}");
+        }
+        let top = plan(&context("the top 5 stories", 0));
+        assert_eq!(tools_of(&top), ["extract.records", "extract.top_n"]);
+        assert_eq!(top.tool_calls[1].params, json!({"n": 5}));
+    }
+
+    #[test]
+    fn named_fields_stay_exactly_those_fields() {
+        let named = plan(&context("every product with its name and price", 0));
+        assert_eq!(tools_of(&named)[..2], ["html.select", "extract.fields"]);
     }
 
     #[test]

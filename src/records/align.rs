@@ -766,8 +766,16 @@ const PLAIN_CLASS_WORDS: &[&str] = &[
     "green",
 ];
 
-/// A meaningful word from an element's class names (`product-price` → `price`), as a key.
+/// A meaningful word from the class names of an element or of its two nearest ancestors
+/// (`<h3 class="product-name"><a>…` → `name`), as a key.
 fn class_word(element: ElementRef<'_>) -> Option<&'static str> {
+    std::iter::once(element)
+        .chain(element.ancestors().filter_map(ElementRef::wrap).take(2))
+        .find_map(own_class_word)
+}
+
+/// A meaningful word from an element's own class names (`product-price` → `price`).
+fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
     // Leaked names would grow memory; pick from a fixed vocabulary of useful field names.
     const FIELD_WORDS: &[&str] = &[
         "title",

@@ -1,0 +1,139 @@
+//! Every item of the main list, with all its details (issue 11), through the real server.
+
+use serde_json::{Value, json};
+
+use crate::support::{FixtureServer, Frame, spawn_app};
+
+fn tool_steps<'a>(frames: &'a [Frame], tool: &str) -> Vec<&'a Value> {
+    frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "tool_call")
+        .map(Frame::payload)
+        .filter(|p| p["extracted_data"]["tool"] == tool)
+        .collect()
+}
+
+#[tokio::test]
+async fn every_item_with_all_details_is_every_card_with_every_field() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let url = fixtures.url("/pages/directory.html");
+    let frames = app
+        .stream(&json!({
+            "urls": [&url],
+            "instructions": "List every item of the main list on this page, with all their details.",
+        }))
+        .await;
+    let complete = frames.last().unwrap().payload();
+    assert_eq!(complete["status"], "completed");
+    let records = complete["extracted_data"][&url].as_array().unwrap();
+    assert_eq!(
+        records.len(),
+        6,
+        "the six cards, not the twelve sidebar tags"
+    );
+    let profile = |i: u32| format!("{}/people/{i}", fixtures.base);
+    assert_eq!(
+        records[1],
+        json!({
+            "url": profile(2),
+            "image": format!("{}/img/2.jpg", fixtures.base),
+            "name": "Alan Turing",
+            "role": "Cryptanalyst",
+            "city": "Manchester",
+            "born": 1912,
+        })
+    );
+    let names: Vec<&str> = records
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Ada Lovelace",
+            "Alan Turing",
+            "Grace Hopper",
+            "Edsger Dijkstra",
+            "Barbara Liskov",
+            "Donald Knuth"
+        ]
+    );
+
+    // The step says which list it chose, how its columns were named, and what it passed over.
+    let steps = tool_steps(&frames, "extract.records");
+    assert_eq!(steps.len(), 1);
+    let evidence = &steps[0]["extracted_data"]["evidence"];
+    assert_eq!(evidence["records_on_page"], 6);
+    assert_eq!(evidence["capped"], false);
+    assert_eq!(
+        evidence["selector"], "div.members > div.member-card",
+        "{evidence}"
+    );
+    let sources: Vec<(String, String)> = evidence["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_owned(),
+                c["source"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        sources.contains(&("born".into(), "label".into())),
+        "{sources:?}"
+    );
+    assert!(
+        sources.contains(&("role".into(), "class".into())),
+        "{sources:?}"
+    );
+    assert!(
+        evidence["alternatives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["count"] == 12),
+        "{evidence}"
+    );
+}
+
+#[tokio::test]
+async fn named_fields_stay_the_fields_named_and_a_count_cuts_the_records() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let url = fixtures.url("/pages/directory.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "the first 2 members"}))
+        .await;
+    let records = frames.last().unwrap().payload()["extracted_data"][&url].clone();
+    assert_eq!(records.as_array().unwrap().len(), 2);
+    assert_eq!(records[1]["name"], "Alan Turing");
+
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "every member with name and link"}))
+        .await;
+    assert!(tool_steps(&frames, "extract.records").is_empty());
+    let records = frames.last().unwrap().payload()["extracted_data"][&url].clone();
+    let first = records[0].as_object().unwrap();
+    let keys: Vec<&str> = first.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["name", "link"], "{records}");
+}
+
+#[tokio::test]
+async fn the_cap_on_items_is_said_in_the_step() {
+    let fixtures = FixtureServer::start().await;
+    let app = crate::support::spawn_app_with(|s| s.limits.max_items = 4).await;
+    let url = fixtures.url("/pages/directory.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "all the members"}))
+        .await;
+    let steps = tool_steps(&frames, "extract.records");
+    let evidence = &steps[0]["extracted_data"]["evidence"];
+    assert_eq!(evidence["records_on_page"], 6);
+    assert_eq!(evidence["returned"], 4);
+    assert_eq!(evidence["capped"], true);
+    let records = frames.last().unwrap().payload()["extracted_data"][&url].clone();
+    assert_eq!(records.as_array().unwrap().len(), 4);
+}
