@@ -239,4 +239,16 @@ pub struct OutputDetails {
     pub requested: Option<usize>,
     /// A compact rendering of the answer.
     pub preview: String,
+    /// Present when a tool stopped at `limits.max_items`: the answer is not the whole list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_cap: Option<ItemCap>,
+}
+
+/// A list cut at the server's item cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemCap {
+    /// `limits.max_items`.
+    pub limit: usize,
+    /// Items the page has.
+    pub on_page: u64,
 }

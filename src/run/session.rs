@@ -15,7 +15,7 @@ use super::request::ValidRequest;
 use super::rewards;
 use crate::events::{
     CompleteData, Decision, DecisionDetails, DraftedCall, ErrorCode, ErrorData, EventPayload,
-    FallbackDetails, FetchDetails, FetchFailure, FetchSuccess, InitData, OutputDetails,
+    FallbackDetails, FetchDetails, FetchFailure, FetchSuccess, InitData, ItemCap, OutputDetails,
     PartialDecision, PlannedCall, RunStatus, StepPayload, StepStatus, TokenUsage, ToolCallDetails,
     UrlCompleteData, UrlStartData, UrlStatus,
 };
@@ -60,6 +60,9 @@ struct Run<'a> {
     control: &'a RunControl,
     emitter: &'a mut Emitter,
     drafts: DraftThrottle,
+    /// Set when a tool of the current URL stopped at `limits.max_items` (items kept, items
+    /// the page has), so the URL's `output` step says the answer is not the whole list.
+    item_cap: Option<ItemCap>,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -76,6 +79,7 @@ pub async fn run(
         control: &control,
         emitter,
         drafts: DraftThrottle::default(),
+        item_cap: None,
     };
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
@@ -217,6 +221,7 @@ impl Run<'_> {
 
     async fn process_url(&mut self, index: usize, url: &str) -> UrlOutcome {
         let started = Instant::now();
+        self.item_cap = None;
         self.emit(EventPayload::UrlStart(UrlStartData {
             url: url.to_owned(),
             index,
@@ -332,6 +337,7 @@ impl Run<'_> {
                 items,
                 requested: wanted,
                 preview: preview(&answer, 300),
+                item_cap: self.item_cap,
             }),
             url: Some(url.to_owned()),
             status: if has_content(&answer) {
@@ -339,7 +345,13 @@ impl Run<'_> {
             } else {
                 StepStatus::Failed
             },
-            message: format!("Answer for this URL: {items} item(s)"),
+            message: match self.item_cap {
+                Some(cap) => format!(
+                    "Answer for this URL: {items} item(s); the page has {} but limits.max_items is {}",
+                    cap.on_page, cap.limit
+                ),
+                None => format!("Answer for this URL: {items} item(s)"),
+            },
             reward,
             duration_ms: None,
         })
@@ -628,6 +640,14 @@ impl Run<'_> {
     }
 
     async fn tool_step(&mut self, url: &str, call: &ToolCall, result: &ToolCallResult) {
+        if let Some(evidence) = &result.evidence
+            && evidence["capped"] == Value::Bool(true)
+        {
+            self.item_cap = Some(ItemCap {
+                limit: self.deps.settings.limits.max_items,
+                on_page: evidence["records_on_page"].as_u64().unwrap_or_default(),
+            });
+        }
         let description = self.deps.registry.get(&call.tool).map(|t| t.description);
         let max_bytes = self.deps.settings.limits.max_step_result_bytes;
         let (bounded, truncated) = bound(result.result.as_ref(), max_bytes);

@@ -136,4 +136,20 @@ async fn the_cap_on_items_is_said_in_the_step() {
     assert_eq!(evidence["capped"], true);
     let records = frames.last().unwrap().payload()["extracted_data"][&url].clone();
     assert_eq!(records.as_array().unwrap().len(), 4);
+    let output = frames
+        .iter()
+        .find(|f| f.event == "step" && f.action() == "output")
+        .unwrap()
+        .payload();
+    assert_eq!(
+        output["extracted_data"]["item_cap"],
+        json!({"limit": 4, "on_page": 6})
+    );
+    assert!(
+        output["message"]
+            .as_str()
+            .unwrap()
+            .contains("limits.max_items is 4"),
+        "{output}"
+    );
 }
