@@ -1,4 +1,5 @@
-//! Parse + outline + heuristic plan on real pages: the fixed cost of every URL before tools run.
+//! Parse + outline + heuristic plan on real pages: the fixed cost of every URL before tools
+//! run; and the records engine on the same pages.
 #![allow(clippy::expect_used)] // a benchmark with a broken constant URL should stop at once
 
 use std::io::Read;
@@ -49,6 +50,10 @@ fn bench(c: &mut Criterion) {
         group.bench_function("parse", |b| b.iter(|| Page::parse(url.clone(), &html)));
         let page = Page::parse(url.clone(), &html);
         group.bench_function("outline", |b| b.iter(|| outline(&page)));
+        // Record detection + field alignment (extract.records) on the parsed page.
+        group.bench_function("records", |b| {
+            b.iter(|| scrape_agent::records::find(&page, 1000))
+        });
         let ctx = context(outline(&page));
         group.bench_function("heuristic_plan", |b| b.iter(|| heuristic::plan(&ctx)));
         group.finish();

@@ -24,7 +24,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::tools::Page;
-use crate::tools::dom::{in_chrome, simple_selector, text_of};
+use crate::tools::dom::{is_chrome_element, simple_selector, text_of};
 
 pub use align::{Column, ColumnKind, NameSource};
 use shape::{Shape, similarity};
@@ -90,8 +90,9 @@ pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
     if candidates.is_empty() {
         return None;
     }
+    let sizes = TextSizes::of(page);
     for candidate in &mut candidates {
-        candidate.score = score(page, &candidate.records);
+        candidate.score = score(page, &candidate.records, &sizes);
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mut best = candidates.first()?.clone();
@@ -270,7 +271,9 @@ fn lists_among(kids: &[ElementRef<'_>]) -> Vec<Vec<Vec<NodeId>>> {
             let rep = members[0];
             shapes[rep].tag == shapes[i].tag && {
                 let alike = similarity(&shapes[rep], &shapes[i]);
-                alike >= CLOSE_SHAPE || alike >= SAME_SHAPE && classes_agree(kids[rep], kids[i])
+                alike >= CLOSE_SHAPE
+                    || alike >= SAME_SHAPE
+                        && (classes_agree(kids[rep], kids[i]) || rows_alike(kids[rep], kids[i]))
             }
         });
         match found {
@@ -295,6 +298,27 @@ fn lists_among(kids: &[ElementRef<'_>]) -> Vec<Vec<Vec<NodeId>>> {
         }
     }
     lists
+}
+
+/// Whether two table rows are rows of one list though their classes differ (`full_table`,
+/// `partial_table`): as many cells, the same kind of cells, and both classed. A classed title
+/// row and the unclassed detail row after it stay apart (records of two rows).
+fn rows_alike(a: ElementRef<'_>, b: ElementRef<'_>) -> bool {
+    a.value().name() == "tr"
+        && row_kind(a) == row_kind(b)
+        && a.value().classes().next().is_some()
+        && b.value().classes().next().is_some()
+}
+
+/// What makes table rows alike: how many cells they have, and whether all are headers.
+fn row_kind(row: ElementRef<'_>) -> (usize, bool) {
+    let cells: Vec<&str> = row
+        .children()
+        .filter_map(ElementRef::wrap)
+        .map(|c| c.value().name())
+        .filter(|name| matches!(*name, "td" | "th"))
+        .collect();
+    (cells.len(), cells.iter().all(|name| *name == "th"))
 }
 
 /// Whether two siblings' classes agree: both have none, or they share one. A title row
@@ -454,7 +478,7 @@ fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
 }
 
 /// How much a candidate looks like the list a person would point to.
-fn score(page: &Page, records: &[Vec<NodeId>]) -> f64 {
+fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> f64 {
     let doc = &page.document;
     let elements: Vec<Vec<ElementRef<'_>>> = records
         .iter()
@@ -495,14 +519,92 @@ fn score(page: &Page, records: &[Vec<NodeId>]) -> f64 {
         total *= 0.3;
     }
     if let Some(first) = elements.first().and_then(|r| r.first()) {
-        if in_chrome(*first) {
+        let marks: Vec<ElementRef<'_>> = sizes.local_ancestors(*first).collect();
+        // Chrome by tag or role counts at any size (a mega menu can hold half the page's
+        // text); chrome by class name only below the page-level wrappers.
+        let structural = std::iter::once(*first)
+            .chain(first.ancestors().filter_map(ElementRef::wrap))
+            .any(is_structural_chrome);
+        if structural || marks.iter().any(|a| is_chrome_element(*a)) {
             total *= 0.25;
         }
-        if in_overlay(*first) {
+        if marks.iter().any(|a| is_overlay(*a)) {
             total *= 0.1;
         }
     }
     total
+}
+
+/// Navigation, footer, sidebar by tag or ARIA role.
+fn is_structural_chrome(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    matches!(el.name(), "nav" | "footer" | "aside")
+        || el.attr("role").is_some_and(|r| {
+            matches!(
+                r,
+                "navigation" | "contentinfo" | "banner" | "menu" | "menubar"
+            )
+        })
+}
+
+/// Characters of text under each element, and the wrappers of the page's main content,
+/// computed once per page.
+struct TextSizes {
+    chars: HashMap<NodeId, usize>,
+    page: usize,
+    /// `<main>` (or `role=main`) and everything around it, when the page has one.
+    main_wrappers: Option<std::collections::HashSet<NodeId>>,
+}
+
+impl TextSizes {
+    fn of(page: &Page) -> Self {
+        let mut chars: HashMap<NodeId, usize> = HashMap::new();
+        for node in page.document.tree.nodes() {
+            let Some(text) = node.value().as_text() else {
+                continue;
+            };
+            let len = text.trim().chars().count();
+            if len == 0 {
+                continue;
+            }
+            for ancestor in node.ancestors() {
+                *chars.entry(ancestor.id()).or_default() += len;
+            }
+        }
+        let page_chars = chars
+            .get(&page.document.root_element().id())
+            .copied()
+            .unwrap_or_default();
+        let main = page
+            .document
+            .root_element()
+            .descendants()
+            .filter_map(ElementRef::wrap)
+            .find(|e| e.value().name() == "main" || e.value().attr("role") == Some("main"));
+        let main_wrappers = main.map(|main| {
+            std::iter::once(main.id())
+                .chain(main.ancestors().map(|a| a.id()))
+                .collect()
+        });
+        Self {
+            chars,
+            page: page_chars,
+            main_wrappers,
+        }
+    }
+
+    /// An element and its ancestors up to (not including) the first that wraps the page's
+    /// main content (`<main>` and what holds it; without one, half the page's text): a
+    /// wrapper of the whole page (`layout-with-sidebar`, `cookie-banner-open` on `<body>`)
+    /// says nothing about one list inside it.
+    fn local_ancestors<'a>(&self, element: ElementRef<'a>) -> impl Iterator<Item = ElementRef<'a>> {
+        std::iter::once(element)
+            .chain(element.ancestors().filter_map(ElementRef::wrap))
+            .take_while(|a| match &self.main_wrappers {
+                Some(wrappers) => !wrappers.contains(&a.id()),
+                None => self.chars.get(&a.id()).copied().unwrap_or_default() * 2 <= self.page,
+            })
+    }
 }
 
 /// Words in ids and classes of consent banners and dialogs: their lists (cookie vendors,
@@ -511,23 +613,19 @@ const OVERLAY_WORDS: &[&str] = &[
     "consent", "onetrust", "gdpr", "cmp", "cookie", "cookies", "modal", "popup",
 ];
 
-/// Whether an element sits in a consent banner or a dialog.
-fn in_overlay(element: ElementRef<'_>) -> bool {
-    std::iter::once(element)
-        .chain(element.ancestors().filter_map(ElementRef::wrap))
-        .any(|a| {
-            let el = a.value();
-            el.attr("role")
-                .is_some_and(|r| r == "dialog" || r == "alertdialog")
-                || el.attr("aria-modal") == Some("true")
-                || el.name() == "dialog"
-                || el.id().into_iter().chain(el.classes()).any(|name| {
-                    let lower = name.to_ascii_lowercase();
-                    lower.starts_with("ot-")
-                        || lower
-                            .split(|c: char| !c.is_ascii_alphanumeric())
-                            .any(|w| OVERLAY_WORDS.contains(&w))
-                })
+/// Whether an element is a consent banner or a dialog.
+fn is_overlay(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    el.attr("role")
+        .is_some_and(|r| r == "dialog" || r == "alertdialog")
+        || el.attr("aria-modal") == Some("true")
+        || el.name() == "dialog"
+        || el.id().into_iter().chain(el.classes()).any(|name| {
+            let lower = name.to_ascii_lowercase();
+            lower.starts_with("ot-")
+                || lower
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| OVERLAY_WORDS.contains(&w))
         })
 }
 
