@@ -246,7 +246,13 @@ struct Draft<'a> {
 /// Aligns `records` into columns.
 pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
     let n = records.len();
-    let per_record: Vec<Vec<Slot<'_>>> = records.iter().map(|r| record_slots(page, r)).collect();
+    // Inside an interrupted tool call, the walk stops early: the call's result is thrown away.
+    let mut ticker = crate::tools::interrupt::Ticker::every(8);
+    let per_record: Vec<Vec<Slot<'_>>> = records
+        .iter()
+        .take_while(|_| !ticker.stop())
+        .map(|r| record_slots(page, r))
+        .collect();
     let mut drafts: Vec<Draft<'_>> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for (row, slots) in per_record.iter().enumerate() {

@@ -91,7 +91,11 @@ pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
         return None;
     }
     let sizes = TextSizes::of(page);
+    let mut ticker = crate::tools::interrupt::Ticker::every(1);
     for candidate in &mut candidates {
+        if ticker.stop() {
+            return None;
+        }
         candidate.score = score(page, &candidate.records, &sizes);
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score));

@@ -377,6 +377,7 @@ mod tests {
                 ("extract.emails", json!({})),
                 ("extract.dates", json!({})),
                 ("extract.markdown", json!({})),
+                ("extract.records", json!({})),
                 ("data.sort", json!({"by": "points"})),
                 ("data.dedupe", json!({})),
             ]
