@@ -76,7 +76,7 @@ enum SlotKind {
 }
 
 /// One value found in a record, keyed by where it sits inside the record.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Slot<'a> {
     key: String,
     kind: SlotKind,
@@ -210,7 +210,7 @@ fn media<'a>(page: Option<&Page>, element: ElementRef<'a>, key: &str, out: &mut 
     }
 }
 
-/// The slots of one record, keys made unique by their order (`td`, `td#2`, …).
+/// The slots of one record, keyed by tag and first class along their path.
 fn record_slots<'a>(page: &Page, record: &[ElementRef<'a>]) -> Vec<Slot<'a>> {
     let mut slots = Vec::new();
     for (index, element) in record.iter().enumerate() {
@@ -221,8 +221,17 @@ fn record_slots<'a>(page: &Page, record: &[ElementRef<'a>]) -> Vec<Slot<'a>> {
         };
         walk(Some(page), *element, prefix, &mut slots);
     }
+    slots
+}
+
+/// Keys made unique by their order (`td`, `td#2`, …); without classes, only the tags of the
+/// path count (sites whose class names change from item to item: atomic CSS, hashed names).
+fn unique_keys(mut slots: Vec<Slot<'_>>, with_classes: bool) -> Vec<Slot<'_>> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     for slot in &mut slots {
+        if !with_classes {
+            slot.key = tags_only(&slot.key);
+        }
         let count = seen.entry(slot.key.clone()).or_default();
         *count += 1;
         if *count > 1 {
@@ -230,6 +239,20 @@ fn record_slots<'a>(page: &Page, record: &[ElementRef<'a>]) -> Vec<Slot<'a>> {
         }
     }
     slots
+}
+
+/// A slot key with the class part of each step left out (`div.card/h3.t@href` → `div/h3@href`).
+fn tags_only(key: &str) -> String {
+    key.split('/')
+        .map(|step| {
+            let (path, suffix) = step
+                .find(['@', '#'])
+                .map_or((step, ""), |at| step.split_at(at));
+            let tag = path.split('.').next().unwrap_or(path);
+            format!("{tag}{suffix}")
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// A column being built: its key and the value of each record that has it.
@@ -253,38 +276,16 @@ pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
         .take_while(|_| !ticker.stop())
         .map(|r| record_slots(page, r))
         .collect();
-    let mut drafts: Vec<Draft<'_>> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    for (row, slots) in per_record.iter().enumerate() {
-        let len = slots.len().max(1) as f64;
-        for (position, slot) in slots.iter().enumerate() {
-            let at = *index.entry(slot.key.clone()).or_insert_with(|| {
-                drafts.push(Draft {
-                    key: slot.key.clone(),
-                    kind: slot.kind,
-                    values: vec![None; n],
-                    elements: vec![None; n],
-                    order: 0.0,
-                });
-                drafts.len() - 1
-            });
-            let draft = &mut drafts[at];
-            draft.values[row] = Some(slot.value.clone());
-            draft.elements[row] = Some(slot.element);
-            draft.order += position as f64 / len;
-        }
-    }
-    for draft in &mut drafts {
-        let filled = draft.values.iter().flatten().count().max(1);
-        draft.order /= filled as f64;
-    }
-    drafts.sort_by(|a, b| a.order.total_cmp(&b.order));
-
     // Slots found in too few records are not columns; their text is kept under `other`.
     let needed = (n / 5).max(2).min(n);
-    let (mut kept, rare): (Vec<Draft<'_>>, Vec<Draft<'_>>) = drafts
-        .into_iter()
-        .partition(|d| d.values.iter().flatten().count() >= needed);
+    let (mut kept, mut rare) = columns_of(per_record.clone(), n, needed, true);
+    // When class names keep most values out of the columns, the tags alone align better.
+    if share_kept(&kept, &rare) < 0.6 {
+        let (kept_by_tags, rare_by_tags) = columns_of(per_record, n, needed, false);
+        if share_kept(&kept_by_tags, &rare_by_tags) > share_kept(&kept, &rare) {
+            (kept, rare) = (kept_by_tags, rare_by_tags);
+        }
+    }
     let labels = drop_constants(&mut kept, n);
     drop_repeated_links(&mut kept);
 
@@ -353,6 +354,62 @@ pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
         })
         .collect();
     Table { columns, rows }
+}
+
+/// The records' slots as columns (kept: found in at least `needed` records) and the rest,
+/// in the order they stand in the records.
+fn columns_of<'a>(
+    per_record: Vec<Vec<Slot<'a>>>,
+    n: usize,
+    needed: usize,
+    with_classes: bool,
+) -> (Vec<Draft<'a>>, Vec<Draft<'a>>) {
+    let mut drafts: Vec<Draft<'a>> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (row, slots) in per_record.into_iter().enumerate() {
+        let slots = unique_keys(slots, with_classes);
+        let len = slots.len().max(1) as f64;
+        for (position, slot) in slots.into_iter().enumerate() {
+            let at = *index.entry(slot.key.clone()).or_insert_with(|| {
+                drafts.push(Draft {
+                    key: slot.key.clone(),
+                    kind: slot.kind,
+                    values: vec![None; n],
+                    elements: vec![None; n],
+                    order: 0.0,
+                });
+                drafts.len() - 1
+            });
+            let draft = &mut drafts[at];
+            draft.values[row] = Some(slot.value);
+            draft.elements[row] = Some(slot.element);
+            draft.order += position as f64 / len;
+        }
+    }
+    for draft in &mut drafts {
+        let filled = draft.values.iter().flatten().count().max(1);
+        draft.order /= filled as f64;
+    }
+    drafts.sort_by(|a, b| a.order.total_cmp(&b.order));
+    drafts
+        .into_iter()
+        .partition(|d| d.values.iter().flatten().count() >= needed)
+}
+
+/// The share of all values that landed in kept columns.
+fn share_kept(kept: &[Draft<'_>], rare: &[Draft<'_>]) -> f64 {
+    let count = |drafts: &[Draft<'_>]| -> usize {
+        drafts
+            .iter()
+            .map(|d| d.values.iter().flatten().count())
+            .sum()
+    };
+    let (kept, rare) = (count(kept), count(rare));
+    if kept + rare == 0 {
+        1.0
+    } else {
+        kept as f64 / (kept + rare) as f64
+    }
 }
 
 /// Removes text columns whose value is the same in every record ("Read more", "Add to
