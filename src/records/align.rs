@@ -840,6 +840,8 @@ fn class_word(element: ElementRef<'_>) -> Option<&'static str> {
 /// A meaningful word from an element's own class names (`product-price` → `price`).
 fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
     // Leaked names would grow memory; pick from a fixed vocabulary of useful field names.
+    // Words that are more often styling than data (`size-m`, `color-primary`,
+    // `position-relative`, `type-secondary`) are not in it.
     const FIELD_WORDS: &[&str] = &[
         "title",
         "name",
@@ -870,8 +872,6 @@ fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
         "brand",
         "sku",
         "status",
-        "type",
-        "size",
         "phone",
         "email",
         "username",
@@ -880,19 +880,15 @@ fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
         "duration",
         "year",
         "rank",
-        "label",
         "subtitle",
         "headline",
         "byline",
-        "source",
         "domain",
         "stock",
         "availability",
         "discount",
         "stars",
         "distance",
-        "level",
-        "version",
         "language",
         "quantity",
         "model",
@@ -900,14 +896,9 @@ fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
         "director",
         "role",
         "team",
-        "position",
         "department",
         "publisher",
         "isbn",
-        "format",
-        "pages",
-        "color",
-        "weight",
     ];
     let el = element.value();
     for class in el.classes() {

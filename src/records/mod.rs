@@ -133,11 +133,18 @@ pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
         })
         .filter(|els: &Vec<ElementRef<'_>>| !els.is_empty())
         .collect();
-    let total = elements.len();
     let table = align::align(page, &elements);
+    // A record none of whose values could be read (all in buttons or hidden parts) is not a
+    // row anyone wants.
+    let rows: Vec<Map<String, Value>> = table
+        .rows
+        .into_iter()
+        .filter(|row| row.values().any(|v| !v.is_null()))
+        .collect();
+    let total = rows.len();
     Some(RecordList {
         selector: record_selector(page, &elements),
-        records: table.rows.into_iter().take(max_records).collect(),
+        records: rows.into_iter().take(max_records).collect(),
         total,
         elements_per_record: elements.iter().map(Vec::len).max().unwrap_or(1),
         columns: table.columns,

@@ -203,3 +203,20 @@ fn a_richer_main_list_wins_over_a_longer_poorer_sidebar_list() {
         list.alternatives
     );
 }
+
+#[test]
+fn a_record_with_nothing_readable_is_no_row() {
+    let cards: String = ["Kettle", "Toaster", "Blender", "Mixer"]
+        .iter()
+        .map(|name| {
+            format!("<li class='tile'><h3><a href='/p/{name}'>{name}</a></h3><span class='price'>$5</span></li>")
+        })
+        .collect();
+    let html = page(
+        &format!("<ul class='tiles'>{cards}<li class='tile'><button>Load more</button></li></ul>"),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 4);
+    assert!(list.records.iter().all(|r| !r["title"].is_null()));
+}
