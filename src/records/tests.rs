@@ -213,7 +213,10 @@ fn a_record_with_nothing_readable_is_no_row() {
         })
         .collect();
     let html = page(
-        &format!("<ul class='tiles'>{cards}<li class='tile'><button>Load more</button></li></ul>"),
+        &format!(
+            "<ul class='tiles'>{cards}<li class='tile'><h3><a href='#'></a></h3>\
+             <span class='price' hidden>$5</span><button>Notify me</button></li></ul>"
+        ),
         "",
     );
     let list = records_of(&html);
