@@ -291,19 +291,22 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             format!("the request asks for items ordered by {field}"),
         ));
     }
-    if let Some(n) = request.count {
-        calls.push(ToolCall::new(
-            "extract.top_n",
-            json!({"n": n}),
-            format!("the request asks for {n} items"),
-        ));
-    }
+    calls.extend(request.count.map(top_n));
     Plan {
         tool_calls: calls,
         done: true,
         notes,
         usage: (0, 0),
     }
+}
+
+/// Keeps the first `n` items, as the request's count asks.
+fn top_n(n: usize) -> ToolCall {
+    ToolCall::new(
+        "extract.top_n",
+        json!({"n": n}),
+        format!("the request asks for {n} items"),
+    )
 }
 
 /// Every record of the main list with all its fields, then the count asked for.
@@ -313,13 +316,7 @@ fn records_plan(request: &Request) -> Plan {
         json!({}),
         "the request names no fields: every item of the page's main list, with every field it shows",
     )];
-    if let Some(n) = request.count {
-        calls.push(ToolCall::new(
-            "extract.top_n",
-            json!({"n": n}),
-            format!("the request asks for {n} items"),
-        ));
-    }
+    calls.extend(request.count.map(top_n));
     Plan {
         tool_calls: calls,
         done: true,
