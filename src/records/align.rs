@@ -117,17 +117,27 @@ fn segment(element: ElementRef<'_>) -> String {
 }
 
 /// Whether an element's text is one value: it has no child elements, or it has text of its
-/// own with only inline elements around it (`<p>Some <b>bold</b> text</p>`).
+/// own with only inline elements around it (`<p>Some <b>bold</b> text</p>`). Own text that
+/// only joins its children's values (`<span>10 points</span> by <a>ada</a>`, `·`, `|`) does
+/// not make one value of them.
 fn is_text_leaf(element: ElementRef<'_>) -> bool {
     let mut children = element.children().filter_map(ElementRef::wrap).peekable();
     if children.peek().is_none() {
         return true;
     }
-    let own_text = element
+    let own_alphanumerics: usize = element
         .children()
         .filter_map(|c| c.value().as_text())
-        .any(|t| t.chars().any(|c| !c.is_whitespace()));
-    own_text
+        .map(|t| t.chars().filter(|c| c.is_alphanumeric()).count())
+        .sum();
+    let valued_children = element
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|child| child.text().any(|t| !t.trim().is_empty()))
+        .count();
+    let connective = own_alphanumerics <= 4 && valued_children >= 2;
+    own_alphanumerics > 0
+        && !connective
         && !element
             .descendants()
             .filter_map(ElementRef::wrap)
@@ -630,7 +640,7 @@ fn name_column(
             if present.iter().all(|v| looks_like_price(v)) {
                 Some("price")
             } else {
-                None
+                text_kind(draft, &present)
             }
         }
     };
@@ -651,6 +661,31 @@ fn name_column(
 /// The `itemprop` of an element.
 fn itemprop(element: ElementRef<'_>) -> Option<&str> {
     element.value().attr("itemprop")
+}
+
+/// A name for a text column from the elements that hold it: a definition list's terms and
+/// descriptions, paragraphs of prose.
+fn text_kind(draft: &Draft<'_>, present: &[&str]) -> Option<&'static str> {
+    let tag = agreed(
+        draft
+            .elements
+            .iter()
+            .flatten()
+            .map(|e| Some(e.value().name())),
+    )?;
+    match tag.as_str() {
+        "dt" => Some("term"),
+        "dd" => Some("description"),
+        "p" => {
+            let words = present
+                .iter()
+                .map(|v| v.split_whitespace().count())
+                .sum::<usize>()
+                / present.len().max(1);
+            (words >= 6).then_some("description")
+        }
+        _ => None,
+    }
 }
 
 /// Whether a text column is the records' titles: headings, or the text of their main link.
@@ -844,6 +879,7 @@ fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
     // `position-relative`, `type-secondary`) are not in it.
     const FIELD_WORDS: &[&str] = &[
         "title",
+        "badge",
         "name",
         "price",
         "date",

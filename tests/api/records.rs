@@ -153,3 +153,109 @@ async fn the_cap_on_items_is_said_in_the_step() {
         "{output}"
     );
 }
+
+/// The records and column names the server answers for "every item with all details".
+async fn every_item(page: &str) -> (Vec<Value>, Vec<String>) {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let url = fixtures.url(&format!("/pages/{page}"));
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "every item on this page with all its details"}))
+        .await;
+    let records = frames.last().unwrap().payload()["extracted_data"][&url]
+        .as_array()
+        .unwrap_or_else(|| panic!("{page}: no list"))
+        .iter()
+        .map(|r| strip_base(r, &fixtures.base))
+        .collect();
+    let steps = tool_steps(&frames, "extract.records");
+    let columns = steps[0]["extracted_data"]["evidence"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_owned())
+        .collect();
+    (records, columns)
+}
+
+/// A record with the fixture server's address taken out of its links.
+fn strip_base(record: &Value, base: &str) -> Value {
+    match record {
+        Value::String(s) => Value::String(s.replace(base, "")),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), strip_base(v, base)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[tokio::test]
+async fn each_shape_of_list_gives_exact_records_and_column_names() {
+    let (records, columns) = every_item("records-table.html").await;
+    assert_eq!(
+        columns,
+        ["name", "name_url", "birth_place", "born", "field"]
+    );
+    assert_eq!(
+        records[2],
+        json!({"name": "Grace Hopper", "name_url": "/p/1906", "birth_place": "New York", "born": 1906, "field": "Compilers"})
+    );
+    assert_eq!(records.len(), 4);
+
+    // Two sticky posts first, shaped differently (a badge), then the feed.
+    let (records, columns) = every_item("records-feed.html").await;
+    assert_eq!(columns, ["badge", "title", "url", "date", "description"]);
+    let titles: Vec<&Value> = records.iter().map(|r| &r["title"]).collect();
+    assert_eq!(titles, ["Welcome", "Rules", "Spring", "Summer", "Autumn"]);
+    assert_eq!(
+        records[0],
+        json!({"badge": "Pinned", "title": "Welcome", "url": "/blog/welcome", "date": "2025-01-02", "description": "Some words about Welcome that make a teaser."})
+    );
+    assert_eq!(records[3]["badge"], Value::Null);
+
+    // A title row and a detail row make one record.
+    let (records, columns) = every_item("records-two-rows.html").await;
+    assert_eq!(
+        columns,
+        ["rank", "title", "url", "score", "user", "user_url"]
+    );
+    assert_eq!(
+        records,
+        (1..=4)
+            .map(|i| json!({"rank": i, "title": format!("Story number {i}"), "url": format!("/s/{i}"), "score": format!("{} points", i * 10), "user": format!("user{i}"), "user_url": format!("/u/{i}")}))
+            .collect::<Vec<_>>()
+    );
+
+    let (records, columns) = every_item("records-glossary.html").await;
+    assert_eq!(columns, ["term", "description"]);
+    assert_eq!(
+        records,
+        [
+            json!({"term": "HTTP", "description": "The protocol of the web."}),
+            json!({"term": "HTML", "description": "The markup of pages."}),
+            json!({"term": "CSS", "description": "The styles of pages."}),
+            json!({"term": "DNS", "description": "Names to addresses."}),
+        ]
+    );
+
+    // The sidebar's twelve tags are more items, but poorer ones.
+    let (records, columns) = every_item("records-jobs.html").await;
+    assert_eq!(
+        columns,
+        [
+            "title",
+            "url",
+            "company",
+            "location",
+            "salary",
+            "description"
+        ]
+    );
+    assert_eq!(records.len(), 4);
+    assert_eq!(
+        records[1],
+        json!({"title": "SRE", "url": "/jobs/1", "company": "Acme 1", "location": "Berlin", "salary": "€70,000", "description": "We are looking for a SRE to join a small team that ships every day."})
+    );
+}
