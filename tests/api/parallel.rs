@@ -336,3 +336,20 @@ async fn cancel_in_the_middle_stops_the_fetches_ahead_promptly() {
         "no fetch starts after the cancel"
     );
 }
+
+#[tokio::test]
+async fn with_the_default_settings_one_slow_host_gets_two_fetches_at_a_time() {
+    let site = Site::start(200, "").await;
+    let app = spawn_app_with(|settings| settings.fetch.timeout_secs = 20).await;
+    let urls = site.urls("", 20);
+    let started = Instant::now();
+    let frames = app.stream(&request(&urls, "defaults-1")).await;
+    let took = started.elapsed();
+    eprintln!("20 URLs × 200 ms with the default fetch settings: {took:?}");
+    assert_grouped_in_order(&frames, &urls);
+    assert_eq!(site.max_in_flight(), 2, "fetch.per_host_concurrency = 2");
+    assert!(
+        took <= Duration::from_millis(3000),
+        "took {took:?}; 2 at a time is about 2 s, sequential 4 s"
+    );
+}
