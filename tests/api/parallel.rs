@@ -56,6 +56,7 @@ impl Site {
         let router = Router::new()
             .route("/p/{n}", get(page))
             .route("/robots.txt", get(robots_txt))
+            .route("/missing/{n}", get(|| async { StatusCode::NOT_FOUND }))
             .with_state(seen.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
@@ -351,5 +352,83 @@ async fn with_the_default_settings_one_slow_host_gets_two_fetches_at_a_time() {
     assert!(
         took <= Duration::from_millis(3000),
         "took {took:?}; 2 at a time is about 2 s, sequential 4 s"
+    );
+}
+
+#[tokio::test]
+async fn a_url_whose_fetch_ahead_failed_fails_at_its_turn_as_before() {
+    let site = Site::start(100, "").await;
+    let app = spawn_app_with(tune(4, 4, 0)).await;
+    let mut urls = site.urls("", 4);
+    urls.insert(1, format!("{}/missing/1", site.base));
+    let frames = app.stream(&request(&urls, "failed-ahead")).await;
+    let done = frames.last().unwrap();
+    assert_eq!(done.event, "complete");
+    assert_eq!(done.payload()["status"], "partial");
+    assert_eq!(done.payload()["urls_failed"], 1);
+    assert_eq!(done.payload()["urls_processed"], 4);
+    // The failed URL's events sit between its neighbours', exactly as with sequential fetching.
+    let start = frames
+        .iter()
+        .position(|f| f.event == "url_start" && f.payload()["index"] == 1)
+        .unwrap();
+    let group = &frames[start..start + 4];
+    let kinds: Vec<&str> = group
+        .iter()
+        .map(|f| {
+            if f.event == "step" {
+                f.action()
+            } else {
+                f.event.as_str()
+            }
+        })
+        .collect();
+    assert_eq!(kinds, ["url_start", "fetch", "error", "url_complete"]);
+    assert_eq!(group[1].payload()["status"], "failed");
+    assert_eq!(group[2].payload()["code"], "fetch_failed");
+    assert_eq!(group[2].payload()["url"], urls[1].as_str());
+    assert_eq!(group[3].payload()["status"], "failed");
+    assert_eq!(group[3].payload()["error_code"], "fetch_failed");
+    assert_eq!(frames[start - 1].event, "url_complete");
+    assert_eq!(frames[start - 1].payload()["index"], 0);
+    assert_eq!(frames[start + 4].event, "url_start");
+    assert_eq!(frames[start + 4].payload()["index"], 2);
+}
+
+#[tokio::test]
+async fn the_run_timeout_stops_the_fetches_ahead_too() {
+    let site = Site::start(200, "").await;
+    let app = spawn_app_with(|settings| {
+        tune(4, 2, 0)(settings);
+        settings.limits.run_timeout_secs = 1;
+    })
+    .await;
+    let urls = site.urls("", 20);
+    let started = Instant::now();
+    let frames = app.stream(&request(&urls, "timeout-1")).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    let done = frames.last().unwrap();
+    assert_eq!(done.event, "complete");
+    assert_eq!(frames.iter().filter(|f| f.event == "complete").count(), 1);
+    assert!(
+        frames
+            .iter()
+            .any(|f| f.event == "error" && f.payload()["code"] == "timeout"),
+        "a timeout error"
+    );
+    let started_then = site.started();
+    assert!(
+        started_then < 20,
+        "not every URL was fetched: {started_then}"
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        site.started(),
+        started_then,
+        "no fetch starts after the timeout"
     );
 }
