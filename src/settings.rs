@@ -95,6 +95,10 @@ pub struct FetchSettings {
     pub retry_backoff_ms: u64,
     /// Minimum delay between requests to one host.
     pub per_host_delay_ms: u64,
+    /// Requests in flight to one host at most, across every run of the server.
+    pub per_host_concurrency: usize,
+    /// Largest robots.txt `Crawl-delay` honoured, in milliseconds (0 ignores `Crawl-delay`).
+    pub max_crawl_delay_ms: u64,
     /// Exact addresses or host names exempt from the refused ranges.
     #[serde(default)]
     pub allowed_hosts: Vec<String>,
@@ -142,6 +146,8 @@ impl std::fmt::Debug for FetchSettings {
             .field("retries", &self.retries)
             .field("retry_backoff_ms", &self.retry_backoff_ms)
             .field("per_host_delay_ms", &self.per_host_delay_ms)
+            .field("per_host_concurrency", &self.per_host_concurrency)
+            .field("max_crawl_delay_ms", &self.max_crawl_delay_ms)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("resolve", &self.resolve)
             .field("proxy", &proxy)
@@ -234,6 +240,8 @@ pub struct RunSettings {
     pub stale_after_secs: u64,
     /// Events read from the store per page when a subscriber replays a session.
     pub replay_page_events: u32,
+    /// Fetches of one run in flight at once: the current URL's and those fetched ahead.
+    pub fetch_concurrency: usize,
 }
 
 /// `[store]`

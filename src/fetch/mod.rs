@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{Client, StatusCode};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use url::{Host, Url};
 
 use crate::events::ErrorCode;
@@ -113,6 +114,29 @@ impl FetchError {
 /// When each host may be asked next (`per_host_delay_ms`), for at most `cache_max_hosts` hosts.
 type HostClock = quick_cache::unsync::Cache<String, Instant>;
 
+/// The requests each host may have in flight (`per_host_concurrency`), for at most
+/// `cache_max_hosts` hosts; a host with a request in flight or waiting is never evicted.
+type HostSlots = quick_cache::unsync::Cache<
+    String,
+    Arc<Semaphore>,
+    quick_cache::UnitWeighter,
+    quick_cache::DefaultHashBuilder,
+    InUse,
+>;
+
+/// Pins a host's semaphore while anyone holds or waits for one of its permits (each holds a
+/// clone of the `Arc`): evicting it then would let a fresh semaphore admit more requests.
+#[derive(Debug, Clone, Copy, Default)]
+struct InUse;
+
+impl quick_cache::Lifecycle<String, Arc<Semaphore>> for InUse {
+    type RequestState = ();
+
+    fn is_pinned(&self, _host: &String, slots: &Arc<Semaphore>) -> bool {
+        Arc::strong_count(slots) > 1
+    }
+}
+
 /// The shared fetcher; cheap to clone.
 #[derive(Clone)]
 pub struct Fetcher {
@@ -124,6 +148,7 @@ pub struct Fetcher {
     proxied: bool,
     robots: RobotsCache,
     last_hit: Arc<Mutex<HostClock>>,
+    slots: Arc<Mutex<HostSlots>>,
 }
 
 impl std::fmt::Debug for Fetcher {
@@ -182,6 +207,13 @@ impl Fetcher {
             guard,
             proxied: !proxy.is_empty(),
             last_hit: Arc::new(Mutex::new(HostClock::new(max_hosts))),
+            slots: Arc::new(Mutex::new(HostSlots::with(
+                max_hosts,
+                max_hosts as u64,
+                quick_cache::UnitWeighter,
+                quick_cache::DefaultHashBuilder::default(),
+                InUse,
+            ))),
         })
     }
 
@@ -218,12 +250,20 @@ impl Fetcher {
         loop {
             self.check(&url)?;
             self.check_resolved(&url).await?;
-            if self.settings.respect_robots && !self.robots.allowed(&url).await {
-                return Err(FetchError::BlockedByRobots(
-                    url.origin().ascii_serialization(),
-                ));
+            let mut crawl_delay = None;
+            if self.settings.respect_robots {
+                let verdict = self.robots.check(&url).await;
+                if !verdict.allowed {
+                    return Err(FetchError::BlockedByRobots(
+                        url.origin().ascii_serialization(),
+                    ));
+                }
+                crawl_delay = verdict.crawl_delay;
             }
-            self.wait_for_host(&url).await;
+            // Held until the body is read (or the hop redirected): at most
+            // `per_host_concurrency` requests in flight to one host, across every run.
+            let _slot = self.host_slot(&url).await;
+            self.wait_for_host(&url, crawl_delay).await;
             let response = self
                 .client
                 .get(url.clone())
@@ -331,9 +371,30 @@ impl Fetcher {
         }
     }
 
-    /// Keeps at least `per_host_delay_ms` between two requests to the same host.
-    async fn wait_for_host(&self, url: &Url) {
-        let delay = Duration::from_millis(self.settings.per_host_delay_ms);
+    /// Waits for one of the host's `per_host_concurrency` request slots.
+    async fn host_slot(&self, url: &Url) -> Option<OwnedSemaphorePermit> {
+        let host = url.host_str().unwrap_or_default().to_owned();
+        let slots = {
+            let mut hosts = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(slots) = hosts.get(&host) {
+                slots.clone()
+            } else {
+                let slots = Arc::new(Semaphore::new(self.settings.per_host_concurrency.max(1)));
+                hosts.insert(host, slots.clone());
+                slots
+            }
+        };
+        // The semaphore is never closed, so this fails only if it were; then no limit applies.
+        slots.acquire_owned().await.ok()
+    }
+
+    /// Keeps at least `per_host_delay_ms` (or the robots.txt `Crawl-delay` when larger, capped
+    /// at `max_crawl_delay_ms`) between the starts of two requests to the same host.
+    async fn wait_for_host(&self, url: &Url, crawl_delay: Option<Duration>) {
+        let crawl_delay = crawl_delay
+            .unwrap_or_default()
+            .min(Duration::from_millis(self.settings.max_crawl_delay_ms));
+        let delay = Duration::from_millis(self.settings.per_host_delay_ms).max(crawl_delay);
         if delay.is_zero() {
             return;
         }
@@ -351,6 +412,15 @@ impl Fetcher {
     /// Hosts the politeness clock remembers now (at most `cache_max_hosts`).
     pub fn remembered_hosts(&self) -> usize {
         self.last_hit
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// Hosts whose request slots are remembered now (at most `cache_max_hosts`, plus hosts
+    /// with a request in flight when every remembered host has one).
+    pub fn remembered_slot_hosts(&self) -> usize {
+        self.slots
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .len()
@@ -405,10 +475,37 @@ mod tests {
         let fetcher = Fetcher::new(&settings).unwrap();
         for i in 0..200 {
             let url = Url::parse(&format!("http://h{i}.test/")).unwrap();
-            fetcher.wait_for_host(&url).await;
+            fetcher.wait_for_host(&url, None).await;
             assert!(fetcher.remembered_hosts() <= 16, "after {i} hosts");
+            drop(fetcher.host_slot(&url).await);
+            assert!(fetcher.remembered_slot_hosts() <= 16, "after {i} hosts");
         }
         assert!(fetcher.remembered_hosts() > 0);
+    }
+
+    #[tokio::test]
+    async fn a_host_gives_at_most_per_host_concurrency_slots_and_keeps_them_while_held() {
+        let mut settings = settings();
+        settings.per_host_concurrency = 2;
+        settings.cache_max_hosts = 4;
+        let fetcher = Fetcher::new(&settings).unwrap();
+        let url = Url::parse("http://busy.test/").unwrap();
+        let first = fetcher.host_slot(&url).await;
+        let second = fetcher.host_slot(&url).await;
+        assert!(first.is_some() && second.is_some());
+        // A burst of other hosts cannot evict the busy host's semaphore.
+        for i in 0..50 {
+            drop(
+                fetcher
+                    .host_slot(&Url::parse(&format!("http://h{i}.test/")).unwrap())
+                    .await,
+            );
+        }
+        let third = tokio::time::timeout(Duration::from_millis(100), fetcher.host_slot(&url)).await;
+        assert!(third.is_err(), "a third slot waits while two are held");
+        drop(first);
+        let third = tokio::time::timeout(Duration::from_millis(100), fetcher.host_slot(&url)).await;
+        assert!(third.is_ok(), "a slot is free again once one is released");
     }
 
     /// A loopback HTTP proxy that records every request line and answers by path:

@@ -18,6 +18,15 @@ enum Rules {
     Parsed(Box<Robot>),
 }
 
+/// What robots.txt says about one URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether the URL may be fetched.
+    pub allowed: bool,
+    /// The origin's `Crawl-delay` for our user agent, if it gives one.
+    pub crawl_delay: Option<Duration>,
+}
+
 /// When the rules were read, and the rules.
 type Entry = (Instant, Arc<Rules>);
 
@@ -74,10 +83,24 @@ impl RobotsCache {
 
     /// Whether `url` may be fetched.
     pub async fn allowed(&self, url: &Url) -> bool {
+        self.check(url).await.allowed
+    }
+
+    /// Whether `url` may be fetched, and the origin's `Crawl-delay` for our user agent.
+    pub async fn check(&self, url: &Url) -> Verdict {
         let rules = self.rules(url.origin().ascii_serialization()).await;
         match rules.as_ref() {
-            Rules::AllowAll => true,
-            Rules::Parsed(robot) => robot.allowed(url.as_str()),
+            Rules::AllowAll => Verdict {
+                allowed: true,
+                crawl_delay: None,
+            },
+            Rules::Parsed(robot) => Verdict {
+                allowed: robot.allowed(url.as_str()),
+                // Seconds, possibly fractional; a negative or absurd value is ignored.
+                crawl_delay: robot
+                    .delay
+                    .and_then(|secs| Duration::try_from_secs_f32(secs).ok()),
+            },
         }
     }
 

@@ -5,6 +5,7 @@ pub mod emitter;
 pub mod fault;
 pub mod hub;
 pub mod page;
+mod prefetch;
 pub mod request;
 pub mod rewards;
 pub mod session;

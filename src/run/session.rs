@@ -2,7 +2,7 @@
 //! an event; `complete` always last and carrying everything gathered.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
@@ -11,6 +11,7 @@ use super::control::{RunControl, StopReason};
 use super::emitter::{Emitter, NewStep};
 use super::fault::{self, FaultPoint};
 use super::page::{PageWorker, has_content};
+use super::prefetch::Prefetch;
 use super::request::ValidRequest;
 use super::rewards;
 use crate::events::{
@@ -19,7 +20,7 @@ use crate::events::{
     PartialDecision, PlannedCall, RunStatus, StepPayload, StepStatus, TokenUsage, ToolCallDetails,
     UrlCompleteData, UrlStartData, UrlStatus,
 };
-use crate::fetch::Fetcher;
+use crate::fetch::{FetchError, Fetcher};
 use crate::output;
 use crate::planner::outline::shorten;
 use crate::planner::{DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec};
@@ -63,6 +64,8 @@ struct Run<'a> {
     /// Set when a tool of the current URL stopped at `limits.max_items` (items kept, items
     /// the page has), so the URL's `output` step says the answer is not the whole list.
     item_cap: Option<ItemCap>,
+    /// The fetches of this run, started ahead of their turn (`runs.fetch_concurrency`).
+    prefetch: Prefetch,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -80,6 +83,11 @@ pub async fn run(
         emitter,
         drafts: DraftThrottle::default(),
         item_cap: None,
+        prefetch: Prefetch::new(
+            deps.fetcher.clone(),
+            request.urls.clone(),
+            deps.settings.runs.fetch_concurrency,
+        ),
     };
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
@@ -114,6 +122,9 @@ pub async fn run(
         }
         answers.insert(url.clone(), outcome.answer);
     }
+    // Fetches started ahead for URLs the run never reached are aborted here, before the
+    // run's last events: none of them can show up after `complete`.
+    run.prefetch.abort_all();
     let stop = control.reason();
     if let Some(reason) = stop {
         let (code, message) = match reason {
@@ -228,7 +239,7 @@ impl Run<'_> {
             total: self.request.urls.len(),
         }))
         .await;
-        let outcome = self.work_on_url(url).await;
+        let outcome = self.work_on_url(index, url).await;
         if let Some(error) = &outcome.error {
             self.report_error(error.clone()).await;
         }
@@ -248,7 +259,7 @@ impl Run<'_> {
         outcome
     }
 
-    async fn work_on_url(&mut self, url: &str) -> UrlOutcome {
+    async fn work_on_url(&mut self, index: usize, url: &str) -> UrlOutcome {
         let fail = |code, message: String, retryable| UrlOutcome {
             answer: Value::Null,
             error: Some(ErrorData {
@@ -258,12 +269,29 @@ impl Run<'_> {
                 retryable,
             }),
         };
-        let fetch_started = Instant::now();
-        let fetched = tokio::select! {
+        // This URL's fetch (started earlier when the window allowed) and the next ones'.
+        let Some(handle) = self.prefetch.take(index) else {
+            return fail(
+                ErrorCode::Internal,
+                "the fetch of this URL was lost".into(),
+                false,
+            );
+        };
+        let joined = tokio::select! {
             biased;
             () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
-            fetched = self.deps.fetcher.fetch_html(url) => fetched,
+            joined = handle => joined,
         };
+        let (fetched, took) = match joined {
+            Ok(fetched) => (fetched.result, fetched.took),
+            Err(join) => (
+                Err(FetchError::Network(format!(
+                    "the fetch task failed: {join}"
+                ))),
+                Duration::ZERO,
+            ),
+        };
+        let fetch_ms = Some(u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
         let page = match fetched {
             Ok(page) => page,
             Err(err) => {
@@ -276,7 +304,7 @@ impl Run<'_> {
                     status: StepStatus::Failed,
                     message: format!("Fetch failed: {err}"),
                     reward: 0.0,
-                    duration_ms: Some(millis(fetch_started)),
+                    duration_ms: fetch_ms,
                 })
                 .await;
                 return fail(err.code(), err.to_string(), err.retryable());
@@ -296,7 +324,7 @@ impl Run<'_> {
             status: StepStatus::Completed,
             message: format!("Fetched {} bytes (HTTP {})", page.bytes, page.status),
             reward: 0.0,
-            duration_ms: Some(millis(fetch_started)),
+            duration_ms: fetch_ms,
         })
         .await;
 
