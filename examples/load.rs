@@ -3,6 +3,12 @@
 //!
 //! Run: `cargo run --release --example load [-- RUNS CONCURRENCY PAGE]` (defaults: 400 runs,
 //! 32 at once, the WCXB listing page 0203 from ../shared/corpora, decompressed).
+//!
+//! Multi-URL runs against a slow site, to measure fetch-ahead: `LOAD_URLS_PER_RUN` (default 1)
+//! distinct URLs per run, `LOAD_PAGE_DELAY_MS` (default 0) before each page is answered,
+//! `LOAD_FETCH_CONCURRENCY` and `LOAD_PER_HOST` override `runs.fetch_concurrency` and
+//! `fetch.per_host_concurrency` (every URL is on one local host, so set the latter high to
+//! stand for many sites).
 
 use std::io::Read;
 use std::sync::Arc;
@@ -37,6 +43,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tokio::runtime::Runtime::new()?.block_on(run(runs, concurrency, html))
 }
 
+/// A whole-number knob from the environment.
+fn knob(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
 async fn run(
     runs: usize,
     concurrency: usize,
@@ -44,11 +55,14 @@ async fn run(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let page_bytes = html.len();
     let html = Arc::new(html);
+    let delay = Duration::from_millis(knob("LOAD_PAGE_DELAY_MS").unwrap_or(0));
+    let urls_per_run = usize::try_from(knob("LOAD_URLS_PER_RUN").unwrap_or(1).max(1))?;
     let pages = Router::new().route(
         "/page",
         axum::routing::get(move || {
             let html = html.clone();
             async move {
+                tokio::time::sleep(delay).await;
                 (
                     [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
                     html.as_ref().clone(),
@@ -61,6 +75,14 @@ async fn run(
         "{}/api/scrape/stream",
         common::start_server(|settings| {
             settings.limits.max_concurrent_runs = concurrency.max(1) * 2;
+            settings.limits.max_urls_per_request =
+                settings.limits.max_urls_per_request.max(urls_per_run);
+            if let Some(n) = knob("LOAD_FETCH_CONCURRENCY") {
+                settings.runs.fetch_concurrency = usize::try_from(n).unwrap_or(1);
+            }
+            if let Some(n) = knob("LOAD_PER_HOST") {
+                settings.fetch.per_host_concurrency = usize::try_from(n).unwrap_or(1);
+            }
         })
         .await?
     );
@@ -75,14 +97,24 @@ async fn run(
         tasks.push(tokio::spawn(async move {
             let _permit = permit;
             let begun = Instant::now();
-            let body = json!({"urls": [page_url], "instructions": "the first 10 items with title and link"});
-            let response = client.post(&api).json(&body).send().await.map_err(|e| e.to_string())?;
+            let urls: Vec<String> = (0..urls_per_run)
+                .map(|k| format!("{page_url}?n={k}"))
+                .collect();
+            let body =
+                json!({"urls": urls, "instructions": "the first 10 items with title and link"});
+            let response = client
+                .post(&api)
+                .json(&body)
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
             let mut events = 0usize;
             let mut completed = false;
             let mut stream = response.bytes_stream();
             while let Some(chunk) = stream.next().await {
                 let text = String::from_utf8_lossy(&chunk.map_err(|e| e.to_string())?).into_owned();
-                events += text.matches("\nevent: ").count() + usize::from(text.starts_with("event: "));
+                events +=
+                    text.matches("\nevent: ").count() + usize::from(text.starts_with("event: "));
                 completed |= text.contains("event: complete");
             }
             Ok::<_, String>((begun.elapsed(), events, completed))
@@ -114,8 +146,11 @@ async fn run(
     #[allow(clippy::cast_precision_loss)]
     let (runs_per_sec, events_per_sec) = (latencies.len() as f64 / secs, events as f64 / secs);
     println!(
-        "page: {page_bytes} bytes; runs: {runs} ({failures} failed); concurrency: {concurrency}"
+        "page: {page_bytes} bytes; runs: {runs} ({failures} failed) of {urls_per_run} URL(s); concurrency: {concurrency}"
     );
+    #[allow(clippy::cast_precision_loss)]
+    let urls_per_sec = (latencies.len() * urls_per_run) as f64 / elapsed.as_secs_f64();
+    println!("{urls_per_sec:.1} URLs/s end to end");
     println!("wall: {secs:.2} s; {runs_per_sec:.1} runs/s; {events_per_sec:.0} events/s delivered");
     println!(
         "latency per run: p50 {:?}, p90 {:?}, p99 {:?}, max {:?}",

@@ -194,7 +194,14 @@ fn a_richer_main_list_wins_over_a_longer_poorer_sidebar_list() {
     assert_eq!(list.total, 4);
     assert_eq!(
         column_names(&list),
-        ["title", "url", "company", "location", "salary", "description"]
+        [
+            "title",
+            "url",
+            "company",
+            "location",
+            "salary",
+            "description"
+        ]
     );
     assert_eq!(list.records[3]["salary"], "€90,000");
     assert!(

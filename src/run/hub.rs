@@ -79,18 +79,22 @@ impl LiveRun {
     /// Cancels the run `orphan_grace` after departure number `departure`, unless someone
     /// follows it by then (here or, through the store, on another instance).
     fn arm_orphan_timer(self: &Arc<Self>, departure: u64) {
-        if self.detached {
+        if self.detached || *self.finished.borrow() {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
         let run = self.clone();
+        let mut finished = self.finished.subscribe();
         runtime.spawn(async move {
             loop {
+                // A run that ends by itself ends its timer too: the timer holds the run (and
+                // its live buffer) only while there is something to cancel.
                 tokio::select! {
                     () = tokio::time::sleep(run.orphan_grace) => {}
                     () = run.control.stopped() => return,
+                    _ = finished.wait_for(|ended| *ended) => return,
                 }
                 if run.subscribers.load(Ordering::SeqCst) > 0
                     || run.departures.load(Ordering::SeqCst) != departure
@@ -470,6 +474,12 @@ impl Hub {
             let mut live = live;
             let mut last_watch: Option<tokio::time::Instant> = None;
             loop {
+                // Whether the run had ended before this pass reads the store: only then does
+                // the pass see its last event. (Read without marking it seen, so a run that
+                // ends during the pass still wakes the live loop below.)
+                let ended_before_pass = live
+                    .as_ref()
+                    .is_some_and(|(_, _, finished)| *finished.borrow());
                 // Replay (or catch up) from the store, one page at a time.
                 loop {
                     match store.events_page(&id, last, page).await {
@@ -524,9 +534,10 @@ impl Hub {
                         Err(_) => return,
                     }
                 };
-                // Everything the run stored was replayed above; if it has ended, nothing more
-                // will come (its `complete` was in the store, or could not be stored).
-                if *finished.borrow_and_update() {
+                // The run had ended before the pass above, so the pass read all it stored:
+                // nothing more will come (its `complete` was in the store, or could not be
+                // stored). A run that ended during the pass is caught by `changed()` below.
+                if ended_before_pass {
                     return;
                 }
                 loop {
@@ -601,7 +612,7 @@ impl SubscriberGuard {
 impl Drop for SubscriberGuard {
     fn drop(&mut self) {
         let left = self.run.subscribers.fetch_sub(1, Ordering::SeqCst) - 1;
-        if left > 0 || self.run.control.is_stopped() {
+        if left > 0 || self.run.control.is_stopped() || *self.run.finished.borrow() {
             return;
         }
         let departure = self.run.departures.fetch_add(1, Ordering::SeqCst) + 1;

@@ -628,12 +628,13 @@ impl Store {
             return Ok(0);
         }
         // Ids are `[A-Za-z0-9_-]`, so they are bound as one comma-joined value and matched with
-        // a portable string test instead of a variable-length IN list.
+        // a portable string test instead of a variable-length IN list; `_` is a LIKE wildcard,
+        // so it is escaped (`job_1` must not match a live `jobA1`).
         let ids = live.join(",");
         Ok(with_pool!(self, pool => {
             sqlx::query(
                 "UPDATE sessions SET heartbeat_at = $2 WHERE owner = $1 AND status = 'running' \
-                 AND ',' || $3 || ',' LIKE '%,' || id || ',%'",
+                 AND ',' || $3 || ',' LIKE '%,' || replace(id, '_', '\\_') || ',%' ESCAPE '\\'",
             )
             .bind(&*self.instance)
             .bind(Utc::now())

@@ -419,3 +419,52 @@ async fn a_client_that_leaves_while_its_run_is_created_leaves_no_running_session
         .unwrap();
     assert_eq!(running["sessions"], json!([]), "{running}");
 }
+
+/// Heartbeats refresh exactly the sessions named: `job_1` is not `jobA1` (`_` is a LIKE
+/// wildcard in SQL).
+async fn heartbeat_names_exact_sessions(url: &str) {
+    let store = Store::connect(&DatabaseSettings {
+        url: url.to_owned(),
+        max_connections: 2,
+    })
+    .await
+    .unwrap();
+    for id in ["job_1", "jobA1"] {
+        store
+            .create_session(id, &json!({"urls": ["https://example.com/"]}), true)
+            .await
+            .unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let between = chrono::Utc::now();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(store.heartbeat(&["jobA1".to_owned()]).await.unwrap(), 1);
+    // Another instance closes the sessions whose last beat is older than `between`: only the
+    // one not beaten.
+    let other = Store::connect(&DatabaseSettings {
+        url: url.to_owned(),
+        max_connections: 2,
+    })
+    .await
+    .unwrap();
+    let closed = other.interrupt_running(Some(between)).await.unwrap();
+    assert_eq!(closed, ["job_1"]);
+    other.close().await;
+    store.close().await;
+}
+
+#[tokio::test]
+async fn a_heartbeat_refreshes_only_the_sessions_it_names_sqlite() {
+    let dir = TempDir::new();
+    heartbeat_names_exact_sessions(&dir.sqlite_url()).await;
+}
+
+#[tokio::test]
+async fn a_heartbeat_refreshes_only_the_sessions_it_names_postgres() {
+    let Some(schema) = PgSchema::create("a_heartbeat_refreshes_only_the_sessions_it_names").await
+    else {
+        return;
+    };
+    heartbeat_names_exact_sessions(&schema.url).await;
+    schema.drop_schema().await;
+}
