@@ -668,12 +668,10 @@ impl Run<'_> {
     }
 
     async fn tool_step(&mut self, url: &str, call: &ToolCall, result: &ToolCallResult) {
-        if let Some(evidence) = &result.evidence
-            && evidence["capped"] == Value::Bool(true)
-        {
+        if let Some(on_page) = result.items_on_page {
             self.item_cap = Some(ItemCap {
                 limit: self.deps.settings.limits.max_items,
-                on_page: evidence["records_on_page"].as_u64().unwrap_or_default(),
+                on_page: u64::try_from(on_page).unwrap_or(u64::MAX),
             });
         }
         let description = self.deps.registry.get(&call.tool).map(|t| t.description);

@@ -201,6 +201,10 @@ pub struct ToolCallResult {
     /// How the tool decided, when it says (see [`Workspace::evidence`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Value>,
+    /// When the result was cut at `limits.max_items`: how many items the page has (see
+    /// [`Workspace::items_beyond_cap`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items_on_page: Option<usize>,
 }
 
 /// The list of tools the executor can call.
@@ -234,9 +238,11 @@ impl Registry {
     pub fn execute(&self, ws: &mut Workspace<'_>, call: &ToolCall) -> ToolCallResult {
         let started = Instant::now();
         ws.evidence = None;
+        ws.items_beyond_cap = None;
         let outcome = self.execute_inner(ws, call);
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let evidence = ws.evidence.take();
+        let items_on_page = ws.items_beyond_cap.take();
         match outcome {
             Ok(result) => ToolCallResult {
                 tool: call.tool.clone(),
@@ -246,6 +252,7 @@ impl Registry {
                 error: None,
                 duration_ms,
                 evidence,
+                items_on_page,
             },
             Err(err) => ToolCallResult {
                 tool: call.tool.clone(),
@@ -255,6 +262,7 @@ impl Registry {
                 duration_ms,
                 items: 0,
                 evidence,
+                items_on_page: None,
             },
         }
     }

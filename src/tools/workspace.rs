@@ -140,6 +140,9 @@ pub struct Workspace<'p> {
     /// How the last call decided, when it says (the list it chose, its columns…); the
     /// executor moves it into the call's result.
     pub evidence: Option<Value>,
+    /// Set by a tool whose result was cut at `limits.max_items`: how many items the page has.
+    /// The executor moves it into the call's result.
+    pub items_beyond_cap: Option<usize>,
 }
 
 impl<'p> Workspace<'p> {
@@ -153,6 +156,7 @@ impl<'p> Workspace<'p> {
             limits,
             interrupt: Interrupt::never(),
             evidence: None,
+            items_beyond_cap: None,
         }
     }
 

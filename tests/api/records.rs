@@ -152,6 +152,25 @@ async fn the_cap_on_items_is_said_in_the_step() {
             .contains("limits.max_items is 4"),
         "{output}"
     );
+
+    // A limit the plan asked for is not the server's cap.
+    let frames = app
+        .stream(
+            &json!({"urls": [&url], "instructions": "members", "tools": [
+                {"tool": "extract.records", "params": {"limit": 2}, "reasoning": "two are enough"}
+            ]}),
+        )
+        .await;
+    let output = frames
+        .iter()
+        .find(|f| f.event == "step" && f.action() == "output")
+        .unwrap()
+        .payload();
+    assert_eq!(output["extracted_data"]["items"], 2);
+    assert!(
+        output["extracted_data"].get("item_cap").is_none(),
+        "{output}"
+    );
 }
 
 /// The records and column names the server answers for "every item with all details".

@@ -998,6 +998,9 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
         )
     })?;
     let returned = list.records.len();
+    if returned < list.total && cap == ws.limits.max_items {
+        ws.items_beyond_cap = Some(list.total);
+    }
     ws.evidence = Some(json!({
         "selector": list.selector,
         "records_on_page": list.total,
