@@ -366,6 +366,9 @@ pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
     Table { columns, rows }
 }
 
+/// Distinct slot keys followed at most per list (each costs a value per record).
+const MAX_KEYS: usize = 256;
+
 /// The records' slots as columns (kept: found in at least `needed` records) and the rest,
 /// in the order they stand in the records.
 fn columns_of<'a>(
@@ -380,6 +383,11 @@ fn columns_of<'a>(
         let slots = unique_keys(slots, with_classes);
         let len = slots.len().max(1) as f64;
         for (position, slot) in slots.into_iter().enumerate() {
+            // Every distinct key costs a value per record: past a bound (items whose own class
+            // names differ, records with hundreds of parts) the rest are not columns.
+            if !index.contains_key(&slot.key) && drafts.len() >= MAX_KEYS {
+                continue;
+            }
             let at = *index.entry(slot.key.clone()).or_insert_with(|| {
                 drafts.push(Draft {
                     key: slot.key.clone(),
@@ -559,13 +567,23 @@ fn cell_index(element: ElementRef<'_>) -> Option<usize> {
 
 /// The value most records agree on, when at least half of those that have one do.
 fn agreed<'a>(values: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
+    // In order of first appearance, so a tie goes to the value seen first, every time.
+    let mut counts: Vec<(&str, usize)> = Vec::new();
     let mut total = 0;
     for value in values.flatten() {
         total += 1;
-        *counts.entry(value).or_default() += 1;
+        match counts.iter_mut().find(|(v, _)| *v == value) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((value, 1)),
+        }
     }
-    let (value, count) = counts.into_iter().max_by_key(|(_, c)| *c)?;
+    let (value, count) =
+        counts
+            .iter()
+            .fold(None, |best: Option<(&str, usize)>, &(v, c)| match best {
+                Some((_, best_count)) if best_count >= c => best,
+                _ => Some((v, c)),
+            })?;
     (count * 2 >= total && !value.trim().is_empty()).then(|| value.to_owned())
 }
 

@@ -37,6 +37,8 @@ const RECORD_CHARS_CAP: usize = 600;
 /// Shape similarity at which two siblings of the same tag are records of one list, when
 /// their classes agree.
 const SAME_SHAPE: f64 = 0.5;
+/// Kinds of children told apart under one parent, at most.
+const MAX_CLUSTERS: usize = 64;
 /// Shape similarity at which they are, whatever their classes (zebra rows `odd`/`even`).
 const CLOSE_SHAPE: f64 = 0.8;
 
@@ -133,7 +135,9 @@ pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
         })
         .filter(|els: &Vec<ElementRef<'_>>| !els.is_empty())
         .collect();
-    let table = align::align(page, &elements);
+    // Only the records that can be returned are read (and a few more, in case some are empty).
+    let aligned = elements.len().min(max_records.saturating_add(16));
+    let table = align::align(page, &elements[..aligned]);
     // A record none of whose values could be read (all in buttons or hidden parts) is not a
     // row anyone wants.
     let rows: Vec<Map<String, Value>> = table
@@ -141,7 +145,7 @@ pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
         .into_iter()
         .filter(|row| row.values().any(|v| !v.is_null()))
         .collect();
-    let total = rows.len();
+    let total = elements.len() - (aligned - rows.len());
     Some(RecordList {
         selector: record_selector(page, &elements),
         records: rows.into_iter().take(max_records).collect(),
@@ -277,7 +281,11 @@ fn lists_among(kids: &[ElementRef<'_>]) -> Vec<Vec<Vec<NodeId>>> {
     // Each child joins the first cluster whose first member it resembles.
     let mut clusters: Vec<Vec<usize>> = Vec::new();
     let mut label = vec![usize::MAX; kids.len()];
+    let mut ticker = crate::tools::interrupt::Ticker::default();
     for i in 0..kids.len() {
+        if ticker.stop() {
+            break;
+        }
         let found = clusters.iter().position(|members| {
             let rep = members[0];
             shapes[rep].tag == shapes[i].tag && {
@@ -292,10 +300,13 @@ fn lists_among(kids: &[ElementRef<'_>]) -> Vec<Vec<Vec<NodeId>>> {
                 clusters[c].push(i);
                 label[i] = c;
             }
-            None => {
+            // Children of many different kinds (past MAX_CLUSTERS) are no list: comparing each
+            // with every kind would be quadratic.
+            None if clusters.len() < MAX_CLUSTERS => {
                 label[i] = clusters.len();
                 clusters.push(vec![i]);
             }
+            None => {}
         }
     }
     let mut lists = Vec::new();
@@ -366,10 +377,12 @@ fn multi_element_records(
         return None;
     }
     // Followers are lists of their own (about as many as the heads), not one-off elements.
-    if pattern
-        .iter()
-        .any(|&c| c == head || clusters[c].len() * 5 < n * 4)
-    {
+    if pattern.iter().any(|&c| {
+        c == head
+            || clusters
+                .get(c)
+                .is_none_or(|members| members.len() * 5 < n * 4)
+    }) {
         return None;
     }
     let mut records = Vec::with_capacity(n);

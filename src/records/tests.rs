@@ -230,3 +230,28 @@ fn a_record_with_nothing_readable_is_no_row() {
     assert_eq!(list.total, 4);
     assert!(list.records.iter().all(|r| !r["title"].is_null()));
 }
+
+#[test]
+fn items_whose_own_class_names_differ_stay_bounded_and_are_all_counted() {
+    let items: String = (0..5_000)
+        .map(|i| {
+            format!(
+                "<li class='user-u{i}x'><span class='flag-f{i}x'>Name {i}</span> <a class='go-g{i}x' href='/u/{i}'>profile</a></li>"
+            )
+        })
+        .collect();
+    // And a parent of many one-off kinds of children, which is no list.
+    let oddities: String = (0..500)
+        .map(|i| format!("<x-tag{i}><b>{i}</b></x-tag{i}>"))
+        .collect();
+    let html = page(
+        &format!("<ul class='users'>{items}</ul><div>{oddities}</div>"),
+        "",
+    );
+    let page = Page::parse(url::Url::parse("https://shop.example/").unwrap(), &html);
+    let list = find(&page, 100).expect("a list");
+    assert_eq!(list.total, 5_000);
+    assert_eq!(list.records.len(), 100);
+    assert!(list.columns.len() <= 4, "{:?}", column_names(&list));
+    assert_eq!(list.records[7].values().next(), Some(&json!("Name 7")));
+}
