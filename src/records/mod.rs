@@ -113,10 +113,10 @@ pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
         if alternatives.len() == 3 {
             break;
         }
-        if !overlaps(&candidate.records, &best.records)
+        if !overlaps(doc, &candidate.records, &best.records)
             && alternatives
                 .iter()
-                .all(|a| !overlaps(&a.records, &candidate.records))
+                .all(|a| !overlaps(doc, &a.records, &candidate.records))
         {
             alternatives.push(candidate);
         }
@@ -180,10 +180,20 @@ fn describe(page: &Page, candidate: &Candidate) -> Alternative {
     }
 }
 
-/// Whether two candidates share an element.
-fn overlaps(a: &[Vec<NodeId>], b: &[Vec<NodeId>]) -> bool {
-    let ids: std::collections::HashSet<NodeId> = a.iter().flatten().copied().collect();
-    b.iter().flatten().any(|id| ids.contains(id))
+/// Whether two lists are one inside the other or share an element (a list of each row's
+/// cells, or the rows of the list that holds them, is no alternative to those rows).
+fn overlaps(doc: &scraper::Html, a: &[Vec<NodeId>], b: &[Vec<NodeId>]) -> bool {
+    let with_ancestors = |records: &[Vec<NodeId>]| -> std::collections::HashSet<NodeId> {
+        records
+            .iter()
+            .flatten()
+            .filter_map(|id| doc.tree.get(*id))
+            .flat_map(|node| std::iter::once(node.id()).chain(node.ancestors().map(|a| a.id())))
+            .collect()
+    };
+    let (around_a, around_b) = (with_ancestors(a), with_ancestors(b));
+    b.iter().flatten().any(|id| around_a.contains(id))
+        || a.iter().flatten().any(|id| around_b.contains(id))
 }
 
 /// Tags whose children are never records.
