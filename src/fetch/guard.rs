@@ -186,8 +186,42 @@ pub enum UrlRefusal {
     Blocked(String),
 }
 
-/// The message carried by a resolution refused by the guard; the fetcher recognises it.
-pub const BLOCKED_RESOLUTION: &str = "resolves to refused addresses";
+/// Why a host name gave no address to connect to.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResolveError {
+    /// Every address of the name is refused.
+    #[error("{name} resolves to refused addresses only ({why})")]
+    OnlyRefused {
+        /// The name.
+        name: String,
+        /// The first refusal.
+        why: String,
+    },
+    /// One address is refused and the proxy, not we, would pick the address.
+    #[error(
+        "{name} resolves to refused addresses ({why}; behind a proxy one is enough, as the proxy picks the address)"
+    )]
+    SomeRefused {
+        /// The name.
+        name: String,
+        /// The first refusal.
+        why: String,
+    },
+    /// The name has no address.
+    #[error("{0} has no address")]
+    NoAddress(String),
+    /// The lookup failed.
+    #[error(transparent)]
+    Lookup(#[from] std::io::Error),
+}
+
+impl ResolveError {
+    /// Whether the guard refused the name (rather than the lookup failing).
+    pub fn is_refusal(&self) -> bool {
+        matches!(self, Self::OnlyRefused { .. } | Self::SomeRefused { .. })
+    }
+}
 
 /// The address rules of one fetcher: the refused ranges, the switch that turns them off, exact
 /// exceptions, and static name → address answers.
@@ -319,13 +353,8 @@ impl Guard {
     /// refuses the name (a proxy, not we, picks the address it connects to).
     ///
     /// # Errors
-    /// The lookup failed, or nothing usable is left: the message then holds
-    /// [`BLOCKED_RESOLUTION`] and the first refusal.
-    pub async fn resolve(
-        &self,
-        name: &str,
-        every: bool,
-    ) -> Result<Vec<SocketAddr>, Box<dyn std::error::Error + Send + Sync>> {
+    /// The lookup failed, or nothing usable is left (see [`ResolveError::is_refusal`]).
+    pub async fn resolve(&self, name: &str, every: bool) -> Result<Vec<SocketAddr>, ResolveError> {
         let resolved = self.lookup(name).await?;
         let mut kept = Vec::with_capacity(resolved.len());
         let mut first_refusal = None;
@@ -337,16 +366,17 @@ impl Guard {
                 }
             }
         }
+        let name = name.to_owned();
         match first_refusal {
-            Some(why) if every && !kept.is_empty() => Err(format!(
-                "{name} {BLOCKED_RESOLUTION} ({why}; behind a proxy one is enough, as the proxy \
-                 picks the address)"
-            )
-            .into()),
-            Some(why) if kept.is_empty() => {
-                Err(format!("{name} {BLOCKED_RESOLUTION} only ({why})").into())
-            }
-            _ if kept.is_empty() => Err(format!("{name} has no address").into()),
+            Some(why) if every && !kept.is_empty() => Err(ResolveError::SomeRefused {
+                name,
+                why: why.to_string(),
+            }),
+            Some(why) if kept.is_empty() => Err(ResolveError::OnlyRefused {
+                name,
+                why: why.to_string(),
+            }),
+            _ if kept.is_empty() => Err(ResolveError::NoAddress(name)),
             _ => Ok(kept),
         }
     }
@@ -363,7 +393,10 @@ impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let guard = self.guard.clone();
         Box::pin(async move {
-            let kept = guard.resolve(name.as_str(), false).await?;
+            let kept = guard
+                .resolve(name.as_str(), false)
+                .await
+                .map_err(|err| -> Box<dyn std::error::Error + Send + Sync> { Box::new(err) })?;
             let addrs: Addrs = Box::new(kept.into_iter());
             Ok(addrs)
         })
@@ -658,14 +691,17 @@ mod tests {
         let kept = g.resolve("mixed.test", false).await.unwrap();
         assert_eq!(kept, vec![SocketAddr::new(ip("93.184.216.34"), 0)]);
         let every = g.resolve("mixed.test", true).await.unwrap_err().to_string();
-        assert!(every.contains(BLOCKED_RESOLUTION), "{every}");
+        assert!(every.contains("resolves to refused addresses"), "{every}");
         assert!(every.contains("127.0.0.0/8 (loopback)"), "{every}");
         let only = g
             .resolve("LOOP.test.", false)
             .await
             .unwrap_err()
             .to_string();
-        assert!(only.contains(BLOCKED_RESOLUTION), "{only}");
+        assert!(
+            only.contains("resolves to refused addresses only"),
+            "{only}"
+        );
         assert!(g.resolve("public.test", true).await.is_ok());
         assert!(
             guard(true, &[], &["loop.test=127.0.0.1"])

@@ -16,7 +16,7 @@ use url::{Host, Url};
 
 use crate::events::ErrorCode;
 use crate::settings::FetchSettings;
-use guard::{BLOCKED_RESOLUTION, Guard, GuardedResolver, UrlRefusal};
+use guard::{Guard, GuardedResolver, ResolveError, UrlRefusal};
 use robots::RobotsCache;
 
 /// Why a fetcher could not be built from its settings.
@@ -364,9 +364,7 @@ impl Fetcher {
         };
         match self.guard.resolve(name, true).await {
             Ok(_) => Ok(()),
-            Err(err) if err.to_string().contains(BLOCKED_RESOLUTION) => {
-                Err(FetchError::BlockedAddress(err.to_string()))
-            }
+            Err(err) if err.is_refusal() => Err(FetchError::BlockedAddress(err.to_string())),
             Err(err) => Err(FetchError::Network(format!("cannot resolve {name}: {err}"))),
         }
     }
@@ -431,7 +429,7 @@ impl Fetcher {
             return FetchError::Timeout(self.settings.timeout_secs);
         }
         let chain = error_chain(err);
-        if chain.contains(BLOCKED_RESOLUTION) {
+        if refused_by_guard(err) {
             return FetchError::BlockedAddress(chain);
         }
         FetchError::Network(chain)
@@ -439,6 +437,21 @@ impl Fetcher {
 }
 
 /// The error and its sources in one line: reqwest's top-level message alone hides the cause.
+/// Whether the guarded resolver refused the name somewhere down an error's chain.
+fn refused_by_guard(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(err);
+    while let Some(cause) = current {
+        if cause
+            .downcast_ref::<ResolveError>()
+            .is_some_and(ResolveError::is_refusal)
+        {
+            return true;
+        }
+        current = cause.source();
+    }
+    false
+}
+
 fn error_chain(err: &dyn std::error::Error) -> String {
     let mut text = err.to_string();
     let mut source = err.source();
