@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 
 use crate::tools::Page;
 use crate::tools::dom::{is_chrome_element, simple_selector, text_of};
+use crate::tools::interrupt::SelectChecked;
 
 pub use align::{Column, ColumnKind, NameSource};
 use shape::{Shape, similarity};
@@ -720,7 +721,11 @@ fn record_selector(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Option<Strin
         .collect();
     candidates.into_iter().find(|css| {
         scraper::Selector::parse(css).is_ok_and(|selector| {
-            let got: Vec<NodeId> = page.document.select(&selector).map(|e| e.id()).collect();
+            let got: Vec<NodeId> = page
+                .document
+                .select_checked(&selector)
+                .map(|e| e.id())
+                .collect();
             got == wanted
         })
     })
