@@ -108,20 +108,19 @@ pub async fn run(
     run.emit(EventPayload::Init(init)).await;
 
     let mut answers = Map::new();
-    let mut processed = 0;
-    let mut failed = 0;
     for (index, url) in request.urls.iter().enumerate() {
         if control.is_stopped() {
             break;
         }
         let outcome = run.process_url(index, url).await;
-        if outcome.error.is_none() {
-            processed += 1;
-        } else {
-            failed += 1;
-        }
         answers.insert(url.clone(), outcome.answer);
     }
+    // URLs done and failed, as their `url_complete` events count them (the same reducer gives
+    // `complete` its figures).
+    let (processed, failed) = {
+        let tally = run.emitter.tally();
+        (tally.urls_processed, tally.urls_failed)
+    };
     // Fetches started ahead for URLs the run never reached are aborted here, before the
     // run's last events: none of them can show up after `complete`.
     run.prefetch.abort_all();
