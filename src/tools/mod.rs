@@ -16,6 +16,7 @@ pub mod dom;
 pub mod extract;
 pub mod html;
 pub mod interrupt;
+pub mod nav;
 pub mod nesting;
 pub mod registry;
 #[cfg(test)]

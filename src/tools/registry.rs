@@ -221,6 +221,7 @@ impl Registry {
         tools.extend(super::extract::tools());
         tools.extend(super::data::tools());
         tools.extend(super::validate::tools());
+        tools.extend(super::nav::tools());
         Self { tools }
     }
 

@@ -424,6 +424,7 @@ fn the_catalog_has_every_tool_with_an_object_schema() {
             "data.select_columns",
             "validate.completeness",
             "validate.schema",
+            "nav.next_page",
         ]
     );
     for tool in registry.tools() {

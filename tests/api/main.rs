@@ -6,6 +6,7 @@ mod bad_requests;
 mod interrupt;
 mod lifecycle;
 mod llm;
+mod nav;
 mod parallel;
 mod records;
 mod scrape_stream;
