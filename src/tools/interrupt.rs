@@ -238,13 +238,16 @@ impl<'a> Iterator for Select<'a, '_> {
     type Item = ElementRef<'a>;
 
     fn next(&mut self) -> Option<ElementRef<'a>> {
+        // Once interrupted, the ticker stays stopped: the iterator is fused without walking
+        // the rest of the tree.
+        if self.ticker.stopped {
+            return None;
+        }
         for edge in &mut self.inner {
             if let Edge::Open(node) = edge
                 && let Some(element) = ElementRef::wrap(node)
             {
                 if self.ticker.stop() {
-                    // Exhaust the walk: the iterator stays fused after an interrupt.
-                    for _ in &mut self.inner {}
                     return None;
                 }
                 if self.selector.matches_with_scope(&element, self.scope) {
