@@ -197,7 +197,9 @@ fn overlaps(doc: &scraper::Html, a: &[Vec<NodeId>], b: &[Vec<NodeId>]) -> bool {
         || a.iter().flatten().any(|id| around_b.contains(id))
 }
 
-/// Tags whose children are never records.
+/// Tags whose children are never records. Unlike the main-content extractor's junk tags,
+/// `nav`, `footer` and `aside` are not here: their lists are candidates that score low, so a
+/// page whose only list sits in them still has an answer.
 fn is_skipped(name: &str) -> bool {
     matches!(
         name,

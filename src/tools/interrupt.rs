@@ -434,15 +434,19 @@ mod tests {
             }
         }
 
-        #[test]
-        fn a_running_tool_stops_soon_after_the_interrupt_is_set() {
-            // `:has` looks at every later sibling's subtree for every item: quadratic, so this
-            // call costs seconds where a page of this size normally costs milliseconds.
-            let page = big_page(1_200);
-            let call = [(
+        /// A select whose `:has` looks at every later sibling's subtree for every item:
+        /// quadratic, so it costs seconds where a page of this size normally costs milliseconds.
+        fn quadratic_select() -> (&'static str, Value) {
+            (
                 "html.select",
                 json!({"selector": "div.item:has(~ div.item a[href$='/none'])"}),
-            )];
+            )
+        }
+
+        #[test]
+        fn a_running_tool_stops_soon_after_the_interrupt_is_set() {
+            let page = big_page(1_200);
+            let call = [quadratic_select()];
             let started = std::time::Instant::now();
             let whole = &run(&page, Interrupt::never(), &call)[0];
             let uninterrupted = started.elapsed();
@@ -474,10 +478,7 @@ mod tests {
         #[test]
         fn a_deadline_stops_a_tool() {
             let page = big_page(3_000);
-            let call = [(
-                "html.select",
-                json!({"selector": "div.item:has(~ div.item a[href$='/none'])"}),
-            )];
+            let call = [quadratic_select()];
             let deadline = std::time::Instant::now() + Duration::from_millis(30);
             let result = &run(&page, Interrupt::never().with_deadline(deadline), &call)[0];
             assert!(

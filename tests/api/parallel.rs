@@ -227,14 +227,32 @@ async fn a_host_never_has_more_than_per_host_concurrency_requests_even_across_ru
     );
 }
 
+/// Runs `count` URLs of a site serving `robots` under `adjust`ed settings; returns the gaps
+/// between request starts the site saw (the run's events checked for order on the way).
+async fn start_gaps(
+    robots: &str,
+    count: usize,
+    adjust: impl FnOnce(&mut scrape_agent::settings::Settings),
+) -> Vec<Duration> {
+    let site = Site::start(0, robots).await;
+    let app = spawn_app_with(adjust).await;
+    let urls = site.urls("", count);
+    let frames = app.stream(&request(&urls, "spaced")).await;
+    assert_grouped_in_order(&frames, &urls);
+    site.gaps()
+}
+
+/// Settings with `tune(4, 4, 0)` and a Crawl-delay bound.
+fn crawl_delay_bound(bound_ms: u64) -> impl FnOnce(&mut scrape_agent::settings::Settings) {
+    move |settings| {
+        tune(4, 4, 0)(settings);
+        settings.fetch.max_crawl_delay_ms = bound_ms;
+    }
+}
+
 #[tokio::test]
 async fn per_host_delay_spaces_request_starts_under_concurrency() {
-    let site = Site::start(0, "").await;
-    let app = spawn_app_with(tune(8, 4, 150)).await;
-    let urls = site.urls("", 6);
-    let frames = app.stream(&request(&urls, "spaced-1")).await;
-    assert_grouped_in_order(&frames, &urls);
-    let gaps = site.gaps();
+    let gaps = start_gaps("", 6, tune(8, 4, 150)).await;
     assert_eq!(gaps.len(), 5);
     // 150 ms apart at the client; arrival jitter on loopback is far below the 30 ms slack.
     assert!(
@@ -245,16 +263,12 @@ async fn per_host_delay_spaces_request_starts_under_concurrency() {
 
 #[tokio::test]
 async fn robots_crawl_delay_spaces_requests_to_that_host() {
-    let site = Site::start(0, "User-agent: *\nCrawl-delay: 1\nAllow: /\n").await;
-    let app = spawn_app_with(|settings| {
-        tune(4, 4, 0)(settings);
-        settings.fetch.max_crawl_delay_ms = 2000;
-    })
+    let gaps = start_gaps(
+        "User-agent: *\nCrawl-delay: 1\nAllow: /\n",
+        3,
+        crawl_delay_bound(2000),
+    )
     .await;
-    let urls = site.urls("", 3);
-    let frames = app.stream(&request(&urls, "crawl-1")).await;
-    assert_grouped_in_order(&frames, &urls);
-    let gaps = site.gaps();
     assert_eq!(gaps.len(), 2);
     assert!(
         gaps.iter().all(|g| *g >= Duration::from_millis(950)),
@@ -264,18 +278,14 @@ async fn robots_crawl_delay_spaces_requests_to_that_host() {
 
 #[tokio::test]
 async fn a_crawl_delay_past_the_bound_is_capped() {
-    let site = Site::start(0, "User-agent: *\nCrawl-delay: 30\n").await;
-    let app = spawn_app_with(|settings| {
-        tune(4, 4, 0)(settings);
-        settings.fetch.max_crawl_delay_ms = 200;
-    })
-    .await;
-    let urls = site.urls("", 3);
     let started = Instant::now();
-    let frames = app.stream(&request(&urls, "crawl-cap")).await;
-    assert_grouped_in_order(&frames, &urls);
+    let gaps = start_gaps(
+        "User-agent: *\nCrawl-delay: 30\n",
+        3,
+        crawl_delay_bound(200),
+    )
+    .await;
     assert!(started.elapsed() < Duration::from_secs(5), "not 30 s apart");
-    let gaps = site.gaps();
     assert!(
         gaps.iter().all(|g| *g >= Duration::from_millis(170)),
         "capped at 200 ms: {gaps:?}"
