@@ -306,6 +306,12 @@ pub struct RunMetrics {
     pub llm_prompt_tokens: u64,
     /// LLM completion tokens, when an LLM planner was used.
     pub llm_completion_tokens: u64,
+    /// Next pages of lists followed (each URL's own page not counted).
+    #[serde(default)]
+    pub pages_followed: u64,
+    /// Item (detail) pages opened.
+    #[serde(default)]
+    pub detail_pages: u64,
 }
 
 /// The payload of the final `complete` event.

@@ -3,12 +3,12 @@
 //! These tools only read the page and say which link to follow and why; fetching the linked
 //! page is the run's job (it goes through the same address guard and robots rules).
 
+use schemars::JsonSchema;
 use scraper::ElementRef;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use url::Url;
 
-use super::html::NoParams;
 use super::interrupt::SelectChecked;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
@@ -19,15 +19,24 @@ use crate::tools::dom::text_capped;
 pub fn tools() -> Vec<Tool> {
     vec![Tool::new(
         "nav.next_page",
-        "The link to the next page of this page's list, on the same site: `rel=next`, a link reading Next / › / » / Older posts (preferably inside a pagination bar), or the number after the current page in a numbered bar.",
+        "The link to the next page of this page's list, on the same site unless `cross_origin`: `rel=next`, a link reading Next / › / » / Older posts (preferably inside a pagination bar), or the number after the current page in a numbered bar.",
         "{url (absolute), page (its number when the link or URL says), evidence (how it was found)}; fails when the page links to no next page.",
         Effect::Observe,
         next_page,
     )]
 }
 
+/// Params of `nav.next_page`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NextPageParams {
+    /// Also accept a next link to another origin (scheme, host, port); off by default.
+    #[serde(default)]
+    pub cross_origin: bool,
+}
+
 /// How a next-page link was recognised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum NextEvidence {
@@ -42,7 +51,7 @@ pub enum NextEvidence {
 }
 
 /// The next page of a list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NextPage {
     /// The page to fetch.
     pub url: String,
@@ -81,10 +90,13 @@ const NEXT_LABELS: &[&str] = &[
     "volgende",
 ];
 
-fn next_page(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
-    let found = find_next(ws.page.document.root_element(), &ws.page.url, |href| {
-        ws.page.absolute(href)
-    })
+fn next_page(ws: &mut Workspace<'_>, params: NextPageParams) -> Result<Value, ToolError> {
+    let found = find_next(
+        ws.page.document.root_element(),
+        &ws.page.url,
+        params.cross_origin,
+        |href| ws.page.absolute(href),
+    )
     .ok_or_else(|| {
         ToolError::Failed(
             "nav.next_page: the page links to no next page on the same site (no rel=next, no Next / › link, no number after the current page)".into(),
@@ -93,10 +105,12 @@ fn next_page(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolErr
     serde_json::to_value(found).map_err(|e| ToolError::Failed(format!("nav.next_page: {e}")))
 }
 
-/// The next page `root` links to on `page_url`'s site, best evidence first.
+/// The next page `root` links to on `page_url`'s site (or anywhere with `cross_origin`),
+/// best evidence first.
 fn find_next(
     root: ElementRef<'_>,
     page_url: &Url,
+    cross_origin: bool,
     absolute: impl Fn(&str) -> Option<String>,
 ) -> Option<NextPage> {
     let same_site = |href: &str| -> Option<String> {
@@ -104,7 +118,9 @@ fn find_next(
         let parsed = Url::parse(&url).ok()?;
         let here = page_url.as_str().split('#').next().unwrap_or_default();
         let there = url.split('#').next().unwrap_or_default();
-        (parsed.origin() == page_url.origin() && there != here).then_some(url)
+        let allowed = matches!(parsed.scheme(), "http" | "https")
+            && (cross_origin || parsed.origin() == page_url.origin());
+        (allowed && there != here).then_some(url)
     };
     let make = |el: ElementRef<'_>, url: String, evidence| {
         let text = text_capped(el, 80);
@@ -252,7 +268,7 @@ mod tests {
             Url::parse("https://shop.example/list?page=2").unwrap(),
             html,
         );
-        find_next(page.document.root_element(), &page.url, |h| {
+        find_next(page.document.root_element(), &page.url, false, |h| {
             page.absolute(h)
         })
     }

@@ -7,6 +7,7 @@ mod interrupt;
 mod lifecycle;
 mod llm;
 mod nav;
+mod paging;
 mod parallel;
 mod records;
 mod scrape_stream;
