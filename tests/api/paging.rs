@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
@@ -63,10 +63,10 @@ impl Shop {
     }
 }
 
-fn product_card(n: usize) -> String {
+fn product_card(n: usize, site: &str) -> String {
     format!(
         r#"<li class="product-card">
-  <a class="product-link" href="/item/{n}"><img src="/img/{n}.jpg" alt="Product {n}">
+  <a class="product-link" href="{site}/item/{n}"><img src="/img/{n}.jpg" alt="Product {n}">
   <h2 class="product-name">Product {n}</h2></a>
   <p class="blurb">A useful thing, number {n} in the catalogue.</p>
   <span class="price">${n}.99</span>
@@ -78,6 +78,7 @@ fn product_card(n: usize) -> String {
 async fn list_page(
     State(log): State<Arc<Log>>,
     Path((style, n)): Path<(String, usize)>,
+    headers: HeaderMap,
 ) -> Response {
     log.paths.lock().unwrap().push(format!("/{style}/page/{n}"));
     if style == "slow" && n > 1 {
@@ -94,7 +95,18 @@ async fn list_page(
         (n - 1) * PER_PAGE + 1
     };
     let last = (first + PER_PAGE - 1).min(PRODUCTS);
-    let cards: String = (first..=last).map(product_card).collect();
+    // "ext" links each product on another origin: the same server under the name `localhost`.
+    let site = if style == "ext" {
+        let port = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .and_then(|h| h.rsplit(':').next())
+            .unwrap_or_default();
+        format!("http://localhost:{port}")
+    } else {
+        String::new()
+    };
+    let cards: String = (first..=last).map(|n| product_card(n, &site)).collect();
     let has_next = n < pages || style == "trap";
     let next = format!("/{style}/page/{}", n + 1);
     let (head, bar) = match style.as_str() {
@@ -467,4 +479,28 @@ async fn cancelling_in_the_middle_of_pagination_keeps_the_records_gathered() {
         product_numbers(done["extracted_data"][&url].as_array().unwrap()),
         (1..=40).collect::<Vec<_>>()
     );
+}
+
+#[tokio::test]
+async fn item_pages_on_another_origin_are_not_opened() {
+    let shop = Shop::start().await;
+    let app = spawn_app().await;
+    let url = shop.url("/ext/page/1");
+    let frames = scrape(
+        &app,
+        json!({
+            "urls": [&url],
+            "instructions": "the products with their SKU from each product page",
+            "max_detail_pages": 2,
+        }),
+    )
+    .await;
+    let got = records(&frames, &url);
+    assert_eq!(got.len(), 20);
+    for record in &got[..2] {
+        let why = record["_detail_error"].as_str().unwrap_or_default();
+        assert!(why.contains("another site"), "{record}");
+    }
+    assert!(shop.requested("/item/").is_empty());
+    assert_eq!(complete(&frames)["metrics"]["detail_pages"], 0);
 }
