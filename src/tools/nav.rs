@@ -17,13 +17,116 @@ use crate::tools::dom::text_capped;
 
 /// The `nav` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
-    vec![Tool::new(
-        "nav.next_page",
-        "The link to the next page of this page's list, on the same site unless `cross_origin`: `rel=next`, a link reading Next / › / » / Older posts (preferably inside a pagination bar), or the number after the current page in a numbered bar.",
-        "{url (absolute), page (its number when the link or URL says), evidence (how it was found)}; fails when the page links to no next page.",
-        Effect::Observe,
-        next_page,
-    )]
+    vec![
+        Tool::new(
+            "nav.next_page",
+            "The link to the next page of this page's list, on the same site unless `cross_origin`: `rel=next`, a link reading Next / › / » / Older posts (preferably inside a pagination bar), or the number after the current page in a numbered bar.",
+            "{url (absolute), page (its number when the link or URL says), evidence (how it was found)}; fails when the page links to no next page.",
+            Effect::Observe,
+            next_page,
+        ),
+        Tool::new(
+            "nav.item_links",
+            "The link to each record's own page, for the records the plan has built so far: the record's `url`/`link`/`href` field, else its first web address that is not a picture; on the page's origin unless `cross_origin`.",
+            "Array, one per record: {item (index), url (absolute) or null, field (where it came from), refused (why it is not followed, when it is not)}.",
+            Effect::Observe,
+            item_links,
+        ),
+    ]
+}
+
+/// Params of `nav.item_links`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ItemLinksParams {
+    /// Also accept links to another origin (scheme, host, port); off by default.
+    #[serde(default)]
+    pub cross_origin: bool,
+}
+
+/// A record's own page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ItemLink {
+    /// The record field the link came from.
+    pub field: String,
+    /// The absolute URL.
+    pub url: String,
+}
+
+/// The link to a record's own page: its `url`/`link` field, else the first field holding a
+/// web address that is not a picture.
+pub fn item_link(record: &Value) -> Option<ItemLink> {
+    let fields = record.as_object()?;
+    let web = |value: &Value| {
+        let url = Url::parse(value.as_str()?).ok()?;
+        let path = url.path().to_ascii_lowercase();
+        let picture = [".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif"]
+            .iter()
+            .any(|ext| path.ends_with(ext));
+        (matches!(url.scheme(), "http" | "https") && !picture).then(|| url.to_string())
+    };
+    const PREFERRED: &[&str] = &["url", "link", "href", "permalink", "detail_url", "page"];
+    let make = |field: &str, url| ItemLink {
+        field: field.to_owned(),
+        url,
+    };
+    PREFERRED
+        .iter()
+        .find_map(|key| fields.get(*key).and_then(web).map(|u| make(key, u)))
+        .or_else(|| {
+            fields
+                .iter()
+                .filter(|(key, _)| {
+                    let key = key.to_ascii_lowercase();
+                    !["image", "img", "photo", "thumb", "logo", "avatar", "icon"]
+                        .iter()
+                        .any(|p| key.contains(p))
+                })
+                .find_map(|(key, value)| web(value).map(|u| make(key, u)))
+        })
+}
+
+fn item_links(ws: &mut Workspace<'_>, params: ItemLinksParams) -> Result<Value, ToolError> {
+    let Value::Array(records) = &ws.value else {
+        return Err(ToolError::Failed(
+            "nav.item_links: the plan has built no list of records yet (run extract.records or extract.fields first)".into(),
+        ));
+    };
+    let origin = ws.page.url.origin();
+    let links: Vec<ItemLinkRow> = records
+        .iter()
+        .take(ws.limits.max_items)
+        .enumerate()
+        .map(|(item, record)| {
+            let link = item_link(record);
+            let refused = match &link {
+                None => Some("the record has no link to its own page"),
+                Some(l)
+                    if !params.cross_origin
+                        && Url::parse(&l.url).is_ok_and(|u| u.origin() != origin) =>
+                {
+                    Some("the item's page is on another site")
+                }
+                Some(_) => None,
+            };
+            ItemLinkRow {
+                item,
+                url: link.as_ref().map(|l| l.url.clone()),
+                field: link.map(|l| l.field),
+                refused,
+            }
+        })
+        .collect();
+    serde_json::to_value(links).map_err(|e| ToolError::Failed(format!("nav.item_links: {e}")))
+}
+
+/// One row of `nav.item_links`.
+#[derive(Debug, Serialize)]
+struct ItemLinkRow {
+    item: usize,
+    url: Option<String>,
+    field: Option<String>,
+    refused: Option<&'static str>,
 }
 
 /// Params of `nav.next_page`.

@@ -426,6 +426,7 @@ fn the_catalog_has_every_tool_with_an_object_schema() {
             "validate.completeness",
             "validate.schema",
             "nav.next_page",
+            "nav.item_links",
         ]
     );
     for tool in registry.tools() {

@@ -346,6 +346,19 @@ async fn numbered_pages_stop_at_the_page_budget() {
     )
     .await;
     assert_eq!(records(&frames, &url).len(), PRODUCTS);
+
+    // An explicit client plan is replayed on each page the same way.
+    let frames = scrape(
+        &app,
+        json!({"urls": [&url], "max_pages": 2, "tools": [
+            {"tool": "extract.records", "params": {}, "reasoning": "the product cards"}
+        ]}),
+    )
+    .await;
+    assert_eq!(
+        product_numbers(records(&frames, &url)),
+        (1..=40).collect::<Vec<_>>()
+    );
 }
 
 #[tokio::test]
@@ -503,4 +516,27 @@ async fn item_pages_on_another_origin_are_not_opened() {
     }
     assert!(shop.requested("/item/").is_empty());
     assert_eq!(complete(&frames)["metrics"]["detail_pages"], 0);
+
+    // The same verdict from the tool a planner or a client plan calls.
+    let frames = scrape(
+        &app,
+        json!({"urls": [&url], "tools": [
+            {"tool": "extract.records", "params": {}, "reasoning": "the product cards"},
+            {"tool": "nav.item_links", "params": {}, "reasoning": "where each product leads"}
+        ]}),
+    )
+    .await;
+    let links = steps(&frames, "tool_call")
+        .into_iter()
+        .find(|d| d["tool"] == "nav.item_links")
+        .cloned()
+        .unwrap();
+    let rows = links["result"].as_array().unwrap();
+    assert_eq!(rows.len(), 20);
+    assert_eq!(
+        rows[0]["url"],
+        url.replace("127.0.0.1", "localhost")
+            .replace("/ext/page/1", "/item/1")
+    );
+    assert_eq!(rows[0]["refused"], "the item's page is on another site");
 }

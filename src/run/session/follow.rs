@@ -25,7 +25,7 @@ use crate::run::request::ValidRequest;
 use crate::settings::LimitSettings;
 use crate::tools::ToolCall;
 use crate::tools::extract::key_of;
-use crate::tools::nav::NextPage;
+use crate::tools::nav::{NextPage, item_link};
 
 /// The record key that says which page of the list a record came from (1 is the URL's own),
 /// added when more than one page was read.
@@ -101,41 +101,6 @@ fn digest(items: &[Value]) -> u64 {
         .unwrap_or_default()
         .hash(&mut hasher);
     hasher.finish()
-}
-
-/// The link to a record's own page: its `url`/`link` field, else the first field holding a
-/// web address that is not a picture. (field, absolute URL).
-fn detail_link(record: &Value) -> Option<(String, String)> {
-    let fields = record.as_object()?;
-    let web = |value: &Value| {
-        let text = value.as_str()?;
-        let url = Url::parse(text).ok()?;
-        let path = url.path().to_ascii_lowercase();
-        let picture = [".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif"]
-            .iter()
-            .any(|ext| path.ends_with(ext));
-        (matches!(url.scheme(), "http" | "https") && !picture).then(|| url.to_string())
-    };
-    const PREFERRED: &[&str] = &["url", "link", "href", "permalink", "detail_url", "page"];
-    PREFERRED
-        .iter()
-        .find_map(|key| {
-            fields
-                .get(*key)
-                .and_then(web)
-                .map(|u| ((*key).to_owned(), u))
-        })
-        .or_else(|| {
-            fields
-                .iter()
-                .filter(|(key, _)| {
-                    let key = key.to_ascii_lowercase();
-                    !["image", "img", "photo", "thumb", "logo", "avatar", "icon"]
-                        .iter()
-                        .any(|p| key.contains(p))
-                })
-                .find_map(|(key, value)| web(value).map(|u| (key.clone(), u)))
-        })
 }
 
 impl Run<'_> {
@@ -413,7 +378,7 @@ impl Run<'_> {
             let Value::Object(fields) = record else {
                 continue;
             };
-            match detail_link(&Value::Object(fields.clone())) {
+            match item_link(&Value::Object(fields.clone())).map(|l| (l.field, l.url)) {
                 Some((_, link)) if !allowed(&link) => {
                     fields.insert(
                         DETAIL_ERROR_KEY.into(),
