@@ -381,4 +381,36 @@ mod tests {
         }
         assert_eq!(RunStatus::parse("bogus"), None);
     }
+
+    #[test]
+    fn navigate_steps_round_trip_with_their_kind() {
+        let steps = [
+            StepPayload::Navigate(NavigateDetails::NextPage(NextPageLink {
+                from: "https://shop.example/list".into(),
+                to: "https://shop.example/list?page=2".into(),
+                page: 2,
+                number: Some(2),
+                evidence: NextEvidence::RelNext,
+                link_text: "Next ›".into(),
+            })),
+            StepPayload::Navigate(NavigateDetails::DetailPage(DetailPageLink {
+                item: 4,
+                to: "https://shop.example/item/5".into(),
+                field: "url".into(),
+            })),
+            StepPayload::Navigate(NavigateDetails::Stop(NavigateStop {
+                rule: StopRule::RepeatedPage,
+                pages: 3,
+                items: 57,
+                next: Some("https://shop.example/list?page=1".into()),
+            })),
+        ];
+        for step in steps {
+            let wire = serde_json::to_value(&step).unwrap();
+            assert_eq!(wire["action"], "navigate");
+            assert!(wire["extracted_data"]["kind"].is_string(), "{wire}");
+            let back: StepPayload = serde_json::from_value(wire).unwrap();
+            assert_eq!(back, step);
+        }
+    }
 }
