@@ -107,6 +107,7 @@ impl Application {
                 orphan_grace: Duration::from_secs(settings.runs.orphan_grace_secs),
                 run_timeout: Duration::from_secs(settings.limits.run_timeout_secs),
                 replay_page: settings.runs.replay_page_events,
+                max_runs_per_key: settings.auth.max_runs_per_key,
             },
         );
         hub.spawn_watcher(WatchSettings {

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use config::{Config, Environment, File, FileFormat};
+use secrecy::SecretString;
 use serde::Deserialize;
 
 /// The embedded defaults, so the binary runs with no files beside it.
@@ -21,6 +22,8 @@ pub struct Settings {
     pub fetch: FetchSettings,
     /// Planner selection.
     pub planner: PlannerSettings,
+    /// `[auth]`
+    pub auth: AuthSettings,
     /// The OpenAI-compatible LLM planner.
     pub llm: LlmSettings,
     /// Where sessions and events are stored.
@@ -45,6 +48,43 @@ pub struct ServerSettings {
     /// Seconds, after the grace period, for cancelled runs to end and connections to close
     /// before the process exits anyway.
     pub shutdown_drain_secs: u64,
+}
+
+/// `[auth]`: who may use the API, and from which browser origins.
+#[derive(Debug, Clone, Deserialize)]
+pub struct AuthSettings {
+    /// API keys. When any is set, every `/api/*` route needs `Authorization: Bearer <key>`.
+    #[serde(default, deserialize_with = "key_list")]
+    pub api_keys: Vec<SecretString>,
+    /// Browser origins allowed to call the API (CORS), e.g. `https://console.example`.
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
+    /// Runs one API key may have running at once (0: only `limits.max_concurrent_runs`).
+    pub max_runs_per_key: usize,
+}
+
+/// API keys from a TOML list, or from one string (the environment): comma-separated or a
+/// JSON list.
+fn key_list<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<SecretString>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Keys {
+        List(Vec<String>),
+        One(String),
+    }
+    let keys = match Keys::deserialize(de)? {
+        Keys::List(keys) => keys,
+        Keys::One(text) if text.trim_start().starts_with('[') => {
+            serde_json::from_str(&text).map_err(serde::de::Error::custom)?
+        }
+        Keys::One(text) => text.split(',').map(str::to_owned).collect(),
+    };
+    Ok(keys
+        .into_iter()
+        .map(|k| k.trim().to_owned())
+        .filter(|k| !k.is_empty())
+        .map(SecretString::from)
+        .collect())
 }
 
 /// `[limits]`
@@ -281,7 +321,8 @@ impl Settings {
                     .try_parsing(true)
                     .list_separator(",")
                     .with_list_parse_key("fetch.allowed_hosts")
-                    .with_list_parse_key("fetch.resolve"),
+                    .with_list_parse_key("fetch.resolve")
+                    .with_list_parse_key("auth.allowed_origins"),
             )
             .build()?
             .try_deserialize()
@@ -304,6 +345,29 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn api_keys_come_as_a_list_a_comma_list_or_a_json_list() {
+        use secrecy::ExposeSecret;
+        #[derive(Deserialize)]
+        struct Keys {
+            #[serde(deserialize_with = "key_list")]
+            keys: Vec<SecretString>,
+        }
+        let read = |v: serde_json::Value| -> Vec<String> {
+            serde_json::from_value::<Keys>(serde_json::json!({ "keys": v }))
+                .unwrap()
+                .keys
+                .iter()
+                .map(|k| k.expose_secret().to_owned())
+                .collect()
+        };
+        assert_eq!(read(serde_json::json!(["a", "b"])), ["a", "b"]);
+        assert_eq!(read(serde_json::json!("a, b,")), ["a", "b"]);
+        assert_eq!(read(serde_json::json!(r#"["a,1", "b"]"#)), ["a,1", "b"]);
+        assert!(read(serde_json::json!("")).is_empty());
+        assert!(Settings::defaults().auth.api_keys.is_empty());
+    }
 
     #[test]
     fn embedded_defaults_parse() {

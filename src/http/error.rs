@@ -84,6 +84,14 @@ impl From<StartError> for ApiError {
                     err.to_string(),
                 )
             },
+            StartError::KeyBusy(_) => Self {
+                retry_after: Some(5),
+                ..Self::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_runs_for_key",
+                    err.to_string(),
+                )
+            },
             StartError::Duplicate(_) => {
                 Self::new(StatusCode::CONFLICT, "duplicate_session", err.to_string())
             }

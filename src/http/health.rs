@@ -1,9 +1,42 @@
-//! `GET /healthz`.
+//! `GET /healthz` and `GET /readyz`.
 
 use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
+
+use crate::app::AppState;
 
 /// Liveness: the process answers.
 pub async fn healthz() -> Json<Value> {
     Json(json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}))
+}
+
+/// Readiness: the store answers and the server takes new runs (503 otherwise, with the reason),
+/// so a load balancer stops sending work to an instance that is shutting down.
+pub async fn readyz(State(state): State<AppState>) -> Response {
+    if state.hub.is_shutting_down() {
+        return not_ready(
+            "shutting_down",
+            "the server is shutting down and takes no new runs",
+        );
+    }
+    match state.hub.store().ping().await {
+        Ok(()) => {
+            Json(json!({"status": "ready", "store": state.hub.store().backend()})).into_response()
+        }
+        Err(err) => not_ready(
+            "store_unavailable",
+            &format!("the session store does not answer: {err}"),
+        ),
+    }
+}
+
+fn not_ready(code: &str, message: &str) -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        Json(json!({"status": "not_ready", "error": {"code": code, "message": message}})),
+    )
+        .into_response()
 }

@@ -1,23 +1,32 @@
 //! The HTTP API, one module per resource.
 
+pub mod access;
 pub mod error;
 pub mod health;
 pub mod scrape;
 pub mod tools;
 
+use std::time::Duration;
+
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, Method, Request, header};
+use axum::middleware::from_fn_with_state;
 use axum::routing::get;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
 use crate::app::AppState;
 pub use error::ApiError;
 
+/// The header that carries a request's id (the client's own when it sends one).
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
 /// Builds the router over shared state.
 pub fn router(state: AppState) -> Router {
     let body_limit = state.settings.server.max_body_bytes;
-    Router::new()
-        .route("/healthz", get(health::healthz))
+    let api = Router::new()
         .route("/api/tools", get(tools::list))
         .route("/api/tools/{name}", get(tools::get))
         .route(
@@ -30,8 +39,54 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
+        .route_layer(from_fn_with_state(state.clone(), access::require_key))
+        .route_layer(from_fn_with_state(state.clone(), access::refuse_cross_site));
+    let mut router = Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .merge(api)
         .fallback(|| async { ApiError::not_found("no such route") })
-        .layer(DefaultBodyLimit::max(body_limit))
-        .layer(TraceLayer::new_for_http())
+        .layer(DefaultBodyLimit::max(body_limit));
+    if let Some(cors) = cors(&state.settings.auth.allowed_origins) {
+        router = router.layer(cors);
+    }
+    router
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+                let id = request
+                    .headers()
+                    .get(REQUEST_ID)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default();
+                tracing::info_span!(
+                    "request",
+                    method = %request.method(),
+                    uri = %access::redacted(request.uri()),
+                    request_id = %id,
+                )
+            }),
+        )
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)
+}
+
+/// CORS for the configured origins; None (no CORS headers: browsers refuse) when there are none.
+fn cors(origins: &[String]) -> Option<CorsLayer> {
+    let allowed: Vec<HeaderValue> = origins
+        .iter()
+        .filter_map(|o| HeaderValue::from_str(o.trim_end_matches('/')).ok())
+        .collect();
+    (!allowed.is_empty()).then(|| {
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(allowed))
+            .allow_methods([Method::GET, Method::POST, Method::DELETE])
+            .allow_headers([
+                header::AUTHORIZATION,
+                header::CONTENT_TYPE,
+                HeaderName::from_static("last-event-id"),
+            ])
+            .expose_headers([HeaderName::from_static("x-session-id"), REQUEST_ID])
+            .max_age(Duration::from_secs(600))
+    })
 }

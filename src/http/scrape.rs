@@ -3,17 +3,18 @@
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use futures::{Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::access::KeyId;
 use super::error::ApiError;
 use crate::app::AppState;
 use crate::events::{Event, RunStatus};
@@ -26,10 +27,11 @@ use crate::store::SessionFilter;
 /// A 4xx JSON error when the request cannot run.
 pub async fn stream_post(
     State(state): State<AppState>,
+    key: Option<Extension<KeyId>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_body(body)?;
-    start_and_stream(&state, request).await
+    start_and_stream(&state, request, key).await
 }
 
 /// `GET /api/scrape/stream?url=…&url=…&instructions=…`: the same, for `EventSource`.
@@ -38,10 +40,11 @@ pub async fn stream_post(
 /// A 4xx JSON error when the request cannot run.
 pub async fn stream_get(
     State(state): State<AppState>,
+    key: Option<Extension<KeyId>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let request = request_from_query(query.as_deref().unwrap_or(""))?;
-    start_and_stream(&state, request).await
+    start_and_stream(&state, request, key).await
 }
 
 /// `POST /api/scrape`: start a detached run; answer 202 with where to find it.
@@ -50,12 +53,16 @@ pub async fn stream_get(
 /// A 4xx JSON error when the request cannot run.
 pub async fn start_detached(
     State(state): State<AppState>,
+    key: Option<Extension<KeyId>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_body(body)?;
     let valid = request.validate(&state.settings.limits)?;
     let deps = run_deps(&state, &valid)?;
-    let id = state.hub.start(deps, valid, true).await?;
+    let id = state
+        .hub
+        .start_for(deps, valid, true, key.map(|Extension(KeyId(k))| k))
+        .await?;
     let body = json!({
         "session_id": id,
         "status": "running",
@@ -359,10 +366,17 @@ fn run_deps(state: &AppState, request: &ValidRequest) -> Result<RunDeps, ApiErro
     })
 }
 
-async fn start_and_stream(state: &AppState, request: ScrapeRequest) -> Result<Response, ApiError> {
+async fn start_and_stream(
+    state: &AppState,
+    request: ScrapeRequest,
+    key: Option<Extension<KeyId>>,
+) -> Result<Response, ApiError> {
     let valid = request.validate(&state.settings.limits)?;
     let deps = run_deps(state, &valid)?;
-    let id = state.hub.start(deps, valid, false).await?;
+    let id = state
+        .hub
+        .start_for(deps, valid, false, key.map(|Extension(KeyId(k))| k))
+        .await?;
     let events = state.hub.subscribe(&id, 0);
     Ok(sse_response(state, &id, events))
 }

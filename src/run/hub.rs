@@ -56,6 +56,8 @@ pub struct HubSettings {
     pub run_timeout: Duration,
     /// Events per page of a replay.
     pub replay_page: u32,
+    /// Runs one API key may have executing at once (0: no limit of its own).
+    pub max_runs_per_key: usize,
 }
 
 /// A run executing in this process.
@@ -129,6 +131,9 @@ pub enum StartError {
     /// Too many runs at once.
     #[error("{0} runs are already executing; try again shortly")]
     Busy(usize),
+    /// Too many runs at once for the API key the request came with.
+    #[error("this API key already has {0} runs executing; try again shortly")]
+    KeyBusy(usize),
     /// The session id is taken.
     #[error("session `{0}` already exists")]
     Duplicate(String),
@@ -148,6 +153,8 @@ pub struct Hub {
     runs: Arc<Mutex<RunMap>>,
     store: Store,
     permits: Arc<Semaphore>,
+    /// Per API key (its position in `auth.api_keys`), when keys have a limit of their own.
+    key_permits: Arc<Mutex<HashMap<usize, Arc<Semaphore>>>>,
     settings: HubSettings,
     tracker: TaskTracker,
     root: CancellationToken,
@@ -167,6 +174,8 @@ struct RunGuard {
     runs: Arc<Mutex<RunMap>>,
     run: Arc<LiveRun>,
     _permit: OwnedSemaphorePermit,
+    /// The API key's own permit, when the key has a limit.
+    _key_permit: Option<OwnedSemaphorePermit>,
 }
 
 impl Drop for RunGuard {
@@ -183,6 +192,7 @@ impl Hub {
             runs: Arc::default(),
             store,
             permits: Arc::new(Semaphore::new(settings.max_runs)),
+            key_permits: Arc::default(),
             settings,
             tracker: TaskTracker::new(),
             root: CancellationToken::new(),
@@ -220,9 +230,42 @@ impl Hub {
         request: ValidRequest,
         detached: bool,
     ) -> Result<String, StartError> {
+        self.start_for(deps, request, detached, None).await
+    }
+
+    /// [`Hub::start`] for a request that came with API key number `key`, which counts against
+    /// that key's own limit (`max_runs_per_key`) as well as the server's.
+    ///
+    /// # Errors
+    /// As [`Hub::start`], and [`StartError::KeyBusy`].
+    pub async fn start_for(
+        &self,
+        deps: RunDeps,
+        request: ValidRequest,
+        detached: bool,
+        key: Option<usize>,
+    ) -> Result<String, StartError> {
         if self.is_shutting_down() {
             return Err(StartError::ShuttingDown);
         }
+        let per_key = self.settings.max_runs_per_key;
+        let key_permit = match key {
+            Some(key) if per_key > 0 => {
+                let semaphore = self
+                    .key_permits
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .entry(key)
+                    .or_insert_with(|| Arc::new(Semaphore::new(per_key)))
+                    .clone();
+                Some(
+                    semaphore
+                        .try_acquire_owned()
+                        .map_err(|_| StartError::KeyBusy(per_key))?,
+                )
+            }
+            _ => None,
+        };
         let permit = self
             .permits
             .clone()
@@ -246,6 +289,7 @@ impl Hub {
                 runs: hub.runs.clone(),
                 run: run.clone(),
                 _permit: permit,
+                _key_permit: key_permit,
             };
             // The caller may be gone; the run goes on either way.
             let _ = created_tx.send(Ok(()));

@@ -292,6 +292,15 @@ impl Store {
         with_pool!(self, pool => pool.close().await);
     }
 
+    /// Whether the database answers a trivial query (for `/readyz`).
+    ///
+    /// # Errors
+    /// The database's error when it does not.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
     /// Whether [`Store::close`] was called.
     pub fn is_closed(&self) -> bool {
         with_pool!(self, pool => pool.is_closed())

@@ -2,6 +2,7 @@
 //! SSE read the way a client reads it.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
 
+mod access;
 mod bad_requests;
 mod interrupt;
 mod lifecycle;

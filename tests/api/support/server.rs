@@ -19,6 +19,16 @@ impl Server {
 
     /// Starts it with extra environment variables.
     pub async fn start_with(db_url: &str, env: &[(&str, &str)]) -> Self {
+        Self::start_logging(db_url, env, None).await
+    }
+
+    /// Starts it with extra environment variables, its log (stdout and stderr) written to
+    /// `log` when given.
+    pub async fn start_logging(
+        db_url: &str,
+        env: &[(&str, &str)],
+        log: Option<&std::path::Path>,
+    ) -> Self {
         // Ask the OS for a free port, then hand it to the server.
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
@@ -33,7 +43,16 @@ impl Server {
             .env("SCRAPE_AGENT__FETCH__RETRIES", "0")
             .env("RUST_LOG", "warn")
             .envs(env.iter().copied())
-            .stdout(std::process::Stdio::null())
+            .stdout(log.map_or_else(std::process::Stdio::null, |path| {
+                std::fs::File::create(path).expect("log file").into()
+            }))
+            .stderr(log.map_or_else(std::process::Stdio::inherit, |path| {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .expect("log file")
+                    .into()
+            }))
             .spawn()
             .expect("the binary starts");
         let base = format!("http://127.0.0.1:{port}");

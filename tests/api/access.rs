@@ -1,0 +1,354 @@
+//! Access through the real server (issue 14): API keys, `access_token` for `EventSource`,
+//! pages of other sites, CORS, per-key run limits, request ids and readiness.
+
+use reqwest::header::{HeaderMap, HeaderValue};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+use crate::support::{FixtureServer, Server, TempDir, TestApp, read_stream, spawn_app_with};
+
+const KEY_A: &str = "key-alpha-0123456789";
+const KEY_B: &str = "key-beta-9876543210";
+
+async fn keyed_app(per_key: usize) -> TestApp {
+    spawn_app_with(|s| {
+        s.auth.api_keys = vec![KEY_A.into(), KEY_B.into()];
+        s.auth.max_runs_per_key = per_key;
+    })
+    .await
+}
+
+async fn send(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    headers: &[(&'static str, &str)],
+    body: Option<&Value>,
+) -> reqwest::Response {
+    let mut map = HeaderMap::new();
+    for (name, value) in headers {
+        map.insert(*name, HeaderValue::from_str(value).unwrap());
+    }
+    let mut request = app
+        .client
+        .request(method, format!("{}{path}", app.base))
+        .headers(map);
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    request.send().await.expect("request sent")
+}
+
+async fn error_code(response: reqwest::Response) -> String {
+    let body: Value = response.json().await.expect("a JSON error body");
+    body["error"]["code"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn scrape_body(fixtures: &FixtureServer) -> Value {
+    json!({"urls": [fixtures.url("/pages/news.html")], "instructions": "the top 3 stories"})
+}
+
+#[tokio::test]
+async fn keys_are_needed_on_the_api_and_not_on_health() {
+    let fixtures = FixtureServer::start().await;
+    let app = keyed_app(0).await;
+    let body = scrape_body(&fixtures);
+
+    let missing = send(&app, Method::POST, "/api/scrape/stream", &[], Some(&body)).await;
+    assert_eq!(missing.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(missing.headers()["www-authenticate"], "Bearer");
+    assert_eq!(error_code(missing).await, "unauthorized");
+
+    let wrong = format!("Bearer {KEY_A}x");
+    let wrong = send(
+        &app,
+        Method::GET,
+        "/api/scrape",
+        &[("authorization", &wrong)],
+        None,
+    )
+    .await;
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+
+    let right = format!("Bearer {KEY_B}");
+    let listed = send(
+        &app,
+        Method::GET,
+        "/api/scrape",
+        &[("authorization", &right)],
+        None,
+    )
+    .await;
+    assert_eq!(listed.status(), StatusCode::OK);
+    let streamed = send(
+        &app,
+        Method::POST,
+        "/api/scrape/stream",
+        &[("authorization", &right)],
+        Some(&body),
+    )
+    .await;
+    assert_eq!(streamed.status(), StatusCode::OK);
+    let frames = read_stream(streamed).await;
+    assert_eq!(frames.last().unwrap().event, "complete");
+
+    for open in ["/healthz", "/readyz"] {
+        assert_eq!(app.get(open).await.status(), StatusCode::OK, "{open}");
+    }
+    // The EventSource token works only where EventSource goes.
+    let tools = send(
+        &app,
+        Method::GET,
+        &format!("/api/tools?access_token={KEY_A}"),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(tools.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn event_source_passes_its_key_as_access_token_and_logs_never_show_it() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let log = dir.0.join("server.log");
+    let server = Server::start_logging(
+        &dir.sqlite_url(),
+        &[
+            (
+                "SCRAPE_AGENT__AUTH__API_KEYS",
+                &format!(r#"["{KEY_A}","{KEY_B}"]"#),
+            ),
+            ("RUST_LOG", "debug,tower_http=debug"),
+        ],
+        Some(&log),
+    )
+    .await;
+    let client = reqwest::Client::new();
+    let page = fixtures.url("/pages/news.html");
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("url", &page)
+        .append_pair("instructions", "the top 3 stories")
+        .append_pair("session_id", "with-token")
+        .append_pair("access_token", KEY_A)
+        .finish();
+    let stream = client
+        .get(format!("{}/api/scrape/stream?{query}", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+    let frames = read_stream(stream).await;
+    assert_eq!(frames.last().unwrap().event, "complete");
+    // The replay route takes the token too; without it, 401.
+    let replay = client
+        .get(format!(
+            "{}/api/scrape/with-token/events?last_event_id=2&access_token={KEY_B}",
+            server.base
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(replay.status(), StatusCode::OK);
+    let replayed = read_stream(replay).await;
+    assert_eq!(replayed.len(), frames.len() - 2);
+    let refused = client
+        .get(format!("{}/api/scrape/with-token/events", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains("access_token=REDACTED"),
+        "the request URIs are in the log: {logged}"
+    );
+    assert!(
+        !logged.contains(KEY_A) && !logged.contains(KEY_B),
+        "{logged}"
+    );
+}
+
+#[tokio::test]
+async fn pages_of_other_sites_cannot_start_runs_and_cors_follows_the_allowed_origins() {
+    let fixtures = FixtureServer::start().await;
+    let app =
+        spawn_app_with(|s| s.auth.allowed_origins = vec!["https://console.example".into()]).await;
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("url", &fixtures.url("/pages/news.html"))
+        .append_pair("instructions", "the top 3 stories")
+        .finish();
+    let start = format!("/api/scrape/stream?{query}");
+
+    let cross_site = send(
+        &app,
+        Method::GET,
+        &start,
+        &[("sec-fetch-site", "cross-site")],
+        None,
+    )
+    .await;
+    assert_eq!(cross_site.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error_code(cross_site).await, "cross_site_request");
+    let evil = send(
+        &app,
+        Method::POST,
+        "/api/scrape",
+        &[("origin", "https://evil.example")],
+        Some(&scrape_body(&fixtures)),
+    )
+    .await;
+    assert_eq!(evil.status(), StatusCode::FORBIDDEN);
+    let listed: Value = app.get("/api/scrape").await.json().await.unwrap();
+    assert_eq!(
+        listed["sessions"].as_array().map(Vec::len),
+        Some(0),
+        "{listed}"
+    );
+
+    // The server's own origin and the allowed one pass.
+    let own = app.base.clone();
+    let same = send(&app, Method::GET, &start, &[("origin", &own)], None).await;
+    assert_eq!(same.status(), StatusCode::OK);
+    read_stream(same).await;
+    let allowed = send(
+        &app,
+        Method::GET,
+        &start,
+        &[("origin", "https://console.example")],
+        None,
+    )
+    .await;
+    assert_eq!(allowed.status(), StatusCode::OK);
+    assert_eq!(
+        allowed.headers()["access-control-allow-origin"],
+        "https://console.example"
+    );
+    read_stream(allowed).await;
+
+    // Preflight: allowed for the listed origin, not for another.
+    let preflight = async |origin: &'static str| {
+        send(
+            &app,
+            Method::OPTIONS,
+            "/api/scrape/stream",
+            &[
+                ("origin", origin),
+                ("access-control-request-method", "POST"),
+                (
+                    "access-control-request-headers",
+                    "authorization,content-type",
+                ),
+            ],
+            None,
+        )
+        .await
+    };
+    let ok = preflight("https://console.example").await;
+    assert_eq!(
+        ok.headers()["access-control-allow-origin"],
+        "https://console.example"
+    );
+    let refused = preflight("https://evil.example").await;
+    assert!(
+        refused
+            .headers()
+            .get("access-control-allow-origin")
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn each_key_has_its_own_run_limit() {
+    let fixtures = FixtureServer::start().await;
+    let app = keyed_app(1).await;
+    let slow = json!({"urls": [fixtures.url("/slow")], "instructions": "the title"});
+    let with = |key: &str| format!("Bearer {key}");
+    let first = send(
+        &app,
+        Method::POST,
+        "/api/scrape",
+        &[("authorization", &with(KEY_A))],
+        Some(&slow),
+    )
+    .await;
+    assert_eq!(first.status(), StatusCode::ACCEPTED);
+    let first: Value = first.json().await.unwrap();
+    let second = send(
+        &app,
+        Method::POST,
+        "/api/scrape",
+        &[("authorization", &with(KEY_A))],
+        Some(&slow),
+    )
+    .await;
+    assert_eq!(second.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(second.headers().contains_key("retry-after"));
+    assert_eq!(error_code(second).await, "too_many_runs_for_key");
+    let other = send(
+        &app,
+        Method::POST,
+        "/api/scrape",
+        &[("authorization", &with(KEY_B))],
+        Some(&slow),
+    )
+    .await;
+    assert_eq!(other.status(), StatusCode::ACCEPTED);
+    let other: Value = other.json().await.unwrap();
+    // Once A's run ends, A may start another.
+    for id in [&first["session_id"], &other["session_id"]] {
+        let path = format!("/api/scrape/{}", id.as_str().unwrap());
+        send(
+            &app,
+            Method::DELETE,
+            &path,
+            &[("authorization", &with(KEY_A))],
+            None,
+        )
+        .await;
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while app.hub.live_count() > 0 {
+        assert!(std::time::Instant::now() < deadline, "the runs end");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let again = send(
+        &app,
+        Method::POST,
+        "/api/scrape",
+        &[("authorization", &with(KEY_A))],
+        Some(&json!({"urls": [fixtures.url("/pages/news.html")], "instructions": "the title"})),
+    )
+    .await;
+    assert_eq!(again.status(), StatusCode::ACCEPTED);
+}
+
+#[tokio::test]
+async fn responses_carry_a_request_id_and_readiness_follows_shutdown() {
+    let app = spawn_app_with(|_| {}).await;
+    let generated = app.get("/api/tools").await;
+    let id = generated.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(id.len(), 36, "a UUID: {id}");
+    let kept = app
+        .get_with("/api/tools", &[("x-request-id", "client-chosen-42")])
+        .await;
+    assert_eq!(kept.headers()["x-request-id"], "client-chosen-42");
+
+    let ready: Value = app.get("/readyz").await.json().await.unwrap();
+    assert_eq!(ready["status"], "ready");
+    app.hub.begin_shutdown();
+    let draining = app.get("/readyz").await;
+    assert_eq!(draining.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body: Value = draining.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "shutting_down");
+    // Liveness is not readiness.
+    assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+}
