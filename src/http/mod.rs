@@ -1,4 +1,4 @@
-//! The HTTP API, one module per resource.
+//! The HTTP API, one module per resource, and the MCP endpoint at `/mcp`.
 
 pub mod error;
 pub mod health;
@@ -30,6 +30,9 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
+        // MCP over Streamable HTTP (POST for calls, GET for the server's stream, DELETE to end
+        // an MCP session); the SDK's service answers all of them.
+        .nest_service("/mcp", crate::mcp::http_service(state.clone()))
         .fallback(|| async { ApiError::not_found("no such route") })
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(TraceLayer::new_for_http())
