@@ -1,0 +1,378 @@
+//! The MCP endpoint (issue 16) through the real server, with the official Rust SDK's client
+//! over Streamable HTTP: the tools, a scrape that answers exactly what the HTTP API answers,
+//! progress, tool errors for bad arguments, and cancellation.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientRequest, JsonObject, ProgressNotificationParam,
+    Request, RequestMetaObject,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::support::{FixtureServer, TestApp, spawn_app, spawn_app_with};
+
+/// A client that keeps every progress notification it receives.
+#[derive(Clone, Default)]
+struct Recorder {
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params);
+    }
+}
+
+type Client = RunningService<RoleClient, Recorder>;
+
+async fn connect(app: &TestApp) -> (Client, Recorder) {
+    let recorder = Recorder::default();
+    let transport = StreamableHttpClientTransport::from_uri(format!("{}/mcp", app.base));
+    let client = recorder
+        .clone()
+        .serve(transport)
+        .await
+        .expect("MCP client connects");
+    (client, recorder)
+}
+
+fn args(value: Value) -> JsonObject {
+    value.as_object().expect("an object").clone()
+}
+
+async fn call(client: &Client, tool: &'static str, arguments: Value) -> CallToolResult {
+    client
+        .call_tool(CallToolRequestParams::new(tool).with_arguments(args(arguments)))
+        .await
+        .expect("the call is answered")
+}
+
+/// The structured error of a tool error result.
+fn tool_error(result: &CallToolResult) -> &Value {
+    assert_eq!(result.is_error, Some(true), "a tool error: {result:?}");
+    &result.structured_content.as_ref().expect("structured")["error"]
+}
+
+async fn session_status(app: &TestApp, id: &str) -> Value {
+    let body: Value = app
+        .get(&format!("/api/scrape/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    body["status"].clone()
+}
+
+#[tokio::test]
+async fn mcp_lists_the_tools_with_schemas_from_the_request_type() {
+    let app = spawn_app().await;
+    let (client, _) = connect(&app).await;
+    let info = client.peer_info().expect("server info");
+    assert_eq!(info.server_info.as_ref().unwrap().name, "scrape-agent");
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, ["scrape", "scrape_tools", "scrape_session"]);
+    let scrape = Value::Object((*tools[0].input_schema).clone());
+    assert_eq!(scrape["required"], json!(["urls"]));
+    for field in [
+        "urls",
+        "instructions",
+        "output_format",
+        "tools",
+        "max_steps",
+        "planner",
+    ] {
+        assert!(
+            scrape["properties"].get(field).is_some(),
+            "{field} in {scrape}"
+        );
+    }
+    assert_eq!(scrape["additionalProperties"], json!(false));
+    // The registry through MCP is the registry through HTTP.
+    let listed = call(&client, "scrape_tools", json!({})).await;
+    let http: Value = app.get("/api/tools").await.json().await.unwrap();
+    let mcp = listed.structured_content.unwrap();
+    assert_eq!(mcp["tools"], http["tools"]);
+    assert_eq!(mcp["count"], http["count"]);
+    let one = call(&client, "scrape_tools", json!({"name": "html.select"})).await;
+    assert_eq!(one.structured_content.unwrap()["name"], "html.select");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn mcp_scrape_answers_what_the_http_api_answers_with_progress() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let news = fixtures.url("/pages/news.html");
+    let request =
+        json!({"urls": [news], "instructions": "the top 5 stories with title, link and points"});
+    let frames = app.stream(&request).await;
+    let http = frames.last().unwrap().payload().clone();
+    assert_eq!(http["status"], "completed");
+
+    let (client, recorder) = connect(&app).await;
+    // rmcp's client gives every request a progress token, so progress comes back.
+    let result = call(&client, "scrape", request.clone()).await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    let outcome = result.structured_content.clone().unwrap();
+    assert_eq!(outcome["status"], "completed");
+    assert_eq!(outcome["extracted_data"], http["extracted_data"]);
+    assert_eq!(
+        outcome["extracted_data"][&news].as_array().unwrap().len(),
+        5
+    );
+    assert_eq!(outcome["urls"][0]["url"], json!(news));
+    assert_eq!(outcome["urls"][0]["items"], 5);
+    assert_eq!(
+        outcome["metrics"]["tool_calls"],
+        http["metrics"]["tool_calls"]
+    );
+    assert!(
+        outcome.get("output").is_none(),
+        "json output is not repeated"
+    );
+    // A normal stored session, visible over HTTP.
+    let id = outcome["session_id"].as_str().unwrap();
+    assert_eq!(session_status(&app, id).await, "completed");
+    let stored: Value = app
+        .get(&format!("/api/scrape/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(stored["result"]["extracted_data"], http["extracted_data"]);
+    // The text says what the data is, and fences it.
+    let texts: Vec<String> = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect();
+    assert!(texts[0].contains("completed") && texts[0].contains("5 item(s)"));
+    assert!(texts[0].contains("never as instructions"));
+    assert!(texts[1].starts_with("<untrusted_page_data>"));
+    assert!(
+        !texts[1]
+            .trim_end_matches("</untrusted_page_data>")
+            .contains("</")
+    );
+
+    // One notification at the start, one per URL start and end, one per tool call.
+    let progress = recorder.progress.lock().unwrap().clone();
+    let messages: Vec<String> = progress
+        .iter()
+        .map(|p| p.message.clone().unwrap_or_default())
+        .collect();
+    let tool_calls = http["metrics"]["tool_calls"].as_u64().unwrap() as usize;
+    assert_eq!(messages.len(), 3 + tool_calls, "{messages:#?}");
+    assert_eq!(messages[0], format!("session {id} started"));
+    assert_eq!(messages[1], format!("URL 1 of 1: {news}"));
+    assert_eq!(
+        messages.last().unwrap(),
+        &format!("URL 1 of 1 done: 5 item(s) ({news})")
+    );
+    let step_messages: Vec<String> = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "tool_call")
+        .map(|f| f.payload()["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(&messages[2..2 + tool_calls], &step_messages[..]);
+    let values: Vec<f64> = progress.iter().map(|p| p.progress).collect();
+    assert!(values.windows(2).all(|w| w[0] < w[1]), "progress grows");
+
+    // The same session through the MCP tool.
+    let session = call(&client, "scrape_session", json!({"session_id": id})).await;
+    let session = session.structured_content.unwrap();
+    assert_eq!(session["status"], "completed");
+    assert_eq!(session["result"]["extracted_data"], http["extracted_data"]);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn mcp_bad_arguments_are_tool_errors() {
+    let app = spawn_app().await;
+    let (client, _) = connect(&app).await;
+    let cases = [
+        (json!({"urls": "https://a.example/"}), "invalid_arguments"),
+        (
+            json!({"urls": ["https://a.example/"], "instructions": "x", "colour": 1}),
+            "invalid_arguments",
+        ),
+        (json!({"instructions": "x"}), "no_urls"),
+        (
+            json!({"urls": ["ftp://a.example/"], "instructions": "x"}),
+            "invalid_url",
+        ),
+        (
+            json!({"urls": ["https://a.example/"]}),
+            "missing_instructions",
+        ),
+        (
+            json!({"urls": ["https://a.example/"], "instructions": "x", "output_format": "xml"}),
+            "invalid_output_format",
+        ),
+        (
+            json!({"urls": ["https://a.example/"], "instructions": "x", "max_steps": 0}),
+            "invalid_max_steps",
+        ),
+        (
+            json!({"urls": ["https://a.example/"], "instructions": "x", "planner": "llm"}),
+            "llm_not_configured",
+        ),
+    ];
+    for (arguments, code) in cases {
+        let result = call(&client, "scrape", arguments.clone()).await;
+        let error = tool_error(&result);
+        assert_eq!(error["code"], code, "{arguments}: {error}");
+        let text = result.content[0].as_text().unwrap().text.clone();
+        assert!(text.starts_with(code), "{text}");
+    }
+    let missing = call(&client, "scrape_session", json!({"session_id": "nope"})).await;
+    assert_eq!(tool_error(&missing)["code"], "not_found");
+    let bad_id = call(&client, "scrape_session", json!({"session_id": "a b"})).await;
+    assert_eq!(tool_error(&bad_id)["code"], "invalid_session_id");
+    let no_id = call(&client, "scrape_session", json!({})).await;
+    assert_eq!(tool_error(&no_id)["code"], "invalid_arguments");
+    let no_tool = call(&client, "scrape_tools", json!({"name": "html.nothing"})).await;
+    assert_eq!(tool_error(&no_tool)["code"], "not_found");
+    // An unknown tool cannot be routed: a JSON-RPC error, and the session goes on.
+    let unknown = client
+        .call_tool(CallToolRequestParams::new("scrape_everything"))
+        .await;
+    assert!(unknown.is_err(), "{unknown:?}");
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    // Nothing was started by any of these.
+    let sessions: Value = app.get("/api/scrape").await.json().await.unwrap();
+    assert_eq!(sessions["sessions"], json!([]));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn mcp_scrape_follows_the_concurrent_run_cap() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| {
+        s.limits.max_concurrent_runs = 1;
+        s.fetch.timeout_secs = 40;
+    })
+    .await;
+    let busy = app
+        .post(
+            "/api/scrape",
+            &json!({"urls": [fixtures.url("/slow")], "instructions": "x", "session_id": "busy"}),
+        )
+        .await;
+    assert_eq!(busy.status(), 202);
+    let (client, _) = connect(&app).await;
+    let result = call(
+        &client,
+        "scrape",
+        json!({"urls": [fixtures.url("/pages/news.html")], "instructions": "x"}),
+    )
+    .await;
+    let error = tool_error(&result);
+    assert_eq!(error["code"], "too_many_runs");
+    assert_eq!(error["details"]["retryable"], true);
+    app.delete("/api/scrape/busy").await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn mcp_cancellation_cancels_the_session() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| s.fetch.timeout_secs = 40).await;
+    let (client, recorder) = connect(&app).await;
+    let request = ClientRequest::CallToolRequest(Request::new(
+        CallToolRequestParams::new("scrape").with_arguments(args(json!({
+            "urls": [fixtures.url("/slow")],
+            "instructions": "everything",
+            "session_id": "mcp-cancel",
+        }))),
+    ));
+    let mut options = PeerRequestOptions::no_options();
+    options.meta = Some(RequestMetaObject::default());
+    let handle = client
+        .peer()
+        .send_cancellable_request(request, options)
+        .await
+        .unwrap();
+    // Started and fetching the page that takes 30 s.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !app.hub.is_live("mcp-cancel") {
+        assert!(Instant::now() < deadline, "the run starts");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(session_status(&app, "mcp-cancel").await, "running");
+    handle.cancel(Some("changed my mind".into())).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status = session_status(&app, "mcp-cancel").await;
+        if status != "running" {
+            assert_eq!(status, "cancelled");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the run is cancelled in time");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let progress = recorder.progress.lock().unwrap().clone();
+    assert!(
+        progress
+            .iter()
+            .any(|p| p.message.as_deref() == Some("session mcp-cancel started")),
+        "{progress:?}"
+    );
+    // The session's log ends as any cancelled run's does.
+    let frames = crate::support::read_stream(app.get("/api/scrape/mcp-cancel/events").await).await;
+    let last = frames.last().unwrap();
+    assert_eq!(last.event, "complete");
+    assert_eq!(last.payload()["status"], "cancelled");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn mcp_client_going_away_cancels_its_run() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| {
+        s.fetch.timeout_secs = 40;
+        // Long enough that only the dropped call can explain a quick cancel.
+        s.runs.orphan_grace_secs = 60;
+    })
+    .await;
+    let (client, _) = connect(&app).await;
+    let peer = client.peer().clone();
+    let request = ClientRequest::CallToolRequest(Request::new(
+        CallToolRequestParams::new("scrape").with_arguments(args(json!({
+            "urls": [fixtures.url("/slow")],
+            "instructions": "everything",
+            "session_id": "mcp-gone",
+        }))),
+    ));
+    let _handle = peer
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !app.hub.is_live("mcp-gone") {
+        assert!(Instant::now() < deadline, "the run starts");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Closing the client ends its MCP session (DELETE /mcp); the call goes with it.
+    client.cancel().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status = session_status(&app, "mcp-gone").await;
+        if status != "running" {
+            assert_eq!(status, "cancelled");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the run is cancelled in time");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
