@@ -376,3 +376,103 @@ async fn mcp_client_going_away_cancels_its_run() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// The Python interpreter that has the official MCP SDK: `SCRAPE_AGENT_MCP_PYTHON` (`.ci/run`
+/// sets it to the venv it installs `mcp` into), else `python3`. `None` when it cannot import
+/// `mcp`; then the test is skipped, unless `SCRAPE_AGENT_REQUIRE_MCP_CLIENT` is set (CI sets
+/// it, so CI cannot skip it silently).
+fn python_with_mcp() -> Option<String> {
+    let python = std::env::var("SCRAPE_AGENT_MCP_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let found = std::process::Command::new(&python)
+        .args(["-c", "import mcp"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if found {
+        return Some(python);
+    }
+    assert!(
+        std::env::var_os("SCRAPE_AGENT_REQUIRE_MCP_CLIENT").is_none(),
+        "SCRAPE_AGENT_REQUIRE_MCP_CLIENT is set but `{python}` cannot import the MCP SDK \
+         (python3 -m pip install 'mcp>=1,<2')"
+    );
+    eprintln!(
+        "SKIPPED official_python_sdk_client: `{python}` cannot import the MCP Python SDK; \
+         install it (python3 -m pip install 'mcp>=1,<2') or run .ci/run"
+    );
+    None
+}
+
+/// The official MCP Python SDK as the client (tests/mcp_client/check.py), over Streamable HTTP
+/// to this server and over stdio to `scrape-agent mcp` launched by the SDK.
+#[tokio::test]
+async fn official_python_sdk_client() {
+    let Some(python) = python_with_mcp() else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| s.fetch.timeout_secs = 40).await;
+    let page = fixtures.url("/pages/news.html");
+    let slow = fixtures.url("/slow");
+    let frames = app
+        .stream(&json!({"urls": [page], "instructions": "the top 5 stories with title, link and points"}))
+        .await;
+    let expected = frames.last().unwrap().payload()["extracted_data"].clone();
+    let dir = crate::support::TempDir::new();
+    let expected_file = dir.0.join("expected.json");
+    std::fs::write(&expected_file, expected.to_string()).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client/check.py");
+    let common = [
+        "--page".to_owned(),
+        page.clone(),
+        "--slow".to_owned(),
+        slow,
+        "--expected".to_owned(),
+        expected_file.display().to_string(),
+    ];
+    let http: Vec<String> = [
+        "http".to_owned(),
+        "--url".to_owned(),
+        format!("{}/mcp", app.base),
+    ]
+    .into_iter()
+    .chain(common.iter().cloned())
+    .collect();
+    let stdio_db = format!("sqlite://{}", dir.0.join("stdio.db").display());
+    let stdio: Vec<String> = [
+        "stdio".to_owned(),
+        "--command".to_owned(),
+        env!("CARGO_BIN_EXE_scrape-agent").to_owned(),
+        "--env".to_owned(),
+        format!("SCRAPE_AGENT__DATABASE__URL={stdio_db}"),
+        "--env".to_owned(),
+        "SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS=true".to_owned(),
+        "--env".to_owned(),
+        "SCRAPE_AGENT__FETCH__TIMEOUT_SECS=40".to_owned(),
+        "--env".to_owned(),
+        "SCRAPE_AGENT__FETCH__RETRIES=0".to_owned(),
+        "--env".to_owned(),
+        "RUST_LOG=warn".to_owned(),
+    ]
+    .into_iter()
+    .chain(common.iter().cloned())
+    .collect();
+    for arguments in [http, stdio] {
+        let run = tokio::process::Command::new(&python)
+            .arg(script)
+            .args(&arguments)
+            .kill_on_drop(true)
+            .output();
+        let output = tokio::time::timeout(Duration::from_secs(120), run)
+            .await
+            .expect("the Python client finishes in time")
+            .expect("the Python client runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success(),
+            "the Python MCP client failed over {}:\n{stdout}\n{stderr}",
+            arguments[0]
+        );
+        assert!(stdout.contains("all checks passed"), "{stdout}");
+    }
+}
