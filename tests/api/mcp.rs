@@ -285,6 +285,26 @@ async fn mcp_scrape_follows_the_concurrent_run_cap() {
 }
 
 #[tokio::test]
+async fn mcp_scrape_is_refused_while_shutting_down() {
+    let app = spawn_app().await;
+    let (client, _) = connect(&app).await;
+    app.hub.begin_shutdown();
+    let result = call(
+        &client,
+        "scrape",
+        json!({"urls": ["https://a.example/"], "instructions": "x"}),
+    )
+    .await;
+    let error = tool_error(&result);
+    assert_eq!(error["code"], "shutting_down");
+    assert_eq!(error["details"]["retryable"], true);
+    // Reading stays possible, as over HTTP.
+    let tools = call(&client, "scrape_tools", json!({})).await;
+    assert_eq!(tools.is_error, Some(false));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn mcp_cancellation_cancels_the_session() {
     let fixtures = FixtureServer::start().await;
     let app = spawn_app_with(|s| s.fetch.timeout_secs = 40).await;
