@@ -1,5 +1,6 @@
 //! The `scrape-agent` binary: parse the command line, load settings, serve.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -42,13 +43,18 @@ async fn main() -> std::process::ExitCode {
         Command::Mcp => BoxMakeWriter::new(std::io::stderr),
         Command::Serve => BoxMakeWriter::new(std::io::stdout),
     };
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tower_http=warn".into()),
+                // The MCP SDK logs every message it handles at info.
+                .unwrap_or_else(|_| "info,tower_http=warn,rmcp=warn".into()),
         )
-        .with_writer(writer)
-        .init();
+        .with_writer(writer);
+    match command {
+        // MCP clients keep the server's stderr in log files: colours only on a terminal.
+        Command::Mcp => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        Command::Serve => logs.init(),
+    }
     let mut settings = match Settings::load(cli.config.as_deref()) {
         Ok(settings) => settings,
         Err(err) => {

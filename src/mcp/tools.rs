@@ -23,8 +23,8 @@ use serde_json::{Map, Value};
 
 use crate::app::AppState;
 use crate::events::{
-    CompleteData, ErrorData, EventPayload, RunMetrics, RunStatus, StepPayload, StepStatus,
-    UrlCompleteData,
+    CompleteData, ErrorCode, ErrorData, EventPayload, RunMetrics, RunStatus, StepPayload,
+    StepStatus, UrlCompleteData,
 };
 use crate::run::request::{Rejection, valid_session_id};
 use crate::run::{Hub, ScrapeRequest, StartError};
@@ -119,19 +119,22 @@ impl ScrapeOutcome {
         for url in &self.urls {
             match url.error_code {
                 None => text.push_str(&format!("\n- {}: {} item(s)", url.url, url.items)),
-                Some(code) => text.push_str(&format!(
-                    "\n- {}: failed ({})",
-                    url.url,
-                    serde_json::to_value(code)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default()
-                )),
+                Some(code) => {
+                    text.push_str(&format!("\n- {}: failed ({})", url.url, code_name(code)));
+                }
             }
         }
         text.push_str("\nThe answer is in structuredContent and below. ");
         text.push_str(UNTRUSTED_NOTE);
         text
+    }
+}
+
+/// The wire name of an error code (`fetch_failed`, …).
+fn code_name(code: ErrorCode) -> String {
+    match serde_json::to_value(code) {
+        Ok(Value::String(name)) => name,
+        _ => "error".to_owned(),
     }
 }
 
@@ -406,7 +409,7 @@ pub async fn scrape(
                 let total = totals.get(&done.index).copied().unwrap_or(done.index + 1);
                 let how = match done.error_code {
                     None => format!("{} item(s)", done.items),
-                    Some(_) => "failed".to_owned(),
+                    Some(code) => format!("failed ({})", code_name(code)),
                 };
                 progress
                     .send(format!(
@@ -435,13 +438,25 @@ pub async fn scrape(
         Some(complete) => {
             let outcome = ScrapeOutcome::new(complete, urls);
             let value = to_json(&outcome);
-            let mut result = CallToolResult::structured(value.clone());
+            // A run in which every URL failed is the tool failing: the caller should notice
+            // without reading the status. The outcome still says what went wrong per URL.
+            let mut result = if outcome.status == RunStatus::Failed {
+                CallToolResult::structured_error(value.clone())
+            } else {
+                CallToolResult::structured(value.clone())
+            };
             result.content = vec![
                 ContentBlock::text(outcome.summary()),
                 untrusted_block(&value),
             ];
             Ok(result)
         }
+        // Cancelled, and the run is still stopping: nobody waits for this answer any more.
+        None if cancelled_at.is_some() => Ok(failure(
+            "cancelled",
+            format!("the call was cancelled; session {id} is stopping"),
+            serde_json::json!({"session_id": id}),
+        )),
         None => Err(McpError::internal_error(
             format!(
                 "the run of session {id} ended without its final event; see GET /api/scrape/{id}"

@@ -197,6 +197,58 @@ async fn mcp_scrape_answers_what_the_http_api_answers_with_progress() {
 }
 
 #[tokio::test]
+async fn mcp_scrape_reports_failed_urls() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let (client, recorder) = connect(&app).await;
+    let news = fixtures.url("/pages/news.html");
+    let gone = fixtures.url("/status/404");
+    let partial = call(
+        &client,
+        "scrape",
+        json!({"urls": [gone, news], "instructions": "the top 2 stories with title"}),
+    )
+    .await;
+    assert_eq!(partial.is_error, Some(false));
+    let outcome = partial.structured_content.clone().unwrap();
+    assert_eq!(outcome["status"], "partial");
+    assert_eq!(outcome["urls"][0]["status"], "failed");
+    assert_eq!(outcome["urls"][0]["error_code"], "fetch_failed");
+    assert_eq!(outcome["extracted_data"][&gone], Value::Null);
+    assert_eq!(
+        outcome["extracted_data"][&news].as_array().unwrap().len(),
+        2
+    );
+    assert_eq!(outcome["errors"][0]["url"], json!(gone));
+    let summary = partial.content[0].as_text().unwrap().text.clone();
+    assert!(
+        summary.contains(&format!("{gone}: failed (fetch_failed)")),
+        "{summary}"
+    );
+    assert!(summary.contains(&format!("{news}: 2 item(s)")), "{summary}");
+    let messages: Vec<String> = recorder
+        .progress
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p.message.clone())
+        .collect();
+    assert!(messages.contains(&format!("URL 1 of 2 done: failed (fetch_failed) ({gone})")));
+    // Every URL failed: the tool failed, and says why.
+    let failed = call(
+        &client,
+        "scrape",
+        json!({"urls": [gone], "instructions": "x"}),
+    )
+    .await;
+    assert_eq!(failed.is_error, Some(true));
+    let outcome = failed.structured_content.unwrap();
+    assert_eq!(outcome["status"], "failed");
+    assert_eq!(outcome["errors"][0]["code"], "fetch_failed");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn mcp_bad_arguments_are_tool_errors() {
     let app = spawn_app().await;
     let (client, _) = connect(&app).await;
