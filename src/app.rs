@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
 use crate::fetch::Fetcher;
 use crate::planner::Planner;
@@ -46,6 +47,9 @@ pub struct AppState {
     pub planners: Planners,
     /// Live runs.
     pub hub: Hub,
+    /// Cancelled at shutdown once the runs have ended: connections that would stay open by
+    /// themselves (MCP sessions and their streams) close then, instead of at the drain time.
+    pub closing: CancellationToken,
 }
 
 /// Why the server could not start.
@@ -128,6 +132,7 @@ impl AppState {
             },
             hub,
             settings,
+            closing: CancellationToken::new(),
         };
         Ok(state)
     }
@@ -208,6 +213,7 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let hub = self.state.hub.clone();
+        let closing = self.state.closing.clone();
         let store = hub.store().clone();
         let grace = Duration::from_secs(self.state.settings.server.shutdown_grace_secs);
         let drain = Duration::from_secs(self.state.settings.server.shutdown_drain_secs);
@@ -217,6 +223,7 @@ impl Application {
             shutdown.await;
             tracing::info!("shutting down: refusing new runs, letting running ones finish");
             hub.shutdown(grace, drain).await;
+            closing.cancel();
             let _ = runs_ended_tx.send(());
         });
         // Streams of finished runs end by themselves; a connection that lingers past the drain

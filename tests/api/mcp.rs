@@ -548,3 +548,31 @@ async fn official_python_sdk_client() {
         assert!(stdout.contains("all checks passed"), "{stdout}");
     }
 }
+
+#[tokio::test]
+async fn an_open_mcp_session_does_not_hold_the_server_at_shutdown() {
+    let dir = crate::support::TempDir::new();
+    let mut settings = crate::support::test_settings_in(&dir);
+    settings.server.shutdown_grace_secs = 1;
+    settings.server.shutdown_drain_secs = 20;
+    let app = scrape_agent::app::Application::build(settings)
+        .await
+        .unwrap();
+    let base = format!("http://{}", app.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = tokio::spawn(app.run_until(async {
+        let _ = stopped.await;
+    }));
+    let transport = StreamableHttpClientTransport::from_uri(format!("{base}/mcp"));
+    let client = Recorder::default().serve(transport).await.unwrap();
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    let started = Instant::now();
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), served)
+        .await
+        .expect("the server stops well before the drain time")
+        .unwrap()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    drop(client);
+}
