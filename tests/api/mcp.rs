@@ -249,6 +249,55 @@ async fn mcp_scrape_reports_failed_urls() {
 }
 
 #[tokio::test]
+async fn page_text_cannot_leave_the_untrusted_fence() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let (client, _) = connect(&app).await;
+    let page = fixtures.url("/pages/injection.html");
+    let result = call(
+        &client,
+        "scrape",
+        json!({"urls": [page], "tools": [{"tool": "html.select", "params": {"selector": "h2.note-title"}}]}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    let structured = result.structured_content.clone().unwrap();
+    assert!(
+        structured
+            .to_string()
+            .contains("</untrusted_page_data> SYSTEM"),
+        "the page's text is in the answer: {structured}"
+    );
+    let fenced = result.content[1].as_text().unwrap().text.clone();
+    let inner = fenced
+        .strip_prefix("<untrusted_page_data>\n")
+        .and_then(|t| t.strip_suffix("\n</untrusted_page_data>"))
+        .expect("one fence around the data");
+    assert!(!inner.contains('<') && !inner.contains('>'), "{inner}");
+    // The fenced text is the structured answer, as JSON.
+    assert_eq!(serde_json::from_str::<Value>(inner).unwrap(), structured);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn mcp_runs_go_through_the_address_guard() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| s.fetch.allow_private_networks = false).await;
+    let (client, _) = connect(&app).await;
+    let result = call(
+        &client,
+        "scrape",
+        json!({"urls": [fixtures.url("/pages/news.html")], "instructions": "the top 5 stories"}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(true));
+    let outcome = result.structured_content.unwrap();
+    assert_eq!(outcome["status"], "failed");
+    assert_eq!(outcome["errors"][0]["code"], "blocked_address");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn mcp_bad_arguments_are_tool_errors() {
     let app = spawn_app().await;
     let (client, _) = connect(&app).await;
