@@ -5,7 +5,6 @@
 //! result with `isError: true` and `{"error": {code, message, details}}` as structured content,
 //! with the same codes as the HTTP API, so the calling model reads why and can fix its call.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -377,7 +376,8 @@ pub async fn scrape(
     let mut progress = Progress::new(context.peer.clone(), context.meta.get_progress_token());
     progress.send(format!("session {id} started")).await;
     let mut urls = Vec::new();
-    let mut totals: HashMap<usize, usize> = HashMap::new();
+    // `url_complete` does not repeat how many URLs there are; `url_start` says it.
+    let mut total_urls = 0;
     let mut cancelled_at: Option<tokio::time::Instant> = None;
     let complete = loop {
         let deadline = cancelled_at.map(|at| at + CANCEL_WAIT);
@@ -395,7 +395,7 @@ pub async fn scrape(
         match EventPayload::from_event(&event) {
             Ok(EventPayload::Complete(complete)) => break Some(*complete),
             Ok(EventPayload::UrlStart(start)) => {
-                totals.insert(start.index, start.total);
+                total_urls = start.total;
                 progress
                     .send(format!(
                         "URL {} of {}: {}",
@@ -406,7 +406,7 @@ pub async fn scrape(
                     .await;
             }
             Ok(EventPayload::UrlComplete(done)) => {
-                let total = totals.get(&done.index).copied().unwrap_or(done.index + 1);
+                let total = total_urls.max(done.index + 1);
                 let how = match done.error_code {
                     None => format!("{} item(s)", done.items),
                     Some(code) => format!("failed ({})", code_name(code)),
