@@ -625,3 +625,62 @@ async fn an_open_mcp_session_does_not_hold_the_server_at_shutdown() {
     assert!(started.elapsed() < Duration::from_secs(10));
     drop(client);
 }
+
+#[tokio::test]
+async fn mcp_over_stdio_answers_what_the_http_api_answers() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let news = fixtures.url("/pages/news.html");
+    let request =
+        json!({"urls": [news], "instructions": "the top 5 stories with title, link and points"});
+    let frames = app.stream(&request).await;
+    let http = frames.last().unwrap().payload().clone();
+
+    let dir = crate::support::TempDir::new();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_scrape-agent"))
+        .arg("mcp")
+        .env("SCRAPE_AGENT__DATABASE__URL", dir.sqlite_url())
+        .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "true")
+        .env("SCRAPE_AGENT__FETCH__RETRIES", "0")
+        // Logs at info on purpose: they must all go to stderr, never into the protocol.
+        .env("RUST_LOG", "info")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts");
+    let stdout = child.stdout.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let recorder = Recorder::default();
+    let client = recorder
+        .clone()
+        .serve((stdout, stdin))
+        .await
+        .expect("MCP over stdio");
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    let result = call(&client, "scrape", request).await;
+    let outcome = result.structured_content.unwrap();
+    assert_eq!(outcome["status"], "completed");
+    assert_eq!(outcome["extracted_data"], http["extracted_data"]);
+    assert!(
+        !recorder.progress.lock().unwrap().is_empty(),
+        "progress over stdio"
+    );
+    // Closing stdin ends the process, cleanly.
+    client.cancel().await.unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(15), child.wait())
+        .await
+        .expect("the process ends when its client leaves")
+        .unwrap();
+    assert!(status.success(), "{status}");
+    let mut logs = String::new();
+    tokio::io::AsyncReadExt::read_to_string(&mut child.stderr.take().unwrap(), &mut logs)
+        .await
+        .unwrap();
+    assert!(
+        logs.contains("run finished"),
+        "the logs went to stderr: {logs}"
+    );
+    assert!(!logs.contains("\u{1b}["), "no colours off a terminal");
+}
