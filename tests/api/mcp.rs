@@ -188,6 +188,15 @@ async fn mcp_scrape_answers_what_the_http_api_answers_with_progress() {
     let values: Vec<f64> = progress.iter().map(|p| p.progress).collect();
     assert!(values.windows(2).all(|w| w[0] < w[1]), "progress grows");
 
+    // A session id is taken once, as over HTTP.
+    let again = call(
+        &client,
+        "scrape",
+        json!({"urls": [news], "instructions": "x", "session_id": id}),
+    )
+    .await;
+    assert_eq!(tool_error(&again)["code"], "duplicate_session");
+
     // The same session through the MCP tool.
     let session = call(&client, "scrape_session", json!({"session_id": id})).await;
     let session = session.structured_content.unwrap();
