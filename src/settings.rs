@@ -70,6 +70,10 @@ pub struct LimitSettings {
     pub max_selector_chars: usize,
     /// Parts (compound selectors) of one CSS selector given to a tool.
     pub max_selector_parts: usize,
+    /// Pages one URL may follow through its pagination (the URL's own page counts).
+    pub max_pages: u32,
+    /// Item pages one URL may open to enrich its records.
+    pub max_detail_pages: u32,
 }
 
 /// `[fetch]`
@@ -89,6 +93,8 @@ pub struct FetchSettings {
     pub user_agent: String,
     /// Honour robots.txt.
     pub respect_robots: bool,
+    /// Follow next-page and item links to other origins (scheme, host, port) than the page's.
+    pub follow_cross_origin: bool,
     /// Retries of transient failures.
     pub retries: u32,
     /// Base backoff in milliseconds.
@@ -154,6 +160,7 @@ impl std::fmt::Debug for FetchSettings {
             .field("robots_max_bytes", &self.robots_max_bytes)
             .field("cache_max_hosts", &self.cache_max_hosts)
             .field("robots_ttl_secs", &self.robots_ttl_secs)
+            .field("follow_cross_origin", &self.follow_cross_origin)
             .finish()
     }
 }

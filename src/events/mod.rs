@@ -306,6 +306,12 @@ pub struct RunMetrics {
     pub llm_prompt_tokens: u64,
     /// LLM completion tokens, when an LLM planner was used.
     pub llm_completion_tokens: u64,
+    /// Next pages of lists followed (each URL's own page not counted).
+    #[serde(default)]
+    pub pages_followed: u64,
+    /// Item (detail) pages opened.
+    #[serde(default)]
+    pub detail_pages: u64,
 }
 
 /// The payload of the final `complete` event.
@@ -374,5 +380,37 @@ mod tests {
             assert_eq!(RunStatus::parse(status.as_str()), Some(status));
         }
         assert_eq!(RunStatus::parse("bogus"), None);
+    }
+
+    #[test]
+    fn navigate_steps_round_trip_with_their_kind() {
+        let steps = [
+            StepPayload::Navigate(NavigateDetails::NextPage(NextPageLink {
+                from: "https://shop.example/list".into(),
+                to: "https://shop.example/list?page=2".into(),
+                page: 2,
+                number: Some(2),
+                evidence: NextEvidence::RelNext,
+                link_text: "Next ›".into(),
+            })),
+            StepPayload::Navigate(NavigateDetails::DetailPage(DetailPageLink {
+                item: 4,
+                to: "https://shop.example/item/5".into(),
+                field: "url".into(),
+            })),
+            StepPayload::Navigate(NavigateDetails::Stop(NavigateStop {
+                rule: StopRule::RepeatedPage,
+                pages: 3,
+                items: 57,
+                next: Some("https://shop.example/list?page=1".into()),
+            })),
+        ];
+        for step in steps {
+            let wire = serde_json::to_value(&step).unwrap();
+            assert_eq!(wire["action"], "navigate");
+            assert!(wire["extracted_data"]["kind"].is_string(), "{wire}");
+            let back: StepPayload = serde_json::from_value(wire).unwrap();
+            assert_eq!(back, step);
+        }
     }
 }

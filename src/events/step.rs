@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{ErrorCode, StepStatus};
+pub use crate::tools::nav::NextEvidence;
 
 /// The payload of a `step` event (the seed's `ScrapeStep`).
 ///
@@ -54,6 +55,9 @@ pub enum StepPayload {
     ToolCall(ToolCallDetails),
     /// The chosen planner failed and the fallback planner took over.
     PlannerFallback(FallbackDetails),
+    /// The run follows a link beyond the URL's own page (the next page of its list, an
+    /// item's own page), or says why it stopped following.
+    Navigate(NavigateDetails),
     /// The answer for one URL.
     Output(OutputDetails),
 }
@@ -66,6 +70,7 @@ impl StepPayload {
             Self::AgentDecision(_) => "agent_decision",
             Self::ToolCall(_) => "tool_call",
             Self::PlannerFallback(_) => "planner_fallback",
+            Self::Navigate(_) => "navigate",
             Self::Output(_) => "output",
         }
     }
@@ -228,6 +233,108 @@ pub struct FallbackDetails {
     pub to: String,
     /// Why the first one failed.
     pub reason: String,
+}
+
+/// `navigate` details, tagged by `kind`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NavigateDetails {
+    /// The next page of the list is fetched next.
+    NextPage(NextPageLink),
+    /// One record's own page is fetched next.
+    DetailPage(DetailPageLink),
+    /// Following ended, and why.
+    Stop(NavigateStop),
+}
+
+/// A next-page link the run follows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NextPageLink {
+    /// The page the link is on.
+    pub from: String,
+    /// The page followed.
+    pub to: String,
+    /// Its position in this URL's pages (the URL's own page is 1).
+    pub page: u32,
+    /// The page number the link or its URL shows, when it shows one.
+    pub number: Option<u32>,
+    /// How the link was recognised.
+    pub evidence: NextEvidence,
+    /// The link's text.
+    pub link_text: String,
+}
+
+/// An item page the run opens.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DetailPageLink {
+    /// The record's index in the URL's answer (0-based).
+    pub item: usize,
+    /// The item's page.
+    pub to: String,
+    /// The record field the link came from.
+    pub field: String,
+}
+
+/// Why a URL's run stopped following links.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NavigateStop {
+    /// The rule that ended it.
+    pub rule: StopRule,
+    /// Pages of the list read (the URL's own included).
+    pub pages: u32,
+    /// Items gathered so far.
+    pub items: usize,
+    /// The next page's URL when the rule concerns it (repeated, refused, failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+/// The rules that end pagination or detail reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum StopRule {
+    /// The items asked for are gathered.
+    CountReached,
+    /// The page links to no next page.
+    NoNextLink,
+    /// The next page was read already (same URL, or the same items again).
+    RepeatedPage,
+    /// `max_pages` pages were read.
+    PageBudget,
+    /// The next page holds no items.
+    EmptyPage,
+    /// The next page could not be fetched (refused by robots.txt or the address guard,
+    /// an HTTP error, a timeout); the items gathered so far are kept.
+    FetchFailed,
+    /// The answer is not a list, so there is nothing to page through or enrich.
+    NotAList,
+    /// The next link leads to another origin and `fetch.follow_cross_origin` is off.
+    CrossOrigin,
+    /// Every item page allowed was read; later items were left as the list gave them.
+    DetailBudget,
+    /// Every item page was read.
+    DetailsDone,
+}
+
+impl StopRule {
+    /// What the rule means, for step messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::CountReached => "the items asked for are gathered",
+            Self::NoNextLink => "the page links to no next page",
+            Self::RepeatedPage => "the next page was read already",
+            Self::PageBudget => "the page budget (max_pages) is spent",
+            Self::EmptyPage => "the next page holds no items",
+            Self::FetchFailed => "the next page could not be fetched",
+            Self::NotAList => "the answer is not a list",
+            Self::CrossOrigin => {
+                "the next page is on another site (fetch.follow_cross_origin is off)"
+            }
+            Self::DetailBudget => "the item-page budget (max_detail_pages) is spent",
+            Self::DetailsDone => "every item page was read",
+        }
+    }
 }
 
 /// `output` details: the size of one URL's answer.

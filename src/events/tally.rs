@@ -3,8 +3,8 @@
 //! same counts either way.
 
 use super::{
-    DecisionDetails, ErrorData, EventPayload, FetchDetails, RunMetrics, StepPayload, StepStatus,
-    UrlStatus,
+    DecisionDetails, ErrorData, EventPayload, FetchDetails, NavigateDetails, RunMetrics,
+    StepPayload, StepStatus, UrlStatus,
 };
 
 /// What a run's events add up to so far.
@@ -63,7 +63,10 @@ impl RunTally {
                     metrics.tool_failures += 1;
                 }
             }
+            StepPayload::Navigate(NavigateDetails::NextPage(_)) => metrics.pages_followed += 1,
+            StepPayload::Navigate(NavigateDetails::DetailPage(_)) => metrics.detail_pages += 1,
             StepPayload::AgentDecision(DecisionDetails::Partial(_))
+            | StepPayload::Navigate(NavigateDetails::Stop(_))
             | StepPayload::ToolCall(_)
             | StepPayload::PlannerFallback(_)
             | StepPayload::Output(_) => {}

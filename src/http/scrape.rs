@@ -287,6 +287,8 @@ fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
         model: None,
         tools: None,
         session_id: None,
+        max_pages: None,
+        max_detail_pages: None,
     };
     let bad = |name: &str, value: &str| {
         ApiError::new(
@@ -308,6 +310,13 @@ fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
             "planner" => {
                 request.planner = serde_json::from_value(Value::String(value.clone()))
                     .map_err(|_| bad("planner", &value))?
+            }
+            "max_pages" => {
+                request.max_pages = Some(value.parse().map_err(|_| bad("max_pages", &value))?)
+            }
+            "max_detail_pages" => {
+                request.max_detail_pages =
+                    Some(value.parse().map_err(|_| bad("max_detail_pages", &value))?)
             }
             "model" => request.model = Some(value),
             "session_id" => request.session_id = Some(value),

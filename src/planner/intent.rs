@@ -167,7 +167,7 @@ const NUMBER_WORDS: &[(&str, usize)] = &[
     ("dozen", 12),
 ];
 
-fn words(text: &str) -> Vec<String> {
+pub(super) fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.' || c == '@'))
         .map(|w| w.trim_matches(|c: char| c == '.' || c == '-').to_owned())
@@ -175,7 +175,7 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn number(word: &str) -> Option<usize> {
+pub(super) fn number(word: &str) -> Option<usize> {
     word.parse().ok().or_else(|| {
         NUMBER_WORDS
             .iter()
@@ -191,9 +191,16 @@ pub fn count(text: &str) -> Option<usize> {
         "top", "first", "last", "latest", "newest", "recent", "best", "highest", "lowest",
         "cheapest", "biggest", "next",
     ];
+    // "the first 3 pages", "5 pages of results": a count of pages, not of items.
+    let counts_pages = |at: usize| {
+        words
+            .get(at)
+            .is_some_and(|w| matches!(w.as_str(), "page" | "pages"))
+    };
     for (i, word) in words.iter().enumerate() {
         if LEADS.contains(&word.as_str())
             && let Some(n) = words.get(i + 1).and_then(|w| number(w))
+            && !counts_pages(i + 2)
         {
             return Some(n).filter(|n| *n > 0);
         }
@@ -212,6 +219,7 @@ pub fn count(text: &str) -> Option<usize> {
             );
         if !next.is_empty()
             && !previous_is_year_or_unit
+            && !counts_pages(i + 1)
             && n > 0
             && n <= 10_000
             && !next.chars().all(|c| c.is_ascii_digit())
@@ -637,6 +645,8 @@ mod tests {
         assert_eq!(count("the newest posts"), None);
         assert_eq!(count("the best of the lot"), None);
         assert_eq!(count("articles published in 2024 with title"), None);
+        assert_eq!(count("the jobs on the first 3 pages"), None);
+        assert_eq!(count("titles from 2 pages of results"), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod heuristic;
 pub mod intent;
 pub mod llm;
 pub mod outline;
+pub mod reach;
 
 use futures::future::BoxFuture;
 use serde::Serialize;

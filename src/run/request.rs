@@ -61,6 +61,14 @@ pub struct ScrapeRequest {
     /// Client-chosen session id.
     #[serde(default)]
     pub session_id: Option<String>,
+    /// Pages each URL may follow through its pagination, its own included (at most
+    /// `limits.max_pages`); when absent the instructions decide ("the first 3 pages").
+    #[serde(default)]
+    pub max_pages: Option<u32>,
+    /// Item pages each URL may open to read its records' details (at most
+    /// `limits.max_detail_pages`); when absent the instructions decide ("from each product page").
+    #[serde(default)]
+    pub max_detail_pages: Option<u32>,
 }
 
 /// A request that passed validation.
@@ -84,6 +92,10 @@ pub struct ValidRequest {
     pub tools: Option<Vec<ToolCall>>,
     /// Session id (generated when not given).
     pub session_id: String,
+    /// Pages per URL the request allows, when it says.
+    pub max_pages: Option<u32>,
+    /// Item pages per URL the request allows, when it says (0: none).
+    pub max_detail_pages: Option<u32>,
 }
 
 /// A request that cannot be run; becomes a 4xx JSON error.
@@ -212,6 +224,38 @@ impl ScrapeRequest {
             }
             Some(n) => n,
         };
+        let max_pages = match self.max_pages {
+            Some(0) => {
+                return Err(Rejection::new(
+                    "invalid_max_pages",
+                    "`max_pages` must be at least 1 (the URL's own page)",
+                    json!(null),
+                ));
+            }
+            Some(n) if n > limits.max_pages => {
+                return Err(Rejection::new(
+                    "invalid_max_pages",
+                    format!(
+                        "`max_pages` is {n}; at most {} is allowed",
+                        limits.max_pages
+                    ),
+                    json!({"given": n, "max": limits.max_pages}),
+                ));
+            }
+            other => other,
+        };
+        if let Some(n) = self.max_detail_pages
+            && n > limits.max_detail_pages
+        {
+            return Err(Rejection::new(
+                "invalid_max_detail_pages",
+                format!(
+                    "`max_detail_pages` is {n}; at most {} is allowed",
+                    limits.max_detail_pages
+                ),
+                json!({"given": n, "max": limits.max_detail_pages}),
+            ));
+        }
         let session_id = match self.session_id {
             Some(id) if !valid_session_id(&id) => {
                 return Err(Rejection::new(
@@ -233,6 +277,8 @@ impl ScrapeRequest {
             model: self.model.filter(|m| !m.trim().is_empty()),
             tools: self.tools.filter(|t| !t.is_empty()),
             session_id,
+            max_pages,
+            max_detail_pages: self.max_detail_pages,
         })
     }
 }
@@ -271,6 +317,18 @@ mod tests {
         assert_eq!(
             code(json!({"urls": ["https://a.b/"], "instructions": "x", "session_id": "a b"})),
             "invalid_session_id"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"], "instructions": "x", "max_pages": 0})),
+            "invalid_max_pages"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"], "instructions": "x", "max_pages": 21})),
+            "invalid_max_pages"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"], "instructions": "x", "max_detail_pages": 101})),
+            "invalid_max_detail_pages"
         );
         let many: Vec<String> = (0..51).map(|i| format!("https://a.b/{i}")).collect();
         assert_eq!(

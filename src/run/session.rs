@@ -20,12 +20,15 @@ use crate::events::{
     PartialDecision, PlannedCall, RunStatus, StepPayload, StepStatus, TokenUsage, ToolCallDetails,
     UrlCompleteData, UrlStartData, UrlStatus,
 };
-use crate::fetch::{FetchError, Fetcher};
+use crate::fetch::{FetchError, FetchedPage, Fetcher};
 use crate::output;
 use crate::planner::outline::shorten;
 use crate::planner::{DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec};
 use crate::settings::Settings;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
+use follow::Reach;
+
+mod follow;
 
 /// What a run needs from the server.
 #[derive(Clone)]
@@ -66,6 +69,10 @@ struct Run<'a> {
     item_cap: Option<ItemCap>,
     /// The fetches of this run, started ahead of their turn (`runs.fetch_concurrency`).
     prefetch: Prefetch,
+    /// How far each URL reaches beyond its own page (more pages, item pages).
+    reach: Reach,
+    /// The calls of the current URL that succeeded, in order: replayed on its next pages.
+    executed: Vec<ToolCall>,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -88,6 +95,8 @@ pub async fn run(
             request.urls.clone(),
             deps.settings.runs.fetch_concurrency,
         ),
+        reach: Reach::of(&request, &deps.settings.limits),
+        executed: Vec::new(),
     };
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
@@ -210,7 +219,11 @@ pub(super) fn complete_data(
 }
 
 fn millis(since: Instant) -> u64 {
-    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+    millis_of(since.elapsed())
+}
+
+fn millis_of(took: Duration) -> u64 {
+    u64::try_from(took.as_millis()).unwrap_or(u64::MAX)
 }
 
 impl Run<'_> {
@@ -290,56 +303,16 @@ impl Run<'_> {
                 Duration::ZERO,
             ),
         };
-        let fetch_ms = Some(u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
         let page = match fetched {
             Ok(page) => page,
             Err(err) => {
-                self.step(NewStep {
-                    payload: StepPayload::Fetch(FetchDetails::Failed(FetchFailure {
-                        error: err.to_string(),
-                        code: err.code(),
-                    })),
-                    url: Some(url.to_owned()),
-                    status: StepStatus::Failed,
-                    message: format!("Fetch failed: {err}"),
-                    reward: 0.0,
-                    duration_ms: fetch_ms,
-                })
-                .await;
+                self.failed_fetch_step(url, &err, took).await;
                 return fail(err.code(), err.to_string(), err.retryable());
             }
         };
-        self.step(NewStep {
-            payload: StepPayload::Fetch(FetchDetails::Fetched(FetchSuccess {
-                status: page.status,
-                final_url: page.final_url.to_string(),
-                content_type: page.content_type.clone(),
-                bytes: page.bytes,
-                encoding: page.encoding.to_owned(),
-                redirects: page.redirects.clone(),
-                attempts: page.attempts,
-            })),
-            url: Some(url.to_owned()),
-            status: StepStatus::Completed,
-            message: format!("Fetched {} bytes (HTTP {})", page.bytes, page.status),
-            reward: 0.0,
-            duration_ms: fetch_ms,
-        })
-        .await;
-
-        let limits = ToolLimits {
-            max_items: self.deps.settings.limits.max_items,
-            max_text_chars: self.deps.settings.limits.max_text_chars,
-            max_selector_chars: self.deps.settings.limits.max_selector_chars,
-            max_selector_parts: self.deps.settings.limits.max_selector_parts,
-        };
-        let worker = PageWorker::spawn(
-            page.final_url.clone(),
-            page.html,
-            self.deps.registry.clone(),
-            limits,
-            self.control.interrupt(),
-        );
+        self.fetched_step(url, &page, took).await;
+        let first_url = page.final_url.clone();
+        let worker = self.spawn_worker(page);
         // The outline of a large page takes a while and cannot be stopped half-way; a stop
         // ends the wait (the worker ends once it is done and sees its handle gone).
         let outline = tokio::select! {
@@ -354,8 +327,16 @@ impl Run<'_> {
                 false,
             );
         };
+        self.executed.clear();
         let budget_result = self.agent_loop(url, &worker, outline).await;
-        let answer = worker.answer().await.unwrap_or(Value::Null);
+        let mut answer = worker.answer().await.unwrap_or(Value::Null);
+        let mut stopped_early = budget_result.err();
+        if stopped_early.is_none() && self.reach.max_pages > 1 {
+            (answer, stopped_early) = self.follow_pages(url, worker, &first_url, answer).await;
+        }
+        if stopped_early.is_none() && self.reach.details.is_some() {
+            (answer, stopped_early) = self.read_details(url, &first_url, answer).await;
+        }
         let items = rewards::items_in(&answer);
         let wanted = crate::planner::intent::count(&self.request.instructions);
         let reward = rewards::output_reward(&answer, wanted);
@@ -383,7 +364,7 @@ impl Run<'_> {
             duration_ms: None,
         })
         .await;
-        if let Err(error) = budget_result {
+        if let Some(error) = stopped_early {
             return UrlOutcome {
                 answer,
                 error: Some(error),
@@ -404,6 +385,60 @@ impl Run<'_> {
             answer,
             error: None,
         }
+    }
+
+    /// Starts the worker that parses `page` and runs tools on it.
+    fn spawn_worker(&self, page: FetchedPage) -> PageWorker {
+        let limits = &self.deps.settings.limits;
+        PageWorker::spawn(
+            page.final_url,
+            page.html,
+            self.deps.registry.clone(),
+            ToolLimits {
+                max_items: limits.max_items,
+                max_text_chars: limits.max_text_chars,
+                max_selector_chars: limits.max_selector_chars,
+                max_selector_parts: limits.max_selector_parts,
+            },
+            self.control.interrupt(),
+        )
+    }
+
+    /// The `fetch` step of a page that arrived (the URL's own page, a next page, an item page).
+    async fn fetched_step(&mut self, url: &str, page: &FetchedPage, took: Duration) {
+        self.step(NewStep {
+            payload: StepPayload::Fetch(FetchDetails::Fetched(FetchSuccess {
+                status: page.status,
+                final_url: page.final_url.to_string(),
+                content_type: page.content_type.clone(),
+                bytes: page.bytes,
+                encoding: page.encoding.to_owned(),
+                redirects: page.redirects.clone(),
+                attempts: page.attempts,
+            })),
+            url: Some(url.to_owned()),
+            status: StepStatus::Completed,
+            message: format!("Fetched {} bytes (HTTP {})", page.bytes, page.status),
+            reward: 0.0,
+            duration_ms: Some(millis_of(took)),
+        })
+        .await;
+    }
+
+    /// The `fetch` step of a page that did not arrive.
+    async fn failed_fetch_step(&mut self, url: &str, err: &FetchError, took: Duration) {
+        self.step(NewStep {
+            payload: StepPayload::Fetch(FetchDetails::Failed(FetchFailure {
+                error: err.to_string(),
+                code: err.code(),
+            })),
+            url: Some(url.to_owned()),
+            status: StepStatus::Failed,
+            message: format!("Fetch failed: {err}"),
+            reward: 0.0,
+            duration_ms: Some(millis_of(took)),
+        })
+        .await;
     }
 
     /// Plan → execute → observe until done, out of budget, or stopped.
@@ -447,7 +482,7 @@ impl Run<'_> {
                 Some(_) => return Ok(()),
                 None => {
                     let context = PlannerContext {
-                        instructions: self.request.instructions.clone(),
+                        instructions: self.reach.list_instructions.clone(),
                         output_instructions: self.request.output_instructions.clone(),
                         url: url.to_owned(),
                         outline: outline.clone(),
@@ -531,6 +566,9 @@ impl Run<'_> {
                 };
                 have_answer = answer_now;
                 round_failed |= !result.success || result.items == 0;
+                if result.success {
+                    self.executed.push(call.clone());
+                }
                 self.tool_step(url, call, &result).await;
                 observations.push(observe(round, call, &result));
             }

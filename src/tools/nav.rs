@@ -3,12 +3,12 @@
 //! These tools only read the page and say which link to follow and why; fetching the linked
 //! page is the run's job (it goes through the same address guard and robots rules).
 
+use schemars::JsonSchema;
 use scraper::ElementRef;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use url::Url;
 
-use super::html::NoParams;
 use super::interrupt::SelectChecked;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
@@ -17,17 +17,129 @@ use crate::tools::dom::text_capped;
 
 /// The `nav` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
-    vec![Tool::new(
-        "nav.next_page",
-        "The link to the next page of this page's list, on the same site: `rel=next`, a link reading Next / › / » / Older posts (preferably inside a pagination bar), or the number after the current page in a numbered bar.",
-        "{url (absolute), page (its number when the link or URL says), evidence (how it was found)}; fails when the page links to no next page.",
-        Effect::Observe,
-        next_page,
-    )]
+    vec![
+        Tool::new(
+            "nav.next_page",
+            "The link to the next page of this page's list, on the same site unless `cross_origin`: `rel=next`, a link reading Next / › / » / Older posts (preferably inside a pagination bar), or the number after the current page in a numbered bar.",
+            "{url (absolute), page (its number when the link or URL says), evidence (how it was found)}; fails when the page links to no next page.",
+            Effect::Observe,
+            next_page,
+        ),
+        Tool::new(
+            "nav.item_links",
+            "The link to each record's own page, for the records the plan has built so far: the record's `url`/`link`/`href` field, else its first web address that is not a picture; on the page's origin unless `cross_origin`.",
+            "Array, one per record: {item (index), url (absolute) or null, field (where it came from), refused (why it is not followed, when it is not)}.",
+            Effect::Observe,
+            item_links,
+        ),
+    ]
+}
+
+/// Params of `nav.item_links`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ItemLinksParams {
+    /// Also accept links to another origin (scheme, host, port); off by default.
+    #[serde(default)]
+    pub cross_origin: bool,
+}
+
+/// A record's own page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ItemLink {
+    /// The record field the link came from.
+    pub field: String,
+    /// The absolute URL.
+    pub url: String,
+}
+
+/// The link to a record's own page: its `url`/`link` field, else the first field holding a
+/// web address that is not a picture.
+pub fn item_link(record: &Value) -> Option<ItemLink> {
+    let fields = record.as_object()?;
+    let web = |value: &Value| {
+        let url = Url::parse(value.as_str()?).ok()?;
+        let path = url.path().to_ascii_lowercase();
+        let picture = [".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif"]
+            .iter()
+            .any(|ext| path.ends_with(ext));
+        (matches!(url.scheme(), "http" | "https") && !picture).then(|| url.to_string())
+    };
+    const PREFERRED: &[&str] = &["url", "link", "href", "permalink", "detail_url", "page"];
+    let make = |field: &str, url| ItemLink {
+        field: field.to_owned(),
+        url,
+    };
+    PREFERRED
+        .iter()
+        .find_map(|key| fields.get(*key).and_then(web).map(|u| make(key, u)))
+        .or_else(|| {
+            fields
+                .iter()
+                .filter(|(key, _)| {
+                    let key = key.to_ascii_lowercase();
+                    !["image", "img", "photo", "thumb", "logo", "avatar", "icon"]
+                        .iter()
+                        .any(|p| key.contains(p))
+                })
+                .find_map(|(key, value)| web(value).map(|u| make(key, u)))
+        })
+}
+
+fn item_links(ws: &mut Workspace<'_>, params: ItemLinksParams) -> Result<Value, ToolError> {
+    let Value::Array(records) = &ws.value else {
+        return Err(ToolError::Failed(
+            "nav.item_links: the plan has built no list of records yet (run extract.records or extract.fields first)".into(),
+        ));
+    };
+    let origin = ws.page.url.origin();
+    let links: Vec<ItemLinkRow> = records
+        .iter()
+        .take(ws.limits.max_items)
+        .enumerate()
+        .map(|(item, record)| {
+            let link = item_link(record);
+            let refused = match &link {
+                None => Some("the record has no link to its own page"),
+                Some(l)
+                    if !params.cross_origin
+                        && Url::parse(&l.url).is_ok_and(|u| u.origin() != origin) =>
+                {
+                    Some("the item's page is on another site")
+                }
+                Some(_) => None,
+            };
+            ItemLinkRow {
+                item,
+                url: link.as_ref().map(|l| l.url.clone()),
+                field: link.map(|l| l.field),
+                refused,
+            }
+        })
+        .collect();
+    serde_json::to_value(links).map_err(|e| ToolError::Failed(format!("nav.item_links: {e}")))
+}
+
+/// One row of `nav.item_links`.
+#[derive(Debug, Serialize)]
+struct ItemLinkRow {
+    item: usize,
+    url: Option<String>,
+    field: Option<String>,
+    refused: Option<&'static str>,
+}
+
+/// Params of `nav.next_page`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NextPageParams {
+    /// Also accept a next link to another origin (scheme, host, port); off by default.
+    #[serde(default)]
+    pub cross_origin: bool,
 }
 
 /// How a next-page link was recognised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum NextEvidence {
@@ -42,7 +154,7 @@ pub enum NextEvidence {
 }
 
 /// The next page of a list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NextPage {
     /// The page to fetch.
     pub url: String,
@@ -81,10 +193,13 @@ const NEXT_LABELS: &[&str] = &[
     "volgende",
 ];
 
-fn next_page(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
-    let found = find_next(ws.page.document.root_element(), &ws.page.url, |href| {
-        ws.page.absolute(href)
-    })
+fn next_page(ws: &mut Workspace<'_>, params: NextPageParams) -> Result<Value, ToolError> {
+    let found = find_next(
+        ws.page.document.root_element(),
+        &ws.page.url,
+        params.cross_origin,
+        |href| ws.page.absolute(href),
+    )
     .ok_or_else(|| {
         ToolError::Failed(
             "nav.next_page: the page links to no next page on the same site (no rel=next, no Next / › link, no number after the current page)".into(),
@@ -93,10 +208,12 @@ fn next_page(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolErr
     serde_json::to_value(found).map_err(|e| ToolError::Failed(format!("nav.next_page: {e}")))
 }
 
-/// The next page `root` links to on `page_url`'s site, best evidence first.
+/// The next page `root` links to on `page_url`'s site (or anywhere with `cross_origin`),
+/// best evidence first.
 fn find_next(
     root: ElementRef<'_>,
     page_url: &Url,
+    cross_origin: bool,
     absolute: impl Fn(&str) -> Option<String>,
 ) -> Option<NextPage> {
     let same_site = |href: &str| -> Option<String> {
@@ -104,7 +221,9 @@ fn find_next(
         let parsed = Url::parse(&url).ok()?;
         let here = page_url.as_str().split('#').next().unwrap_or_default();
         let there = url.split('#').next().unwrap_or_default();
-        (parsed.origin() == page_url.origin() && there != here).then_some(url)
+        let allowed = matches!(parsed.scheme(), "http" | "https")
+            && (cross_origin || parsed.origin() == page_url.origin());
+        (allowed && there != here).then_some(url)
     };
     let make = |el: ElementRef<'_>, url: String, evidence| {
         let text = text_capped(el, 80);
@@ -252,7 +371,7 @@ mod tests {
             Url::parse("https://shop.example/list?page=2").unwrap(),
             html,
         );
-        find_next(page.document.root_element(), &page.url, |h| {
+        find_next(page.document.root_element(), &page.url, false, |h| {
             page.absolute(h)
         })
     }

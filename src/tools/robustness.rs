@@ -416,6 +416,7 @@ fn the_catalog_has_every_tool_with_an_object_schema() {
             "extract.dates",
             "extract.main_content",
             "extract.records",
+            "extract.named_fields",
             "extract.product",
             "extract.markdown",
             "data.dedupe",
@@ -425,6 +426,7 @@ fn the_catalog_has_every_tool_with_an_object_schema() {
             "validate.completeness",
             "validate.schema",
             "nav.next_page",
+            "nav.item_links",
         ]
     );
     for tool in registry.tools() {

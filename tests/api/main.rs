@@ -8,6 +8,7 @@ mod lifecycle;
 mod llm;
 mod mcp;
 mod nav;
+mod paging;
 mod parallel;
 mod records;
 mod scrape_stream;

@@ -85,6 +85,13 @@ pub fn tools() -> Vec<Tool> {
             records,
         ),
         Tool::new(
+            "extract.named_fields",
+            "Values for fields named in plain words (`sku`, `salary`, `full description`) on a page about one thing (a product, a job, a person): from schema.org data, `itemprop`, a visible label next to its value (`<dt>`/`<dd>`, a header cell, `SKU: 123`), a class named after the field, or the meta description. No fields: every labelled value the page shows, with its title and description.",
+            "One object: each field (snake_case key) → its text or null; evidence says where each was found. Fails when none is found.",
+            Effect::Replace,
+            named::named_fields,
+        ),
+        Tool::new(
             "extract.product",
             "The page's product from schema.org JSON-LD, microdata or OpenGraph, with DOM fallbacks.",
             "{name, price, currency, availability, sku, brand, gtin, mpn, image, description}; fails when the page shows no product.",
@@ -1095,6 +1102,9 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
     }
     Ok(Value::String(ws.cap_text(out)))
 }
+
+mod named;
+pub use named::{NamedFieldsParams, key_of};
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,526 @@
+//! Beyond the URL's own page: the next pages of its list, and each item's own page.
+//!
+//! Both are the run's work, not a tool's: the tools only read a page and say which link leads
+//! on (`nav.next_page`) or what a page shows (`extract.named_fields`); the run fetches through
+//! the same fetcher (address guard, robots.txt, per-host politeness) and shows every link it
+//! follows as a `navigate` step, then that page's own fetch, decision and tool steps.
+
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+use url::Url;
+
+use super::super::prefetch::Prefetch;
+use super::{NewStep, Run, stopped_error};
+use crate::events::{
+    Decision, DecisionDetails, DetailPageLink, ErrorCode, ErrorData, ItemCap, NavigateDetails,
+    NavigateStop, NextPageLink, PlannedCall, StepPayload, StepStatus, StopRule,
+};
+use crate::fetch::FetchError;
+use crate::planner::reach::{self, PagesWanted};
+use crate::run::page::PageWorker;
+use crate::run::request::ValidRequest;
+use crate::settings::LimitSettings;
+use crate::tools::ToolCall;
+use crate::tools::extract::key_of;
+use crate::tools::nav::{NextPage, item_link};
+
+/// The record key that says which page of the list a record came from (1 is the URL's own),
+/// added when more than one page was read.
+pub const PAGE_KEY: &str = "_page";
+/// The record key that says why an item's own page gave nothing.
+pub const DETAIL_ERROR_KEY: &str = "_detail_error";
+
+/// How far one request's URLs reach beyond their own page.
+#[derive(Debug, Clone)]
+pub(in crate::run) struct Reach {
+    /// Pages of each URL's list to read, its own included (1: the URL's page only).
+    pub max_pages: u32,
+    /// Items to collect across pages, when the request names a number.
+    pub target: Option<usize>,
+    /// Item pages to read, when asked.
+    pub details: Option<DetailPlan>,
+    /// The words the list page is planned from (the request's, without the part about
+    /// item pages).
+    pub list_instructions: String,
+}
+
+/// What to read on each item's own page.
+#[derive(Debug, Clone)]
+pub(in crate::run) struct DetailPlan {
+    /// Field names in the user's words (empty: every labelled value).
+    pub fields: Vec<String>,
+    /// Item pages read at most.
+    pub limit: usize,
+}
+
+impl Reach {
+    /// Reads the request: its `max_pages` / `max_detail_pages` first, else its words.
+    pub(in crate::run) fn of(request: &ValidRequest, limits: &LimitSettings) -> Self {
+        let words = &request.instructions;
+        let target = reach::item_target(words);
+        let max_pages = request.max_pages.unwrap_or(match reach::pages(words) {
+            Some(PagesWanted::Exactly(n)) => n.clamp(1, limits.max_pages),
+            Some(PagesWanted::All) => limits.max_pages,
+            // A number of items to collect: as many pages as it takes (within the cap).
+            None if target.is_some() => limits.max_pages,
+            None => 1,
+        });
+        let asked = reach::details(words);
+        let details = match (request.max_detail_pages, &asked) {
+            (Some(0), _) | (None, None) => None,
+            (limit, _) => Some(DetailPlan {
+                fields: asked.as_ref().map(|a| a.fields.clone()).unwrap_or_default(),
+                limit: limit.unwrap_or(limits.max_detail_pages) as usize,
+            }),
+        };
+        let list_instructions = asked
+            .map(|a| a.list_instructions)
+            .filter(|text| !text.trim().is_empty())
+            .unwrap_or_else(|| words.clone());
+        Self {
+            max_pages,
+            target,
+            details,
+            list_instructions,
+        }
+    }
+}
+
+/// A URL without its fragment, for telling pages apart.
+fn page_key(url: &str) -> String {
+    url.split('#').next().unwrap_or(url).to_owned()
+}
+
+/// A digest of a page's items, to notice a page that repeats another under a new URL.
+fn digest(items: &[Value]) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_string(items)
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    hasher.finish()
+}
+
+impl Run<'_> {
+    /// Announces calls the run makes without asking the planner (a replay of page 1's calls on
+    /// a next page, the reading of item pages).
+    async fn run_decision(&mut self, url: &str, calls: &[ToolCall], planner: &str, note: String) {
+        self.step(NewStep {
+            payload: StepPayload::AgentDecision(DecisionDetails::Final(Decision {
+                tool_calls: calls
+                    .iter()
+                    .map(|c| PlannedCall {
+                        tool: c.tool.clone(),
+                        params: c.params.clone(),
+                        reasoning: c.reasoning.clone(),
+                    })
+                    .collect(),
+                planner: planner.to_owned(),
+                round: 0,
+                done: true,
+                notes: vec![note.clone()],
+                usage: None,
+            })),
+            url: Some(url.to_owned()),
+            status: StepStatus::Completed,
+            message: note,
+            reward: 0.0,
+            duration_ms: None,
+        })
+        .await;
+    }
+
+    async fn navigate_step(&mut self, url: &str, details: NavigateDetails, message: String) {
+        self.step(NewStep {
+            payload: StepPayload::Navigate(details),
+            url: Some(url.to_owned()),
+            status: StepStatus::Completed,
+            message,
+            reward: 0.0,
+            duration_ms: None,
+        })
+        .await;
+    }
+
+    /// Fetches `link` for this URL, showing the `fetch` step; None when the run stopped.
+    async fn fetch_linked(
+        &mut self,
+        url: &str,
+        link: &str,
+    ) -> Option<Result<crate::fetch::FetchedPage, FetchError>> {
+        let started = Instant::now();
+        let fetched = tokio::select! {
+            biased;
+            () = self.control.stopped() => return None,
+            fetched = self.deps.fetcher.fetch_html(link) => fetched,
+        };
+        match &fetched {
+            Ok(page) => self.fetched_step(url, page, started.elapsed()).await,
+            Err(err) => self.failed_fetch_step(url, err, started.elapsed()).await,
+        }
+        Some(fetched)
+    }
+
+    /// Runs `calls` on a page, each shown as a `tool_call` step; false when the run stopped
+    /// or the worker is gone.
+    async fn replay(&mut self, url: &str, worker: &PageWorker, calls: &[ToolCall]) -> bool {
+        for call in calls {
+            if self.control.is_stopped() {
+                return false;
+            }
+            let Ok((result, _)) = worker.execute(call.clone()).await else {
+                return false;
+            };
+            self.tool_step(url, call, &result).await;
+        }
+        true
+    }
+
+    /// Follows the list's next pages from the URL's own page (read by `first`), replaying the
+    /// calls that answered it on each, until a stop rule holds. Returns the merged answer
+    /// (records tagged with their page when more than one was read) and the error that cut it
+    /// short, if any (the records gathered so far are kept).
+    pub(super) async fn follow_pages(
+        &mut self,
+        url: &str,
+        first: PageWorker,
+        first_url: &Url,
+        answer: Value,
+    ) -> (Value, Option<ErrorData>) {
+        let target = self.reach.target;
+        let max_pages = self.reach.max_pages as usize;
+        let Value::Array(first_items) = answer else {
+            let items = usize::from(!answer.is_null());
+            self.stop_step(url, StopRule::NotAList, 1, items, None)
+                .await;
+            return (answer, None);
+        };
+        if target.is_some_and(|t| first_items.len() >= t)
+            && reach::pages(&self.request.instructions).is_none()
+            && self.request.max_pages.is_none()
+        {
+            // "the top 10" and page 1 has them: nothing to follow, nothing to say.
+            return (Value::Array(first_items), None);
+        }
+        let calls = self.executed.clone();
+        let mut pages: Vec<Vec<Value>> = vec![first_items];
+        let mut seen_urls: HashSet<String> = [page_key(url), page_key(first_url.as_str())].into();
+        let mut seen_items: HashSet<u64> = [digest(&pages[0])].into();
+        let mut worker = first;
+        let mut page_url = first_url.to_string();
+        let mut error = None;
+        let gathered = |pages: &[Vec<Value>]| pages.iter().map(Vec::len).sum::<usize>();
+        let stop: Option<(StopRule, Option<String>)> = loop {
+            if target.is_some_and(|t| gathered(&pages) >= t) {
+                break Some((StopRule::CountReached, None));
+            }
+            if pages.len() >= max_pages {
+                break Some((StopRule::PageBudget, None));
+            }
+            if self.control.is_stopped() {
+                error = Some(stopped_error(self.control, url));
+                break None;
+            }
+            let cross_origin = self.deps.settings.fetch.follow_cross_origin;
+            let lookup = ToolCall::new(
+                "nav.next_page",
+                json!({"cross_origin": cross_origin}),
+                "find the next page of the list",
+            );
+            let Ok((found, _)) = worker.execute(lookup).await else {
+                error = Some(worker_gone(url));
+                break None;
+            };
+            let next = found
+                .result
+                .filter(|_| found.success)
+                .and_then(|value| serde_json::from_value::<NextPage>(value).ok());
+            let Some(next) = next else {
+                break Some((StopRule::NoNextLink, None));
+            };
+            if !seen_urls.insert(page_key(&next.url)) {
+                break Some((StopRule::RepeatedPage, Some(next.url)));
+            }
+            let position = u32::try_from(pages.len() + 1).unwrap_or(u32::MAX);
+            self.navigate_step(
+                url,
+                NavigateDetails::NextPage(NextPageLink {
+                    from: page_url.clone(),
+                    to: next.url.clone(),
+                    page: position,
+                    number: next.page,
+                    evidence: next.evidence,
+                    link_text: next.text.clone(),
+                }),
+                format!("Following page {position}: {} ({})", next.url, next.text),
+            )
+            .await;
+            let Some(fetched) = self.fetch_linked(url, &next.url).await else {
+                error = Some(stopped_error(self.control, url));
+                break None;
+            };
+            let Ok(page) = fetched else {
+                break Some((StopRule::FetchFailed, Some(next.url)));
+            };
+            seen_urls.insert(page_key(page.final_url.as_str()));
+            page_url = page.final_url.to_string();
+            worker = self.spawn_worker(page);
+            self.run_decision(
+                url,
+                &calls,
+                "replay",
+                format!("Page {position}: the calls that answered page 1"),
+            )
+            .await;
+            if !self.replay(url, &worker, &calls).await {
+                error = Some(if self.control.is_stopped() {
+                    stopped_error(self.control, url)
+                } else {
+                    worker_gone(url)
+                });
+                break None;
+            }
+            let items = match worker.answer().await {
+                Ok(Value::Array(items)) => items,
+                _ => Vec::new(),
+            };
+            if items.is_empty() {
+                break Some((StopRule::EmptyPage, None));
+            }
+            if !seen_items.insert(digest(&items)) {
+                break Some((StopRule::RepeatedPage, Some(page_url.clone())));
+            }
+            pages.push(items);
+        };
+        let read = u32::try_from(pages.len()).unwrap_or(u32::MAX);
+        let tag = pages.len() > 1;
+        let mut merged: Vec<Value> = Vec::with_capacity(gathered(&pages));
+        for (index, items) in pages.into_iter().enumerate() {
+            for mut item in items {
+                if tag && let Value::Object(fields) = &mut item {
+                    fields.insert(PAGE_KEY.to_owned(), json!(index + 1));
+                }
+                merged.push(item);
+            }
+        }
+        if let Some((rule, next)) = stop {
+            self.stop_step(url, rule, read, merged.len(), next).await;
+        }
+        if let Some(t) = target {
+            merged.truncate(t);
+        }
+        let max_items = self.deps.settings.limits.max_items;
+        if merged.len() > max_items {
+            self.item_cap = Some(ItemCap {
+                limit: max_items,
+                on_page: merged.len() as u64,
+            });
+            merged.truncate(max_items);
+        }
+        (Value::Array(merged), error)
+    }
+
+    async fn stop_step(
+        &mut self,
+        url: &str,
+        rule: StopRule,
+        pages: u32,
+        items: usize,
+        next: Option<String>,
+    ) {
+        let message = format!(
+            "Stopped following links: {} ({pages} page(s), {items} item(s))",
+            rule.describe()
+        );
+        self.navigate_step(
+            url,
+            NavigateDetails::Stop(NavigateStop {
+                rule,
+                pages,
+                items,
+                next,
+            }),
+            message,
+        )
+        .await;
+    }
+
+    /// Opens each record's own page (up to the plan's limit, fetched ahead like the run's URLs)
+    /// and merges the fields read there into the record. A page that fails gives its record a
+    /// `_detail_error`; the run goes on.
+    pub(super) async fn read_details(
+        &mut self,
+        url: &str,
+        first_url: &Url,
+        answer: Value,
+    ) -> (Value, Option<ErrorData>) {
+        let Some(plan) = self.reach.details.clone() else {
+            return (answer, None);
+        };
+        let Value::Array(mut items) = answer else {
+            let items = usize::from(!answer.is_null());
+            self.stop_step(url, StopRule::NotAList, 0, items, None)
+                .await;
+            return (answer, None);
+        };
+        let cross_origin = self.deps.settings.fetch.follow_cross_origin;
+        let home = Url::parse(url).ok().map(|u| u.origin());
+        let allowed = |link: &str| {
+            cross_origin
+                || Url::parse(link)
+                    .is_ok_and(|l| l.origin() == first_url.origin() || Some(l.origin()) == home)
+        };
+        // (record index, field, link) for the records within the limit.
+        let mut visits: Vec<(usize, String, String)> = Vec::new();
+        for (index, record) in items.iter_mut().enumerate().take(plan.limit) {
+            let Value::Object(fields) = record else {
+                continue;
+            };
+            match item_link(&Value::Object(fields.clone())).map(|l| (l.field, l.url)) {
+                Some((_, link)) if !allowed(&link) => {
+                    fields.insert(
+                        DETAIL_ERROR_KEY.into(),
+                        json!(
+                            "the item's page is on another site (fetch.follow_cross_origin is off)"
+                        ),
+                    );
+                }
+                Some((field, link)) => visits.push((index, field, link)),
+                None => {
+                    fields.insert(
+                        DETAIL_ERROR_KEY.into(),
+                        json!("the record has no link to its own page"),
+                    );
+                }
+            }
+        }
+        let read_call = ToolCall::new(
+            "extract.named_fields",
+            json!({"fields": plan.fields}),
+            if plan.fields.is_empty() {
+                "read what the item's page shows".to_owned()
+            } else {
+                format!("read {} on the item's page", plan.fields.join(", "))
+            },
+        );
+        self.run_decision(
+            url,
+            std::slice::from_ref(&read_call),
+            "details",
+            format!(
+                "Reading {} item page(s) of {} record(s)",
+                visits.len(),
+                items.len()
+            ),
+        )
+        .await;
+        let keys: Vec<String> = plan.fields.iter().map(|f| key_of(f)).collect();
+        let mut ahead = Prefetch::new(
+            self.deps.fetcher.clone(),
+            visits.iter().map(|(_, _, link)| link.clone()).collect(),
+            self.deps.settings.runs.fetch_concurrency,
+        );
+        let mut error = None;
+        let mut opened = 0u32;
+        for (k, (index, field, link)) in visits.iter().enumerate() {
+            if self.control.is_stopped() {
+                error = Some(stopped_error(self.control, url));
+                break;
+            }
+            self.navigate_step(
+                url,
+                NavigateDetails::DetailPage(DetailPageLink {
+                    item: *index,
+                    to: link.clone(),
+                    field: field.clone(),
+                }),
+                format!("Opening item {}'s page: {link}", index + 1),
+            )
+            .await;
+            opened += 1;
+            let Some(handle) = ahead.take(k) else {
+                break;
+            };
+            let joined = tokio::select! {
+                biased;
+                () = self.control.stopped() => {
+                    error = Some(stopped_error(self.control, url));
+                    break;
+                }
+                joined = handle => joined,
+            };
+            let (fetched, took) = match joined {
+                Ok(done) => (done.result, done.took),
+                Err(join) => (
+                    Err(FetchError::Network(format!(
+                        "the fetch task failed: {join}"
+                    ))),
+                    std::time::Duration::ZERO,
+                ),
+            };
+            let outcome: Result<Map<String, Value>, String> = match fetched {
+                Err(err) => {
+                    self.failed_fetch_step(url, &err, took).await;
+                    Err(err.to_string())
+                }
+                Ok(page) => {
+                    self.fetched_step(url, &page, took).await;
+                    let worker = self.spawn_worker(page);
+                    match worker.execute(read_call.clone()).await {
+                        Err(_) => Err("the page worker stopped".to_owned()),
+                        Ok((result, _)) => {
+                            self.tool_step(url, &read_call, &result).await;
+                            match result.result {
+                                Some(Value::Object(found)) if result.success => Ok(found),
+                                _ => Err(result
+                                    .error
+                                    .unwrap_or_else(|| "nothing found on the item's page".into())),
+                            }
+                        }
+                    }
+                }
+            };
+            if let Some(Value::Object(record)) = items.get_mut(*index) {
+                match outcome {
+                    Ok(found) => {
+                        for key in &keys {
+                            record.entry(key.clone()).or_insert(Value::Null);
+                        }
+                        for (key, value) in found {
+                            if !value.is_null() {
+                                record.insert(key, value);
+                            }
+                        }
+                    }
+                    Err(why) => {
+                        for key in &keys {
+                            record.entry(key.clone()).or_insert(Value::Null);
+                        }
+                        record.insert(DETAIL_ERROR_KEY.into(), Value::String(why));
+                    }
+                }
+            }
+        }
+        ahead.abort_all();
+        if error.is_none() {
+            let rule = if items.len() > plan.limit {
+                StopRule::DetailBudget
+            } else {
+                StopRule::DetailsDone
+            };
+            self.stop_step(url, rule, opened, items.len(), None).await;
+        }
+        (Value::Array(items), error)
+    }
+}
+
+fn worker_gone(url: &str) -> ErrorData {
+    ErrorData {
+        code: ErrorCode::Internal,
+        message: "the page worker stopped".into(),
+        url: Some(url.to_owned()),
+        retryable: false,
+    }
+}
