@@ -421,9 +421,13 @@ pub async fn scrape(
                     .await;
                 urls.push(done);
             }
+            // A tool call, or a page followed (the next page of a list, an item's own page,
+            // or why following stopped): what a person watching the run would want to see.
             Ok(EventPayload::Step(step))
-                if matches!(step.payload, StepPayload::ToolCall(_))
-                    && step.status != StepStatus::Running =>
+                if matches!(
+                    step.payload,
+                    StepPayload::ToolCall(_) | StepPayload::Navigate(_)
+                ) && step.status != StepStatus::Running =>
             {
                 progress.send(step.message).await;
             }

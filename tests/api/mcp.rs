@@ -307,6 +307,48 @@ async fn mcp_runs_go_through_the_address_guard() {
 }
 
 #[tokio::test]
+async fn mcp_scrape_follows_pages_like_the_http_api() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let (client, recorder) = connect(&app).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let schema = Value::Object((*tools[0].input_schema).clone());
+    assert!(schema["properties"].get("max_pages").is_some(), "{schema}");
+    assert!(
+        schema["properties"].get("max_detail_pages").is_some(),
+        "{schema}"
+    );
+    let request = json!({
+        "urls": [fixtures.url("/pages/paged-list.html")],
+        "instructions": "all the jobs",
+        "max_pages": 2,
+    });
+    let frames = app.stream(&request).await;
+    let http = frames.last().unwrap().payload().clone();
+    let result = call(&client, "scrape", request).await;
+    let outcome = result.structured_content.unwrap();
+    assert_eq!(outcome["extracted_data"], http["extracted_data"]);
+    // Every navigate step reached the caller as progress, with its message.
+    let navigate: Vec<String> = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "navigate")
+        .map(|f| f.payload()["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!navigate.is_empty(), "the run followed a page");
+    let messages: Vec<String> = recorder
+        .progress
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p.message.clone())
+        .collect();
+    for message in &navigate {
+        assert!(messages.contains(message), "{message} in {messages:#?}");
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn mcp_bad_arguments_are_tool_errors() {
     let app = spawn_app().await;
     let (client, _) = connect(&app).await;
