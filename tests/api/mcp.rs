@@ -735,3 +735,57 @@ async fn mcp_over_stdio_answers_what_the_http_api_answers() {
     );
     assert!(!logs.contains("\u{1b}["), "no colours off a terminal");
 }
+
+#[tokio::test]
+async fn closing_stdin_mid_call_cancels_the_run() {
+    let fixtures = FixtureServer::start().await;
+    let dir = crate::support::TempDir::new();
+    let db_url = dir.sqlite_url();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_scrape-agent"))
+        .arg("mcp")
+        .env("SCRAPE_AGENT__DATABASE__URL", &db_url)
+        .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "true")
+        .env("SCRAPE_AGENT__FETCH__TIMEOUT_SECS", "40")
+        .env("RUST_LOG", "warn")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts");
+    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    let recorder = Recorder::default();
+    let client = recorder.clone().serve(transport).await.unwrap();
+    let request = ClientRequest::CallToolRequest(Request::new(
+        CallToolRequestParams::new("scrape").with_arguments(args(json!({
+            "urls": [fixtures.url("/slow")],
+            "instructions": "everything",
+            "session_id": "stdin-closed",
+        }))),
+    ));
+    let _handle = client
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !recorder
+        .progress
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|p| p.message.as_deref() == Some("session stdin-closed started"))
+    {
+        assert!(Instant::now() < deadline, "the run starts");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The client leaves while the page is still loading (it answers after 30 s).
+    client.cancel().await.unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(15), child.wait())
+        .await
+        .expect("the process ends soon after its client leaves")
+        .unwrap();
+    assert!(status.success(), "{status}");
+    // The run was cancelled and stored so: the same database, read by a server.
+    let app = spawn_app_with(|s| s.database.url = db_url.clone()).await;
+    assert_eq!(session_status(&app, "stdin-closed").await, "cancelled");
+}
