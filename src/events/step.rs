@@ -125,6 +125,16 @@ pub struct PlannedCall {
     pub reasoning: String,
 }
 
+impl From<&crate::tools::ToolCall> for PlannedCall {
+    fn from(call: &crate::tools::ToolCall) -> Self {
+        Self {
+            tool: call.tool.clone(),
+            params: call.params.clone(),
+            reasoning: call.reasoning.clone(),
+        }
+    }
+}
+
 /// A tool call still streaming in from the LLM planner.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DraftedCall {

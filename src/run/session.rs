@@ -505,15 +505,7 @@ impl Run<'_> {
                 }
             };
             let decision = Decision {
-                tool_calls: plan
-                    .tool_calls
-                    .iter()
-                    .map(|c| PlannedCall {
-                        tool: c.tool.clone(),
-                        params: c.params.clone(),
-                        reasoning: c.reasoning.clone(),
-                    })
-                    .collect(),
+                tool_calls: plan.tool_calls.iter().map(PlannedCall::from).collect(),
                 planner: planner_name.to_owned(),
                 round,
                 done: plan.done,

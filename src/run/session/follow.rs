@@ -40,6 +40,9 @@ pub(in crate::run) struct Reach {
     pub max_pages: u32,
     /// Items to collect across pages, when the request names a number.
     pub target: Option<usize>,
+    /// Whether the request asked for pages in so many words (or `max_pages`), rather than
+    /// only naming a number of items.
+    pub pages_asked: bool,
     /// Item pages to read, when asked.
     pub details: Option<DetailPlan>,
     /// The words the list page is planned from (the request's, without the part about
@@ -61,7 +64,9 @@ impl Reach {
     pub(in crate::run) fn of(request: &ValidRequest, limits: &LimitSettings) -> Self {
         let words = &request.instructions;
         let target = reach::item_target(words);
-        let max_pages = request.max_pages.unwrap_or(match reach::pages(words) {
+        let pages_said = reach::pages(words);
+        let pages_asked = pages_said.is_some() || request.max_pages.is_some();
+        let max_pages = request.max_pages.unwrap_or(match pages_said {
             Some(PagesWanted::Exactly(n)) => n.clamp(1, limits.max_pages),
             Some(PagesWanted::All) => limits.max_pages,
             // A number of items to collect: as many pages as it takes (within the cap).
@@ -83,6 +88,7 @@ impl Reach {
         Self {
             max_pages,
             target,
+            pages_asked,
             details,
             list_instructions,
         }
@@ -109,14 +115,7 @@ impl Run<'_> {
     async fn run_decision(&mut self, url: &str, calls: &[ToolCall], planner: &str, note: String) {
         self.step(NewStep {
             payload: StepPayload::AgentDecision(DecisionDetails::Final(Decision {
-                tool_calls: calls
-                    .iter()
-                    .map(|c| PlannedCall {
-                        tool: c.tool.clone(),
-                        params: c.params.clone(),
-                        reasoning: c.reasoning.clone(),
-                    })
-                    .collect(),
+                tool_calls: calls.iter().map(PlannedCall::from).collect(),
                 planner: planner.to_owned(),
                 round: 0,
                 done: true,
@@ -191,17 +190,18 @@ impl Run<'_> {
     ) -> (Value, Option<ErrorData>) {
         let target = self.reach.target;
         let max_pages = self.reach.max_pages as usize;
+        // Only a number of items named ("the cheapest product", "the top 10") and page 1 has
+        // them, or is no list: nothing to follow, nothing to say.
+        let quiet = !self.reach.pages_asked;
         let Value::Array(first_items) = answer else {
-            let items = usize::from(!answer.is_null());
-            self.stop_step(url, StopRule::NotAList, 1, items, None)
-                .await;
+            if !quiet {
+                let items = usize::from(!answer.is_null());
+                self.stop_step(url, StopRule::NotAList, 1, items, None)
+                    .await;
+            }
             return (answer, None);
         };
-        if target.is_some_and(|t| first_items.len() >= t)
-            && reach::pages(&self.request.instructions).is_none()
-            && self.request.max_pages.is_none()
-        {
-            // "the top 10" and page 1 has them: nothing to follow, nothing to say.
+        if quiet && target.is_some_and(|t| first_items.len() >= t) {
             return (Value::Array(first_items), None);
         }
         let calls = self.executed.clone();
