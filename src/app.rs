@@ -5,12 +5,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
 use crate::fetch::Fetcher;
 use crate::planner::Planner;
 use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
-use crate::run::{Hub, HubSettings, WatchSettings};
+use crate::run::request::Rejection;
+use crate::run::{Hub, HubSettings, PlannerChoice, RunDeps, ValidRequest, WatchSettings};
 use crate::settings::Settings;
 use crate::store::Store;
 use crate::tools::Registry;
@@ -45,6 +47,9 @@ pub struct AppState {
     pub planners: Planners,
     /// Live runs.
     pub hub: Hub,
+    /// Cancelled at shutdown once the runs have ended: connections that would stay open by
+    /// themselves (MCP sessions and their streams) close then, instead of at the drain time.
+    pub closing: CancellationToken,
 }
 
 /// Why the server could not start.
@@ -68,23 +73,14 @@ pub enum StartupError {
     Io(#[from] std::io::Error),
 }
 
-/// A bound, ready-to-serve application.
-#[derive(Debug)]
-pub struct Application {
-    listener: TcpListener,
-    state: AppState,
-}
-
-impl Application {
-    /// Builds state and binds `settings.server.bind` (port 0 picks a free port).
+impl AppState {
+    /// Opens the store, starts the hub and its background tasks, and builds the planners: all
+    /// a run needs, without a listener (`scrape-agent mcp` serves on stdio with this alone).
     ///
     /// # Errors
-    /// When the address cannot be bound or a dependency cannot start.
+    /// When a dependency cannot start.
     pub async fn build(settings: Settings) -> Result<Self, StartupError> {
         let settings = Arc::new(settings);
-        let listener = TcpListener::bind(settings.server.bind)
-            .await
-            .map_err(|e| StartupError::Bind(settings.server.bind, e))?;
         let store = Store::connect(&settings.database).await?;
         let stale_after = Duration::from_secs(settings.runs.stale_after_secs.max(1));
         // A SQLite file has one server: whatever it left running was cut off by a crash. A
@@ -128,7 +124,7 @@ impl Application {
         } else {
             None
         };
-        let state = AppState {
+        let state = Self {
             fetcher: Fetcher::new(&settings.fetch)?,
             registry,
             planners: Planners {
@@ -137,7 +133,58 @@ impl Application {
             },
             hub,
             settings,
+            closing: CancellationToken::new(),
         };
+        Ok(state)
+    }
+
+    /// The dependencies of a run: the planner the request asks for (with the heuristic one as
+    /// its fallback), the fetcher, the registry and the settings. The same for every face of
+    /// the server (HTTP, MCP).
+    ///
+    /// # Errors
+    /// `llm_not_configured` when the request asks for the LLM planner and none is configured.
+    pub fn run_deps(&self, request: &ValidRequest) -> Result<RunDeps, Rejection> {
+        let heuristic = self.planners.heuristic.clone();
+        let planner = match (request.planner, &self.planners.llm) {
+            (PlannerChoice::Heuristic, _) | (PlannerChoice::Auto, None) => heuristic.clone(),
+            (PlannerChoice::Llm | PlannerChoice::Auto, Some(llm)) => llm.clone(),
+            (PlannerChoice::Llm, None) => {
+                return Err(Rejection {
+                    code: "llm_not_configured",
+                    message: "planner `llm` was asked for but no [llm] base_url is configured"
+                        .into(),
+                    details: serde_json::Value::Null,
+                });
+            }
+        };
+        Ok(RunDeps {
+            settings: self.settings.clone(),
+            fetcher: self.fetcher.clone(),
+            registry: self.registry.clone(),
+            planner,
+            fallback: heuristic,
+        })
+    }
+}
+
+/// A bound, ready-to-serve application.
+#[derive(Debug)]
+pub struct Application {
+    listener: TcpListener,
+    state: AppState,
+}
+
+impl Application {
+    /// Builds state and binds `settings.server.bind` (port 0 picks a free port).
+    ///
+    /// # Errors
+    /// When the address cannot be bound or a dependency cannot start.
+    pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        let listener = TcpListener::bind(settings.server.bind)
+            .await
+            .map_err(|e| StartupError::Bind(settings.server.bind, e))?;
+        let state = AppState::build(settings).await?;
         Ok(Self { listener, state })
     }
 
@@ -167,6 +214,7 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let hub = self.state.hub.clone();
+        let closing = self.state.closing.clone();
         let store = hub.store().clone();
         let grace = Duration::from_secs(self.state.settings.server.shutdown_grace_secs);
         let drain = Duration::from_secs(self.state.settings.server.shutdown_drain_secs);
@@ -176,6 +224,7 @@ impl Application {
             shutdown.await;
             tracing::info!("shutting down: refusing new runs, letting running ones finish");
             hub.shutdown(grace, drain).await;
+            closing.cancel();
             let _ = runs_ended_tx.send(());
         });
         // Streams of finished runs end by themselves; a connection that lingers past the drain

@@ -6,6 +6,7 @@ pub mod content;
 pub mod events;
 pub mod fetch;
 pub mod http;
+pub mod mcp;
 pub mod output;
 pub mod planner;
 pub mod records;

@@ -1,11 +1,13 @@
 //! The `scrape-agent` binary: parse the command line, load settings, serve.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use scrape_agent::app::{Application, shutdown_signal};
+use scrape_agent::app::{AppState, Application, shutdown_signal};
 use scrape_agent::settings::Settings;
+use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
 /// Command line.
 #[derive(Debug, Parser)]
@@ -28,18 +30,31 @@ struct Cli {
 enum Command {
     /// Run the HTTP server (the default).
     Serve,
+    /// Serve the MCP tools on stdin/stdout, for MCP clients that launch a process.
+    Mcp,
 }
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    tracing_subscriber::fmt()
+    let cli = Cli::parse();
+    let command = cli.command.unwrap_or(Command::Serve);
+    // Over stdio, stdout is the MCP channel: a log line there would corrupt it.
+    let writer = match command {
+        Command::Mcp => BoxMakeWriter::new(std::io::stderr),
+        Command::Serve => BoxMakeWriter::new(std::io::stdout),
+    };
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tower_http=warn".into()),
+                // The MCP SDK logs every message it handles at info.
+                .unwrap_or_else(|_| "info,tower_http=warn,rmcp=warn".into()),
         )
-        .init();
-    let cli = Cli::parse();
-    let Command::Serve = cli.command.unwrap_or(Command::Serve);
+        .with_writer(writer);
+    match command {
+        // MCP clients keep the server's stderr in log files: colours only on a terminal.
+        Command::Mcp => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        Command::Serve => logs.init(),
+    }
     let mut settings = match Settings::load(cli.config.as_deref()) {
         Ok(settings) => settings,
         Err(err) => {
@@ -49,6 +64,9 @@ async fn main() -> std::process::ExitCode {
     };
     if let Some(bind) = cli.bind {
         settings.server.bind = bind;
+    }
+    if let Command::Mcp = command {
+        return serve_mcp_stdio(settings).await;
     }
     let app = match Application::build(settings).await {
         Ok(app) => app,
@@ -62,6 +80,22 @@ async fn main() -> std::process::ExitCode {
         Err(err) => tracing::warn!(%err, "listening on an unknown address"),
     }
     if let Err(err) = app.run_until(shutdown_signal()).await {
+        eprintln!("scrape-agent: {err}");
+        return std::process::ExitCode::FAILURE;
+    }
+    std::process::ExitCode::SUCCESS
+}
+
+/// `scrape-agent mcp`: the same state as the server, without a listener.
+async fn serve_mcp_stdio(settings: Settings) -> std::process::ExitCode {
+    let state = match AppState::build(settings).await {
+        Ok(state) => state,
+        Err(err) => {
+            eprintln!("scrape-agent: {err}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    if let Err(err) = scrape_agent::mcp::stdio::serve(state, shutdown_signal()).await {
         eprintln!("scrape-agent: {err}");
         return std::process::ExitCode::FAILURE;
     }

@@ -1,4 +1,4 @@
-//! The HTTP API, one module per resource.
+//! The HTTP API, one module per resource, and the MCP endpoint at `/mcp`.
 
 pub mod access;
 pub mod error;
@@ -39,6 +39,10 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
+        // MCP over Streamable HTTP (POST for calls, GET for the server's stream, DELETE to end
+        // an MCP session); the SDK's service answers all of them. Keys and origins are checked
+        // for it as for the API.
+        .nest_service("/mcp", crate::mcp::http_service(state.clone()))
         .route_layer(from_fn_with_state(state.clone(), access::require_key))
         .route_layer(from_fn_with_state(state.clone(), access::refuse_cross_site));
     let mut router = Router::new()

@@ -345,25 +345,7 @@ fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
 
 /// Chooses the planners for a request.
 fn run_deps(state: &AppState, request: &ValidRequest) -> Result<RunDeps, ApiError> {
-    let heuristic = state.planners.heuristic.clone();
-    let planner = match (request.planner, &state.planners.llm) {
-        (PlannerChoice::Heuristic, _) | (PlannerChoice::Auto, None) => heuristic.clone(),
-        (PlannerChoice::Llm | PlannerChoice::Auto, Some(llm)) => llm.clone(),
-        (PlannerChoice::Llm, None) => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "llm_not_configured",
-                "planner `llm` was asked for but no [llm] base_url is configured",
-            ));
-        }
-    };
-    Ok(RunDeps {
-        settings: state.settings.clone(),
-        fetcher: state.fetcher.clone(),
-        registry: state.registry.clone(),
-        planner,
-        fallback: heuristic,
-    })
+    Ok(state.run_deps(request)?)
 }
 
 async fn start_and_stream(

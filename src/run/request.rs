@@ -3,6 +3,7 @@
 use std::sync::OnceLock;
 
 use regex::Regex;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use url::Url;
@@ -12,7 +13,7 @@ use crate::settings::LimitSettings;
 use crate::tools::ToolCall;
 
 /// Which planner a request asks for.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlannerChoice {
     /// The LLM planner when one is configured, else the heuristic planner.
@@ -24,12 +25,17 @@ pub enum PlannerChoice {
     Llm,
 }
 
-/// The JSON body of `POST /api/scrape/stream` and `POST /api/scrape`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// The JSON body of `POST /api/scrape/stream` and `POST /api/scrape`, and the arguments of the
+/// MCP `scrape` tool (whose input schema is derived from this type).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// `urls` has a serde default (so a missing list gets the `no_urls` error, not a parse error),
+// which would make it optional in the schema; clients should still be told to send it.
+#[schemars(extend("required" = ["urls"]))]
 pub struct ScrapeRequest {
-    /// URLs to scrape, in order.
+    /// URLs to scrape, in order (http or https).
     #[serde(default, alias = "assets")]
+    #[schemars(length(min = 1))]
     pub urls: Vec<String>,
     /// What the user wants, in plain words.
     #[serde(default)]

@@ -151,13 +151,14 @@ impl Tool {
     }
 }
 
-/// One call in a plan.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One call in a plan. Its schema is part of the MCP `scrape` tool's input schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolCall {
     /// `namespace.action`.
     pub tool: String,
     /// Arguments, validated against the tool's schema.
     #[serde(default = "empty_object")]
+    #[schemars(with = "serde_json::Map<String, Value>")]
     pub params: Value,
     /// Why the planner chose it.
     #[serde(default)]

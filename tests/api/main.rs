@@ -7,6 +7,7 @@ mod bad_requests;
 mod interrupt;
 mod lifecycle;
 mod llm;
+mod mcp;
 mod nav;
 mod paging;
 mod parallel;
