@@ -13,7 +13,7 @@ use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
 use crate::run::request::Rejection;
 use crate::run::{Hub, HubSettings, PlannerChoice, RunDeps, ValidRequest, WatchSettings};
-use crate::settings::Settings;
+use crate::settings::{DefaultPlanner, Settings};
 use crate::store::Store;
 use crate::tools::Registry;
 
@@ -68,6 +68,9 @@ pub enum StartupError {
     /// The session store could not be opened or migrated.
     #[error("cannot open the session store: {0}")]
     Store(#[from] crate::store::StoreError),
+    /// `planner.default` is `llm` but no LLM is configured.
+    #[error("planner.default is \"llm\" but [llm] base_url is empty")]
+    LlmRequired,
     /// Other I/O failure.
     #[error(transparent)]
     Io(#[from] std::io::Error),
@@ -80,6 +83,9 @@ impl AppState {
     /// # Errors
     /// When a dependency cannot start.
     pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        if settings.planner.default == DefaultPlanner::Llm && !settings.llm.is_configured() {
+            return Err(StartupError::LlmRequired);
+        }
         let settings = Arc::new(settings);
         let store = Store::connect(&settings.database).await?;
         let stale_after = Duration::from_secs(settings.runs.stale_after_secs.max(1));
@@ -146,9 +152,16 @@ impl AppState {
     /// `llm_not_configured` when the request asks for the LLM planner and none is configured.
     pub fn run_deps(&self, request: &ValidRequest) -> Result<RunDeps, Rejection> {
         let heuristic = self.planners.heuristic.clone();
-        let planner = match (request.planner, &self.planners.llm) {
-            (PlannerChoice::Heuristic, _) | (PlannerChoice::Auto, None) => heuristic.clone(),
-            (PlannerChoice::Llm | PlannerChoice::Auto, Some(llm)) => llm.clone(),
+        let choice = match (request.planner, self.settings.planner.default) {
+            (PlannerChoice::Auto, DefaultPlanner::Heuristic) => PlannerChoice::Heuristic,
+            (PlannerChoice::Auto, DefaultPlanner::Llm) => PlannerChoice::Llm,
+            (chosen, _) => chosen,
+        };
+        let (planner, uses_llm) = match (choice, &self.planners.llm) {
+            (PlannerChoice::Heuristic, _) | (PlannerChoice::Auto, None) => {
+                (heuristic.clone(), false)
+            }
+            (PlannerChoice::Llm | PlannerChoice::Auto, Some(llm)) => (llm.clone(), true),
             (PlannerChoice::Llm, None) => {
                 return Err(Rejection {
                     code: "llm_not_configured",
@@ -158,6 +171,24 @@ impl AppState {
                 });
             }
         };
+        if uses_llm && let Some(model) = &request.model {
+            let llm = &self.settings.llm;
+            let allowed: Vec<&str> = if llm.allowed_models.is_empty() {
+                vec![llm.model.as_str()]
+            } else {
+                llm.allowed_models.iter().map(String::as_str).collect()
+            };
+            if !allowed.contains(&model.as_str()) {
+                return Err(Rejection {
+                    code: "model_not_allowed",
+                    message: format!(
+                        "model `{model}` is not allowed here; allowed: {} (llm.allowed_models)",
+                        allowed.join(", ")
+                    ),
+                    details: serde_json::json!({"given": model, "allowed": allowed}),
+                });
+            }
+        }
         Ok(RunDeps {
             settings: self.settings.clone(),
             fetcher: self.fetcher.clone(),

@@ -208,8 +208,20 @@ impl std::fmt::Debug for FetchSettings {
 /// `[planner]`
 #[derive(Debug, Clone, Deserialize)]
 pub struct PlannerSettings {
-    /// `auto`, `heuristic` or `llm`.
-    pub default: String,
+    /// The planner of a request that says `auto` (or names none).
+    pub default: DefaultPlanner,
+}
+
+/// `planner.default`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DefaultPlanner {
+    /// The LLM planner when `[llm]` is configured, else the heuristic one.
+    Auto,
+    /// The heuristic planner (a request may still ask for `llm`).
+    Heuristic,
+    /// The LLM planner; the server does not start without `[llm] base_url`.
+    Llm,
 }
 
 /// `[llm]`
@@ -221,6 +233,9 @@ pub struct LlmSettings {
     pub api_key: String,
     /// Default model.
     pub model: String,
+    /// Models a request may name (`model`); empty: only `model`.
+    #[serde(default)]
+    pub allowed_models: Vec<String>,
     /// Seconds per planner reply.
     pub timeout_secs: u64,
     /// Characters of page context offered to the model.
@@ -322,7 +337,8 @@ impl Settings {
                     .list_separator(",")
                     .with_list_parse_key("fetch.allowed_hosts")
                     .with_list_parse_key("fetch.resolve")
-                    .with_list_parse_key("auth.allowed_origins"),
+                    .with_list_parse_key("auth.allowed_origins")
+                    .with_list_parse_key("llm.allowed_models"),
             )
             .build()?
             .try_deserialize()

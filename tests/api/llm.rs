@@ -22,6 +22,7 @@ async fn llm_app(fake: &FakeOpenAi, timeout_secs: u64, max_context_chars: usize)
         settings.llm.base_url = base;
         settings.llm.api_key = API_KEY.into();
         settings.llm.model = "default-model".into();
+        settings.llm.allowed_models = vec!["default-model".into(), "requested-model".into()];
         settings.llm.timeout_secs = timeout_secs;
         settings.llm.max_context_chars = max_context_chars;
     })
@@ -673,4 +674,48 @@ async fn a_long_streamed_argument_gives_few_bounded_partial_decisions() {
     );
     let stored: usize = frames.iter().map(|f| f.data.to_string().len()).sum();
     assert!(stored < 64 * 1024, "{stored} bytes of events");
+}
+
+#[tokio::test]
+async fn models_outside_the_allow_list_are_refused_and_planner_default_is_honoured() {
+    let fixtures = FixtureServer::start().await;
+    let fake = FakeOpenAi::start(Vec::new()).await;
+    let app = llm_app(&fake, 5, 12_000).await;
+    let url = fixtures.url("/pages/news.html");
+    let refused = app
+        .post(
+            "/api/scrape/stream",
+            &json!({"urls": [&url], "instructions": NEWS_TASK, "model": "gpt-expensive"}),
+        )
+        .await;
+    assert_eq!(refused.status(), 400);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "model_not_allowed");
+    assert_eq!(
+        body["error"]["details"]["allowed"],
+        json!(["default-model", "requested-model"])
+    );
+
+    // planner.default = "heuristic": an "auto" request never reaches the model.
+    let base = fake.base_url.clone();
+    let heuristic_first = spawn_app_with(move |settings| {
+        settings.llm.base_url = base;
+        settings.planner.default = scrape_agent::settings::DefaultPlanner::Heuristic;
+    })
+    .await;
+    let frames = heuristic_first
+        .stream(&json!({"urls": [&url], "instructions": NEWS_TASK}))
+        .await;
+    assert_eq!(complete(&frames)["status"], "completed");
+    let decision = steps(&frames, "agent_decision", "completed")[0];
+    assert_eq!(decision["extracted_data"]["planner"], "heuristic");
+    assert!(fake.received().is_empty(), "the model was not asked");
+
+    // planner.default = "llm" without an LLM: the server refuses to start.
+    let mut settings = crate::support::test_settings();
+    settings.planner.default = scrape_agent::settings::DefaultPlanner::Llm;
+    let err = scrape_agent::app::Application::build(settings)
+        .await
+        .expect_err("no LLM configured");
+    assert!(err.to_string().contains("planner.default"), "{err}");
 }
