@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use scrape_agent::app::{AppState, Application, shutdown_signal};
-use scrape_agent::settings::Settings;
+use scrape_agent::settings::{LogFormat, Settings};
 use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
 /// Command line.
@@ -38,23 +38,6 @@ enum Command {
 async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Serve);
-    // Over stdio, stdout is the MCP channel: a log line there would corrupt it.
-    let writer = match command {
-        Command::Mcp => BoxMakeWriter::new(std::io::stderr),
-        Command::Serve => BoxMakeWriter::new(std::io::stdout),
-    };
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                // The MCP SDK logs every message it handles at info.
-                .unwrap_or_else(|_| "info,tower_http=warn,rmcp=warn".into()),
-        )
-        .with_writer(writer);
-    match command {
-        // MCP clients keep the server's stderr in log files: colours only on a terminal.
-        Command::Mcp => logs.with_ansi(std::io::stderr().is_terminal()).init(),
-        Command::Serve => logs.init(),
-    }
     let mut settings = match Settings::load(cli.config.as_deref()) {
         Ok(settings) => settings,
         Err(err) => {
@@ -65,6 +48,7 @@ async fn main() -> std::process::ExitCode {
     if let Some(bind) = cli.bind {
         settings.server.bind = bind;
     }
+    init_logs(&command, settings.log.format);
     if let Command::Mcp = command {
         return serve_mcp_stdio(settings).await;
     }
@@ -84,6 +68,30 @@ async fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     }
     std::process::ExitCode::SUCCESS
+}
+
+/// Starts logging: to stdout when serving, to stderr over stdio (stdout is the MCP channel
+/// there: a log line would corrupt it), as text or JSON lines.
+fn init_logs(command: &Command, format: LogFormat) {
+    let (writer, ansi) = match command {
+        // MCP clients keep the server's stderr in log files: colours only on a terminal.
+        Command::Mcp => (
+            BoxMakeWriter::new(std::io::stderr),
+            std::io::stderr().is_terminal(),
+        ),
+        Command::Serve => (BoxMakeWriter::new(std::io::stdout), true),
+    };
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                // The MCP SDK logs every message it handles at info.
+                .unwrap_or_else(|_| "info,tower_http=warn,rmcp=warn".into()),
+        )
+        .with_writer(writer);
+    match format {
+        LogFormat::Text => logs.with_ansi(ansi).init(),
+        LogFormat::Json => logs.json().with_current_span(true).init(),
+    }
 }
 
 /// `scrape-agent mcp`: the same state as the server, without a listener.

@@ -24,6 +24,8 @@ pub struct Settings {
     pub planner: PlannerSettings,
     /// `[auth]`
     pub auth: AuthSettings,
+    /// `[log]`
+    pub log: LogSettings,
     /// The OpenAI-compatible LLM planner.
     pub llm: LlmSettings,
     /// Where sessions and events are stored.
@@ -48,6 +50,23 @@ pub struct ServerSettings {
     /// Seconds, after the grace period, for cancelled runs to end and connections to close
     /// before the process exits anyway.
     pub shutdown_drain_secs: u64,
+}
+
+/// `[log]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct LogSettings {
+    /// How log lines are written.
+    pub format: LogFormat,
+}
+
+/// `log.format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per event, with the request's span (method, URI, request id).
+    Json,
 }
 
 /// `[auth]`: who may use the API, and from which browser origins.

@@ -90,6 +90,9 @@ pub struct InitData {
     pub planner: String,
     /// The client's explicit plan, when it sent one.
     pub tools: Option<Value>,
+    /// The id of the HTTP request that started the run (`X-Request-Id`), to find its log lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// The payload of a `url_start` event.

@@ -28,10 +28,11 @@ use crate::store::SessionFilter;
 pub async fn stream_post(
     State(state): State<AppState>,
     key: Option<Extension<KeyId>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_body(body)?;
-    start_and_stream(&state, request, key).await
+    start_and_stream(&state, request, key, &headers).await
 }
 
 /// `GET /api/scrape/stream?url=…&url=…&instructions=…`: the same, for `EventSource`.
@@ -41,10 +42,11 @@ pub async fn stream_post(
 pub async fn stream_get(
     State(state): State<AppState>,
     key: Option<Extension<KeyId>>,
+    headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let request = request_from_query(query.as_deref().unwrap_or(""))?;
-    start_and_stream(&state, request, key).await
+    start_and_stream(&state, request, key, &headers).await
 }
 
 /// `POST /api/scrape`: start a detached run; answer 202 with where to find it.
@@ -54,10 +56,12 @@ pub async fn stream_get(
 pub async fn start_detached(
     State(state): State<AppState>,
     key: Option<Extension<KeyId>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_body(body)?;
-    let valid = request.validate(&state.settings.limits)?;
+    let mut valid = request.validate(&state.settings.limits)?;
+    valid.request_id = request_id(&headers);
     let deps = run_deps(&state, &valid)?;
     let id = state
         .hub
@@ -343,6 +347,14 @@ fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
     Ok(request)
 }
 
+/// The request's id (`X-Request-Id`, set by the router when the client sent none).
+fn request_id(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(super::REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
 /// Chooses the planners for a request.
 fn run_deps(state: &AppState, request: &ValidRequest) -> Result<RunDeps, ApiError> {
     Ok(state.run_deps(request)?)
@@ -352,8 +364,10 @@ async fn start_and_stream(
     state: &AppState,
     request: ScrapeRequest,
     key: Option<Extension<KeyId>>,
+    headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    let valid = request.validate(&state.settings.limits)?;
+    let mut valid = request.validate(&state.settings.limits)?;
+    valid.request_id = request_id(headers);
     let deps = run_deps(state, &valid)?;
     let id = state
         .hub

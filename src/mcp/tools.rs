@@ -361,19 +361,22 @@ pub async fn scrape(
         Ok(request) => request,
         Err(result) => return Ok(result),
     };
-    let valid = match request.validate(&state.settings.limits) {
+    let mut valid = match request.validate(&state.settings.limits) {
         Ok(valid) => valid,
         Err(rejection) => return Ok(rejection.into()),
     };
+    let http = context.extensions.get::<axum::http::request::Parts>();
+    valid.request_id = http
+        .and_then(|parts| parts.headers.get(crate::http::REQUEST_ID))
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let deps = match state.run_deps(&valid) {
         Ok(deps) => deps,
         Err(rejection) => return Ok(rejection.into()),
     };
     // Over HTTP the API key the call came with (see `http::access`) counts the run against
     // that key's own limit, as on the HTTP API; stdio has no keys.
-    let key = context
-        .extensions
-        .get::<axum::http::request::Parts>()
+    let key = http
         .and_then(|parts| parts.extensions.get::<crate::http::access::KeyId>())
         .map(|key| key.0);
     let id = match state.hub.start_for(deps, valid, false, key).await {

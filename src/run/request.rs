@@ -96,6 +96,9 @@ pub struct ValidRequest {
     pub max_pages: Option<u32>,
     /// Item pages per URL the request allows, when it says (0: none).
     pub max_detail_pages: Option<u32>,
+    /// The id of the HTTP request that started the run, set by the handler.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// A request that cannot be run; becomes a 4xx JSON error.
@@ -279,6 +282,7 @@ impl ScrapeRequest {
             session_id,
             max_pages,
             max_detail_pages: self.max_detail_pages,
+            request_id: None,
         })
     }
 }

@@ -113,6 +113,7 @@ pub async fn run(
             .tools
             .as_ref()
             .and_then(|tools| serde_json::to_value(tools).ok()),
+        request_id: request.request_id.clone(),
     };
     run.emit(EventPayload::Init(init)).await;
 

@@ -341,6 +341,19 @@ async fn responses_carry_a_request_id_and_readiness_follows_shutdown() {
         .get_with("/api/tools", &[("x-request-id", "client-chosen-42")])
         .await;
     assert_eq!(kept.headers()["x-request-id"], "client-chosen-42");
+    // The run a request starts names it in its `init` event.
+    let fixtures = FixtureServer::start().await;
+    let started = send(
+        &app,
+        Method::POST,
+        "/api/scrape/stream",
+        &[("x-request-id", "run-request-7")],
+        Some(&scrape_body(&fixtures)),
+    )
+    .await;
+    let frames = read_stream(started).await;
+    assert_eq!(frames[0].event, "init");
+    assert_eq!(frames[0].payload()["request_id"], "run-request-7");
 
     let ready: Value = app.get("/readyz").await.json().await.unwrap();
     assert_eq!(ready["status"], "ready");
@@ -351,4 +364,39 @@ async fn responses_carry_a_request_id_and_readiness_follows_shutdown() {
     assert_eq!(body["error"]["code"], "shutting_down");
     // Liveness is not readiness.
     assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn json_logs_are_one_object_a_line_with_the_request_id() {
+    let dir = TempDir::new();
+    let log = dir.0.join("server.log");
+    let server = Server::start_logging(
+        &dir.sqlite_url(),
+        &[
+            ("SCRAPE_AGENT__LOG__FORMAT", "json"),
+            ("RUST_LOG", "info,tower_http=debug"),
+        ],
+        Some(&log),
+    )
+    .await;
+    let answered = reqwest::Client::new()
+        .get(format!("{}/api/tools", server.base))
+        .header("x-request-id", "json-log-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answered.status(), StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<Value> = logged
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["span"]["request_id"] == "json-log-1" && l["span"]["uri"] == "/api/tools"),
+        "{logged}"
+    );
 }
