@@ -8,6 +8,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::fetch::Fetcher;
+use crate::metrics::Metrics;
 use crate::planner::Planner;
 use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
@@ -47,6 +48,8 @@ pub struct AppState {
     pub planners: Planners,
     /// Live runs.
     pub hub: Hub,
+    /// The server's Prometheus metrics.
+    pub metrics: Arc<Metrics>,
     /// Cancelled at shutdown once the runs have ended: connections that would stay open by
     /// themselves (MCP sessions and their streams) close then, instead of at the drain time.
     pub closing: CancellationToken,
@@ -102,6 +105,7 @@ impl AppState {
             );
         }
         tracing::info!(backend = store.backend(), "session store ready");
+        let metrics = Arc::new(Metrics::new());
         let hub = Hub::new(
             store.clone(),
             HubSettings {
@@ -111,7 +115,8 @@ impl AppState {
                 replay_page: settings.runs.replay_page_events,
                 max_runs_per_key: settings.auth.max_runs_per_key,
             },
-        );
+        )
+        .with_metrics(metrics.clone());
         hub.spawn_watcher(WatchSettings {
             cancel_poll: Duration::from_millis(settings.runs.cancel_poll_ms.max(10)),
             heartbeat: Duration::from_secs(settings.runs.heartbeat_secs.max(1)),
@@ -138,6 +143,7 @@ impl AppState {
                 llm,
             },
             hub,
+            metrics,
             settings,
             closing: CancellationToken::new(),
         };

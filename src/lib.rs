@@ -7,6 +7,7 @@ pub mod events;
 pub mod fetch;
 pub mod http;
 pub mod mcp;
+pub mod metrics;
 pub mod output;
 pub mod planner;
 pub mod records;

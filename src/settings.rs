@@ -80,6 +80,8 @@ pub struct AuthSettings {
     pub allowed_origins: Vec<String>,
     /// Runs one API key may have running at once (0: only `limits.max_concurrent_runs`).
     pub max_runs_per_key: usize,
+    /// Whether `/metrics` needs a key too (when keys are set).
+    pub metrics_need_key: bool,
 }
 
 /// API keys from a TOML list, or from one string (the environment): comma-separated or a

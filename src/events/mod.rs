@@ -229,6 +229,25 @@ pub enum ErrorCode {
     Internal,
 }
 
+impl ErrorCode {
+    /// The wire name (`fetch_failed`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidUrl => "invalid_url",
+            Self::FetchFailed => "fetch_failed",
+            Self::Timeout => "timeout",
+            Self::BlockedByRobots => "blocked_by_robots",
+            Self::BlockedAddress => "blocked_address",
+            Self::TooLarge => "too_large",
+            Self::NotHtml => "not_html",
+            Self::PlannerFailed => "planner_failed",
+            Self::BudgetExhausted => "budget_exhausted",
+            Self::Cancelled => "cancelled",
+            Self::Internal => "internal",
+        }
+    }
+}
+
 /// The payload of an `error` event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ErrorData {
@@ -383,6 +402,25 @@ mod tests {
             assert_eq!(RunStatus::parse(status.as_str()), Some(status));
         }
         assert_eq!(RunStatus::parse("bogus"), None);
+    }
+
+    #[test]
+    fn error_codes_are_named_as_on_the_wire() {
+        for code in [
+            ErrorCode::InvalidUrl,
+            ErrorCode::FetchFailed,
+            ErrorCode::Timeout,
+            ErrorCode::BlockedByRobots,
+            ErrorCode::BlockedAddress,
+            ErrorCode::TooLarge,
+            ErrorCode::NotHtml,
+            ErrorCode::PlannerFailed,
+            ErrorCode::BudgetExhausted,
+            ErrorCode::Cancelled,
+            ErrorCode::Internal,
+        ] {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+        }
     }
 
     #[test]

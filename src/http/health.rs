@@ -1,4 +1,4 @@
-//! `GET /healthz` and `GET /readyz`.
+//! `GET /healthz`, `GET /readyz` and `GET /metrics`.
 
 use axum::Json;
 use axum::extract::State;
@@ -37,6 +37,18 @@ fn not_ready(code: &str, message: &str) -> Response {
     (
         StatusCode::SERVICE_UNAVAILABLE,
         Json(json!({"status": "not_ready", "error": {"code": code, "message": message}})),
+    )
+        .into_response()
+}
+
+/// Prometheus metrics in the text exposition format.
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        state.metrics.render(),
     )
         .into_response()
 }

@@ -26,7 +26,14 @@ pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Builds the router over shared state.
 pub fn router(state: AppState) -> Router {
     let body_limit = state.settings.server.max_body_bytes;
+    let metrics_route = Router::new().route("/metrics", get(health::metrics));
+    let (keyed_metrics, open_metrics) = if state.settings.auth.metrics_need_key {
+        (metrics_route, Router::new())
+    } else {
+        (Router::new(), metrics_route)
+    };
     let api = Router::new()
+        .merge(keyed_metrics)
         .route("/api/tools", get(tools::list))
         .route("/api/tools/{name}", get(tools::get))
         .route(
@@ -48,6 +55,7 @@ pub fn router(state: AppState) -> Router {
     let mut router = Router::new()
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
+        .merge(open_metrics)
         .merge(api)
         .fallback(|| async { ApiError::not_found("no such route") })
         .layer(DefaultBodyLimit::max(body_limit));

@@ -5,6 +5,7 @@
 //! this instance no longer owns the session) breaks the log: nothing more is stored or
 //! delivered, and the run is stopped. Every send is awaited, so no event can race `complete`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
@@ -14,6 +15,7 @@ use super::control::{RunControl, StopReason};
 use crate::events::{
     Event, EventPayload, RunTally, ScrapeStep, StepPayload, StepStatus, timestamp,
 };
+use crate::metrics::Metrics;
 use crate::store::{Store, StoreError};
 
 /// Waits before each retry of a failed append; the run stops after the last one fails.
@@ -63,6 +65,7 @@ pub struct Emitter {
     steps: u64,
     tally: RunTally,
     broken: Option<LogBroken>,
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl Emitter {
@@ -77,7 +80,15 @@ impl Emitter {
             steps: 0,
             tally: RunTally::default(),
             broken: None,
+            metrics: None,
         }
+    }
+
+    /// Counts every stored event into `metrics`.
+    #[must_use]
+    pub fn measured(mut self, metrics: Arc<Metrics>) -> Self {
+        self.metrics = Some(metrics);
+        self
     }
 
     /// Stops `control` when the log breaks, so the run ends instead of working unseen.
@@ -116,6 +127,7 @@ impl Emitter {
             seq: self.seq + 1,
             data: payload.to_data(),
         };
+        let started = std::time::Instant::now();
         if let Err(broken) = self.append(&event).await {
             tracing::error!(session_id = %self.session_id, seq = event.seq, %broken, "the event log is broken; stopping the run");
             if let Some(control) = &self.control {
@@ -126,6 +138,9 @@ impl Emitter {
         }
         self.seq = event.seq;
         self.tally.observe(&payload);
+        if let Some(metrics) = &self.metrics {
+            metrics.stored(&payload, started.elapsed());
+        }
         // No receiver is fine: subscribers replay from the store when they attach.
         let _ = self.live.send(event.clone());
         Ok(event)

@@ -25,6 +25,7 @@ use super::emitter::{Emitter, LogBroken};
 use super::request::ValidRequest;
 use super::session::{self, RunDeps};
 use crate::events::{ErrorCode, ErrorData, Event, EventPayload, EventType, RunStatus};
+use crate::metrics::Metrics;
 use crate::store::{Store, StoreError};
 
 /// Events buffered per run for slow subscribers; past it they re-read from the store.
@@ -65,6 +66,7 @@ pub struct HubSettings {
 struct LiveRun {
     id: String,
     store: Store,
+    metrics: Arc<Metrics>,
     control: RunControl,
     live: broadcast::Sender<Event>,
     /// Flips to true once, when the run has ended (its `complete` is stored, or cannot be).
@@ -156,6 +158,7 @@ pub struct Hub {
     /// Per API key (its position in `auth.api_keys`), when keys have a limit of their own.
     key_permits: Arc<Mutex<HashMap<usize, Arc<Semaphore>>>>,
     settings: HubSettings,
+    metrics: Arc<Metrics>,
     tracker: TaskTracker,
     root: CancellationToken,
     shutting_down: Arc<AtomicBool>,
@@ -180,6 +183,7 @@ struct RunGuard {
 
 impl Drop for RunGuard {
     fn drop(&mut self) {
+        self.run.metrics.run_ended();
         lock(&self.runs).remove(&self.run.id);
         self.run.finished.send_replace(true);
     }
@@ -194,10 +198,18 @@ impl Hub {
             permits: Arc::new(Semaphore::new(settings.max_runs)),
             key_permits: Arc::default(),
             settings,
+            metrics: Arc::default(),
             tracker: TaskTracker::new(),
             root: CancellationToken::new(),
             shutting_down: Arc::default(),
         }
+    }
+
+    /// Counts into `metrics` (by default the hub has figures of its own nobody reads).
+    #[must_use]
+    pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Self {
+        self.metrics = metrics;
+        self
     }
 
     /// The store behind the hub.
@@ -285,6 +297,7 @@ impl Hub {
                 return;
             }
             let run = hub.register(&request.session_id, detached);
+            hub.metrics.run_started();
             let guard = RunGuard {
                 runs: hub.runs.clone(),
                 run: run.clone(),
@@ -314,6 +327,7 @@ impl Hub {
             store: self.store.clone(),
             control: RunControl::child_of(&self.root),
             live,
+            metrics: self.metrics.clone(),
             finished: watch::Sender::new(false),
             subscribers: AtomicUsize::new(0),
             departures: AtomicU64::new(0),
@@ -333,6 +347,7 @@ impl Hub {
         let control = run.control.clone();
         let session_id = run.id.clone();
         let mut emitter = Emitter::new(session_id.clone(), self.store.clone(), run.live.clone())
+            .measured(self.metrics.clone())
             .stopping(control.clone());
         let timer = {
             let control = control.clone();
@@ -649,12 +664,14 @@ struct SubscriberGuard {
 impl SubscriberGuard {
     fn attach(run: Arc<LiveRun>) -> Self {
         run.subscribers.fetch_add(1, Ordering::SeqCst);
+        run.metrics.subscriber(1);
         Self { run }
     }
 }
 
 impl Drop for SubscriberGuard {
     fn drop(&mut self) {
+        self.run.metrics.subscriber(-1);
         let left = self.run.subscribers.fetch_sub(1, Ordering::SeqCst) - 1;
         if left > 0 || self.run.control.is_stopped() || *self.run.finished.borrow() {
             return;

@@ -400,3 +400,85 @@ async fn json_logs_are_one_object_a_line_with_the_request_id() {
         "{logged}"
     );
 }
+
+/// The value of one sample line of the text exposition (`name{labels} value`).
+fn sample(text: &str, name_and_labels: &str) -> f64 {
+    text.lines()
+        .find_map(|line| {
+            line.strip_prefix(name_and_labels)
+                .and_then(|rest| rest.strip_prefix(' '))
+        })
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no sample `{name_and_labels}` in:\n{text}"))
+}
+
+#[tokio::test]
+async fn metrics_move_after_a_run_and_may_need_a_key() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|_| {}).await;
+    let before = app.get("/metrics").await.text().await.unwrap();
+    assert_eq!(sample(&before, "scrape_agent_runs_started_total"), 0.0);
+    let frames = app.stream(&scrape_body(&fixtures)).await;
+    let events = frames.len() as f64;
+    let failing = json!({"urls": [fixtures.url("/status/500")], "instructions": "the title"});
+    app.stream(&failing).await;
+    let after = app.get("/metrics").await;
+    assert!(
+        after.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/openmetrics-text")
+    );
+    let after = after.text().await.unwrap();
+    assert_eq!(sample(&after, "scrape_agent_runs_started_total"), 2.0);
+    assert_eq!(sample(&after, "scrape_agent_runs_active"), 0.0);
+    assert_eq!(
+        sample(
+            &after,
+            r#"scrape_agent_runs_finished_total{status="completed"}"#
+        ),
+        1.0
+    );
+    assert_eq!(
+        sample(
+            &after,
+            r#"scrape_agent_runs_finished_total{status="failed"}"#
+        ),
+        1.0
+    );
+    assert!(sample(&after, "scrape_agent_events_stored_total") >= events);
+    assert_eq!(
+        sample(&after, "scrape_agent_fetch_duration_seconds_count"),
+        2.0
+    );
+    assert_eq!(
+        sample(
+            &after,
+            r#"scrape_agent_fetch_failures_total{code="fetch_failed"}"#
+        ),
+        1.0
+    );
+    assert!(
+        sample(
+            &after,
+            r#"scrape_agent_planner_rounds_total{planner="heuristic"}"#
+        ) >= 1.0
+    );
+    assert!(
+        after.contains(r#"scrape_agent_tool_calls_total{tool="#),
+        "{after}"
+    );
+    assert!(sample(&after, "scrape_agent_store_append_duration_seconds_count") >= events);
+
+    let keyed = spawn_app_with(|s| {
+        s.auth.api_keys = vec![KEY_A.into()];
+        s.auth.metrics_need_key = true;
+    })
+    .await;
+    assert_eq!(
+        keyed.get("/metrics").await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let open = keyed_app(0).await;
+    assert_eq!(open.get("/metrics").await.status(), StatusCode::OK);
+}
