@@ -9,6 +9,7 @@ mod llm;
 mod nav;
 mod paging;
 mod parallel;
+mod proxy;
 mod records;
 mod scrape_stream;
 mod sessions;
