@@ -79,8 +79,20 @@ say "image built in $(elapsed "$t1") s"
 
 # --- A page to scrape, on loopback.
 fixture_port=$(free_port)
-python3 -m http.server "$fixture_port" --bind 127.0.0.1 --directory "$repo/tests/fixtures/pages" \
-  >"$work/fixtures.log" 2>&1 &
+# The fixture pages, plus /slow/… which answers after 25 s: a run still fetching it when the
+# container is stopped must be ended by the server's own shutdown, not by a kill.
+cat >"$work/fixtures.py" <<'PY'
+import functools, http.server, sys, time
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/slow/"):
+            time.sleep(25)
+            self.path = self.path[len("/slow"):]
+        super().do_GET()
+handler = functools.partial(Handler, directory=sys.argv[2])
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler).serve_forever()
+PY
+python3 "$work/fixtures.py" "$fixture_port" "$repo/tests/fixtures/pages" >"$work/fixtures.log" 2>&1 &
 fixture_pid=$!
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$fixture_port/news.html" >/dev/null && break; sleep 0.1; done
 curl -fs "http://127.0.0.1:$fixture_port/news.html" >/dev/null || fail "fixture server did not start"
@@ -179,16 +191,39 @@ s = json.load(sys.stdin)
 assert s["status"] == "completed", s["status"]
 print("[container] after restart: session listed, status", s["status"])' || fail "the session's status after the restart"
 
-# --- docker stop ends the server through its own SIGTERM handling: exit 0, its shutdown line in
-# the log, well inside the stop timeout (a SIGKILL after the timeout would give 137).
-t4=$(date +%s)
+# --- docker stop ends the server through its own SIGTERM handling, also with a run in flight:
+# a detached run waits on a page that answers after 25 s; shutdown gives it
+# server.shutdown_grace_secs (10 s), then cancels it and stores its `complete`, and the process
+# exits 0 — inside the 30 s stop timeout (Docker's default 10 s would kill it: exit 137).
+stopping=container-stop-$$
+code=$(curl -sS -o "$work/detached.json" -w '%{http_code}' -X POST "$base/api/scrape" \
+  -H 'content-type: application/json' \
+  -d "{\"urls\": [\"http://127.0.0.1:$fixture_port/slow/news.html\"], \"instructions\": \"the top 3 stories\", \"session_id\": \"$stopping\"}")
+[ "$code" = 202 ] || fail "detached run not accepted: $code $(cat "$work/detached.json")"
+sleep 1
+t4=$(date +%s%N)
 docker stop -t 30 "$container" >/dev/null
-stop_secs=$(elapsed "$t4")
+stop_ms=$((($(date +%s%N) - t4) / 1000000))
 code=$(docker inspect -f '{{.State.ExitCode}}' "$container")
-[ "$code" = 0 ] || fail "exit code after docker stop: $code"
-[ "$stop_secs" -lt 30 ] || fail "docker stop took $stop_secs s (the stop timeout is 30 s)"
+[ "$code" = 0 ] || fail "exit code after docker stop: $code (after $stop_ms ms)"
+[ "$stop_ms" -lt 30000 ] || fail "docker stop took $stop_ms ms (the stop timeout is 30 s)"
 docker logs "$container" 2>&1 | grep -q "shutting down: refusing new runs" ||
   fail "no graceful shutdown line in the log"
-say "docker stop: exit code $code after $stop_secs s, graceful shutdown logged"
+say "docker stop with a run in flight: exit code $code after $stop_ms ms, graceful shutdown logged"
+
+# The run was cancelled by the shutdown and its `complete` stored (a killed process would leave
+# it `running`, to be closed as `interrupted` at the next start).
+docker start "$container" >/dev/null
+wait_healthz
+curl -fsS "$base/api/scrape/$stopping" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+assert s["status"] == "cancelled", s["status"]
+assert s["result"]["status"] == "cancelled", s["result"]
+print("[container] the in-flight run ended", s["status"], "with its complete stored")' ||
+  fail "the run in flight at docker stop: $(curl -s "$base/api/scrape/$stopping")"
+docker stop -t 30 "$container" >/dev/null
+code=$(docker inspect -f '{{.State.ExitCode}}' "$container")
+[ "$code" = 0 ] || fail "exit code after the last docker stop: $code"
 
 say "all checks passed in $(elapsed "$t0") s"
