@@ -22,5 +22,14 @@ USER scrape
 ENV SCRAPE_AGENT__SERVER__BIND=0.0.0.0:8080
 EXPOSE 8080
 VOLUME ["/app/data"]
+# Liveness without adding a package: the slim image has no curl or wget, and the binary has no
+# health subcommand, but bash (essential in Debian) can open a TCP socket through /dev/tcp.
+# It asks /healthz over HTTP/1.0 (the server closes after answering) on the port of
+# SCRAPE_AGENT__SERVER__BIND, so `-e SCRAPE_AGENT__SERVER__BIND=…:9000` is followed; a port
+# given with `--bind` instead is not seen here. The address is always 127.0.0.1, which an
+# `0.0.0.0:…` or `127.0.0.1:…` bind answers on. `timeout` stops a server that accepts but
+# never answers from hanging the check.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 \
+    CMD ["bash", "-c", "port=${SCRAPE_AGENT__SERVER__BIND##*:}; exec 3<>/dev/tcp/127.0.0.1/${port:-8080} && printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && timeout 4 head -n 1 <&3 | grep -q ' 200 '"]
 ENTRYPOINT ["scrape-agent"]
 CMD ["serve"]

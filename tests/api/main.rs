@@ -11,6 +11,7 @@ mod mcp;
 mod nav;
 mod paging;
 mod parallel;
+mod proxy;
 mod records;
 mod scrape_stream;
 mod sessions;
