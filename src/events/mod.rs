@@ -4,6 +4,7 @@
 //! `data`). The payloads below are what `data` holds for each event type.
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -14,7 +15,7 @@ pub use step::*;
 pub use tally::{RunTally, round_reward};
 
 /// The six event types of the contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EventType {
     /// The session exists; carries the accepted request.
@@ -46,7 +47,7 @@ impl EventType {
 }
 
 /// The uniform envelope of every event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Event {
     /// Event type, repeated from the SSE `event:` line so `data` is self-describing.
     #[serde(rename = "type")]
@@ -60,7 +61,7 @@ pub struct Event {
 }
 
 /// Runtime state of a step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StepStatus {
     /// Still going (e.g. a streamed LLM decision that is not final yet).
@@ -74,7 +75,7 @@ pub enum StepStatus {
 }
 
 /// The payload of an `init` event: the accepted request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct InitData {
     /// The session id.
     pub session_id: String,
@@ -96,7 +97,7 @@ pub struct InitData {
 }
 
 /// The payload of a `url_start` event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct UrlStartData {
     /// The URL, exactly as sent.
     pub url: String,
@@ -107,7 +108,7 @@ pub struct UrlStartData {
 }
 
 /// How one URL ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum UrlStatus {
     /// It produced an answer.
@@ -117,7 +118,7 @@ pub enum UrlStatus {
 }
 
 /// The payload of a `url_complete` event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct UrlCompleteData {
     /// The URL, exactly as sent.
     pub url: String,
@@ -201,7 +202,7 @@ impl EventPayload {
 }
 
 /// Typed error codes of `error` events and of `complete.errors[]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -249,7 +250,7 @@ impl ErrorCode {
 }
 
 /// The payload of an `error` event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorData {
     /// Machine-readable code.
     pub code: ErrorCode,
@@ -262,7 +263,7 @@ pub struct ErrorData {
 }
 
 /// Final status of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     /// Still running (only seen in session listings).
@@ -312,7 +313,7 @@ impl RunStatus {
 }
 
 /// Counters reported in `complete.data.metrics`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RunMetrics {
     /// HTTP fetches of pages (not robots.txt).
     pub fetches: u64,
@@ -337,7 +338,7 @@ pub struct RunMetrics {
 }
 
 /// The payload of the final `complete` event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CompleteData {
     /// The session id.
     pub session_id: String,

@@ -1,5 +1,6 @@
 //! The payload of `step` events: one variant per action, each with its own details.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -10,7 +11,7 @@ pub use crate::tools::nav::NextEvidence;
 ///
 /// `action` and `extracted_data` come from [`StepPayload`], so a step's details always match
 /// its action; on the wire they are the plain fields `action` and `extracted_data`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ScrapeStep {
     /// Monotonic and unique within the session.
     pub step_number: u64,
@@ -39,7 +40,7 @@ impl ScrapeStep {
 }
 
 /// What a step did, tagged by `action`; the details are the step's `extracted_data`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "action", content = "extracted_data", rename_all = "snake_case")]
 #[non_exhaustive]
 #[expect(
@@ -77,7 +78,7 @@ impl StepPayload {
 }
 
 /// `fetch` details: what came back, or why nothing did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum FetchDetails {
     /// The page arrived.
@@ -87,7 +88,7 @@ pub enum FetchDetails {
 }
 
 /// A fetched page as reported in a `fetch` step.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FetchSuccess {
     /// HTTP status.
     pub status: u16,
@@ -106,7 +107,7 @@ pub struct FetchSuccess {
 }
 
 /// A failed fetch as reported in a `fetch` step.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FetchFailure {
     /// Why it failed.
     pub error: String,
@@ -115,7 +116,7 @@ pub struct FetchFailure {
 }
 
 /// A tool call chosen by a planner.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PlannedCall {
     /// `namespace.action`.
     pub tool: String,
@@ -136,7 +137,7 @@ impl From<&crate::tools::ToolCall> for PlannedCall {
 }
 
 /// A tool call still streaming in from the LLM planner.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DraftedCall {
     /// Tool name, once known.
     pub tool: Option<String>,
@@ -150,7 +151,7 @@ pub struct DraftedCall {
 }
 
 /// `agent_decision` details: a final decision, or a partial one while it streams.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum DecisionDetails {
     /// The planner's decision for a round.
@@ -160,7 +161,7 @@ pub enum DecisionDetails {
 }
 
 /// A planner's final decision for one round.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decision {
     /// The calls to run, in order.
     pub tool_calls: Vec<PlannedCall>,
@@ -178,7 +179,7 @@ pub struct Decision {
 }
 
 /// Tokens spent by an LLM call.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TokenUsage {
     /// Prompt tokens.
     pub prompt_tokens: u64,
@@ -187,7 +188,7 @@ pub struct TokenUsage {
 }
 
 /// What a streaming planner has chosen so far.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PartialDecision {
     /// The calls as they stand.
     pub tool_calls: Vec<DraftedCall>,
@@ -198,7 +199,7 @@ pub struct PartialDecision {
 }
 
 /// `tool_call` details: both consumer patterns of the seed (`tool` and `tool_name`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolCallDetails {
     /// `namespace.action`.
     pub tool: String,
@@ -235,7 +236,7 @@ pub struct ToolCallDetails {
 }
 
 /// `planner_fallback` details.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FallbackDetails {
     /// The planner that failed.
     pub from: String,
@@ -246,7 +247,7 @@ pub struct FallbackDetails {
 }
 
 /// `navigate` details, tagged by `kind`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NavigateDetails {
     /// The next page of the list is fetched next.
@@ -258,7 +259,7 @@ pub enum NavigateDetails {
 }
 
 /// A next-page link the run follows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct NextPageLink {
     /// The page the link is on.
     pub from: String,
@@ -275,7 +276,7 @@ pub struct NextPageLink {
 }
 
 /// An item page the run opens.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DetailPageLink {
     /// The record's index in the URL's answer (0-based).
     pub item: usize,
@@ -286,7 +287,7 @@ pub struct DetailPageLink {
 }
 
 /// Why a URL's run stopped following links.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct NavigateStop {
     /// The rule that ended it.
     pub rule: StopRule,
@@ -300,7 +301,7 @@ pub struct NavigateStop {
 }
 
 /// The rules that end pagination or detail reading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum StopRule {
@@ -348,7 +349,7 @@ impl StopRule {
 }
 
 /// `output` details: the size of one URL's answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct OutputDetails {
     /// Items in the answer.
     pub items: usize,
@@ -362,7 +363,7 @@ pub struct OutputDetails {
 }
 
 /// A list cut at the server's item cap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ItemCap {
     /// `limits.max_items`.
     pub limit: usize,

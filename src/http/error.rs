@@ -4,7 +4,9 @@
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::run::StartError;
 use crate::run::request::Rejection;
@@ -43,10 +45,33 @@ impl ApiError {
     }
 }
 
+/// The JSON body of every error response.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ErrorBody {
+    /// What went wrong.
+    pub error: ErrorDetail,
+}
+
+/// `error` of an [`ErrorBody`].
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ErrorDetail {
+    /// Machine-readable code (`invalid_url`, `unauthorized`, `too_many_runs`, …).
+    pub code: String,
+    /// Human-readable message.
+    pub message: String,
+    /// Extra details (which URL, which limit), or null.
+    pub details: Value,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body =
-            json!({"error": {"code": self.code, "message": self.message, "details": self.details}});
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code.to_owned(),
+                message: self.message,
+                details: self.details,
+            },
+        };
         let mut response = (self.status, Json(body)).into_response();
         if let Some(secs) = self.retry_after
             && let Ok(value) = HeaderValue::from_str(&secs.to_string())

@@ -3,6 +3,7 @@
 pub mod access;
 pub mod error;
 pub mod health;
+pub mod openapi;
 pub mod scrape;
 pub mod tools;
 
@@ -55,6 +56,8 @@ pub fn router(state: AppState) -> Router {
     let mut router = Router::new()
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
+        .route("/api/openapi.json", get(openapi::document))
+        .route("/docs", get(openapi::docs))
         .merge(open_metrics)
         .merge(api)
         .fallback(|| async { ApiError::not_found("no such route") })

@@ -4,6 +4,7 @@
 
 mod access;
 mod bad_requests;
+mod contract;
 mod interrupt;
 mod lifecycle;
 mod llm;

@@ -1,0 +1,306 @@
+//! The contract as a document: OpenAPI 3.1 at `/api/openapi.json`, and `/docs` to read it.
+//!
+//! Every schema comes from the Rust types the server speaks (schemars reads their serde
+//! attributes), so the document cannot say what the code does not do; the SSE events are
+//! described one event type at a time (`init`, `url_start`, `step`, `url_complete`,
+//! `complete`, `error`) with the payload type of each. The paths are written out here.
+
+use std::sync::OnceLock;
+
+use axum::Json;
+use axum::http::header;
+use axum::response::{Html, IntoResponse, Response};
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema};
+use serde_json::{Map, Value, json};
+
+use super::error::ErrorBody;
+use crate::events::{CompleteData, ErrorData, InitData, ScrapeStep, UrlCompleteData, UrlStartData};
+use crate::run::ScrapeRequest;
+
+/// `GET /api/openapi.json`.
+pub async fn document() -> Json<Value> {
+    Json(openapi().clone())
+}
+
+/// `GET /docs`: a page that renders the document, with nothing fetched from elsewhere.
+pub async fn docs() -> Response {
+    (
+        [(
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'",
+        )],
+        Html(include_str!("docs.html")),
+    )
+        .into_response()
+}
+
+/// The payload type of each SSE event type, in contract order.
+pub const EVENT_TYPES: [&str; 6] = [
+    "init",
+    "url_start",
+    "step",
+    "url_complete",
+    "complete",
+    "error",
+];
+
+/// The document (built once).
+pub fn openapi() -> &'static Value {
+    static DOC: OnceLock<Value> = OnceLock::new();
+    DOC.get_or_init(build)
+}
+
+/// Schemas gathered under `#/components/schemas/`.
+struct Components {
+    generator: schemars::SchemaGenerator,
+}
+
+impl Components {
+    fn new() -> Self {
+        let settings = SchemaSettings::draft2020_12().with(|s| {
+            s.definitions_path = "/components/schemas".into();
+        });
+        Self {
+            generator: settings.into_generator(),
+        }
+    }
+
+    /// A `$ref` to `T`'s schema, registering it (and what it uses).
+    fn of<T: JsonSchema>(&mut self) -> Value {
+        let schema: Schema = self.generator.subschema_for::<T>();
+        schema.to_value()
+    }
+}
+
+fn build() -> Value {
+    let mut components = Components::new();
+    let request = components.of::<ScrapeRequest>();
+    let error = components.of::<ErrorBody>();
+    let payloads = [
+        components.of::<InitData>(),
+        components.of::<UrlStartData>(),
+        components.of::<ScrapeStep>(),
+        components.of::<UrlCompleteData>(),
+        components.of::<CompleteData>(),
+        components.of::<ErrorData>(),
+    ];
+    let mut schemas: Map<String, Value> = components
+        .generator
+        .take_definitions(true)
+        .into_iter()
+        .collect();
+    // One envelope per event type: `type` names it, `data` has that type's payload.
+    let mut envelopes = Vec::new();
+    for (kind, payload) in EVENT_TYPES.iter().zip(payloads) {
+        let name = format!("{}Event", pascal(kind));
+        schemas.insert(
+            name.clone(),
+            json!({
+                "type": "object",
+                "description": format!("The `{kind}` event: the SSE `event:` line is `{kind}`, its `id:` is `seq`, its `data:` is this object."),
+                "required": ["type", "session_id", "seq", "data"],
+                "properties": {
+                    "type": {"const": kind},
+                    "session_id": {"type": "string"},
+                    "seq": {"type": "integer", "minimum": 1},
+                    "data": payload,
+                },
+            }),
+        );
+        envelopes.push(json!({"$ref": format!("#/components/schemas/{name}")}));
+    }
+    schemas.insert(
+        "StreamEvent".into(),
+        json!({
+            "description": "Any event of a run's stream, told apart by `type`.",
+            "oneOf": envelopes,
+            "discriminator": {"propertyName": "type"},
+        }),
+    );
+    let errors = |codes: &[(&str, &str)]| -> Map<String, Value> {
+        codes
+            .iter()
+            .map(|(status, what)| {
+                (
+                    (*status).to_owned(),
+                    json!({"description": what, "content": {"application/json": {"schema": error}}}),
+                )
+            })
+            .collect()
+    };
+    let stream = json!({
+        "description": "The run's events as Server-Sent Events (`text/event-stream`): one `init`, per URL a `url_start`, its `step`s and a `url_complete` (`error` events where something failed), and a last `complete`. Keep-alive comments while quiet.",
+        "headers": {"X-Session-Id": {"schema": {"type": "string"}, "description": "The run's session id"}},
+        "content": {"text/event-stream": {"itemSchema": {"$ref": "#/components/schemas/StreamEvent"}, "schema": {"type": "string"}}},
+    });
+    let mut start_errors = errors(&[
+        ("400", "The request cannot run (see `error.code`)"),
+        ("401", "An API key is needed (`unauthorized`)"),
+        (
+            "403",
+            "A page of another site sent it (`cross_site_request`)",
+        ),
+        ("409", "The session id is taken (`duplicate_session`)"),
+        ("413", "Too many URLs or too large a body"),
+        (
+            "429",
+            "Too many runs (`too_many_runs`, `too_many_runs_for_key`); see Retry-After",
+        ),
+        ("503", "The server is shutting down (`shutting_down`)"),
+    ]);
+    let mut stream_responses = Map::new();
+    stream_responses.insert("200".into(), stream.clone());
+    stream_responses.append(&mut start_errors.clone());
+    let mut detached = Map::new();
+    detached.insert(
+        "202".into(),
+        json!({"description": "The run started; follow `events_url`, read `result_url`", "content": {"application/json": {"schema": {
+            "type": "object",
+            "required": ["session_id", "status", "events_url", "result_url"],
+            "properties": {
+                "session_id": {"type": "string"}, "status": {"const": "running"},
+                "events_url": {"type": "string"}, "result_url": {"type": "string"},
+            }}}}}),
+    );
+    detached.append(&mut start_errors);
+    let query_params = json!([
+        {"name": "url", "in": "query", "required": true, "schema": {"type": "array", "items": {"type": "string", "format": "uri"}}, "style": "form", "explode": true, "description": "A URL to scrape (repeat for more)"},
+        {"name": "instructions", "in": "query", "schema": {"type": "string"}},
+        {"name": "output_format", "in": "query", "schema": {"enum": ["json", "csv", "markdown", "text"]}},
+        {"name": "output_instructions", "in": "query", "schema": {"type": "string"}},
+        {"name": "max_steps", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+        {"name": "max_pages", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+        {"name": "max_detail_pages", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+        {"name": "planner", "in": "query", "schema": {"enum": ["auto", "heuristic", "llm"]}},
+        {"name": "model", "in": "query", "schema": {"type": "string"}},
+        {"name": "session_id", "in": "query", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}},
+        {"name": "tools", "in": "query", "schema": {"type": "string"}, "description": "An explicit plan, as JSON"},
+        {"name": "access_token", "in": "query", "schema": {"type": "string"}, "description": "The API key, for EventSource (which cannot send headers)"},
+    ]);
+    let id = json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"}});
+    let not_found = errors(&[
+        ("401", "An API key is needed"),
+        ("404", "No such session (`not_found`)"),
+    ]);
+    let with = |mut base: Map<String, Value>, more: &Map<String, Value>| {
+        base.extend(more.clone());
+        Value::Object(base)
+    };
+    let ok = |what: &str, schema: Value| -> Map<String, Value> {
+        let mut map = Map::new();
+        map.insert(
+            "200".into(),
+            json!({"description": what, "content": {"application/json": {"schema": schema}}}),
+        );
+        map
+    };
+    let any_object = json!({"type": "object"});
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "scrape-agent",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Turns URLs and plain-word instructions into structured data, streaming every decision as Server-Sent Events.",
+        },
+        "servers": [{"url": "/"}],
+        "security": [{"apiKey": []}],
+        "paths": {
+            "/api/scrape/stream": {
+                "post": {
+                    "operationId": "scrapeStream",
+                    "summary": "Run a scrape and stream its events",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": request}}},
+                    "responses": stream_responses,
+                },
+                "get": {
+                    "operationId": "scrapeStreamGet",
+                    "summary": "The same run, for browser EventSource",
+                    "parameters": query_params,
+                    "responses": stream_responses,
+                },
+            },
+            "/api/scrape": {
+                "post": {
+                    "operationId": "scrapeDetached",
+                    "summary": "Start a detached run",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": request}}},
+                    "responses": detached,
+                },
+                "get": {
+                    "operationId": "listSessions",
+                    "summary": "Stored sessions, newest first",
+                    "parameters": [
+                        {"name": "status", "in": "query", "schema": {"enum": ["running", "completed", "partial", "failed", "cancelled", "interrupted"]}},
+                        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+                        {"name": "before", "in": "query", "schema": {"type": "string"}},
+                    ],
+                    "responses": with(ok("A page of sessions", any_object.clone()), &errors(&[("400", "A bad filter"), ("401", "An API key is needed")])),
+                },
+            },
+            "/api/scrape/{id}": {
+                "get": {
+                    "operationId": "getSession",
+                    "summary": "A session's status, counts and (when finished) result",
+                    "parameters": [id],
+                    "responses": with(ok("The session", any_object.clone()), &not_found),
+                },
+                "delete": {
+                    "operationId": "cancelSession",
+                    "summary": "Cancel a running session",
+                    "parameters": [id],
+                    "responses": with({
+                        let mut m = Map::new();
+                        m.insert("202".into(), json!({"description": "Cancellation requested", "content": {"application/json": {"schema": any_object}}}));
+                        m
+                    }, &not_found),
+                },
+            },
+            "/api/scrape/{id}/events": {
+                "get": {
+                    "operationId": "sessionEvents",
+                    "summary": "Replay a session's events after Last-Event-ID, then follow it live",
+                    "parameters": [
+                        id,
+                        {"name": "Last-Event-ID", "in": "header", "schema": {"type": "integer", "minimum": 0}},
+                        {"name": "last_event_id", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                        {"name": "access_token", "in": "query", "schema": {"type": "string"}},
+                    ],
+                    "responses": with({
+                        let mut m = Map::new();
+                        m.insert("200".into(), stream);
+                        m
+                    }, &not_found),
+                },
+            },
+            "/api/tools": {"get": {"operationId": "listTools", "summary": "The tool catalog with parameter schemas", "responses": ok("The tools", json!({"type": "array", "items": any_object}))}},
+            "/api/tools/{name}": {"get": {"operationId": "getTool", "summary": "One tool", "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}], "responses": with(ok("The tool", any_object.clone()), &errors(&[("404", "No such tool")]))}},
+            "/api/openapi.json": {"get": {"operationId": "openapi", "summary": "This document", "security": [], "responses": ok("OpenAPI 3.1", any_object.clone())}},
+            "/healthz": {"get": {"operationId": "healthz", "summary": "Liveness", "security": [], "responses": ok("The process answers", any_object.clone())}},
+            "/readyz": {"get": {"operationId": "readyz", "summary": "Readiness", "security": [], "responses": with(ok("Ready", any_object.clone()), &{
+                let mut m = Map::new();
+                m.insert("503".into(), json!({"description": "Shutting down or the store does not answer", "content": {"application/json": {"schema": any_object}}}));
+                m
+            })}},
+            "/metrics": {"get": {"operationId": "metrics", "summary": "Prometheus metrics (OpenMetrics text)", "security": [], "responses": {"200": {"description": "The metrics", "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}}}}},
+        },
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"apiKey": {"type": "http", "scheme": "bearer", "description": "One of auth.api_keys, when the server has keys"}},
+        },
+    })
+}
+
+/// `url_start` → `UrlStart`.
+fn pascal(snake: &str) -> String {
+    snake
+        .split('_')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
