@@ -132,7 +132,24 @@ fn build() -> Value {
     let stream = json!({
         "description": "The run's events as Server-Sent Events (`text/event-stream`): one `init`, per URL a `url_start`, its `step`s and a `url_complete` (`error` events where something failed), and a last `complete`. Keep-alive comments while quiet.",
         "headers": {"X-Session-Id": {"schema": {"type": "string"}, "description": "The run's session id"}},
-        "content": {"text/event-stream": {"itemSchema": {"$ref": "#/components/schemas/StreamEvent"}, "schema": {"type": "string"}}},
+        "content": {"text/event-stream": {
+            "schema": {"type": "string"},
+            // OpenAPI 3.2's description of one SSE event: its `data:` is a JSON text of a
+            // StreamEvent.
+            "itemSchema": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                    "event": {"enum": EVENT_TYPES},
+                    "id": {"type": "string"},
+                    "data": {
+                        "type": "string",
+                        "contentMediaType": "application/json",
+                        "contentSchema": {"$ref": "#/components/schemas/StreamEvent"},
+                    },
+                },
+            },
+        }},
     });
     let mut start_errors = errors(&[
         ("400", "The request cannot run (see `error.code`)"),
@@ -180,6 +197,7 @@ fn build() -> Value {
     ]);
     let id = json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"}});
     let not_found = errors(&[
+        ("400", "A bad parameter (`invalid_query`)"),
         ("401", "An API key is needed"),
         ("404", "No such session (`not_found`)"),
     ]);
@@ -273,8 +291,12 @@ fn build() -> Value {
                     }, &not_found),
                 },
             },
-            "/api/tools": {"get": {"operationId": "listTools", "summary": "The tool catalog with parameter schemas", "responses": ok("The tools", json!({"type": "array", "items": any_object}))}},
-            "/api/tools/{name}": {"get": {"operationId": "getTool", "summary": "One tool", "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}], "responses": with(ok("The tool", any_object.clone()), &errors(&[("404", "No such tool")]))}},
+            "/api/tools": {"get": {"operationId": "listTools", "summary": "The tool catalog with parameter schemas", "responses": with(ok("The tools", json!({
+                "type": "object",
+                "required": ["count", "tools"],
+                "properties": {"count": {"type": "integer"}, "tools": {"type": "array", "items": any_object}},
+            })), &errors(&[("401", "An API key is needed")]))}},
+            "/api/tools/{name}": {"get": {"operationId": "getTool", "summary": "One tool", "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}], "responses": with(ok("The tool", any_object.clone()), &errors(&[("401", "An API key is needed"), ("404", "No such tool")]))}},
             "/api/openapi.json": {"get": {"operationId": "openapi", "summary": "This document", "security": [], "responses": ok("OpenAPI 3.1", any_object.clone())}},
             "/healthz": {"get": {"operationId": "healthz", "summary": "Liveness", "security": [], "responses": ok("The process answers", any_object.clone())}},
             "/readyz": {"get": {"operationId": "readyz", "summary": "Readiness", "security": [], "responses": with(ok("Ready", any_object.clone()), &{

@@ -4,7 +4,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -95,9 +95,17 @@ pub struct EventsQuery {
 pub async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<EventsQuery>,
+    query: Result<Query<EventsQuery>, QueryRejection>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    // A malformed query gets the API's JSON error, not the extractor's plain-text one.
+    let Query(query) = query.map_err(|rejection| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            rejection.body_text(),
+        )
+    })?;
     state.hub.store().session(&id).await?;
     let header_id = match headers
         .get("last-event-id")
