@@ -2,20 +2,14 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::error::ApiError;
 use crate::app::AppState;
 
 /// Every tool with its schema.
 pub async fn list(State(state): State<AppState>) -> Json<Value> {
-    let tools: Vec<Value> = state
-        .registry
-        .tools()
-        .iter()
-        .map(crate::tools::Tool::describe)
-        .collect();
-    Json(json!({"tools": tools, "count": tools.len()}))
+    Json(state.registry.catalog())
 }
 
 /// One tool.

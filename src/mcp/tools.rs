@@ -287,15 +287,7 @@ pub fn scrape_tools(state: &AppState, args: JsonObject) -> CallToolResult {
                 );
             }
         },
-        None => {
-            let tools: Vec<Value> = state
-                .registry
-                .tools()
-                .iter()
-                .map(crate::tools::Tool::describe)
-                .collect();
-            serde_json::json!({"count": tools.len(), "tools": tools})
-        }
+        None => state.registry.catalog(),
     };
     CallToolResult::structured(value)
 }

@@ -236,6 +236,13 @@ impl Registry {
         &self.tools
     }
 
+    /// The catalog as served (`GET /api/tools`, MCP `scrape_tools`): `{count, tools}`, each tool
+    /// with its description and parameter schema.
+    pub fn catalog(&self) -> Value {
+        let tools: Vec<Value> = self.tools.iter().map(Tool::describe).collect();
+        serde_json::json!({"count": tools.len(), "tools": tools})
+    }
+
     /// Validates and runs one call on the workspace; never panics, never fails the run.
     pub fn execute(&self, ws: &mut Workspace<'_>, call: &ToolCall) -> ToolCallResult {
         let started = Instant::now();
