@@ -74,12 +74,15 @@ async fn main() -> std::process::ExitCode {
 /// there: a log line would corrupt it), as text or JSON lines.
 fn init_logs(command: &Command, format: LogFormat) {
     let (writer, ansi) = match command {
-        // MCP clients keep the server's stderr in log files: colours only on a terminal.
+        // Logs kept in files (an MCP client's stderr, `docker logs`): colours only on a terminal.
         Command::Mcp => (
             BoxMakeWriter::new(std::io::stderr),
             std::io::stderr().is_terminal(),
         ),
-        Command::Serve => (BoxMakeWriter::new(std::io::stdout), true),
+        Command::Serve => (
+            BoxMakeWriter::new(std::io::stdout),
+            std::io::stdout().is_terminal(),
+        ),
     };
     let logs = tracing_subscriber::fmt()
         .with_env_filter(

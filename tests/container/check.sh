@@ -207,7 +207,10 @@ stop_ms=$((($(date +%s%N) - t4) / 1000000))
 code=$(docker inspect -f '{{.State.ExitCode}}' "$container")
 [ "$code" = 0 ] || fail "exit code after docker stop: $code (after $stop_ms ms)"
 [ "$stop_ms" -lt 30000 ] || fail "docker stop took $stop_ms ms (the stop timeout is 30 s)"
-docker logs "$container" 2>&1 | grep -q "shutting down: refusing new runs" ||
+# Read the log whole first: `grep -q` stops reading at the first match, and under pipefail the
+# writer's SIGPIPE would fail the pipeline even though the line is there.
+stop_log=$(docker logs "$container" 2>&1)
+grep -q "shutting down: refusing new runs" <<<"$stop_log" ||
   fail "no graceful shutdown line in the log"
 say "docker stop with a run in flight: exit code $code after $stop_ms ms, graceful shutdown logged"
 
