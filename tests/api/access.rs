@@ -40,6 +40,18 @@ async fn send(
     request.send().await.expect("request sent")
 }
 
+/// `send` with `Authorization: Bearer <key>`.
+async fn send_keyed(
+    app: &TestApp,
+    key: &str,
+    method: Method,
+    path: &str,
+    body: Option<&Value>,
+) -> reqwest::Response {
+    let bearer = format!("Bearer {key}");
+    send(app, method, path, &[("authorization", &bearer)], body).await
+}
+
 async fn error_code(response: reqwest::Response) -> String {
     let body: Value = response.json().await.expect("a JSON error body");
     body["error"]["code"]
@@ -74,24 +86,9 @@ async fn keys_are_needed_on_the_api_and_not_on_health() {
     .await;
     assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
 
-    let right = format!("Bearer {KEY_B}");
-    let listed = send(
-        &app,
-        Method::GET,
-        "/api/scrape",
-        &[("authorization", &right)],
-        None,
-    )
-    .await;
+    let listed = send_keyed(&app, KEY_B, Method::GET, "/api/scrape", None).await;
     assert_eq!(listed.status(), StatusCode::OK);
-    let streamed = send(
-        &app,
-        Method::POST,
-        "/api/scrape/stream",
-        &[("authorization", &right)],
-        Some(&body),
-    )
-    .await;
+    let streamed = send_keyed(&app, KEY_B, Method::POST, "/api/scrape/stream", Some(&body)).await;
     assert_eq!(streamed.status(), StatusCode::OK);
     let frames = read_stream(streamed).await;
     assert_eq!(frames.last().unwrap().event, "complete");
@@ -268,60 +265,31 @@ async fn each_key_has_its_own_run_limit() {
     let fixtures = FixtureServer::start().await;
     let app = keyed_app(1).await;
     let slow = json!({"urls": [fixtures.url("/slow")], "instructions": "the title"});
-    let with = |key: &str| format!("Bearer {key}");
-    let first = send(
-        &app,
-        Method::POST,
-        "/api/scrape",
-        &[("authorization", &with(KEY_A))],
-        Some(&slow),
-    )
-    .await;
+    let first = send_keyed(&app, KEY_A, Method::POST, "/api/scrape", Some(&slow)).await;
     assert_eq!(first.status(), StatusCode::ACCEPTED);
     let first: Value = first.json().await.unwrap();
-    let second = send(
-        &app,
-        Method::POST,
-        "/api/scrape",
-        &[("authorization", &with(KEY_A))],
-        Some(&slow),
-    )
-    .await;
+    let second = send_keyed(&app, KEY_A, Method::POST, "/api/scrape", Some(&slow)).await;
     assert_eq!(second.status(), StatusCode::TOO_MANY_REQUESTS);
     assert!(second.headers().contains_key("retry-after"));
     assert_eq!(error_code(second).await, "too_many_runs_for_key");
-    let other = send(
-        &app,
-        Method::POST,
-        "/api/scrape",
-        &[("authorization", &with(KEY_B))],
-        Some(&slow),
-    )
-    .await;
+    let other = send_keyed(&app, KEY_B, Method::POST, "/api/scrape", Some(&slow)).await;
     assert_eq!(other.status(), StatusCode::ACCEPTED);
     let other: Value = other.json().await.unwrap();
     // Once A's run ends, A may start another.
     for id in [&first["session_id"], &other["session_id"]] {
         let path = format!("/api/scrape/{}", id.as_str().unwrap());
-        send(
-            &app,
-            Method::DELETE,
-            &path,
-            &[("authorization", &with(KEY_A))],
-            None,
-        )
-        .await;
+        send_keyed(&app, KEY_A, Method::DELETE, &path, None).await;
     }
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while app.hub.live_count() > 0 {
         assert!(std::time::Instant::now() < deadline, "the runs end");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let again = send(
+    let again = send_keyed(
         &app,
+        KEY_A,
         Method::POST,
         "/api/scrape",
-        &[("authorization", &with(KEY_A))],
         Some(&json!({"urls": [fixtures.url("/pages/news.html")], "instructions": "the title"})),
     )
     .await;

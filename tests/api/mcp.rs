@@ -56,6 +56,18 @@ async fn call(client: &Client, tool: &'static str, arguments: Value) -> CallTool
         .expect("the call is answered")
 }
 
+/// The first error code of a run that failed as a whole (a tool error whose structured
+/// content is the run's outcome, status `failed`).
+fn failed_run_code(result: CallToolResult) -> String {
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    let outcome = result.structured_content.expect("the run's outcome");
+    assert_eq!(outcome["status"], "failed");
+    outcome["errors"][0]["code"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// The structured error of a tool error result.
 fn tool_error(result: &CallToolResult) -> &Value {
     assert_eq!(result.is_error, Some(true), "a tool error: {result:?}");
@@ -250,10 +262,7 @@ async fn mcp_scrape_reports_failed_urls() {
         json!({"urls": [gone], "instructions": "x"}),
     )
     .await;
-    assert_eq!(failed.is_error, Some(true));
-    let outcome = failed.structured_content.unwrap();
-    assert_eq!(outcome["status"], "failed");
-    assert_eq!(outcome["errors"][0]["code"], "fetch_failed");
+    assert_eq!(failed_run_code(failed), "fetch_failed");
     client.cancel().await.unwrap();
 }
 
@@ -299,10 +308,7 @@ async fn mcp_runs_go_through_the_address_guard() {
         json!({"urls": [fixtures.url("/pages/news.html")], "instructions": "the top 5 stories"}),
     )
     .await;
-    assert_eq!(result.is_error, Some(true));
-    let outcome = result.structured_content.unwrap();
-    assert_eq!(outcome["status"], "failed");
-    assert_eq!(outcome["errors"][0]["code"], "blocked_address");
+    assert_eq!(failed_run_code(result), "blocked_address");
     client.cancel().await.unwrap();
 }
 
