@@ -5,10 +5,10 @@
 use std::io::Read;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use scrape_agent::page::Page;
 use scrape_agent::planner::heuristic;
 use scrape_agent::planner::outline::outline;
 use scrape_agent::planner::{Outline, PlannerContext};
-use scrape_agent::tools::Page;
 
 fn corpus_page(id: &str) -> Option<String> {
     let path = format!(

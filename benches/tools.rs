@@ -11,7 +11,8 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use scrape_agent::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
+use scrape_agent::page::Page;
+use scrape_agent::tools::{Registry, ToolCall, ToolLimits, Workspace};
 use serde_json::{Value, json};
 
 /// (label, path relative to the corpora folder). One article, one product, one listing, one

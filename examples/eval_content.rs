@@ -47,7 +47,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use scrape_agent::tools::Page;
+use scrape_agent::page::Page;
 
 const ALL: &[&str] = &[
     "ours",
@@ -380,7 +380,7 @@ fn load_readability(dir: &Path) -> Vec<Sample> {
             // The URL the Readability test suite uses for every page.
             url: "http://fakehost/test/page.html".into(),
             html: decode(&source),
-            truth: scrape_agent::tools::dom::text_of(expected.root_element()),
+            truth: scrape_agent::page::dom::text_of(expected.root_element()),
         });
     }
     out.sort_by(|a, b| a.id.cmp(&b.id));

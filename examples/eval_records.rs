@@ -17,8 +17,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use scrape_agent::page::Page;
 use scrape_agent::records::{self, ColumnKind};
-use scrape_agent::tools::Page;
 use scraper::{ElementRef, Html};
 
 const MATCH_SHARE: f64 = 0.6;

@@ -16,7 +16,7 @@
 
 use std::path::{Path, PathBuf};
 
-use scrape_agent::tools::Page;
+use scrape_agent::page::Page;
 use serde_json::{Map, Value};
 
 /// Relative URLs in the samples resolve against this; it is stripped again before comparing,

@@ -9,6 +9,7 @@ pub mod http;
 pub mod mcp;
 pub mod metrics;
 pub mod output;
+pub mod page;
 pub mod planner;
 pub mod records;
 pub mod run;

@@ -9,9 +9,9 @@ use scraper::node::Node;
 use scraper::{ElementRef, Html};
 
 use crate::content::{flat_text, is_hidden};
-use crate::tools::dates::{date_pattern, normalise_date};
-use crate::tools::dom::collapse_whitespace;
-use crate::tools::interrupt::SelectChecked;
+use crate::page::dates::{date_pattern, normalise_date};
+use crate::page::dom::collapse_whitespace;
+use crate::page::interrupt::SelectChecked;
 
 /// A name is at most this long.
 const MAX_NAME_CHARS: usize = 60;
@@ -323,7 +323,7 @@ fn name_line(el: ElementRef<'_>) -> Option<String> {
 
 /// The element's text when it is short enough to be a byline.
 fn line_of(el: ElementRef<'_>) -> Option<String> {
-    let text = collapse_whitespace(&crate::tools::dom::text_capped(el, MAX_BYLINE_CHARS + 1));
+    let text = collapse_whitespace(&crate::page::dom::text_capped(el, MAX_BYLINE_CHARS + 1));
     (!text.is_empty() && text.chars().count() <= MAX_BYLINE_CHARS).then_some(text)
 }
 

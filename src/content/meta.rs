@@ -6,12 +6,12 @@
 use scraper::Html;
 use serde_json::Value;
 
+use crate::page::Page;
+use crate::page::dates::{month_first, normalise_date};
+use crate::page::dom::collapse_whitespace;
+use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
 use crate::structured::types_of;
-use crate::tools::Page;
-use crate::tools::dates::{month_first, normalise_date};
-use crate::tools::dom::collapse_whitespace;
-use crate::tools::interrupt::SelectChecked;
 
 /// Longest excerpt, in characters.
 const MAX_EXCERPT: usize = 500;

@@ -5,7 +5,6 @@
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
 mod byline;
-mod disclosure;
 pub(crate) mod meta;
 mod render;
 mod select;
@@ -13,12 +12,11 @@ mod stats;
 
 use serde::Serialize;
 
-use crate::tools::Page;
+use crate::page::Page;
 
+pub(crate) use crate::page::chrome::is_hidden;
 pub(crate) use byline::headline;
 pub(crate) use render::flat_text;
-pub(crate) use select::prose_chars;
-pub(crate) use stats::is_hidden;
 
 /// Longest `text` or `markdown`, in characters.
 pub const MAX_CHARS: usize = 200_000;

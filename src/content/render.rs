@@ -7,8 +7,8 @@ use ego_tree::iter::Edge;
 use scraper::ElementRef;
 use scraper::node::Node;
 
-use super::stats;
-use crate::tools::Page;
+use crate::page::Page;
+use crate::page::chrome;
 
 /// Output cap, in bytes of text (the tool caps characters too; this bounds the work).
 pub(crate) const MAX_OUTPUT: usize = 200_000;
@@ -87,7 +87,7 @@ impl Renderer<'_, '_> {
 
     /// Ends the current block, with `prefix` before it.
     fn flush_with(&mut self, prefix: &str) {
-        let text = crate::tools::dom::collapse_whitespace(&self.cur);
+        let text = crate::page::dom::collapse_whitespace(&self.cur);
         self.cur.clear();
         if text.is_empty() {
             return;
@@ -143,11 +143,11 @@ impl Renderer<'_, '_> {
         let saved = std::mem::take(&mut self.cur);
         self.children(el, depth);
         let inner = std::mem::replace(&mut self.cur, saved);
-        crate::tools::dom::collapse_whitespace(&inner)
+        crate::page::dom::collapse_whitespace(&inner)
     }
 
     fn element(&mut self, el: ElementRef<'_>, depth: usize) {
-        if self.skip.contains(&el.id()) || stats::is_structural_chrome(el) {
+        if self.skip.contains(&el.id()) || chrome::is_structural_chrome(el) {
             return;
         }
         if depth > MAX_DEPTH {
@@ -259,7 +259,7 @@ impl Renderer<'_, '_> {
                         .and_then(|s| self.page.absolute(s));
                     if let Some(src) = src {
                         let alt =
-                            crate::tools::dom::collapse_whitespace(el_v.attr("alt").unwrap_or(""))
+                            crate::page::dom::collapse_whitespace(el_v.attr("alt").unwrap_or(""))
                                 .replace(['[', ']'], "");
                         self.cur.push_str(&format!(" ![{alt}]({src}) "));
                     }
@@ -285,7 +285,7 @@ impl Renderer<'_, '_> {
                 self.cur.push(' ');
             }
             _ => {
-                if crate::tools::dom::is_block(name) {
+                if crate::page::dom::is_block(name) {
                     self.flush();
                     self.children(el, depth);
                     self.flush();
@@ -325,7 +325,7 @@ impl Renderer<'_, '_> {
             .collect();
         let mut lines: Vec<Vec<String>> = Vec::new();
         for tr in rows {
-            if self.skip.contains(&tr.id()) || stats::is_structural_chrome(tr) {
+            if self.skip.contains(&tr.id()) || chrome::is_structural_chrome(tr) {
                 continue;
             }
             let cells: Vec<String> = tr
@@ -394,7 +394,7 @@ fn escape_inline(text: &str, markdown: bool) -> String {
 
 /// Text of a subtree, whitespace collapsed, without recursion.
 pub(crate) fn flat_text(el: ElementRef<'_>) -> String {
-    crate::tools::dom::collapse_whitespace(&flat_text_raw(el))
+    crate::page::dom::collapse_whitespace(&flat_text_raw(el))
 }
 
 /// Text of a subtree as written (for `<pre>`), skipping scripts and styles, without recursion.
@@ -417,7 +417,7 @@ pub(crate) fn flat_text_raw(el: ElementRef<'_>) -> String {
                     Node::Element(e) => {
                         if matches!(e.name(), "script" | "style" | "noscript" | "template") {
                             skipping = Some(node.id());
-                        } else if e.name() == "br" || crate::tools::dom::is_block(e.name()) {
+                        } else if e.name() == "br" || crate::page::dom::is_block(e.name()) {
                             out.push('\n');
                         }
                     }

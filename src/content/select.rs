@@ -12,8 +12,9 @@ use ego_tree::NodeId;
 use scraper::{ElementRef, Html};
 
 use super::stats::{self, Stats};
+use crate::page::chrome;
+use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
-use crate::tools::interrupt::SelectChecked;
 
 /// Where descent stops: the child must keep this share of its parent's prose.
 const DESCEND_SHARE: f64 = 0.85;
@@ -57,12 +58,12 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
     let total = raw.get(&body.id()).map_or(0, Stats::good);
     let mut skip = HashSet::new();
     // Inside an interrupted tool call, loops stop early: the call's result is thrown away.
-    let mut ticker = crate::tools::interrupt::Ticker::default();
+    let mut ticker = crate::page::interrupt::Ticker::default();
     for el in body.descendants().filter_map(ElementRef::wrap) {
         if ticker.stop() {
             break;
         }
-        if stats::has_chrome_name(el) {
+        if chrome::has_chrome_name(el) {
             let good = raw.get(&el.id()).map_or(0, Stats::good);
             // A wrapper like `page-with-sidebar` holds the whole page: keep it.
             if (good as f64) < CHROME_MAX_SHARE * total as f64 {
@@ -107,17 +108,6 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
     }
     prune_link_blocks(root, &stats, &mut skip);
     Choice { root, skip }
-}
-
-/// Characters of prose (text outside links, structural chrome excluded) in the body.
-pub(crate) fn prose_chars(document: &Html) -> usize {
-    let body = document
-        .select_checked(static_selector!("body"))
-        .next()
-        .unwrap_or_else(|| document.root_element());
-    stats::compute(body, &HashSet::new())
-        .get(&body.id())
-        .map_or(0, Stats::good)
 }
 
 /// Readers' comments under an article or a forum post are not the page's content, however
@@ -165,7 +155,7 @@ fn prune_link_blocks(
     if total.text == 0 || total.link as f64 > PROSE_MAX_LINKS * total.text as f64 {
         return;
     }
-    let mut ticker = crate::tools::interrupt::Ticker::default();
+    let mut ticker = crate::page::interrupt::Ticker::default();
     for el in root.descendants().filter_map(ElementRef::wrap) {
         if ticker.stop() {
             break;

@@ -73,7 +73,7 @@ let y = 2;</pre><blockquote><p>Quoted</p></blockquote></div>"#;
     let p = page("https://example.com/", html);
     let el = p
         .document
-        .select(&crate::tools::dom::selector_static("#x"))
+        .select(&crate::page::dom::selector_static("#x"))
         .next()
         .unwrap();
     assert_eq!(

@@ -275,7 +275,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             || block
                 .fields
                 .iter()
-                .any(|f| f.role == "date" && crate::tools::dates::timestamp(&f.sample, 0).is_some())
+                .any(|f| f.role == "date" && crate::page::dates::timestamp(&f.sample, 0).is_some())
     };
     if let Some((role, descending)) = request.sort.filter(|(role, _)| sortable(role))
         && let Some(field) = request

@@ -8,9 +8,9 @@ use scraper::ElementRef;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::tools::Page;
-use crate::tools::dates::{date_pattern, month_first, normalise_date};
-use crate::tools::dom::{collapse_whitespace, is_block, json_number, text_of};
+use crate::page::Page;
+use crate::page::dates::{date_pattern, month_first, normalise_date};
+use crate::page::dom::{collapse_whitespace, is_block, json_number, text_of};
 
 /// Where a column's name came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -280,7 +280,7 @@ struct Draft<'a> {
 pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
     let n = records.len();
     // Inside an interrupted tool call, the walk stops early: the call's result is thrown away.
-    let mut ticker = crate::tools::interrupt::Ticker::every(8);
+    let mut ticker = crate::page::interrupt::Ticker::every(8);
     let per_record: Vec<Vec<Slot<'_>>> = records
         .iter()
         .take_while(|_| !ticker.stop())

@@ -23,9 +23,10 @@ use scraper::ElementRef;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::tools::Page;
-use crate::tools::dom::{is_chrome_element, simple_selector, text_of};
-use crate::tools::interrupt::SelectChecked;
+use crate::page::Page;
+use crate::page::chrome::is_chrome_element;
+use crate::page::dom::{simple_selector, text_of};
+use crate::page::interrupt::SelectChecked;
 
 pub use align::{Column, ColumnKind, NameSource};
 use shape::{Shape, similarity};
@@ -94,7 +95,7 @@ pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
         return None;
     }
     let sizes = TextSizes::of(page);
-    let mut ticker = crate::tools::interrupt::Ticker::every(1);
+    let mut ticker = crate::page::interrupt::Ticker::every(1);
     for candidate in &mut candidates {
         if ticker.stop() {
             return None;
@@ -172,7 +173,7 @@ fn describe(page: &Page, candidate: &Candidate) -> Alternative {
             .map_or_else(String::new, simple_selector);
         format!("{parent} > {}", simple_selector(el))
     });
-    let sample = first.map_or_else(String::new, |el| crate::tools::dom::text_capped(el, 80));
+    let sample = first.map_or_else(String::new, |el| crate::page::dom::text_capped(el, 80));
     Alternative {
         path,
         count: candidate.records.len(),
@@ -263,7 +264,7 @@ fn candidates(page: &Page) -> Vec<Candidate> {
     let mut found = Vec::new();
     let mut stack = vec![body];
     // Inside an interrupted tool call, the walk stops early: the call's result is thrown away.
-    let mut ticker = crate::tools::interrupt::Ticker::default();
+    let mut ticker = crate::page::interrupt::Ticker::default();
     while let Some(parent) = stack.pop() {
         if ticker.stop() {
             break;
@@ -294,7 +295,7 @@ fn lists_among(kids: &[ElementRef<'_>]) -> Vec<Vec<Vec<NodeId>>> {
     // Each child joins the first cluster whose first member it resembles.
     let mut clusters: Vec<Vec<usize>> = Vec::new();
     let mut label = vec![usize::MAX; kids.len()];
-    let mut ticker = crate::tools::interrupt::Ticker::default();
+    let mut ticker = crate::page::interrupt::Ticker::default();
     for i in 0..kids.len() {
         if ticker.stop() {
             break;
@@ -561,7 +562,7 @@ fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> f64 {
         // text); chrome by class name only below the page-level wrappers.
         let structural = std::iter::once(*first)
             .chain(first.ancestors().filter_map(ElementRef::wrap))
-            .any(is_structural_chrome);
+            .any(crate::page::chrome::is_landmark);
         if structural || marks.iter().any(|a| is_chrome_element(*a)) {
             total *= 0.25;
         }
@@ -570,18 +571,6 @@ fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> f64 {
         }
     }
     total
-}
-
-/// Navigation, footer, sidebar by tag or ARIA role.
-fn is_structural_chrome(element: ElementRef<'_>) -> bool {
-    let el = element.value();
-    matches!(el.name(), "nav" | "footer" | "aside")
-        || el.attr("role").is_some_and(|r| {
-            matches!(
-                r,
-                "navigation" | "contentinfo" | "banner" | "menu" | "menubar"
-            )
-        })
 }
 
 /// Characters of text under each element, and the wrappers of the page's main content,

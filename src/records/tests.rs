@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{NameSource, RecordList, find};
-use crate::tools::Page;
+use crate::page::Page;
 
 fn records_of(html: &str) -> RecordList {
     let page = Page::parse(url::Url::parse("https://shop.example/list").unwrap(), html);

@@ -65,8 +65,8 @@ impl RunControl {
 
     /// What stops a tool of this run mid-way: the run's token, so a cancel, the run timeout,
     /// abandonment and shutdown all reach a tool that is running.
-    pub fn interrupt(&self) -> crate::tools::Interrupt {
-        crate::tools::Interrupt::from_token(self.token.clone())
+    pub fn interrupt(&self) -> crate::page::Interrupt {
+        crate::page::Interrupt::from_token(self.token.clone())
     }
 
     /// Why it stopped, if it did.

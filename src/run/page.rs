@@ -7,9 +7,10 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use url::Url;
 
+use crate::page::{Interrupt, Page};
 use crate::planner::Outline;
 use crate::planner::outline::outline;
-use crate::tools::{Interrupt, Page, Registry, ToolCall, ToolCallResult, ToolLimits, Workspace};
+use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits, Workspace};
 
 enum Job {
     Outline(oneshot::Sender<Outline>),

@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::page::Page;
+use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
-use crate::tools::Page;
-use crate::tools::interrupt::SelectChecked;
 
 /// Largest script body we try to parse (a bigger one is almost certainly not metadata).
 const MAX_SCRIPT_BYTES: usize = 2_000_000;

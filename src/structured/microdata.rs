@@ -12,9 +12,9 @@ use ego_tree::NodeId;
 use scraper::ElementRef;
 use serde_json::{Map, Value};
 
+use crate::page::Page;
+use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
-use crate::tools::Page;
-use crate::tools::interrupt::SelectChecked;
 
 /// Nested items deeper than this are given as their text.
 const MAX_NESTING: usize = 12;

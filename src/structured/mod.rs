@@ -7,7 +7,7 @@ mod product;
 
 use serde_json::Value;
 
-use crate::tools::Page;
+use crate::page::Page;
 
 pub(crate) use jsonld::types_of;
 

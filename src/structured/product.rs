@@ -3,10 +3,10 @@
 use serde_json::{Map, Value};
 
 use super::jsonld::{local_name, types_of};
+use crate::page::Page;
+use crate::page::dom::collapse_whitespace;
+use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
-use crate::tools::Page;
-use crate::tools::dom::collapse_whitespace;
-use crate::tools::interrupt::SelectChecked;
 
 /// The keys of a product, in output order.
 pub(crate) const KEYS: &[&str] = &[
@@ -424,7 +424,7 @@ fn dom_price(page: &Page) -> Option<(f64, Option<String>)> {
     for el in page.document.select_checked(static_selector!(
         "[itemprop=price], [class*=price], [id*=price], [data-price]"
     )) {
-        if crate::tools::dom::in_chrome(el) {
+        if crate::page::chrome::in_chrome(el) {
             continue;
         }
         let text = el
@@ -481,7 +481,7 @@ fn dom_name(page: &Page) -> Option<String> {
     let doc = &page.document;
     doc.select_checked(static_selector!("#productTitle, [itemprop=name]"))
         .chain(doc.select_checked(static_selector!("h1")))
-        .filter(|el| !crate::tools::dom::in_chrome(*el))
+        .filter(|el| !crate::page::chrome::in_chrome(*el))
         .filter(|el| {
             !el.ancestors()
                 .filter_map(scraper::ElementRef::wrap)

@@ -12,10 +12,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::dom::{compile_regex, field_value, first_number};
 use super::html::element_record;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
+use crate::page::dom::{compile_regex, field_value, first_number};
 
 /// The `data` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -121,7 +121,7 @@ fn dedupe(ws: &mut Workspace<'_>, params: DedupeParams) -> Result<Value, ToolErr
     let (records, selection) = records(ws, "data.dedupe")?;
     let mut seen = HashSet::new();
     let mut kept = Vec::new();
-    let mut ticker = super::interrupt::Ticker::default();
+    let mut ticker = crate::page::interrupt::Ticker::default();
     for (i, record) in records.iter().enumerate() {
         ticker.tick()?;
         let key = match &params.by {
@@ -170,7 +170,7 @@ fn sort(ws: &mut Workspace<'_>, params: SortParams) -> Result<Value, ToolError> 
 /// in every comparison, or the order would not be total.
 pub(crate) fn sorted_order(records: &[Value], field: &str, descending: bool) -> Vec<usize> {
     let now = chrono::Utc::now().timestamp();
-    let mut ticker = super::interrupt::Ticker::default();
+    let mut ticker = crate::page::interrupt::Ticker::default();
     let keys: Vec<Option<SortKey>> = records
         .iter()
         // Once interrupted, every key reads as missing: the sort ends at the cost of
@@ -219,7 +219,7 @@ fn sort_key(value: Option<&Value>, now: i64) -> Option<SortKey> {
     // Dates and relative times ("3 hours ago") order by the moment they name, before a
     // number read off their first digits could.
     if let Value::String(text) = value
-        && let Some(moment) = super::dates::timestamp(text, now)
+        && let Some(moment) = crate::page::dates::timestamp(text, now)
     {
         return Some(SortKey::Number(moment as f64));
     }
@@ -466,8 +466,9 @@ fn select_columns(ws: &mut Workspace<'_>, params: SelectColumnsParams) -> Result
 
 #[cfg(test)]
 mod tests {
+    use crate::page::Page;
     use crate::tools::testkit::{SHOP, call_err, chain, page};
-    use crate::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
+    use crate::tools::{Registry, ToolCall, ToolLimits, Workspace};
     use serde_json::{Value, json};
 
     fn records() -> Value {

@@ -11,13 +11,11 @@
 //! value, or the saved names (plus the final value as `result`) when a plan saved any.
 
 pub mod data;
-pub(crate) mod dates;
-pub mod dom;
 pub mod extract;
 pub mod html;
-pub mod interrupt;
+#[cfg(test)]
+mod interrupt_tests;
 pub mod nav;
-pub mod nesting;
 pub mod registry;
 #[cfg(test)]
 mod robustness;
@@ -26,6 +24,5 @@ pub(crate) mod testkit;
 pub mod validate;
 pub mod workspace;
 
-pub use interrupt::Interrupt;
 pub use registry::{Effect, Registry, Tool, ToolCall, ToolCallResult, ToolError};
-pub use workspace::{Page, ToolLimits, Workspace};
+pub use workspace::{ToolLimits, Workspace};

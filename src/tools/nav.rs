@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use url::Url;
 
-use super::interrupt::SelectChecked;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
+use crate::page::dom::text_capped;
+use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
-use crate::tools::dom::text_capped;
 
 /// The `nav` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -364,7 +364,7 @@ fn page_number_in_url(url: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::Page;
+    use crate::page::Page;
 
     fn next_of(html: &str) -> Option<NextPage> {
         let page = Page::parse(

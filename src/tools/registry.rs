@@ -34,9 +34,15 @@ pub enum ToolError {
     #[error("{0}")]
     Failed(String),
     /// The run was stopped (cancelled, timed out) before the tool finished; see
-    /// [`Interrupt`](super::Interrupt).
+    /// [`Interrupt`](crate::page::Interrupt).
     #[error("interrupted: the run was stopped before the tool finished")]
     Interrupted,
+}
+
+impl From<crate::page::Interrupted> for ToolError {
+    fn from(_: crate::page::Interrupted) -> Self {
+        Self::Interrupted
+    }
 }
 
 type RunFn = dyn Fn(&mut Workspace<'_>, Value) -> Result<Value, ToolError> + Send + Sync;

@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
+use crate::page::Page;
+use crate::tools::{Registry, ToolCall, ToolLimits, Workspace};
 
 const LIMITS: ToolLimits = ToolLimits {
     max_items: 12,

@@ -2,7 +2,8 @@
 
 use serde_json::Value;
 
-use crate::tools::{Page, Registry, ToolCall, ToolCallResult, ToolLimits, Workspace};
+use crate::page::Page;
+use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits, Workspace};
 
 /// `tests/fixtures/tools/shop.html`: a shop listing with meta, lazy images, prices, links.
 pub const SHOP: &str = include_str!("../../tests/fixtures/tools/shop.html");

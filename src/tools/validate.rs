@@ -6,9 +6,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::dom::field_value;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
+use crate::page::dom::field_value;
 
 /// The `validate` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -191,7 +191,8 @@ fn short(text: &str, max_chars: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::tools::{Page, Registry, ToolCall, ToolLimits, Workspace};
+    use crate::page::Page;
+    use crate::tools::{Registry, ToolCall, ToolLimits, Workspace};
     use serde_json::{Value, json};
 
     fn run(value: Value, tool: &str, params: Value) -> (Result<Value, String>, Value) {

@@ -1,101 +1,10 @@
-//! The parsed page and the mutable state tools share while a plan runs.
+//! The mutable state tools share while a plan runs over a parsed page.
 
-use scraper::{ElementRef, Html, Selector};
+use scraper::{ElementRef, Selector};
 use serde_json::{Map, Value};
-use url::Url;
 
-/// A page parsed once; every tool of the URL reads the same document.
-#[derive(Debug)]
-pub struct Page {
-    /// The page's final URL (base for relative links, unless `<base href>` says otherwise).
-    pub url: Url,
-    /// The parsed document.
-    pub document: Html,
-}
-
-impl Page {
-    /// Parses `html` fetched from `url`.
-    pub fn parse(url: Url, html: &str) -> Self {
-        let source = super::nesting::limit_depth(html);
-        let mut document = Html::parse_document(&source);
-        if renders_in_noscript(&document) {
-            document = parse_noscript_as_content(&source);
-        }
-        let base = document
-            .select(&dom::selector_static("base[href]"))
-            .next()
-            .and_then(|el| el.value().attr("href"))
-            .and_then(|href| url.join(href).ok());
-        Self {
-            url: base.unwrap_or(url),
-            document,
-        }
-    }
-
-    /// Resolves a link found in the page to an absolute URL string (None for `javascript:` etc.).
-    pub fn absolute(&self, href: &str) -> Option<String> {
-        let href = href.trim();
-        if href.is_empty() || href.starts_with('#') && href.len() == 1 {
-            return None;
-        }
-        let joined = self.url.join(href).ok()?;
-        matches!(joined.scheme(), "http" | "https" | "mailto" | "tel" | "ftp")
-            .then(|| joined.to_string())
-    }
-}
-
-/// Pages that render with JavaScript often put a server-rendered copy of the content in
-/// `<noscript>` (Discourse forums do). A parser with scripting on keeps that as raw text, so
-/// it is read as markup when the visible page holds almost no prose and a `<noscript>` holds
-/// a lot of markup.
-fn renders_in_noscript(document: &Html) -> bool {
-    const MIN_NOSCRIPT: usize = 2_000;
-    let Some(markup) = document
-        .select(&dom::selector_static("body noscript"))
-        .map(|n| n.text().collect::<String>())
-        .filter(|text| text.len() >= MIN_NOSCRIPT && text.contains('<'))
-        .map(|text| text.len())
-        .max()
-    else {
-        return false;
-    };
-    crate::content::prose_chars(document) * 16 <= markup
-}
-
-/// Parses with scripting off, so `<noscript>` content is markup, and turns the body's
-/// `<noscript>` elements into plain containers: every tool then reads that content as the page.
-fn parse_noscript_as_content(source: &str) -> Html {
-    use html5ever::tendril::TendrilSink;
-    let options = html5ever::ParseOpts {
-        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
-            scripting_enabled: false,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let mut document = html5ever::driver::parse_document(
-        scraper::HtmlTreeSink::new(Html::new_document()),
-        options,
-    )
-    .one(source);
-    let noscripts: Vec<_> = document
-        .select(&dom::selector_static("body noscript"))
-        .map(|el| el.id())
-        .collect();
-    for id in noscripts {
-        if let Some(mut node) = document.tree.get_mut(id)
-            && let scraper::Node::Element(element) = node.value()
-        {
-            element.name =
-                html5ever::QualName::new(None, html5ever::ns!(html), html5ever::local_name!("div"));
-        }
-    }
-    document
-}
-
-use super::dom;
-use super::interrupt::Interrupt;
 use super::registry::ToolError;
+use crate::page::{Interrupt, Page, dom};
 
 /// Caps on what one tool may produce, and on the selectors it may be given.
 #[derive(Debug, Clone, Copy)]
@@ -231,52 +140,9 @@ impl<'p> Workspace<'p> {
 
 #[cfg(test)]
 mod tests {
+    use url::Url;
+
     use super::*;
-
-    fn discourse_like(posts: usize) -> String {
-        let post = r#"<div class="topic-body crawler-post"><span class="creator" itemprop="author"><a href="/u/ann"><span itemprop="name">ann</span></a></span><div class="post"><p>A reply long enough to be a real post in a thread about MSRV and editions.</p></div></div>"#;
-        format!(
-            r#"<html><head><title>Thread</title><meta name="description" content="About MSRV"></head>
-            <body><div id="app"></div><noscript><div id="main-outlet"><h1>Thread</h1>{}</div></noscript></body></html>"#,
-            post.repeat(posts)
-        )
-    }
-
-    #[test]
-    fn a_page_rendered_in_noscript_is_read_from_it() {
-        let page = Page::parse(
-            Url::parse("https://forum.example/t/1").unwrap(),
-            &discourse_like(40),
-        );
-        let posts = page
-            .document
-            .select(&dom::selector_static("div.crawler-post"))
-            .count();
-        assert_eq!(posts, 40);
-        // The head is kept: metadata still reads.
-        assert_eq!(
-            page.document
-                .select(&dom::selector_static("meta[name=description]"))
-                .count(),
-            1
-        );
-        assert!(
-            crate::content::main_content(&page)
-                .text
-                .contains("A reply long enough")
-        );
-    }
-
-    #[test]
-    fn a_page_with_visible_content_keeps_noscript_as_fallback_text() {
-        let html = format!(
-            "<html><body><main>{}</main><noscript><p>{}</p></noscript></body></html>",
-            "<p>Visible prose of the page, long enough to count as its content.</p>".repeat(40),
-            "<b>enable scripts</b> ".repeat(200)
-        );
-        let page = Page::parse(Url::parse("https://example.com/").unwrap(), &html);
-        assert_eq!(page.document.select(&dom::selector_static("b")).count(), 0);
-    }
 
     #[test]
     fn selectors_past_the_limits_fail_the_call_with_a_clear_error() {

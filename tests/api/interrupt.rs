@@ -93,7 +93,8 @@ impl Frames {
 /// What the uncancelled call costs: the same call on the same page, stopped by a deadline
 /// only. It is still running when the deadline passes.
 fn uncancelled_outlasts(url: &str, html: &str, deadline: Duration) -> bool {
-    use scrape_agent::tools::{Interrupt, Page, Registry, ToolCall, ToolLimits, Workspace};
+    use scrape_agent::page::{Interrupt, Page};
+    use scrape_agent::tools::{Registry, ToolCall, ToolLimits, Workspace};
     let page = Page::parse(url::Url::parse(url).expect("url"), html);
     let interrupt = Interrupt::never().with_deadline(Instant::now() + deadline);
     let mut ws = Workspace::new(&page, ToolLimits::default()).with_interrupt(interrupt);

@@ -11,12 +11,11 @@ use ego_tree::NodeId;
 use scraper::{ElementRef, Html};
 use serde::Serialize;
 
+use crate::page::Page;
+use crate::page::chrome::in_chrome;
+use crate::page::dom::{first_number, is_css_ident, parse_selector, simple_selector, text_of};
+use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
-use crate::tools::Page;
-use crate::tools::dom::{
-    first_number, is_chrome_element, is_css_ident, parse_selector, simple_selector, text_of,
-};
-use crate::tools::interrupt::SelectChecked;
 
 /// The compact outline of a page.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -158,29 +157,6 @@ pub fn outline(page: &Page) -> Outline {
     }
 }
 
-/// Whether an element sits in page chrome (navigation, header, footer, sidebar), like
-/// [`crate::tools::dom::in_chrome`] except for the elements that hold the whole content:
-/// `html`, `body` and `main` carry feature flags in their classes
-/// (`vector-feature-main-menu-pinned-disabled`), and a skip link's target
-/// (`div#skip-link-target`) is named after the link; read as chrome, they would make every
-/// block on the page chrome.
-fn in_chrome(element: ElementRef<'_>) -> bool {
-    std::iter::once(element)
-        .chain(element.ancestors().filter_map(ElementRef::wrap))
-        .any(|el| !holds_content(el) && is_chrome_element(el))
-}
-
-/// Whether an element is a page-level container of the content (see [`in_chrome`]).
-fn holds_content(element: ElementRef<'_>) -> bool {
-    let el = element.value();
-    matches!(el.name(), "html" | "body" | "main")
-        || el.attr("role") == Some("main")
-        || el.id().into_iter().chain(el.classes()).any(|name| {
-            let lower = name.to_ascii_lowercase();
-            lower.contains("skip") && lower.contains("target")
-        })
-}
-
 /// Whether items are the comments under the page's content (`div#comment_list >
 /// div.comment`): readers' messages, not the entries the page lists.
 fn in_discussion(element: ElementRef<'_>) -> bool {
@@ -201,7 +177,7 @@ fn count_links(page: &Page) -> (usize, usize) {
     let host = page.url.host_str().unwrap_or_default();
     let mut internal = 0;
     let mut external = 0;
-    for a in crate::tools::interrupt::select_document(&page.document, static_selector!("a[href]")) {
+    for a in crate::page::interrupt::select_document(&page.document, static_selector!("a[href]")) {
         let Some(url) = a.value().attr("href").and_then(|h| page.url.join(h).ok()) else {
             continue;
         };
@@ -250,7 +226,7 @@ fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
     let mut candidates: HashMap<String, Candidate<'_>> = HashMap::new();
     // Inside an interrupted `html.outline` call the walk stops early (its result is thrown
     // away); the planner's own outline is never interrupted.
-    let mut ticker = crate::tools::interrupt::Ticker::default();
+    let mut ticker = crate::page::interrupt::Ticker::default();
     for parent in doc
         .root_element()
         .descendants()

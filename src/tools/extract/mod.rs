@@ -7,16 +7,16 @@ use scraper::ElementRef;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::dates::{date_pattern, month_first, normalise_date};
-use super::dom::{
-    block_text, bound_json, compile_regex, first_number, json_number, percent_decode, text_capped,
-};
 use super::html::{NoParams, attribute_value, element_record};
-use super::interrupt;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
+use crate::page::dates::{date_pattern, month_first, normalise_date};
+use crate::page::dom::{
+    block_text, bound_json, compile_regex, first_number, json_number, percent_decode, text_capped,
+};
+use crate::page::interrupt;
+use crate::page::interrupt::SelectChecked;
 use crate::static_regex;
-use crate::tools::interrupt::SelectChecked;
 
 /// The `extract` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -480,7 +480,7 @@ fn regex_haystacks(ws: &Workspace<'_>, field: Option<&str>) -> Result<Vec<String
         };
         let mut texts = Vec::new();
         for record in records {
-            if let Some(v) = super::dom::field_value(record, field) {
+            if let Some(v) = crate::page::dom::field_value(record, field) {
                 collect_strings(v, &mut texts, budget);
             }
         }

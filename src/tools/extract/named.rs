@@ -11,10 +11,10 @@ use scraper::ElementRef;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::super::dom::{bound_json, collapse_whitespace, is_block, text_capped};
-use super::super::interrupt::SelectChecked;
 use super::super::registry::ToolError;
 use super::super::workspace::Workspace;
+use crate::page::dom::{bound_json, collapse_whitespace, is_block, text_capped};
+use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
 
 /// Params of `extract.named_fields`.
@@ -500,7 +500,8 @@ fn labelled_pairs(root: ElementRef<'_>) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::{Page, ToolLimits};
+    use crate::page::Page;
+    use crate::tools::ToolLimits;
     use serde_json::json;
     use url::Url;
 

@@ -7,11 +7,11 @@ use scraper::ElementRef;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::dom::{bound_json, collapse_whitespace, compile_regex, text_capped, text_of};
-use super::interrupt;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
-use crate::tools::interrupt::SelectChecked;
+use crate::page::dom::{bound_json, collapse_whitespace, compile_regex, text_capped, text_of};
+use crate::page::interrupt;
+use crate::page::interrupt::SelectChecked;
 
 /// The `html` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -1059,7 +1059,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
             .map(|p| cap_label(ws, p))
     });
     let published_time = published_time.map(|d| {
-        crate::tools::dates::normalise_date(&d, crate::tools::dates::month_first(doc)).unwrap_or(d)
+        crate::page::dates::normalise_date(&d, crate::page::dates::month_first(doc)).unwrap_or(d)
     });
     Ok(json!({
         "title": title,

@@ -1,7 +1,8 @@
 //! Unit tests of the `html.*` tools: exact results on the fixture pages and on small inline pages.
 
 use super::*;
-use crate::tools::{Page, Registry, ToolCall, ToolLimits};
+use crate::page::Page;
+use crate::tools::{Registry, ToolCall, ToolLimits};
 
 fn page() -> Page {
     Page::parse(

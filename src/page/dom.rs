@@ -96,7 +96,7 @@ pub fn selector_static(css: &str) -> Selector {
 macro_rules! static_selector {
     ($css:expr) => {{
         static CELL: std::sync::OnceLock<scraper::Selector> = std::sync::OnceLock::new();
-        CELL.get_or_init(|| $crate::tools::dom::selector_static($css))
+        CELL.get_or_init(|| $crate::page::dom::selector_static($css))
     }};
 }
 
@@ -303,58 +303,6 @@ pub fn collapse_whitespace(text: &str) -> String {
     }
     out
 }
-
-/// Whether the element sits inside (or is) page chrome: nav, header, footer, aside, or a
-/// container whose id/class says menu, nav, footer, sidebar, breadcrumb, cookie or pagination.
-pub fn in_chrome(element: ElementRef<'_>) -> bool {
-    std::iter::once(element)
-        .chain(element.ancestors().filter_map(ElementRef::wrap))
-        .any(is_chrome_element)
-}
-
-/// Whether this element itself is page chrome (see [`in_chrome`]).
-pub fn is_chrome_element(element: ElementRef<'_>) -> bool {
-    let el = element.value();
-    if matches!(el.name(), "nav" | "footer" | "aside") {
-        return true;
-    }
-    if el.attr("role").is_some_and(|r| {
-        matches!(
-            r,
-            "navigation" | "contentinfo" | "banner" | "menu" | "menubar"
-        )
-    }) {
-        return true;
-    }
-    // Class and id names are read token by token (`site-footer__links` → site, footer, links):
-    // this runs for every ancestor of every candidate, so it must not allocate per word.
-    el.id().into_iter().chain(el.classes()).any(|name| {
-        let lower = name.to_ascii_lowercase();
-        lower
-            .split(['-', '_'])
-            .any(|token| CHROME_WORDS.contains(&token))
-            || lower.contains("site-header")
-    })
-}
-
-/// Hyphen/underscore-separated parts of a class or id that mark page chrome.
-pub const CHROME_WORDS: &[&str] = &[
-    "nav",
-    "navbar",
-    "navigation",
-    "menu",
-    "footer",
-    "sidebar",
-    "breadcrumb",
-    "breadcrumbs",
-    "pagination",
-    "pager",
-    "cookie",
-    "cookies",
-    "masthead",
-    "topbar",
-    "skip",
-];
 
 /// A short, stable CSS selector for one element: `tag#id`, or `tag.class1.class2`.
 pub fn simple_selector(element: ElementRef<'_>) -> String {
@@ -593,21 +541,6 @@ mod tests {
         );
         let div = doc.select(&selector_static("div")).next().unwrap();
         assert_eq!(text_of(div), "Hello world !");
-    }
-
-    #[test]
-    fn chrome_detection() {
-        let doc = Html::parse_document(
-            r#"<nav><a id="a">x</a></nav><div class="site-footer"><a id="b">y</a></div><main><a id="c">z</a></main>"#,
-        );
-        let get = |id| {
-            doc.select(&selector_static(&format!("#{id}")))
-                .next()
-                .unwrap()
-        };
-        assert!(in_chrome(get("a")));
-        assert!(in_chrome(get("b")));
-        assert!(!in_chrome(get("c")));
     }
 
     #[test]
