@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora
 //! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours,dom_smoothie
-//! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours --per-page
+//! cargo run --release --example eval_content -- /work/shared/corpora --per-page      # ours only, no other parsers compiled
 //! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours --split even
 //! cargo run --release --features compare-extractors --example eval_content -- /work/shared/corpora --extractors ours --dump /tmp/dump
 //! ```
@@ -42,13 +42,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use std::collections::{BTreeMap, HashMap};
-use std::io::Read;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use scrape_agent::page::Page;
 
+#[path = "common/wcxb.rs"]
+mod wcxb;
+
+#[cfg(not(feature = "compare-extractors"))]
+const ALL: &[&str] = &["ours"];
+#[cfg(feature = "compare-extractors")]
 const ALL: &[&str] = &[
     "ours",
     "dom_smoothie",
@@ -90,15 +95,17 @@ fn main() {
     let split = flag_value(&args, "--split");
     let dump = flag_value(&args, "--dump").map(PathBuf::from);
 
-    let mut wcxb = load_wcxb(&root.join("wcxb-dev"));
-    if let Some(split) = split {
-        let want_even = match split {
-            "even" => true,
-            "odd" => false,
-            other => panic!("--split takes even or odd, not {other}"),
-        };
-        wcxb.retain(|s| s.id.parse::<u64>().is_ok_and(|n| (n % 2 == 0) == want_even));
-    }
+    let wcxb: Vec<Sample> = wcxb::load(&root.join("wcxb-dev"))
+        .into_iter()
+        .filter(|page| page.in_split(split))
+        .map(|page| Sample {
+            truth: page.truth_str("main_content").to_owned(),
+            id: page.id,
+            kind: page.kind,
+            url: page.url,
+            html: page.html,
+        })
+        .collect();
     let readability = load_readability(&root.join("readability/test-pages"));
     eprintln!(
         "{} WCXB pages, {} Readability pages",
@@ -110,7 +117,10 @@ fn main() {
         for sample in wcxb.iter().chain(&readability).filter(|s| s.id == id) {
             for name in &extractors {
                 let text = run(name, &sample.html, &sample.url).unwrap_or_default();
-                println!("== {name} ({:.3})\n{text}\n", f1(&text, &sample.truth));
+                println!(
+                    "== {name} ({:.3})\n{text}\n",
+                    wcxb::overlap(&text, &sample.truth).f1
+                );
             }
             println!("== truth\n{}", sample.truth);
         }
@@ -133,8 +143,12 @@ fn main() {
     for name in &extractors {
         let mut by_type: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
         let mut tally = Tally::default();
+        let mut article_overlaps = Vec::new();
         for sample in &wcxb {
             let (text, score) = tally.score(name, sample, &sample.kind, per_page);
+            if sample.kind == "article" {
+                article_overlaps.push(wcxb::overlap(&text, &sample.truth));
+            }
             if let Some(dir) = &dump {
                 write_dump(dir, name, sample, &text);
             }
@@ -169,6 +183,14 @@ fn main() {
         ));
         eprintln!("{row}");
         rows.push(row);
+        let precision: Vec<f64> = article_overlaps.iter().map(|o| o.precision).collect();
+        let recall: Vec<f64> = article_overlaps.iter().map(|o| o.recall).collect();
+        rows.push(format!(
+            "{:<16} article precision {:.3}, recall {:.3}",
+            "",
+            mean(&precision),
+            mean(&recall)
+        ));
     }
     println!("{header}");
     for row in rows {
@@ -196,7 +218,7 @@ impl Tally {
             println!("{name}\t{kind}\t{}\tFAILED", sample.id);
         }
         let text = text.unwrap_or_default();
-        let score = f1(&text, &sample.truth);
+        let score = wcxb::overlap(&text, &sample.truth).f1;
         if per_page {
             println!("{name}\t{kind}\t{}\t{score:.3}", sample.id);
         }
@@ -259,17 +281,21 @@ fn run_inner(name: &str, html: &str, url: &str) -> Option<String> {
             let page = Page::parse(url::Url::parse(url).ok()?, html);
             Some(scrape_agent::content::main_content(&page).text)
         }
+        #[cfg(feature = "compare-extractors")]
         "dom_smoothie" => {
             let mut r = dom_smoothie::Readability::new(html, Some(url), None).ok()?;
             Some(r.parse().ok()?.text_content.to_string())
         }
+        #[cfg(feature = "compare-extractors")]
         "rs_trafilatura" => Some(rs_trafilatura::extract(html).ok()?.content_text),
+        #[cfg(feature = "compare-extractors")]
         "readabilityrs" => {
             readabilityrs::Readability::new(html, Some(url), None)
                 .ok()?
                 .parse()?
                 .text_content
         }
+        #[cfg(feature = "compare-extractors")]
         "llm_readability" => {
             let u = url::Url::parse(url).ok()?;
             Some(
@@ -278,6 +304,7 @@ fn run_inner(name: &str, html: &str, url: &str) -> Option<String> {
                     .text,
             )
         }
+        #[cfg(feature = "compare-extractors")]
         "readability" => {
             let u = url::Url::parse(url).ok()?;
             Some(
@@ -288,76 +315,6 @@ fn run_inner(name: &str, html: &str, url: &str) -> Option<String> {
         }
         other => panic!("unknown extractor {other}"),
     }
-}
-
-fn tokens(text: &str) -> HashMap<String, u32> {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| regex::Regex::new(r"\w+").unwrap());
-    let lower = text.to_lowercase();
-    let mut bag = HashMap::new();
-    for m in re.find_iter(&lower) {
-        *bag.entry(m.as_str().to_owned()).or_insert(0) += 1;
-    }
-    bag
-}
-
-/// Bag-of-words F1 between a prediction and the truth.
-fn f1(predicted: &str, truth: &str) -> f64 {
-    let p = tokens(predicted);
-    let t = tokens(truth);
-    let np: u32 = p.values().sum();
-    let nt: u32 = t.values().sum();
-    if np == 0 && nt == 0 {
-        return 1.0;
-    }
-    if np == 0 || nt == 0 {
-        return 0.0;
-    }
-    let common: u32 = p
-        .iter()
-        .map(|(w, c)| (*c).min(t.get(w).copied().unwrap_or(0)))
-        .sum();
-    if common == 0 {
-        return 0.0;
-    }
-    let precision = f64::from(common) / f64::from(np);
-    let recall = f64::from(common) / f64::from(nt);
-    2.0 * precision * recall / (precision + recall)
-}
-
-fn load_wcxb(dir: &Path) -> Vec<Sample> {
-    let meta: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("metadata.json")).unwrap()).unwrap();
-    let mut out = Vec::new();
-    for (id, info) in meta.as_object().unwrap() {
-        let Ok(gz) = std::fs::read(dir.join(format!("html/{id}.html.gz"))) else {
-            continue;
-        };
-        let mut bytes = Vec::new();
-        flate2::read::GzDecoder::new(&gz[..])
-            .read_to_end(&mut bytes)
-            .unwrap();
-        let truth: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("ground-truth/{id}.json"))).unwrap(),
-        )
-        .unwrap();
-        out.push(Sample {
-            id: id.clone(),
-            kind: info["page_type"].as_str().unwrap_or("other").to_owned(),
-            url: truth["url"]
-                .as_str()
-                .filter(|u| url::Url::parse(u).is_ok())
-                .unwrap_or("http://example.com/")
-                .to_owned(),
-            html: decode(&bytes),
-            truth: truth["ground_truth"]["main_content"]
-                .as_str()
-                .unwrap_or("")
-                .to_owned(),
-        });
-    }
-    out.sort_by(|a, b| a.id.cmp(&b.id));
-    out
 }
 
 fn load_readability(dir: &Path) -> Vec<Sample> {
@@ -379,31 +336,10 @@ fn load_readability(dir: &Path) -> Vec<Sample> {
             kind: "readability".into(),
             // The URL the Readability test suite uses for every page.
             url: "http://fakehost/test/page.html".into(),
-            html: decode(&source),
+            html: wcxb::decode(&source),
             truth: scrape_agent::page::dom::text_of(expected.root_element()),
         });
     }
     out.sort_by(|a, b| a.id.cmp(&b.id));
     out
-}
-
-/// Bytes to text: UTF-8 when valid, else the `<meta charset>` the page declares.
-fn decode(bytes: &[u8]) -> String {
-    if let Ok(s) = std::str::from_utf8(bytes) {
-        return s.to_owned();
-    }
-    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).to_lowercase();
-    let label = head
-        .split("charset=")
-        .nth(1)
-        .map(|rest| {
-            rest.trim_start_matches(['"', '\''])
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-                .collect::<String>()
-        })
-        .unwrap_or_default();
-    let encoding =
-        encoding_rs::Encoding::for_label(label.as_bytes()).unwrap_or(encoding_rs::WINDOWS_1252);
-    encoding.decode(bytes).0.into_owned()
 }

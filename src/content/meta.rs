@@ -1,11 +1,16 @@
-//! Article metadata: title, byline, publication time, language, excerpt, site name.
+//! The page's metadata, read once for every tool: headline, authors, publication date,
+//! language, description, site name, canonical URL.
 //!
-//! Sources in order of trust: JSON-LD (what the publisher declares for machines), OpenGraph
-//! and other `<meta>`, then the visible page.
+//! Each fact is read as a careful person would copy it: the date printed beside the byline
+//! over one declared for machines (which is often the first draft's, or the CMS's); the
+//! published date over the modified one unless only the latter is shown; every author,
+//! without "By", job titles, e-mail addresses or the site's own name; the page's own `<h1>`
+//! as the title when what the page declares agrees with it.
 
 use scraper::Html;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::people::{authors_in, is_publisher};
 use crate::page::Page;
 use crate::page::dates::{month_first, normalise_date};
 use crate::page::dom::collapse_whitespace;
@@ -13,22 +18,44 @@ use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
 use crate::structured::types_of;
 
-/// Longest excerpt, in characters.
-const MAX_EXCERPT: usize = 500;
-/// A byline longer than this is a paragraph, not a name.
-const MAX_BYLINE: usize = 120;
+/// Longest description kept, in characters.
+const MAX_DESCRIPTION: usize = 500;
+/// How many `<meta>` tags are read at most (a page could hold millions).
+const MAX_META_TAGS: usize = 2000;
+/// A headline agrees with a declared title when this share of its words is in it.
+const AGREEMENT: f64 = 0.5;
 
-/// Metadata found on the page.
-#[derive(Debug, Default)]
-pub(crate) struct Meta {
+/// What the page says about itself.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Metadata {
+    /// The headline a reader sees.
     pub title: Option<String>,
-    pub byline: Option<String>,
-    pub published_at: Option<String>,
+    /// `<title>`, as written for tabs and search results.
+    pub document_title: Option<String>,
+    /// The page's own summary (`description`, `og:description`, JSON-LD).
+    pub description: Option<String>,
+    /// The canonical URL, absolute.
+    pub canonical: Option<String>,
+    /// Language tag.
     pub lang: Option<String>,
-    pub excerpt: Option<String>,
+    /// Every author, cleaned, in the page's order.
+    pub authors: Vec<String>,
+    /// Publication date, ISO-8601.
+    pub published_at: Option<String>,
+    /// Last modification date, ISO-8601.
+    pub modified_at: Option<String>,
+    /// The site's name.
     pub site_name: Option<String>,
 }
 
+impl Metadata {
+    /// The authors as one line ("Ann Lee, Bo Chen"), None when there are none.
+    pub fn byline(&self) -> Option<String> {
+        (!self.authors.is_empty()).then(|| self.authors.join(", "))
+    }
+}
+
+/// Article types whose JSON-LD describes the page's own text.
 const ARTICLE_TYPES: &[&str] = &[
     "Article",
     "NewsArticle",
@@ -43,119 +70,88 @@ const ARTICLE_TYPES: &[&str] = &[
     "LiveBlogPosting",
     "SocialMediaPosting",
     "DiscussionForumPosting",
+    "QAPage",
+    "Question",
     "WebPage",
     "Recipe",
     "VideoObject",
+    "HowTo",
+];
+
+/// `<meta>` names of the publication date, most specific first.
+const PUBLISHED_KEYS: &[&str] = &[
+    "article:published_time",
+    "og:article:published_time",
+    "published_time",
+    "datepublished",
+    "date_published",
+    "parsely-pub-date",
+    "sailthru.date",
+    "publishdate",
+    "publish_date",
+    "publication_date",
+    "pubdate",
+    "citation_publication_date",
+    "citation_date",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date.created",
+    "dcterms.created",
+    "article.published",
+    "published",
+    "date",
+    "dc.date",
+    "dcterms.date",
+];
+
+/// `<meta>` names of the last modification.
+const MODIFIED_KEYS: &[&str] = &[
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dc.date.modified",
+    "dcterms.modified",
+    "last-modified",
+];
+
+/// `<meta>` names of the author.
+const AUTHOR_KEYS: &[&str] = &[
+    "author",
+    "article:author",
+    "dc.creator",
+    "dcterms.creator",
+    "citation_author",
+    "parsely-author",
+    "sailthru.author",
+    "byl",
+    "twitter:creator:name",
 ];
 
 /// Reads the metadata of `page`.
-pub(crate) fn read(page: &Page) -> Meta {
+pub fn read(page: &Page) -> Metadata {
     let doc = &page.document;
-    let metas = meta_tags(doc);
-    let meta = |keys: &[&str]| -> Option<String> {
-        keys.iter().find_map(|k| {
-            metas
-                .iter()
-                .find(|(mk, v)| mk == k && !v.is_empty())
-                .map(|(_, v)| v.clone())
-        })
-    };
+    let metas = MetaTags::of(doc);
     let ld = crate::structured::json_ld(page);
-    let article = ld
-        .iter()
-        .filter_map(Value::as_object)
-        .filter(|m| {
-            types_of(m)
-                .iter()
-                .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
-        })
-        // A specific article type says more than a generic WebPage.
-        .min_by_key(|m| types_of(m).iter().any(|t| t == "WebPage"));
+    let article = main_item(&ld);
     let ld_str = |key: &str| article.and_then(|m| m.get(key)).and_then(string_of);
+    let month_first = month_first(doc);
 
     let document_title = doc
         .select_checked(static_selector!("title"))
         .next()
         .map(|t| collapse_whitespace(&t.text().collect::<String>()))
         .filter(|t| !t.is_empty());
-    let h1 = doc
-        .select_checked(static_selector!("h1"))
-        .map(crate::content::flat_text)
-        .find(|t| !t.is_empty());
-    let title = ld_str("headline")
-        .or_else(|| meta(&["og:title", "twitter:title", "dc.title"]))
-        .or_else(|| document_title.as_deref().map(clean_title))
-        .or(h1);
-
-    let byline = article
-        .and_then(|m| m.get("author"))
-        .and_then(names_of)
-        .or_else(|| meta(&["author", "article:author", "dc.creator", "parsely-author"]))
-        .filter(|a| !a.starts_with("http"))
-        .or_else(|| super::byline::author(doc))
-        .map(|b| collapse_whitespace(&b))
-        .filter(|b| !b.is_empty() && b.chars().count() <= MAX_BYLINE);
-
-    let published_at = ld_str("datePublished")
+    let site_name = metas
+        .first(&[
+            "og:site_name",
+            "application-name",
+            "apple-mobile-web-app-title",
+        ])
         .or_else(|| {
-            meta(&[
-                "article:published_time",
-                "og:article:published_time",
-                "datepublished",
-                "publishdate",
-                "pubdate",
-                "date",
-                "dc.date.issued",
-                "dc.date",
-                "dcterms.created",
-                "sailthru.date",
-                "parsely-pub-date",
-                "article.published",
-            ])
+            article
+                .and_then(|m| m.get("publisher"))
+                .and_then(|p| names_of(p).into_iter().next())
         })
-        .or_else(|| {
-            // Vendors name their own tags (`w-published-date`, `publish-time`).
-            metas
-                .iter()
-                .find(|(k, v)| {
-                    k.contains("publish")
-                        && (k.contains("date") || k.contains("time"))
-                        && !v.is_empty()
-                })
-                .map(|(_, v)| v.clone())
-        })
-        .or_else(|| {
-            doc.select_checked(static_selector!(
-                "[itemprop=datePublished], time[pubdate], article time[datetime], time[datetime]"
-            ))
-            .find_map(|el| {
-                el.value()
-                    .attr("datetime")
-                    .or_else(|| el.value().attr("content"))
-                    .map(str::to_owned)
-            })
-        })
-        .or_else(|| super::byline::date(doc, month_first(doc)))
-        .map(|d| collapse_whitespace(&d))
-        .filter(|d| !d.is_empty())
-        .map(|d| normalise_date(&d, month_first(doc)).unwrap_or(d));
-
-    let lang = doc
-        .root_element()
-        .value()
-        .attr("lang")
-        .or_else(|| doc.root_element().value().attr("xml:lang"))
-        .map(str::to_owned)
-        .or_else(|| meta(&["content-language", "og:locale", "dc.language"]))
-        .map(|l| l.trim().to_owned())
-        .filter(|l| !l.is_empty());
-
-    let excerpt = meta(&["og:description", "description", "twitter:description"])
-        .or_else(|| ld_str("description"))
-        .map(|e| clip(&e, MAX_EXCERPT));
-
-    let site_name = meta(&["og:site_name", "application-name"])
-        .or_else(|| article.and_then(|m| m.get("publisher")).and_then(names_of))
         .or_else(|| {
             ld.iter()
                 .filter_map(Value::as_object)
@@ -163,40 +159,332 @@ pub(crate) fn read(page: &Page) -> Meta {
                 .and_then(|m| m.get("name"))
                 .and_then(string_of)
         });
+    let title = title(doc, &metas, ld_str("headline"), document_title.as_deref());
 
-    Meta {
+    let mut publishers: Vec<String> = site_name.iter().cloned().collect();
+    publishers.extend(
+        article
+            .and_then(|m| m.get("publisher"))
+            .map(names_of)
+            .unwrap_or_default(),
+    );
+    let authors = authors(doc, &metas, &ld, article, &publishers);
+
+    let published_at = published_at(doc, page, &metas, article, month_first);
+    let modified_at = article
+        .and_then(|m| m.get("dateModified"))
+        .and_then(string_of)
+        .or_else(|| metas.first(MODIFIED_KEYS))
+        .and_then(|d| normalise_date(&d, month_first));
+
+    let lang = doc
+        .root_element()
+        .value()
+        .attr("lang")
+        .or_else(|| doc.root_element().value().attr("xml:lang"))
+        .map(str::to_owned)
+        .or_else(|| metas.first(&["content-language", "og:locale", "dc.language"]))
+        .map(|l| l.trim().to_owned())
+        .filter(|l| !l.is_empty());
+    let description = metas
+        .first(&["description", "og:description", "twitter:description"])
+        .or_else(|| ld_str("description"))
+        .map(|d| clip(&d, MAX_DESCRIPTION));
+    let canonical = doc
+        .select_checked(static_selector!("link[rel][href]"))
+        .find(|l| {
+            l.value().attr("rel").is_some_and(|r| {
+                r.split_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("canonical"))
+            })
+        })
+        .and_then(|l| l.value().attr("href"))
+        .and_then(|h| page.absolute(h))
+        .or_else(|| metas.first(&["og:url"]).and_then(|u| page.absolute(&u)));
+
+    Metadata {
         title,
-        byline,
-        published_at,
+        document_title,
+        description,
+        canonical,
         lang,
-        excerpt,
+        authors,
+        published_at,
+        modified_at,
         site_name,
     }
 }
 
-/// `<meta>` tags as (lower-cased name or property, content).
-fn meta_tags(doc: &Html) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for m in doc.select_checked(static_selector!(
-        "meta[property], meta[name], meta[itemprop], meta[http-equiv]"
-    )) {
-        let v = m.value();
-        let key = v
-            .attr("property")
-            .or_else(|| v.attr("name"))
-            .or_else(|| v.attr("itemprop"))
-            .or_else(|| v.attr("http-equiv"))
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
-        if let Some(content) = v.attr("content") {
-            out.push((key, collapse_whitespace(content)));
+/// The JSON-LD item that describes the page's text: a specific article type over a generic
+/// `WebPage`.
+fn main_item(ld: &[Value]) -> Option<&Map<String, Value>> {
+    ld.iter()
+        .filter_map(Value::as_object)
+        .filter(|m| {
+            types_of(m)
+                .iter()
+                .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
+        })
+        .min_by_key(|m| types_of(m).iter().any(|t| t == "WebPage"))
+}
+
+/// The headline: the page's own `<h1>` when what the page declares (JSON-LD `headline`,
+/// `og:title`, `<title>`) agrees with it or declares nothing; otherwise the `<h1>` is a
+/// section heading or a logo, and the declared title is the page's.
+fn title(
+    doc: &Html,
+    metas: &MetaTags,
+    ld_headline: Option<String>,
+    document_title: Option<&str>,
+) -> Option<String> {
+    let h1 = super::byline::headline(doc).map(super::flat_text);
+    let declared: Vec<String> = ld_headline
+        .into_iter()
+        .chain(metas.first(&["og:title", "twitter:title", "dc.title"]))
+        .chain(document_title.map(clean_title))
+        .filter(|t| !t.is_empty())
+        .collect();
+    match h1 {
+        Some(h1) if declared.is_empty() || declared.iter().any(|d| agrees(&h1, d)) => Some(h1),
+        _ => declared.into_iter().next(),
+    }
+}
+
+/// Whether most words of the shorter title are in the longer one.
+fn agrees(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (words(a), words(b));
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    if short.is_empty() {
+        return false;
+    }
+    let shared = short.iter().filter(|w| long.contains(w)).count();
+    shared as f64 >= AGREEMENT * short.len() as f64
+}
+
+/// Authors from the first source that names any: JSON-LD, `<meta>`, elements marked as the
+/// author (`itemprop=author`, `rel=author`: forums mark each post's), then the visible
+/// byline. A source that names only the site or its publisher gives way to a later one
+/// that names someone else; when none does, the publisher is the author the page gives.
+fn authors(
+    doc: &Html,
+    metas: &MetaTags,
+    ld: &[Value],
+    article: Option<&Map<String, Value>>,
+    publishers: &[String],
+) -> Vec<String> {
+    let clean = |raw: &[String]| -> Vec<String> {
+        dedupe(raw.iter().flat_map(|n| authors_in(n, publishers)).collect())
+    };
+    // The page's item first; else the first author anywhere in its JSON-LD (a forum's
+    // `QAPage` names the question's author inside `mainEntity`).
+    let from_ld = || {
+        let author = article
+            .and_then(|m| m.get("author"))
+            .or_else(|| ld.iter().find_map(|item| first_key(item, "author", 0)));
+        clean(&author.map(people_of).unwrap_or_default())
+    };
+    let from_meta = || {
+        AUTHOR_KEYS
+            .iter()
+            .map(|key| {
+                let values: Vec<String> = metas
+                    .all(key)
+                    .into_iter()
+                    .filter(|v| !v.starts_with("http") && !v.starts_with('@'))
+                    .map(str::to_owned)
+                    .collect();
+                clean(&values)
+            })
+            .find(|names| !names.is_empty())
+            .unwrap_or_default()
+    };
+    let from_marked = || {
+        let first = doc
+            .select_checked(static_selector!("[itemprop=author], a[rel~=author]"))
+            .map(|el| {
+                el.select_checked(static_selector!("[itemprop=name]"))
+                    .next()
+                    .map_or_else(
+                        || super::flat_text(el),
+                        |name| {
+                            name.value()
+                                .attr("content")
+                                .map_or_else(|| super::flat_text(name), str::to_owned)
+                        },
+                    )
+            })
+            .find(|name| !name.is_empty() && name.chars().count() <= 100);
+        clean(&first.into_iter().collect::<Vec<_>>())
+    };
+    let from_byline = || clean(&super::byline::author(doc).into_iter().collect::<Vec<_>>());
+    let sources: [&dyn Fn() -> Vec<String>; 4] = [&from_ld, &from_meta, &from_marked, &from_byline];
+    let mut fallback = Vec::new();
+    for source in sources {
+        let names = source();
+        if names.is_empty() {
+            continue;
         }
-        if out.len() > 2000 {
-            break;
+        if names.iter().all(|n| is_publisher(n, publishers)) {
+            if fallback.is_empty() {
+                fallback = names;
+            }
+            continue;
+        }
+        return names;
+    }
+    fallback
+}
+
+/// The first value of `key` in a JSON-LD value, depth first, at most a few levels down.
+fn first_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
+    const MAX_DEPTH: usize = 6;
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match value {
+        Value::Object(map) => map
+            .get(key)
+            .filter(|v| !v.is_null())
+            .or_else(|| map.values().find_map(|v| first_key(v, key, depth + 1))),
+        Value::Array(values) => values.iter().find_map(|v| first_key(v, key, depth + 1)),
+        _ => None,
+    }
+}
+
+fn dedupe(names: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        if !out.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+            out.push(name);
         }
     }
     out
+}
+
+/// The publication date: the one printed near the headline, then what the page declares
+/// (JSON-LD `datePublished`, `article:published_time` and kin, `itemprop=datePublished`,
+/// `<time pubdate>`), then the URL's (`/2024/05/31/`). Only real dates count: a duration
+/// (`PT7M`) or a bare year is skipped for the next source.
+fn published_at(
+    doc: &Html,
+    page: &Page,
+    metas: &MetaTags,
+    article: Option<&Map<String, Value>>,
+    month_first: bool,
+) -> Option<String> {
+    let valid = |raw: String| normalise_date(&collapse_whitespace(&raw), month_first);
+    super::byline::date(doc, month_first)
+        .or_else(|| {
+            article
+                .and_then(|m| m.get("datePublished").or_else(|| m.get("dateCreated")))
+                .and_then(string_of)
+                .and_then(valid)
+        })
+        .or_else(|| {
+            PUBLISHED_KEYS
+                .iter()
+                .find_map(|k| metas.first(&[k]).and_then(valid))
+        })
+        .or_else(|| metas.vendor_published().into_iter().find_map(valid))
+        .or_else(|| {
+            doc.select_checked(static_selector!(
+                "[itemprop=datePublished], time[pubdate], [itemprop=dateCreated]"
+            ))
+            .find_map(|el| {
+                el.value()
+                    .attr("datetime")
+                    .or_else(|| el.value().attr("content"))
+                    .map(str::to_owned)
+                    .or_else(|| Some(super::flat_text(el)))
+                    .and_then(valid)
+            })
+        })
+        .or_else(|| url_date(page))
+}
+
+/// A date in the URL's path: `/2024/05/31/`, `/2024-05-31-title`.
+fn url_date(page: &Page) -> Option<String> {
+    static PATTERN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        #[allow(
+            clippy::expect_used,
+            reason = "a pattern in our source; the tests compile it"
+        )]
+        regex::Regex::new(r"/((?:19|20)\d{2})[/-](0[1-9]|1[0-2])[/-](0[1-9]|[12]\d|3[01])(?:/|-|$)")
+            .expect("URL date pattern is valid")
+    });
+    let caps = pattern.captures(page.url.path())?;
+    normalise_date(&format!("{}-{}-{}", &caps[1], &caps[2], &caps[3]), false)
+}
+
+/// `<meta>` tags as (lower-cased name or property, content), in page order.
+struct MetaTags(Vec<(String, String)>);
+
+impl MetaTags {
+    fn of(doc: &Html) -> Self {
+        let mut out = Vec::new();
+        for m in doc.select_checked(static_selector!(
+            "meta[property], meta[name], meta[itemprop], meta[http-equiv]"
+        )) {
+            let v = m.value();
+            let key = v
+                .attr("property")
+                .or_else(|| v.attr("name"))
+                .or_else(|| v.attr("itemprop"))
+                .or_else(|| v.attr("http-equiv"))
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if let Some(content) = v.attr("content") {
+                let content = collapse_whitespace(content);
+                if !content.is_empty() {
+                    out.push((key, content));
+                }
+            }
+            if out.len() >= MAX_META_TAGS {
+                break;
+            }
+        }
+        Self(out)
+    }
+
+    /// The first value of the first key present.
+    fn first(&self, keys: &[&str]) -> Option<String> {
+        keys.iter().find_map(|k| {
+            self.0
+                .iter()
+                .find(|(mk, _)| mk == k)
+                .map(|(_, v)| v.clone())
+        })
+    }
+
+    /// Every value of one key (`citation_author` repeats once per author).
+    fn all(&self, key: &str) -> Vec<&str> {
+        self.0
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// Values of vendors' own publication tags (`w-published-date`, `publish-time`).
+    fn vendor_published(&self) -> Vec<String> {
+        self.0
+            .iter()
+            .filter(|(k, _)| k.contains("publish") && (k.contains("date") || k.contains("time")))
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
 }
 
 fn string_of(value: &Value) -> Option<String> {
@@ -208,19 +496,40 @@ fn string_of(value: &Value) -> Option<String> {
     }
 }
 
-/// Author or publisher names: a string, an object's `name`, or several joined with ", ".
-fn names_of(value: &Value) -> Option<String> {
-    let name = |v: &Value| match v {
-        Value::String(s) => Some(collapse_whitespace(s)),
-        Value::Object(m) => m.get("name").and_then(string_of),
-        _ => None,
+/// Names in a JSON-LD value: a string, an object's `name`, or a list of them.
+fn names_of(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(a) => a.iter().flat_map(names_of).collect(),
+        Value::String(s) => vec![collapse_whitespace(s)],
+        Value::Object(m) => m.get("name").and_then(string_of).into_iter().collect(),
+        _ => Vec::new(),
+    }
+    .into_iter()
+    .filter(|n| !n.is_empty())
+    .collect()
+}
+
+/// The people among JSON-LD authors: an `Organization` author is the publisher signing,
+/// kept only when no person is named.
+fn people_of(value: &Value) -> Vec<String> {
+    let items: Vec<&Value> = match value {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
     };
-    let names: Vec<String> = match value {
-        Value::Array(a) => a.iter().filter_map(name).collect(),
-        other => name(other).into_iter().collect(),
+    let is_org = |v: &Value| {
+        v.as_object()
+            .is_some_and(|m| types_of(m).iter().any(|t| t.contains("Organization")))
     };
-    let names: Vec<String> = names.into_iter().filter(|n| !n.is_empty()).collect();
-    (!names.is_empty()).then(|| names.join(", "))
+    let people: Vec<String> = items
+        .iter()
+        .filter(|v| !is_org(v))
+        .flat_map(|v| names_of(v))
+        .collect();
+    if people.is_empty() {
+        items.iter().flat_map(|v| names_of(v)).collect()
+    } else {
+        people
+    }
 }
 
 /// Drops a site name appended to a document title ("Story | Site" → "Story") when what
@@ -245,5 +554,66 @@ fn clip(s: &str, max: usize) -> String {
         let mut out: String = s.chars().take(max).collect();
         out.push('…');
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta_of(html: &str, url: &str) -> Metadata {
+        read(&Page::parse(url::Url::parse(url).unwrap(), html))
+    }
+
+    #[test]
+    fn the_printed_date_beats_a_declared_one_and_durations_are_not_dates() {
+        let m = meta_of(
+            r#"<html><head><script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2019-01-02","dateModified":"2025-03-01","timeRequired":"PT7M"}</script></head>
+            <body><article><h1>Ten ways to cook rice well</h1><p class="date">Updated March 1, 2025</p><p>Body text of the article that goes on.</p></article></body></html>"#,
+            "https://news.example/rice",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2025-03-01"));
+        assert_eq!(m.modified_at.as_deref(), Some("2025-03-01"));
+        let m = meta_of(
+            r#"<html><head><meta property="article:published_time" content="PT7M"><meta name="date" content="2023 Jan 7"></head><body><p>x</p></body></html>"#,
+            "https://news.example/2020/05/31/story",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2023-01-07"));
+        let m = meta_of(
+            "<html><body><p>x</p></body></html>",
+            "https://news.example/2020/05/31/story",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2020-05-31"));
+    }
+
+    #[test]
+    fn authors_are_people_not_the_site() {
+        let m = meta_of(
+            r#"<html><head><meta property="og:site_name" content="Codiant WP"><meta name="author" content="Codiant WP"></head>
+            <body><article><h1>How we ship software every week</h1><p class="byline">By Ann Lee and Bo Chen</p><p>Body.</p></article></body></html>"#,
+            "https://codiant.example/post",
+        );
+        assert_eq!(m.authors, ["Ann Lee", "Bo Chen"]);
+        assert_eq!(m.byline().as_deref(), Some("Ann Lee, Bo Chen"));
+        let m = meta_of(
+            r#"<html><head><script type="application/ld+json">{"@type":"Article","author":[{"@type":"Organization","name":"Acme"},{"@type":"Person","name":"By Cy Diaz"}]}</script></head><body></body></html>"#,
+            "https://acme.example/post",
+        );
+        assert_eq!(m.authors, ["Cy Diaz"]);
+    }
+
+    #[test]
+    fn a_section_heading_in_h1_gives_way_to_the_declared_title() {
+        let m = meta_of(
+            r#"<html><head><title>Why the sea is salty | Ocean Facts</title><meta property="og:title" content="Why the sea is salty"></head>
+            <body><h1>Ocean Facts</h1><p>x</p></body></html>"#,
+            "https://ocean.example/salty",
+        );
+        assert_eq!(m.title.as_deref(), Some("Why the sea is salty"));
+        let m = meta_of(
+            r#"<html><head><title>Why the sea is salty - Ocean Facts</title></head><body><h1>Why is the sea salty?</h1></body></html>"#,
+            "https://ocean.example/salty",
+        );
+        assert_eq!(m.title.as_deref(), Some("Why is the sea salty?"));
     }
 }

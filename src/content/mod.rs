@@ -5,7 +5,8 @@
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
 mod byline;
-pub(crate) mod meta;
+pub mod meta;
+mod people;
 mod render;
 mod select;
 mod stats;
@@ -15,7 +16,6 @@ use serde::Serialize;
 use crate::page::Page;
 
 pub(crate) use crate::page::chrome::is_hidden;
-pub(crate) use byline::headline;
 pub(crate) use render::flat_text;
 
 /// Longest `text` or `markdown`, in characters.
@@ -48,10 +48,10 @@ pub struct MainContent {
 pub fn main_content(page: &Page) -> MainContent {
     let (text, markdown) = body_of(page);
     let meta = meta::read(page);
-    let excerpt = meta.excerpt.or_else(|| first_paragraph(&text));
+    let excerpt = meta.description.clone().or_else(|| first_paragraph(&text));
     MainContent {
+        byline: meta.byline(),
         title: meta.title,
-        byline: meta.byline,
         published_at: meta.published_at,
         lang: meta.lang,
         excerpt,

@@ -14,7 +14,78 @@ pub(crate) fn month_first(doc: &Html) -> bool {
     lang.is_empty() || lang == "en" || lang == "en-us"
 }
 
+/// Month names in English (with their abbreviations), German, French, Spanish, Italian,
+/// Dutch and Portuguese, longest spellings first so the pattern never stops inside a name.
+const MONTH_NAMES: &[(&str, u32)] = &[
+    ("janeiro", 1),
+    ("janvier", 1),
+    ("januari", 1),
+    ("januar", 1),
+    ("jänner", 1),
+    ("gennaio", 1),
+    ("enero", 1),
+    ("fevereiro", 2),
+    ("februari", 2),
+    ("februar", 2),
+    ("février", 2),
+    ("fevrier", 2),
+    ("febbraio", 2),
+    ("febrero", 2),
+    ("março", 3),
+    ("marco", 3),
+    ("märz", 3),
+    ("maart", 3),
+    ("marzo", 3),
+    ("mars", 3),
+    ("aprile", 4),
+    ("avril", 4),
+    ("abril", 4),
+    ("maggio", 5),
+    ("mayo", 5),
+    ("maio", 5),
+    ("mai", 5),
+    ("mei", 5),
+    ("giugno", 6),
+    ("junio", 6),
+    ("junho", 6),
+    ("juin", 6),
+    ("juillet", 7),
+    ("luglio", 7),
+    ("julio", 7),
+    ("julho", 7),
+    ("augustus", 8),
+    ("agosto", 8),
+    ("août", 8),
+    ("aout", 8),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("septembre", 9),
+    ("settembre", 9),
+    ("setembro", 9),
+    ("oktober", 10),
+    ("octobre", 10),
+    ("ottobre", 10),
+    ("octubre", 10),
+    ("outubro", 10),
+    ("noviembre", 11),
+    ("novembre", 11),
+    ("novembro", 11),
+    ("dezember", 12),
+    ("décembre", 12),
+    ("decembre", 12),
+    ("dicembre", 12),
+    ("diciembre", 12),
+    ("dezembro", 12),
+];
+
 const MONTHS: &str = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
+
+/// [`MONTHS`] and [`MONTH_NAMES`] as one alternation.
+fn months_pattern() -> String {
+    let mut names: Vec<&str> = MONTH_NAMES.iter().map(|(name, _)| *name).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.chars().count()));
+    format!("{}|{MONTHS}", names.join("|"))
+}
 
 /// One pattern for every date shape we read, so matches never overlap.
 ///
@@ -23,8 +94,9 @@ const MONTHS: &str = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june
 pub(crate) fn date_pattern() -> &'static regex::Regex {
     static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     CELL.get_or_init(|| {
+        let months = months_pattern();
         let source = format!(
-            r"(?i)(?-u:\b)(?:(?P<iy>\d{{4}})-(?P<im>\d{{2}})-(?P<id>\d{{2}})(?:[T ](?P<ih>\d{{2}}):(?P<imin>\d{{2}})(?::(?P<is>\d{{2}})(?:\.\d{{1,9}})?)?(?P<iz>Z|[+-]\d{{2}}:?\d{{2}})?)?|(?P<sy>\d{{4}})/(?P<sm>\d{{1,2}})/(?P<sd>\d{{1,2}})|(?P<ad>\d{{1,2}})(?:st|nd|rd|th)?\.? (?:of )?(?P<amon>{MONTHS})\.?,? (?P<ay>\d{{4}})|(?P<bmon>{MONTHS})\.? (?P<bd>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<by>\d{{4}})|(?P<n1>\d{{1,2}})(?P<ns1>[/.])(?P<n2>\d{{1,2}})(?P<ns2>[/.])(?P<ny>\d{{4}}))(?-u:\b)"
+            r"(?i)(?-u:\b)(?:(?P<iy>\d{{4}})-(?P<im>\d{{2}})-(?P<id>\d{{2}})(?:[T ](?P<ih>\d{{2}}):(?P<imin>\d{{2}})(?::(?P<is>\d{{2}})(?:\.\d{{1,9}})?)?(?P<iz>Z|[+-]\d{{2}}:?\d{{2}})?)?|(?P<sy>\d{{4}})/(?P<sm>\d{{1,2}})/(?P<sd>\d{{1,2}})|(?P<cy>\d{{4}}) (?P<cmon>{months})\.? (?P<cd>\d{{1,2}})|(?P<ad>\d{{1,2}})(?:st|nd|rd|th|er|º)?\.? (?:of |de )?(?P<amon>{months})\.?,? (?:de )?(?P<ay>\d{{4}})|(?P<bmon>{months})\.? (?P<bd>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<by>\d{{4}})|(?P<n1>\d{{1,2}})(?P<ns1>[/.-])(?P<n2>\d{{1,2}})(?P<ns2>[/.-])(?P<ny>\d{{4}}))(?-u:\b)"
         );
         #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
         regex::Regex::new(&source).expect("date pattern is valid")
@@ -40,6 +112,8 @@ pub(crate) fn normalise_date(raw: &str, month_first: bool) -> Option<String> {
         (y, num("im")?, num("id")?)
     } else if let Some(y) = num("sy") {
         (y, num("sm")?, num("sd")?)
+    } else if let Some(y) = num("cy") {
+        (y, month_number(caps.name("cmon")?.as_str())?, num("cd")?)
     } else if let Some(y) = num("ay") {
         (y, month_number(caps.name("amon")?.as_str())?, num("ad")?)
     } else if let Some(y) = num("by") {
@@ -50,7 +124,8 @@ pub(crate) fn normalise_date(raw: &str, month_first: bool) -> Option<String> {
         if sep1 != caps.name("ns2")?.as_str() {
             return None;
         }
-        // 03.04.2025 is always day first; with slashes the page's language decides, unless
+        // 03.04.2025 is always day first; with slashes or dashes the page's language decides,
+        // unless
         // one of the numbers can only be a day.
         let day_first = sep1 == "." || a > 12 || (b <= 12 && !month_first);
         if day_first { (y, b, a) } else { (y, a, b) }
@@ -82,11 +157,11 @@ pub(crate) fn normalise_date(raw: &str, month_first: bool) -> Option<String> {
 }
 
 fn month_number(name: &str) -> Option<u32> {
-    let prefix: String = name
-        .chars()
-        .take(3)
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let lower = name.to_lowercase();
+    if let Some((_, number)) = MONTH_NAMES.iter().find(|(n, _)| *n == lower) {
+        return Some(*number);
+    }
+    let prefix: String = lower.chars().take(3).collect();
     let months = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ];
@@ -154,6 +229,25 @@ fn seconds_ago(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_in_the_shapes_pages_print_them() {
+        let cases = [
+            ("2023 Jan 7", true, Some("2023-01-07")),
+            ("03-09-2026", true, Some("2026-03-09")),
+            ("03-09-2026", false, Some("2026-09-03")),
+            ("7. Januar 2023", false, Some("2023-01-07")),
+            ("12 novembre 2025", false, Some("2025-11-12")),
+            ("7 de enero de 2023", false, Some("2023-01-07")),
+            ("1er mars 2024", false, Some("2024-03-01")),
+            ("March 3rd, 2025", true, Some("2025-03-03")),
+            ("PT7M", true, None),
+            ("2026", true, None),
+        ];
+        for (raw, month_first, want) in cases {
+            assert_eq!(normalise_date(raw, month_first).as_deref(), want, "{raw}");
+        }
+    }
 
     #[test]
     fn moments_absolute_and_relative() {

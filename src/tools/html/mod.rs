@@ -4,12 +4,12 @@ use std::collections::HashMap;
 
 use schemars::JsonSchema;
 use scraper::ElementRef;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
-use crate::page::dom::{bound_json, collapse_whitespace, compile_regex, text_capped, text_of};
+use crate::page::dom::{bound_json, collapse_whitespace, compile_regex, text_capped};
 use crate::page::interrupt;
 use crate::page::interrupt::SelectChecked;
 
@@ -75,7 +75,7 @@ pub fn tools() -> Vec<Tool> {
         Tool::new(
             "html.meta",
             "Page metadata: title (the visible headline), document title, description, canonical URL, language, author, publication time, site name, OpenGraph and Twitter card tags.",
-            "{title, document_title, description, canonical, lang, author, published_time (ISO-8601), site_name, og: {..}, twitter: {..}} (absent facts are null).",
+            "{title, document_title, description, canonical, lang, author (every author, joined with \", \"), authors [..], published_time (ISO-8601; the date printed by the byline, else the declared one), modified_time (ISO-8601), site_name, og: {..}, twitter: {..}} (absent facts are null).",
             Effect::Replace,
             meta,
         ),
@@ -918,10 +918,29 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
     Ok(Value::Array(out))
 }
 
+/// The result of `html.meta`: the page's one metadata reader ([`crate::content::meta`]),
+/// capped, plus the OpenGraph and Twitter card tags as the page wrote them.
+#[derive(Debug, Serialize)]
+struct PageMeta {
+    title: Option<String>,
+    document_title: Option<String>,
+    description: Option<String>,
+    canonical: Option<String>,
+    lang: Option<String>,
+    /// Every author, joined with ", ".
+    author: Option<String>,
+    authors: Vec<String>,
+    /// ISO-8601.
+    published_time: Option<String>,
+    /// ISO-8601.
+    modified_time: Option<String>,
+    site_name: Option<String>,
+    og: Map<String, Value>,
+    twitter: Map<String, Value>,
+}
+
 fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     let doc = &ws.page.document;
-    // First value of each `name`/`property`/`itemprop`, lower-cased keys.
-    let mut tags: HashMap<String, String> = HashMap::new();
     let mut og = Map::new();
     let mut twitter = Map::new();
     for tag in doc.select_checked(crate::static_selector!("meta[content]")) {
@@ -933,185 +952,38 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
             continue;
         }
         let content = ws.cap_text(content);
-        for key in [el.attr("property"), el.attr("name"), el.attr("itemprop")]
-            .into_iter()
-            .flatten()
-        {
+        for key in [el.attr("property"), el.attr("name")].into_iter().flatten() {
             let key = key.trim().to_ascii_lowercase();
             if let Some(rest) = key.strip_prefix("og:") {
                 push_meta(&mut og, rest, &content, ws.limits.max_items);
             } else if let Some(rest) = key.strip_prefix("twitter:") {
                 push_meta(&mut twitter, rest, &content, ws.limits.max_items);
             }
-            if tags.len() < ws.limits.max_items.saturating_mul(4) {
-                tags.entry(key).or_insert_with(|| content.clone());
-            }
         }
     }
-    let first =
-        |keys: &[&str]| -> Option<String> { keys.iter().find_map(|k| tags.get(*k).cloned()) };
-    let document_title = doc
-        .select_checked(crate::static_selector!("title"))
-        .next()
-        .map(|t| text_capped(t, ws.limits.max_text_chars))
-        .filter(|t| !t.is_empty());
-    // The title a reader sees is the headline; `<title>` is written for search results and
-    // tabs ("8 Services to Try in 2024 | Site" over the headline "The Best Services").
-    let title = crate::content::headline(doc)
-        .map(|h| text_capped(h, ws.limits.max_text_chars))
-        .or_else(|| first(&["og:title", "twitter:title"]))
-        .or_else(|| document_title.clone());
-    let description = first(&["description", "og:description", "twitter:description"]);
-    let canonical = doc
-        .select_checked(crate::static_selector!("link[rel][href]"))
-        .find(|l| {
-            l.value().attr("rel").is_some_and(|r| {
-                r.split_whitespace()
-                    .any(|w| w.eq_ignore_ascii_case("canonical"))
-            })
-        })
-        .and_then(|l| l.value().attr("href"))
-        .and_then(|h| ws.page.absolute(h))
-        .or_else(|| first(&["og:url"]).and_then(|u| ws.page.absolute(&u)));
-    let lang = doc
-        .root_element()
-        .value()
-        .attr("lang")
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|l| cap_label(ws, l.to_owned()))
-        .or_else(|| {
-            doc.select_checked(crate::static_selector!("meta[http-equiv][content]"))
-                .find(|m| {
-                    m.value()
-                        .attr("http-equiv")
-                        .is_some_and(|h| h.eq_ignore_ascii_case("content-language"))
-                })
-                .and_then(|m| m.value().attr("content"))
-                .map(|c| cap_label(ws, c.trim().to_owned()))
-        })
-        .or_else(|| first(&["og:locale"]));
-    // JSON-LD says who wrote it and when more often than meta tags do.
-    let items = crate::structured::items(ws.page);
-    let author = first(&[
-        "author",
-        "dc.creator",
-        "citation_author",
-        "parsely-author",
-        "sailthru.author",
-    ])
-    .or_else(|| first(&["article:author"]).filter(|a| !a.starts_with("http")))
-    .or_else(|| jsonld_fact(&items, "author").and_then(person_names))
-    .or_else(|| {
-        doc.select_checked(crate::static_selector!("[itemprop=author], a[rel~=author]"))
-            .map(|el| {
-                el.select_checked(crate::static_selector!("[itemprop=name]"))
-                    .next()
-                    .map_or_else(|| text_of(el), text_of)
-            })
-            .find(|name| !name.is_empty() && name.chars().count() <= 100)
-    })
-    .map(|a| cap_label(ws, a));
-    let published_time = first(&[
-        "article:published_time",
-        "og:article:published_time",
-        "published_time",
-        "datepublished",
-        "date_published",
-        "parsely-pub-date",
-        "sailthru.date",
-        "date",
-        "pubdate",
-        "publishdate",
-        "publish_date",
-        "publication_date",
-        "dc.date",
-        "dc.date.issued",
-        "dc.date.created",
-        "dcterms.date",
-        "dcterms.created",
-        "citation_publication_date",
-    ])
-    .or_else(|| {
-        jsonld_fact(&items, "datePublished")
-            .and_then(Value::as_str)
-            .map(|d| cap_label(ws, d.trim().to_owned()))
-    })
-    .or_else(|| {
-        doc.select_checked(crate::static_selector!("time[datetime]"))
-            .next()
-            .and_then(|t| t.value().attr("datetime"))
-            .map(|d| cap_label(ws, d.trim().to_owned()))
-    });
-    // Many articles name the author and date only in the visible byline.
-    let (author, published_time) = if author.is_none() || published_time.is_none() {
-        let visible = crate::content::meta::read(ws.page);
-        (
-            author.or_else(|| visible.byline.map(|b| cap_label(ws, b))),
-            published_time.or_else(|| visible.published_at.map(|d| cap_label(ws, d))),
-        )
-    } else {
-        (author, published_time)
+    let read = crate::content::meta::read(ws.page);
+    let cap = |text: Option<String>| text.map(|t| cap_label(ws, t));
+    let authors: Vec<String> = read
+        .authors
+        .iter()
+        .take(ws.limits.max_items)
+        .map(|a| cap_label(ws, a.clone()))
+        .collect();
+    let result = PageMeta {
+        title: read.title.map(|t| ws.cap_text(t)),
+        document_title: read.document_title.map(|t| ws.cap_text(t)),
+        description: read.description.map(|d| ws.cap_text(d)),
+        canonical: cap(read.canonical),
+        lang: cap(read.lang),
+        author: (!authors.is_empty()).then(|| authors.join(", ")),
+        authors,
+        published_time: read.published_at,
+        modified_time: read.modified_at,
+        site_name: cap(read.site_name),
+        og,
+        twitter,
     };
-    let site_name = first(&["og:site_name", "application-name"]).or_else(|| {
-        jsonld_fact(&items, "publisher")
-            .and_then(person_names)
-            .map(|p| cap_label(ws, p))
-    });
-    let published_time = published_time.map(|d| {
-        crate::page::dates::normalise_date(&d, crate::page::dates::month_first(doc)).unwrap_or(d)
-    });
-    Ok(json!({
-        "title": title,
-        "document_title": document_title,
-        "description": description,
-        "canonical": canonical,
-        "lang": lang,
-        "author": author,
-        "published_time": published_time,
-        "site_name": site_name,
-        "og": og,
-        "twitter": twitter,
-    }))
-}
-
-/// The first value of `key` in JSON-LD items, depth first (articles nest in `@graph`).
-fn jsonld_fact<'v>(items: &'v [Value], key: &str) -> Option<&'v Value> {
-    fn find<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
-        if depth > 8 {
-            return None;
-        }
-        match value {
-            Value::Object(map) => map
-                .get(key)
-                .filter(|v| !v.is_null())
-                .or_else(|| map.values().find_map(|v| find(v, key, depth + 1))),
-            Value::Array(values) => values.iter().find_map(|v| find(v, key, depth + 1)),
-            _ => None,
-        }
-    }
-    items.iter().find_map(|item| find(item, key, 0))
-}
-
-/// `"Ada"`, `{"name": "Ada"}` or a list of them → `"Ada, Grace"`.
-fn person_names(value: &Value) -> Option<String> {
-    let names: Vec<String> = match value {
-        Value::Array(values) => values.iter().filter_map(person_names).collect(),
-        Value::Object(map) => map
-            .get("name")
-            .and_then(Value::as_str)
-            .map(collapse_whitespace)
-            .into_iter()
-            .collect(),
-        Value::String(s) => vec![collapse_whitespace(s)],
-        _ => Vec::new(),
-    };
-    let joined = names
-        .into_iter()
-        .filter(|n| !n.is_empty())
-        .collect::<Vec<_>>()
-        .join(", ");
-    (!joined.is_empty()).then_some(joined)
+    serde_json::to_value(result).map_err(|e| ToolError::Failed(e.to_string()))
 }
 
 /// Adds a tag to a prefix map; a repeated key (several `og:image`) becomes an array.

@@ -295,7 +295,9 @@ mod catalog {
                 "canonical": "https://northwind.example/shoes/trail",
                 "lang": "en-US",
                 "author": "Northwind Editorial",
+                "authors": ["Northwind Editorial"],
                 "published_time": "2025-03-03T09:30:00+01:00",
+                "modified_time": null,
                 "site_name": "Northwind Outfitters",
                 "og": {
                     "title": "Trail Shoes",
@@ -310,7 +312,9 @@ mod catalog {
         assert_eq!(
             call(&contact, "html.meta", json!({})),
             json!({"title": "Contact Harbour Books", "document_title": "Contact us | Harbour Books", "description": null, "canonical": null, "lang": "en-GB",
-                   "author": null, "published_time": "2024-11-05", "site_name": null, "og": {}, "twitter": {}})
+                   "author": null,
+                "authors": [], "published_time": "2024-11-05",
+                "modified_time": null, "site_name": null, "og": {}, "twitter": {}})
         );
     }
 
@@ -324,19 +328,15 @@ mod catalog {
         let meta = call(&p, "html.meta", json!({}));
         assert_eq!(meta["author"], json!("Ada Lovelace"));
         assert_eq!(meta["twitter"], json!({"creator": "@ada"}));
-        let items = vec![
-            json!({"@graph": [{"@type": "WebSite"}, {"@type": "Article", "datePublished": "2025-01-02", "author": [{"name": "Ada"}, {"name": " Grace  Hopper "}], "publisher": {"name": "Acme"}}]}),
-        ];
-        assert_eq!(
-            super::super::jsonld_fact(&items, "datePublished"),
-            Some(&json!("2025-01-02"))
+        let graph = page(
+            r#"<html><head><script type="application/ld+json">{"@graph": [{"@type": "WebSite", "name": "Acme"}, {"@type": "Article", "datePublished": "2025-01-02", "author": [{"name": "Ada"}, {"name": " Grace  Hopper "}], "publisher": {"name": "Acme"}}]}</script></head><body></body></html>"#,
+            "https://x.example/",
         );
-        let author =
-            super::super::jsonld_fact(&items, "author").and_then(super::super::person_names);
-        assert_eq!(author.as_deref(), Some("Ada, Grace Hopper"));
-        let publisher =
-            super::super::jsonld_fact(&items, "publisher").and_then(super::super::person_names);
-        assert_eq!(publisher.as_deref(), Some("Acme"));
+        let meta = call(&graph, "html.meta", json!({}));
+        assert_eq!(meta["published_time"], json!("2025-01-02"));
+        assert_eq!(meta["author"], json!("Ada, Grace Hopper"));
+        assert_eq!(meta["authors"], json!(["Ada", "Grace Hopper"]));
+        assert_eq!(meta["site_name"], json!("Acme"));
     }
 
     #[test]

@@ -1,0 +1,146 @@
+//! The WCXB dev split (`../shared/corpora/wcxb-dev/`): pages with their labelled ground truth,
+//! for the evaluation examples (`#[path]`-included by those that read it).
+// Each example that includes it uses part of it.
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::Path;
+
+/// One page of the split.
+pub struct Page {
+    /// The page id (`0001`).
+    pub id: String,
+    /// The page type (`article`, `product`, …).
+    pub kind: String,
+    /// The page's URL (a placeholder when the truth names none).
+    pub url: String,
+    /// The page, decoded.
+    pub html: String,
+    /// `ground_truth`: title, author, publish_date, main_content, …
+    pub truth: serde_json::Value,
+}
+
+impl Page {
+    /// A text field of the ground truth ("" when absent).
+    pub fn truth_str(&self, key: &str) -> &str {
+        self.truth[key].as_str().unwrap_or("")
+    }
+
+    /// Tuning happens on even page ids; odd ids are held out to catch overfitting.
+    pub fn in_split(&self, split: Option<&str>) -> bool {
+        let even = self.id.parse::<u64>().is_ok_and(|n| n % 2 == 0);
+        match split {
+            None | Some("all") => true,
+            Some("even") => even,
+            Some("odd") => !even,
+            Some(other) => panic!("--split takes even, odd or all, not {other}"),
+        }
+    }
+}
+
+/// Every page of the split in `dir`, by id.
+pub fn load(dir: &Path) -> Vec<Page> {
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("metadata.json")).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for (id, info) in meta.as_object().unwrap() {
+        let Ok(gz) = std::fs::read(dir.join(format!("html/{id}.html.gz"))) else {
+            continue;
+        };
+        let mut bytes = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut bytes)
+            .unwrap();
+        let mut truth: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("ground-truth/{id}.json"))).unwrap(),
+        )
+        .unwrap();
+        out.push(Page {
+            id: id.clone(),
+            kind: info["page_type"].as_str().unwrap_or("other").to_owned(),
+            url: truth["url"]
+                .as_str()
+                .filter(|u| url::Url::parse(u).is_ok())
+                .unwrap_or("http://example.com/")
+                .to_owned(),
+            html: decode(&bytes),
+            truth: truth["ground_truth"].take(),
+        });
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
+/// Bytes as text: UTF-8, else the charset the page declares, else Windows-1252.
+pub fn decode(bytes: &[u8]) -> String {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return s.to_owned();
+    }
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).to_lowercase();
+    let label = head
+        .split("charset=")
+        .nth(1)
+        .map(|rest| {
+            rest.trim_start_matches(['"', '\''])
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect::<String>()
+        })
+        .unwrap_or_default();
+    let encoding =
+        encoding_rs::Encoding::for_label(label.as_bytes()).unwrap_or(encoding_rs::WINDOWS_1252);
+    encoding.decode(bytes).0.into_owned()
+}
+
+/// Word overlap of an answer with the truth: lower-cased `\w+` tokens as bags of words (the
+/// corpus README's common score).
+#[derive(Debug, Clone, Copy)]
+pub struct Overlap {
+    /// Share of the answer's words that are in the truth.
+    pub precision: f64,
+    /// Share of the truth's words that are in the answer.
+    pub recall: f64,
+    /// Their harmonic mean (1 when both are empty, 0 when one is).
+    pub f1: f64,
+}
+
+/// The bag-of-words overlap of `found` with `truth`.
+pub fn overlap(found: &str, truth: &str) -> Overlap {
+    use std::collections::HashMap;
+    static WORD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let word = WORD.get_or_init(|| regex::Regex::new(r"\w+").unwrap());
+    let bag = |text: &str| {
+        let lower = text.to_lowercase();
+        let mut counts: HashMap<String, u32> = HashMap::new();
+        for m in word.find_iter(&lower) {
+            *counts.entry(m.as_str().to_owned()).or_default() += 1;
+        }
+        counts
+    };
+    let (found, truth) = (bag(found), bag(truth));
+    let (n_found, n_truth) = (found.values().sum::<u32>(), truth.values().sum::<u32>());
+    if n_found == 0 || n_truth == 0 {
+        let same = f64::from(u8::from(n_found == n_truth));
+        return Overlap {
+            precision: same,
+            recall: same,
+            f1: same,
+        };
+    }
+    let common: u32 = found
+        .iter()
+        .map(|(t, n)| (*n).min(truth.get(t).copied().unwrap_or(0)))
+        .sum();
+    let precision = f64::from(common) / f64::from(n_found);
+    let recall = f64::from(common) / f64::from(n_truth);
+    let f1 = if common == 0 {
+        0.0
+    } else {
+        2.0 * precision * recall / (precision + recall)
+    };
+    Overlap {
+        precision,
+        recall,
+        f1,
+    }
+}
