@@ -647,3 +647,89 @@ fn server_mode_resumes_a_dropped_stream_with_last_event_id() {
     );
     drop(server);
 }
+
+/// Runs the binary on a page that takes 30 s to answer, presses Ctrl-C (SIGINT) once its URL
+/// has started, and waits for it to end.
+#[cfg(unix)]
+fn interrupted_run(dir: &TempDir, extra: &[&str]) -> Outcome {
+    use std::io::{BufRead, BufReader, Read};
+    let slow = site().url("/slow");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_scrape-agent"))
+        .current_dir(dir.path())
+        .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "true")
+        .env("RUST_LOG", "warn")
+        .env_remove("SCRAPE_AGENT_SERVER")
+        .args(["run", &slow, "-i", "the title"])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let (started_tx, started_rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        for line in BufReader::new(stderr).lines() {
+            let line = line.expect("a line");
+            if line.starts_with("[1/1] ") {
+                let _ = started_tx.send(());
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    });
+    started_rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the URL starts");
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("stdout");
+    let code = child.wait().expect("the binary ends").code();
+    Outcome {
+        code,
+        stdout,
+        stderr: reader.join().expect("stderr reader"),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_cancels_the_run_and_prints_what_it_gathered() {
+    let dir = TempDir::new();
+    let slow = site().url("/slow");
+    let (server, _) = start_server(&dir);
+    for extra in [&[][..], &["--server", server.base.as_str()][..]] {
+        let started = std::time::Instant::now();
+        let out = interrupted_run(&dir, extra);
+        assert_eq!(out.code, Some(1), "{extra:?}: {}", out.stderr);
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the run did not wait for the page"
+        );
+        let answer: Value = serde_json::from_str(&out.stdout).expect("stdout is JSON");
+        assert_eq!(answer, json!({ slow.clone(): null }));
+        assert!(
+            out.stderr
+                .contains("cancelling (Ctrl-C again to quit at once)…\n"),
+            "{extra:?}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr
+                .contains("\ncancelled: 0 URL(s) answered, 1 failed"),
+            "{extra:?}: {}",
+            out.stderr
+        );
+    }
+    drop(server);
+}

@@ -353,3 +353,41 @@ fn write_stdout(text: &str) -> Result<(), CliError> {
         _ => Ok(()),
     }
 }
+
+/// Ctrl-C, listened for from the moment this is made (not from the first wait, as with
+/// `tokio::signal::ctrl_c`), so a Ctrl-C right after a run starts is never missed.
+#[derive(Debug)]
+struct Interrupts {
+    #[cfg(unix)]
+    signal: Option<tokio::signal::unix::Signal>,
+}
+
+impl Interrupts {
+    fn new() -> Self {
+        #[cfg(unix)]
+        {
+            let signal =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
+            Self { signal }
+        }
+        #[cfg(not(unix))]
+        {
+            Self {}
+        }
+    }
+
+    /// The next Ctrl-C.
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        match &mut self.signal {
+            Some(signal) => {
+                signal.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}

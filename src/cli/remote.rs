@@ -10,8 +10,8 @@ use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::CliError;
 use super::watch::Watch;
+use super::{CliError, Interrupts};
 use crate::events::Event;
 use crate::run::ScrapeRequest;
 
@@ -163,6 +163,7 @@ impl Remote {
         id: &str,
         watch: &mut Watch,
         interrupt: Interrupt,
+        interrupts: &mut Interrupts,
     ) -> Result<(), CliError> {
         let path = format!("/api/scrape/{id}/events");
         let mut failures = 0;
@@ -175,7 +176,7 @@ impl Remote {
             }
             let why = tokio::select! {
                 why = self.read_events(request, watch) => why?,
-                _ = tokio::signal::ctrl_c() => {
+                () = interrupts.next() => {
                     if interrupt == Interrupt::Leave || cancelled {
                         return Err(CliError::Unavailable(format!(
                             "interrupted; session {id} goes on on the server"

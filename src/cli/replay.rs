@@ -5,7 +5,7 @@ use super::progress::Progress;
 use super::remote::{Interrupt, Remote};
 use super::sessions::{open_store, store_error};
 use super::watch::Watch;
-use super::{CliError, Exit, ReplayArgs};
+use super::{CliError, Exit, Interrupts, ReplayArgs};
 use crate::run::request::valid_session_id;
 use crate::settings::Settings;
 
@@ -28,7 +28,12 @@ pub(super) async fn replay(settings: Settings, args: ReplayArgs) -> Result<Exit,
         Some(base) => {
             let remote = Remote::new(base, args.server.api_key.as_deref())?;
             remote
-                .follow(&args.id, &mut watch, Interrupt::Leave)
+                .follow(
+                    &args.id,
+                    &mut watch,
+                    Interrupt::Leave,
+                    &mut Interrupts::new(),
+                )
                 .await?;
         }
         None => {

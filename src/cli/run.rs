@@ -8,7 +8,7 @@ use futures::StreamExt;
 use super::progress::Progress;
 use super::remote::{Interrupt, Remote};
 use super::watch::Watch;
-use super::{CliError, Exit, RunArgs};
+use super::{CliError, Exit, Interrupts, RunArgs};
 use crate::app::AppState;
 use crate::output::OutputFormat;
 use crate::run::{ScrapeRequest, StartError};
@@ -25,9 +25,16 @@ pub(super) async fn run(settings: Settings, args: RunArgs) -> Result<Exit, CliEr
     let session_id = match &args.server.server {
         Some(base) => {
             let remote = Remote::new(base, args.server.api_key.as_deref())?;
+            // Listening before the run starts: a Ctrl-C from then on cancels it.
+            let mut interrupts = Interrupts::new();
             let started = remote.start(&request).await?;
             remote
-                .follow(&started.session_id, &mut watch, Interrupt::CancelRun)
+                .follow(
+                    &started.session_id,
+                    &mut watch,
+                    Interrupt::CancelRun,
+                    &mut interrupts,
+                )
                 .await?;
             started.session_id
         }
@@ -119,6 +126,7 @@ async fn run_here(
     let deps = state.run_deps(&valid).map_err(|rejection| {
         CliError::Usage(format!("{}: {}", rejection.code, rejection.message))
     })?;
+    let mut interrupts = Interrupts::new();
     let id = state
         .hub
         .start(deps, valid, false)
@@ -138,7 +146,7 @@ async fn run_here(
                     break;
                 }
             }
-            _ = tokio::signal::ctrl_c() => {
+            () = interrupts.next() => {
                 if cancelled {
                     return Err(CliError::Unavailable(format!("interrupted; session {id} was being cancelled")));
                 }
