@@ -40,8 +40,8 @@ pub struct Cli {
     /// A TOML file layered over the embedded defaults.
     #[arg(long, global = true, env = "SCRAPE_AGENT_CONFIG")]
     config: Option<PathBuf>,
-    /// Address to listen on (overrides server.bind).
-    #[arg(long, global = true)]
+    /// Address to listen on when serving (overrides server.bind).
+    #[arg(long)]
     bind: Option<SocketAddr>,
     #[command(subcommand)]
     command: Option<Command>,
@@ -50,7 +50,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the HTTP server (the default).
-    Serve,
+    Serve(ServeArgs),
     /// Serve the MCP tools on stdin/stdout, for MCP clients that launch a process.
     Mcp,
     /// Scrape URLs: in this process, or on a running server with `--server`.
@@ -61,6 +61,14 @@ enum Command {
     Sessions(SessionsArgs),
     /// Print a stored run again: its steps on stderr, its answer on stdout.
     Replay(ReplayArgs),
+}
+
+/// `scrape-agent serve`.
+#[derive(Debug, Default, Args)]
+struct ServeArgs {
+    /// Address to listen on (overrides server.bind).
+    #[arg(long)]
+    bind: Option<SocketAddr>,
 }
 
 /// Where a command finds sessions: a running server, or else the configured store.
@@ -246,7 +254,9 @@ impl CliError {
 /// Parses the command line and runs the command; the process's exit status.
 pub async fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command = cli.command.unwrap_or(Command::Serve);
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Serve(ServeArgs::default()));
     let mut settings = match Settings::load(cli.config.as_deref()) {
         Ok(settings) => settings,
         Err(err) => {
@@ -254,12 +264,16 @@ pub async fn main() -> ExitCode {
             return Exit::Usage.into();
         }
     };
-    if let Some(bind) = cli.bind {
+    let bind = match &command {
+        Command::Serve(serve) => serve.bind.or(cli.bind),
+        _ => cli.bind,
+    };
+    if let Some(bind) = bind {
         settings.server.bind = bind;
     }
     init_logs(&command, settings.log.format);
     let outcome = match command {
-        Command::Serve => serve(settings).await,
+        Command::Serve(_) => serve(settings).await,
         Command::Mcp => serve_mcp_stdio(settings).await,
         Command::Run(args) => run::run(settings, args).await,
         Command::Tools(args) => tools::list(&args),
@@ -279,7 +293,7 @@ pub async fn main() -> ExitCode {
 /// the answer), as text or JSON lines. The terminal commands log warnings only unless
 /// `RUST_LOG` says otherwise: their progress is the output.
 fn init_logs(command: &Command, format: LogFormat) {
-    let serving = matches!(command, Command::Serve);
+    let serving = matches!(command, Command::Serve(_));
     let (writer, ansi) = if serving {
         (
             BoxMakeWriter::new(std::io::stdout),
@@ -294,7 +308,7 @@ fn init_logs(command: &Command, format: LogFormat) {
     };
     let default_filter = match command {
         // The MCP SDK logs every message it handles at info.
-        Command::Serve | Command::Mcp => "info,tower_http=warn,rmcp=warn",
+        Command::Serve(_) | Command::Mcp => "info,tower_http=warn,rmcp=warn",
         _ => "warn",
     };
     let logs = tracing_subscriber::fmt()

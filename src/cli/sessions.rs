@@ -64,7 +64,9 @@ pub(super) async fn list(settings: Settings, args: SessionsArgs) -> Result<Exit,
             };
             let page = store.list_sessions(&filter).await.map_err(store_error)?;
             store.close().await;
-            serde_json::json!({"sessions": page.sessions, "next_cursor": page.next_cursor})
+            serde_json::to_value(&page).map_err(|err| {
+                CliError::Unavailable(format!("unreadable session listing: {err}"))
+            })?
         }
     };
     if args.json {
