@@ -733,3 +733,77 @@ fn ctrl_c_cancels_the_run_and_prints_what_it_gathered() {
     }
     drop(server);
 }
+
+#[test]
+fn sessions_and_replay_without_a_store_say_so_and_create_none() {
+    let dir = TempDir::new();
+    let listed = outcome(cli(&dir).arg("sessions"));
+    assert_eq!(listed.code, Some(0), "{}", listed.stderr);
+    assert_eq!(listed.stdout, "");
+    assert!(
+        listed
+            .stderr
+            .starts_with("no sessions: the store sqlite://data/scrape-agent.db does not exist yet"),
+        "{}",
+        listed.stderr
+    );
+    let replayed = outcome(cli(&dir).args(["replay", "some-session"]));
+    assert_eq!(replayed.code, Some(2));
+    assert_eq!(
+        replayed.stderr,
+        "scrape-agent: no session `some-session`: the store sqlite://data/scrape-agent.db does not exist\n"
+    );
+    assert_eq!(
+        dir.entries(),
+        Vec::<String>::new(),
+        "no database was created"
+    );
+}
+
+#[test]
+fn a_server_with_keys_takes_the_api_key_from_the_flag_or_the_environment() {
+    let dir = TempDir::new();
+    let db_url = format!("sqlite://{}", dir.path().join("server.db").display());
+    let server = runtime().block_on(Server::start_with(
+        &db_url,
+        &[("SCRAPE_AGENT__AUTH__API_KEYS", "key-one")],
+    ));
+    let news = site().url("/pages/news.html");
+    let run = |extra: &[&str], env_key: Option<&str>| {
+        let mut command = cli(&dir);
+        command.args(["run", &news, "-i", TOP_3, "-q", "--server", &server.base]);
+        command.args(extra);
+        if let Some(key) = env_key {
+            command.env("SCRAPE_AGENT_API_KEY", key);
+        }
+        outcome(&mut command)
+    };
+    let refused = run(&[], None);
+    assert_eq!(refused.code, Some(2));
+    assert!(
+        refused.stderr.starts_with("scrape-agent: unauthorized: "),
+        "{}",
+        refused.stderr
+    );
+    let wrong = run(&["--api-key", "key-two"], None);
+    assert_eq!(wrong.code, Some(2), "{}", wrong.stderr);
+    for (extra, env_key) in [
+        (&["--api-key", "key-one"][..], None),
+        (&[][..], Some("key-one")),
+    ] {
+        let out = run(extra, env_key);
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        let answer: Value = serde_json::from_str(&out.stdout).expect("stdout is JSON");
+        assert_eq!(answer, json!({ news.clone(): top_3_stories() }));
+    }
+    let listed = outcome(cli(&dir).env("SCRAPE_AGENT_API_KEY", "key-one").args([
+        "sessions",
+        "--server",
+        &server.base,
+        "--json",
+    ]));
+    assert_eq!(listed.code, Some(0), "{}", listed.stderr);
+    let listing: Value = serde_json::from_str(&listed.stdout).expect("JSON listing");
+    assert_eq!(listing["sessions"].as_array().map(Vec::len), Some(2));
+    drop(server);
+}
