@@ -242,6 +242,13 @@ pub enum CliError {
     Unavailable(String),
 }
 
+/// A request the agent would refuse (the same codes as the HTTP API's 4xx answers).
+impl From<crate::run::request::Rejection> for CliError {
+    fn from(rejection: crate::run::request::Rejection) -> Self {
+        Self::Usage(format!("{}: {}", rejection.code, rejection.message))
+    }
+}
+
 impl CliError {
     fn exit(&self) -> Exit {
         match self {

@@ -174,8 +174,8 @@ impl Remote {
             if before > 0 {
                 request = request.header("last-event-id", before.to_string());
             }
-            let why = tokio::select! {
-                why = self.read_events(request, watch) => why?,
+            let read = tokio::select! {
+                read = self.read_events(request, watch) => read?,
                 () = interrupts.next() => {
                     if interrupt == Interrupt::Leave || cancelled {
                         return Err(CliError::Unavailable(format!(
@@ -189,9 +189,9 @@ impl Remote {
                     continue;
                 }
             };
-            if watch.is_done() {
+            let Some(why) = read else {
                 return Ok(());
-            }
+            };
             if watch.last_seq() > before {
                 failures = 0;
             }
@@ -211,20 +211,21 @@ impl Remote {
         }
     }
 
-    /// Reads one connection's events into the watch until `complete` or until it drops;
-    /// `Ok` with why it dropped, `Err` when the server refuses the stream itself.
+    /// Reads one connection's events into the watch: `None` once the run's `complete` is
+    /// taken, else why the connection dropped before it (worth a reconnection); `Err` when the
+    /// server refuses the stream itself.
     async fn read_events(
         &self,
         request: RequestBuilder,
         watch: &mut Watch,
-    ) -> Result<String, CliError> {
+    ) -> Result<Option<String>, CliError> {
         let response = match request.send().await {
             Ok(response) => response,
-            Err(err) => return Ok(format!("cannot reach {}: {err}", self.base)),
+            Err(err) => return Ok(Some(format!("cannot reach {}: {err}", self.base))),
         };
         let status = response.status();
         if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
-            return Ok(format!("the server answered {status}"));
+            return Ok(Some(format!("the server answered {status}")));
         }
         if !status.is_success() {
             return Err(api_error(response).await);
@@ -233,7 +234,7 @@ impl Remote {
         while let Some(frame) = frames.next().await {
             let frame = match frame {
                 Ok(frame) => frame,
-                Err(err) => return Ok(err.to_string()),
+                Err(err) => return Ok(Some(err.to_string())),
             };
             let event: Event = match serde_json::from_str(&frame.data) {
                 Ok(event) => event,
@@ -244,10 +245,10 @@ impl Remote {
             };
             watch.take(&event)?;
             if watch.is_done() {
-                return Ok("done".to_owned());
+                return Ok(None);
             }
         }
-        Ok("the stream ended early".to_owned())
+        Ok(Some("the stream ended before the run did".to_owned()))
     }
 }
 

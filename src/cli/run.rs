@@ -109,6 +109,8 @@ async fn run_here(
     request: ScrapeRequest,
     watch: &mut Watch,
 ) -> Result<String, CliError> {
+    // Checked first: a mistake in the request needs no store.
+    let valid = request.validate(&settings.limits)?;
     let scratch = ScratchStore::new();
     settings.database.url = scratch.url();
     settings.database.max_connections = settings.database.max_connections.clamp(1, 4);
@@ -118,14 +120,7 @@ async fn run_here(
         crate::app::StartupError::LlmRequired => CliError::Usage(err.to_string()),
         other => CliError::Unavailable(other.to_string()),
     })?;
-    let valid = request
-        .validate(&state.settings.limits)
-        .map_err(|rejection| {
-            CliError::Usage(format!("{}: {}", rejection.code, rejection.message))
-        })?;
-    let deps = state.run_deps(&valid).map_err(|rejection| {
-        CliError::Usage(format!("{}: {}", rejection.code, rejection.message))
-    })?;
+    let deps = state.run_deps(&valid)?;
     let mut interrupts = Interrupts::new();
     let id = state
         .hub
