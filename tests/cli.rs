@@ -271,6 +271,19 @@ fn mistakes_exit_2_with_one_line_on_stderr() {
         out.stderr,
         "scrape-agent: no tool named `no.such_tool`; `scrape-agent tools` lists them\n"
     );
+    let out = outcome(cli(&dir).args([
+        "run",
+        "https://example.com/",
+        "-i",
+        "the title",
+        "--server",
+        "ftp://example.com",
+    ]));
+    assert_eq!(out.code, Some(2));
+    assert_eq!(
+        out.stderr,
+        "scrape-agent: --server `ftp://example.com` is not an http(s) URL\n"
+    );
     // Nothing to reach: the server is not there (exit 3).
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .expect("a port")
@@ -806,4 +819,47 @@ fn a_server_with_keys_takes_the_api_key_from_the_flag_or_the_environment() {
     let listing: Value = serde_json::from_str(&listed.stdout).expect("JSON listing");
     assert_eq!(listing["sessions"].as_array().map(Vec::len), Some(2));
     drop(server);
+}
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`, part of every Debian system)
+/// progress is drawn as bars: the URL bar's count, and the steps inside the URL's spinner line
+/// rather than as lines of their own.
+#[cfg(target_os = "linux")]
+#[test]
+fn on_a_terminal_progress_is_drawn_as_bars() {
+    let dir = TempDir::new();
+    let news = site().url("/pages/news.html");
+    let command = format!(
+        "'{}' run '{news}' -i 'the top 3 stories' --out answer.json",
+        env!("CARGO_BIN_EXE_scrape-agent")
+    );
+    let mut script = Command::new("script");
+    script
+        .current_dir(dir.path())
+        .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "true")
+        .env("RUST_LOG", "warn")
+        .env("TERM", "xterm")
+        .env_remove("SCRAPE_AGENT_SERVER")
+        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
+        .timeout(Duration::from_secs(120));
+    let out = outcome(&mut script);
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    let screen = out.stdout;
+    assert!(screen.contains("/1 URL(s) ["), "the URL bar: {screen}");
+    assert!(
+        screen.contains(&format!("[1/1] {news} ")),
+        "the URL's spinner: {screen}"
+    );
+    assert!(
+        !screen.contains("[1/1] fetch:"),
+        "no plain step lines: {screen}"
+    );
+    assert!(
+        screen.contains("completed: 1 URL(s) answered, 0 failed"),
+        "{screen}"
+    );
+    let answer: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("answer.json")).unwrap())
+            .unwrap();
+    assert_eq!(answer[&news].as_array().map(Vec::len), Some(3));
 }
