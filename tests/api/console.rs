@@ -1,12 +1,14 @@
 //! The web console at `/` in a real browser (headless Chromium over WebDriver) against the
 //! real server and the fixture site: a run started from the form, its timeline and answer
-//! table, a reload in the middle of a run, a reconnection that replays events the page
+//! table, a reload and a network drop in the middle of a run, a reconnection that replays events the page
 //! already has, cancelling, reopening a finished run from its link, and a server with keys.
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::browser::Browser;
 use crate::support::{FixtureServer, Frame, TestApp, read_stream, spawn_app, spawn_app_with};
@@ -350,6 +352,131 @@ async fn replay_from_the_start(browser: &Browser) -> u64 {
         .wait_for("the replayed events", RUN_TIMEOUT, &script)
         .await;
     delivered.as_u64().unwrap()
+}
+
+/// A TCP relay between the browser and the server whose connections the test can cut, as a
+/// network drop does. It keeps what the browser sent, to see the headers of reconnections.
+struct Relay {
+    base: String,
+    cut: tokio::sync::watch::Sender<u32>,
+    sent: Arc<Mutex<String>>,
+}
+
+impl Relay {
+    async fn start(upstream: String) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let (cut, _) = tokio::sync::watch::channel(0u32);
+        let sent = Arc::new(Mutex::new(String::new()));
+        let (cuts, log) = (cut.clone(), sent.clone());
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let mut cut = cuts.subscribe();
+                let (log, upstream) = (log.clone(), upstream.clone());
+                tokio::spawn(async move {
+                    let Ok(server) = tokio::net::TcpStream::connect(&upstream).await else {
+                        return;
+                    };
+                    let (mut from_client, mut to_client) = client.into_split();
+                    let (mut from_server, mut to_server) = server.into_split();
+                    let upload = async {
+                        let mut buffer = vec![0u8; 16 * 1024];
+                        loop {
+                            let n = from_client.read(&mut buffer).await.unwrap_or(0);
+                            if n == 0 {
+                                break;
+                            }
+                            log.lock()
+                                .unwrap()
+                                .push_str(&String::from_utf8_lossy(&buffer[..n]));
+                            if to_server.write_all(&buffer[..n]).await.is_err() {
+                                break;
+                            }
+                        }
+                    };
+                    // Dropping both halves of both sockets resets the connection.
+                    tokio::select! {
+                        () = upload => {}
+                        _ = tokio::io::copy(&mut from_server, &mut to_client) => {}
+                        _ = cut.changed() => {}
+                    }
+                });
+            }
+        });
+        Self { base, cut, sent }
+    }
+
+    /// Drops every connection open now.
+    fn cut(&self) {
+        self.cut.send_modify(|n| *n += 1);
+    }
+
+    /// The `Last-Event-ID` values of the event-stream requests the browser sent.
+    fn last_event_ids(&self, id: &str) -> Vec<u64> {
+        let sent = self.sent.lock().unwrap();
+        sent.split("GET ")
+            .filter(|request| request.starts_with(&format!("/api/scrape/{id}/events")))
+            .filter_map(|request| {
+                request.split("\r\n\r\n").next()?.lines().find_map(|line| {
+                    let (name, value) = line.split_once(':')?;
+                    name.eq_ignore_ascii_case("last-event-id")
+                        .then(|| value.trim().parse().ok())?
+                })
+            })
+            .collect()
+    }
+}
+
+#[tokio::test]
+async fn a_network_drop_mid_run_resumes_with_last_event_id() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| s.runs.fetch_concurrency = 1).await;
+    let relay = Relay::start(app.base.trim_start_matches("http://").to_owned()).await;
+    let urls: Vec<String> = [1500, 1600, 1700]
+        .iter()
+        .map(|ms| fixtures.url(&format!("/delay/{ms}/news.html")))
+        .collect();
+    browser.goto(&format!("{}/", relay.base)).await;
+    let id = submit(&browser, &urls, "top 3 stories with title and points").await;
+    browser
+        .wait_for(
+            "the first URL to finish",
+            RUN_TIMEOUT,
+            "return document.querySelector('#timeline .url-group[data-status=completed]') !== null;",
+        )
+        .await;
+    let seen_before = browser
+        .eval("return state.run.lastSeq;", json!([]))
+        .await
+        .as_u64()
+        .unwrap();
+    assert!(relay.last_event_ids(&id).is_empty(), "no reconnection yet");
+    relay.cut();
+    wait_for_answer(&browser).await;
+
+    // The browser came back on its own, saying which events it had.
+    let resumed_after = relay.last_event_ids(&id);
+    assert!(
+        resumed_after
+            .first()
+            .is_some_and(|&last| last >= seen_before),
+        "a reconnection with Last-Event-ID ≥ {seen_before}: {resumed_after:?}"
+    );
+    let frames = stored_events(&app, &id).await;
+    assert_eq!(timeline_seqs(&browser).await, row_seqs(&frames));
+    assert_eq!(
+        browser
+            .eval(
+                "return document.getElementById('run-status').textContent;",
+                json!([])
+            )
+            .await,
+        "completed"
+    );
 }
 
 #[tokio::test]
