@@ -1,7 +1,8 @@
 //! The web console at `/` in a real browser (headless Chromium over WebDriver) against the
 //! real server and the fixture site: a run started from the form, its timeline and answer
-//! table, a reload and a network drop in the middle of a run, a reconnection that replays events the page
-//! already has, cancelling, reopening a finished run from its link, and a server with keys.
+//! table, an LLM decision streamed into one row, a reload, a replaying reconnection and a
+//! network drop in the middle of a run, cancelling, reopening a finished run from its link,
+//! and a server with keys.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -11,6 +12,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::browser::Browser;
+use crate::support::openai::{FakeOpenAi, Reply};
 use crate::support::{FixtureServer, Frame, TestApp, read_stream, spawn_app, spawn_app_with};
 
 /// One browser at a time: Chromium is heavy on a small machine, and the tests of this binary
@@ -25,12 +27,24 @@ fn artifacts() -> PathBuf {
 
 /// Fills the form and starts the run; returns the session id the page opened.
 async fn submit(browser: &Browser, urls: &[String], instructions: &str) -> String {
+    submit_to(browser, urls, instructions, "heuristic").await
+}
+
+/// [`submit`] with the planner to choose.
+async fn submit_to(
+    browser: &Browser,
+    urls: &[String],
+    instructions: &str,
+    planner: &str,
+) -> String {
     browser.type_into("#urls", &urls.join("\n")).await;
     browser.type_into("#instructions", instructions).await;
     browser
         .click("#output-format option[value='markdown']")
         .await;
-    browser.click("#planner option[value='heuristic']").await;
+    browser
+        .click(&format!("#planner option[value='{planner}']"))
+        .await;
     browser.click("#start-run").await;
     let id = browser
         .wait_for(
@@ -477,6 +491,65 @@ async fn a_network_drop_mid_run_resumes_with_last_event_id() {
             .await,
         "completed"
     );
+}
+
+#[tokio::test]
+async fn a_streamed_llm_decision_grows_in_one_row() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let fake = FakeOpenAi::start(vec![Reply::Stream(crate::llm::interleaved_stream())]).await;
+    let app = crate::llm::llm_app(&fake, 5, 12_000).await;
+    browser.goto(&format!("{}/", app.base)).await;
+    let news = fixtures.url("/pages/news.html");
+    let id = submit_to(&browser, &[news], "top 3 items with title and link", "llm").await;
+    wait_for_answer(&browser).await;
+
+    // Four partial decisions, then the final one, of round 0; round 1 says it is done.
+    let frames = stored_events(&app, &id).await;
+    let decisions: Vec<(u64, String)> = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.payload()["action"] == "agent_decision")
+        .map(|f| (seq(f), f.payload()["status"].as_str().unwrap().to_owned()))
+        .collect();
+    let statuses: Vec<&str> = decisions.iter().map(|(_, s)| s.as_str()).collect();
+    assert_eq!(
+        statuses,
+        [
+            "running",
+            "running",
+            "running",
+            "running",
+            "completed",
+            "completed"
+        ]
+    );
+    // The page shows one row per decision: the drafts were replaced by their final form.
+    let rows = browser
+        .eval(
+            "return [...document.querySelectorAll('.action-group[data-action=agent_decision] > ol > li')] \
+               .map(li => ({ seq: Number(li.dataset.seq), status: li.dataset.status, \
+                 drafts: Number(li.dataset.drafts || 0), \
+                 tools: [...li.querySelectorAll('.planned > li > code')].map(c => c.textContent) }));",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        rows,
+        json!([
+            {"seq": decisions[4].0, "status": "completed", "drafts": 4,
+             "tools": ["html.select", "extract.top_n"]},
+            {"seq": decisions[5].0, "status": "completed", "drafts": 0, "tools": []},
+        ])
+    );
+    let drafts: Vec<u64> = decisions[..4].iter().map(|(seq, _)| *seq).collect();
+    let shown: Vec<u64> = row_seqs(&frames)
+        .into_iter()
+        .filter(|seq| !drafts.contains(seq))
+        .collect();
+    assert_eq!(timeline_seqs(&browser).await, shown);
 }
 
 #[tokio::test]
