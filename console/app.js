@@ -261,7 +261,7 @@ function connect(run) {
       run.retries += 1;
       const delay = Math.min(500 * 2 ** run.retries, 10000);
       byId('connection').textContent = `Connection lost; retrying in ${Math.round(delay / 1000)} s…`;
-      run.retryTimer = setTimeout(() => { if (!run.closed) connect(run); }, delay);
+      run.retryTimer = setTimeout(() => reconnect(run), delay);
     } else {
       byId('connection').textContent = 'Connection lost; reconnecting…';
     }
@@ -269,6 +269,24 @@ function connect(run) {
   for (const type of EVENT_TYPES) {
     source.addEventListener(type, (message) => receive(run, message));
   }
+}
+
+/** Reconnects after the browser gave up, unless the server says it never will work: a key
+ * it refuses (the key field opens) or a session it no longer has. */
+async function reconnect(run) {
+  if (run.closed) return;
+  let response = null;
+  try {
+    response = await api(`/api/scrape/${encodeURIComponent(run.id)}`);
+  } catch (_) { /* still unreachable: try the stream anyway, it retries */ }
+  if (run.closed) return;
+  if (response && (response.status === 401 || response.status === 404)) {
+    byId('connection').textContent = response.status === 401
+      ? 'The server wants an API key to follow this run.'
+      : 'The session is gone.';
+    return;
+  }
+  connect(run);
 }
 
 function receive(run, message) {
