@@ -146,7 +146,7 @@ const TOP_THREE: [[&str; 2]; 3] = [
 ];
 
 #[tokio::test]
-async fn a_run_from_the_form_fills_the_timeline_and_a_sortable_table() {
+async fn a_run_from_the_form_fills_the_timeline_a_sortable_table_and_downloads() {
     let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
     let Some(browser) = Browser::start().await else {
         return;
@@ -256,6 +256,42 @@ async fn a_run_from_the_form_fills_the_timeline_and_a_sortable_table() {
         shown,
         frames.last().unwrap().payload()["extracted_data"],
         "the JSON view shows complete.extracted_data"
+    );
+
+    // Downloads: the answer as JSON, CSV and Markdown, as files.
+    browser.click("#download-json").await;
+    let downloaded: Value =
+        serde_json::from_str(&browser.downloaded(&format!("{id}.json"), RUN_TIMEOUT).await)
+            .unwrap();
+    assert_eq!(downloaded, shown);
+    browser.click("#tab-table").await;
+    browser.click("#download-csv").await;
+    let mut csv = "title,points\r\n".to_owned();
+    for [title, points] in TOP_THREE {
+        csv.push_str(&format!("{title},{points}\r\n"));
+    }
+    assert_eq!(
+        browser.downloaded(&format!("{id}.csv"), RUN_TIMEOUT).await,
+        csv
+    );
+    browser.click("#download-md").await;
+    let mut markdown = format!("## {news}\n\n| title | points |\n| --- | --- |\n");
+    for [title, points] in TOP_THREE {
+        markdown.push_str(&format!("| {title} | {points} |\n"));
+    }
+    assert_eq!(
+        browser.downloaded(&format!("{id}.md"), RUN_TIMEOUT).await,
+        markdown
+    );
+    // A CSV cell a spreadsheet would run gets a leading `'`; a plain number stays as it is.
+    assert_eq!(
+        browser
+            .eval(
+                "return [csvCell('=HYPERLINK(1)'), csvCell('-5'), csvCell('a,\"b\"')];",
+                json!([])
+            )
+            .await,
+        json!(["'=HYPERLINK(1)", "-5", "\"a,\"\"b\"\"\""])
     );
 
     // The sessions list has the run; its link reopens it in a fresh page, replayed whole.

@@ -41,6 +41,7 @@ pub struct Browser {
     session: String,
     client: reqwest::Client,
     _profile: TempDir,
+    downloads: TempDir,
 }
 
 impl Browser {
@@ -88,6 +89,7 @@ impl Browser {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let profile = TempDir::new();
+        let downloads = TempDir::new();
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
@@ -96,6 +98,10 @@ impl Browser {
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
                          "--disable-dev-shm-usage", "--window-size=1280,1600",
                          format!("--user-data-dir={}", profile.0.display())],
+                "prefs": {
+                    "download.default_directory": downloads.0,
+                    "download.prompt_for_download": false,
+                },
             },
         }}});
         let answer: Value = client
@@ -117,6 +123,7 @@ impl Browser {
             session,
             client,
             _profile: profile,
+            downloads,
         })
     }
 
@@ -215,6 +222,20 @@ impl Browser {
                 return value;
             }
             assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The content of a file the page downloaded, once it is there whole.
+    pub async fn downloaded(&self, name: &str, within: Duration) -> String {
+        let path = self.downloads.0.join(name);
+        let deadline = Instant::now() + within;
+        loop {
+            // Chromium writes `<name>.crdownload` and renames it when done.
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                return text;
+            }
+            assert!(Instant::now() < deadline, "{name} was not downloaded");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
