@@ -1,8 +1,8 @@
 //! The web console at `/` in a real browser (headless Chromium over WebDriver) against the
 //! real server and the fixture site: a run started from the form, its timeline and answer
 //! table, an LLM decision streamed into one row, a reload, a replaying reconnection and a
-//! network drop in the middle of a run, cancelling, reopening a finished run from its link,
-//! and a server with keys.
+//! network drop in the middle of a run, main content with markup-like text, cancelling,
+//! reopening a finished run from its link, and a server with keys.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -586,6 +586,49 @@ async fn a_streamed_llm_decision_grows_in_one_row() {
         .filter(|seq| !drafts.contains(seq))
         .collect();
     assert_eq!(timeline_seqs(&browser).await, shown);
+}
+
+#[tokio::test]
+async fn main_content_is_readable_text_and_page_markup_stays_text() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    browser.goto(&format!("{}/", app.base)).await;
+    let article = fixtures.url("/pages/console-article.html");
+    submit(&browser, &[article], "the main content of the article").await;
+    wait_for_answer(&browser).await;
+
+    // No list: the answer opens on its Markdown, which holds the page's markup-like text as
+    // text (Markdown escapes its `<`).
+    let shown = browser
+        .eval(
+            "return { textTab: document.getElementById('tab-text').getAttribute('aria-selected'), \
+                      text: [...document.querySelectorAll('#view-text .document')] \
+                        .map(d => d.textContent).join('\\n'), \
+                      images: document.querySelectorAll('#content img').length, \
+                      scripts: document.querySelectorAll('script').length, \
+                      title: document.title };",
+            json!([]),
+        )
+        .await;
+    assert_eq!(shown["textTab"], "true");
+    let text = shown["text"].as_str().unwrap();
+    assert!(text.contains("Escaping in practice"), "{text}");
+    assert!(
+        text.contains(r#"\<img src=x onerror="document.title='pwned'"\>"#),
+        "{text}"
+    );
+    assert!(text.contains(r"\<script\>alert(1)\</script\>"), "{text}");
+    assert!(
+        !text.contains("© Example"),
+        "the footer is not main content: {text}"
+    );
+    assert_eq!(shown["images"], 0, "no element was made from page text");
+    assert_eq!(shown["scripts"], 1, "only the console's own script");
+    assert_eq!(shown["title"], "scrape-agent console");
 }
 
 #[tokio::test]
