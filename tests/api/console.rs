@@ -1,8 +1,8 @@
 //! The web console at `/` in a real browser (headless Chromium over WebDriver) against the
 //! real server and the fixture site: a run started from the form, its timeline and answer
 //! table, an LLM decision streamed into one row, a reload, a replaying reconnection and a
-//! network drop in the middle of a run, main content with markup-like text, cancelling,
-//! reopening a finished run from its link, and a server with keys.
+//! network drop in the middle of a run, main content with markup-like text, a failed URL,
+//! cancelling, reopening a finished run from its link, and a server with keys.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -629,6 +629,67 @@ async fn main_content_is_readable_text_and_page_markup_stays_text() {
     assert_eq!(shown["images"], 0, "no element was made from page text");
     assert_eq!(shown["scripts"], 1, "only the console's own script");
     assert_eq!(shown["title"], "scrape-agent console");
+}
+
+#[tokio::test]
+async fn a_failed_url_is_highlighted_and_the_run_goes_on() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    browser.goto(&format!("{}/", app.base)).await;
+    let news = fixtures.url("/pages/news.html");
+    let missing = fixtures.url("/status/404");
+    let id = submit(
+        &browser,
+        &[missing.clone(), news.clone()],
+        "top 3 stories with title and points",
+    )
+    .await;
+    wait_for_answer(&browser).await;
+
+    let frames = stored_events(&app, &id).await;
+    let error = frames.iter().find(|f| f.event == "error").unwrap();
+    let code = error.payload()["code"].as_str().unwrap().to_owned();
+    let shown = browser
+        .eval(
+            "const group = url => document.querySelector(`#timeline .url-group[data-url=\"${url}\"]`); \
+             const failed = group(arguments[0]); \
+             return { status: document.getElementById('run-status').textContent, \
+               progress: document.getElementById('progress-text').textContent, \
+               failed: failed.dataset.status, \
+               news: group(arguments[1]).dataset.status, \
+               errorRows: [...failed.querySelectorAll('.action-group[data-action=error] li.error')] \
+                 .map(li => [Number(li.dataset.seq), li.querySelector('.badge').textContent]), \
+               highlighted: getComputedStyle(failed.querySelector('li.error')).backgroundColor, \
+               errors: [...document.querySelectorAll('#errors li strong')].map(s => s.textContent) };",
+            json!([missing, news]),
+        )
+        .await;
+    assert_eq!(
+        shown,
+        json!({
+            "status": frames.last().unwrap().payload()["status"],
+            "progress": "2 / 2 URLs",
+            "failed": "failed",
+            "news": "completed",
+            "errorRows": [[seq(error), code]],
+            "highlighted": shown["highlighted"],
+            "errors": [code],
+        })
+    );
+    // An error row has the error background, not the page's.
+    let page_background = browser
+        .eval(
+            "return getComputedStyle(document.body).backgroundColor;",
+            json!([]),
+        )
+        .await;
+    assert_ne!(shown["highlighted"], page_background);
+    assert_eq!(frames.last().unwrap().payload()["status"], "partial");
+    assert_eq!(answer_table(&browser).await.1, strings(&TOP_THREE));
 }
 
 #[tokio::test]
