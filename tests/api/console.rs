@@ -222,6 +222,15 @@ async fn a_run_from_the_form_fills_the_timeline_a_sortable_table_and_downloads()
     browser
         .screenshot(&artifacts().join("finished-run.png"))
         .await;
+    browser
+        .eval(
+            "document.querySelector('.action-group[data-action=tool_call]').scrollIntoView();",
+            json!([]),
+        )
+        .await;
+    browser
+        .screenshot(&artifacts().join("tool-calls.png"))
+        .await;
 
     // Sorting by points: ascending, then descending.
     browser.click("th[data-column='points'] button").await;
