@@ -1,8 +1,9 @@
 //! The web console at `/` in a real browser (headless Chromium over WebDriver) against the
 //! real server and the fixture site: a run started from the form, its timeline and answer
-//! table, an LLM decision streamed into one row, a reload, a replaying reconnection and a
-//! network drop in the middle of a run, main content with markup-like text, a failed URL,
-//! cancelling, reopening a finished run from its link, and a server with keys.
+//! table, an explicit plan, an LLM decision streamed into one row, a reload, a replaying
+//! reconnection and a network drop in the middle of a run, main content with markup-like
+//! text, a failed URL, cancelling, reopening a finished run from its link, and a server with
+//! keys.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -699,6 +700,53 @@ async fn a_failed_url_is_highlighted_and_the_run_goes_on() {
     assert_ne!(shown["highlighted"], page_background);
     assert_eq!(frames.last().unwrap().payload()["status"], "partial");
     assert_eq!(answer_table(&browser).await.1, strings(&TOP_THREE));
+}
+
+#[tokio::test]
+async fn an_explicit_plan_and_max_steps_from_the_form_are_what_runs() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    browser.goto(&format!("{}/", app.base)).await;
+    let plan = json!([
+        {"tool": "html.select", "params": {"selector": "span.titleline > a"}, "reasoning": "the story links"},
+        {"tool": "extract.fields", "params": {"fields": {"title": "."}}, "reasoning": "their text"},
+        {"tool": "extract.top_n", "params": {"n": 2}, "reasoning": "two of them"},
+    ]);
+    browser.type_into("#max-steps", "5").await;
+    browser.click("#plan-details summary").await;
+    browser.type_into("#tool-plan", &plan.to_string()).await;
+    let news = fixtures.url("/pages/news.html");
+    let id = submit(&browser, &[news], "the story titles").await;
+    wait_for_answer(&browser).await;
+
+    let frames = stored_events(&app, &id).await;
+    let init = frames[0].payload();
+    assert_eq!(init["planner"], "client");
+    assert_eq!(init["max_steps"], 5);
+    assert_eq!(init["tools"], plan);
+    let request = browser
+        .eval(
+            "return document.getElementById('run-request').textContent;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        request,
+        "“the story titles” · format markdown · planner client · max 5 steps"
+    );
+    let (columns, rows) = answer_table(&browser).await;
+    assert_eq!(columns, ["title"]);
+    assert_eq!(
+        rows,
+        [[TOP_THREE[0][0]], [TOP_THREE[1][0]]]
+            .iter()
+            .map(|row| row.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    );
 }
 
 #[tokio::test]
