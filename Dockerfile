@@ -7,6 +7,8 @@ COPY migrations ./migrations
 COPY config ./config
 COPY benches ./benches
 COPY examples ./examples
+# The web console's files are embedded in the binary (src/http/console.rs).
+COPY console ./console
 RUN cargo build --release --locked --bin scrape-agent
 
 FROM debian:bookworm-slim

@@ -1,6 +1,7 @@
 //! The HTTP API, one module per resource, and the MCP endpoint at `/mcp`.
 
 pub mod access;
+pub mod console;
 pub mod error;
 pub mod health;
 pub mod openapi;
@@ -58,6 +59,9 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(health::readyz))
         .route("/api/openapi.json", get(openapi::document))
         .route("/docs", get(openapi::docs))
+        // The console is a page without data: its API calls carry the key.
+        .route("/", get(console::index))
+        .route("/console/{asset}", get(console::asset))
         .merge(open_metrics)
         .merge(api)
         .fallback(|| async { ApiError::not_found("no such route") })

@@ -16,7 +16,11 @@ use crate::support::{FixtureServer, Frame, TestApp, spawn_app_with};
 const API_KEY: &str = "sk-test-123";
 const NEWS_TASK: &str = "top 3 items with title and link";
 
-async fn llm_app(fake: &FakeOpenAi, timeout_secs: u64, max_context_chars: usize) -> TestApp {
+pub(crate) async fn llm_app(
+    fake: &FakeOpenAi,
+    timeout_secs: u64,
+    max_context_chars: usize,
+) -> TestApp {
     let base = fake.base_url.clone();
     spawn_app_with(move |settings| {
         settings.llm.base_url = base;
@@ -268,8 +272,9 @@ async fn plain_tool_calls_become_the_plan_and_the_model_sees_tools_and_delimited
     assert_eq!(observed, ["html.select", "extract.fields", "extract.top_n"]);
 }
 
-/// Two calls streamed interleaved, with a name split mid-word and a string split mid-value.
-fn interleaved_stream() -> Vec<Value> {
+/// Two calls streamed interleaved, with a name split mid-word and a string split mid-value
+/// (also streamed to the console in tests/api/console.rs).
+pub(crate) fn interleaved_stream() -> Vec<Value> {
     vec![
         chunk(json!({"role": "assistant", "content": null})),
         chunk(json!({"content": "Selecting the story rows."})),

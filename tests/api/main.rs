@@ -4,6 +4,7 @@
 
 mod access;
 mod bad_requests;
+mod console;
 mod contract;
 mod interrupt;
 mod lifecycle;

@@ -1,5 +1,6 @@
 //! Test support: spawn the app, serve fixture pages, read SSE streams.
 
+pub mod browser;
 pub mod fixtures;
 pub mod openai;
 pub mod postgres;
