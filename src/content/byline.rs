@@ -21,6 +21,10 @@ const MAX_BYLINE_CHARS: usize = 160;
 const MAX_ELEMENTS_AFTER: usize = 400;
 /// How much text after the headline is searched for the date.
 const DATE_WINDOW_CHARS: usize = 400;
+/// How much text just before the headline is searched for the date.
+const DATE_WINDOW_BEFORE_CHARS: usize = 120;
+/// How much of a page's text is searched for a labelled date ("Published on …").
+const LABELLED_DATE_SCAN_CHARS: usize = 100_000;
 /// How many elements after an author's photo its name is looked for.
 const PHOTO_NAME_WINDOW: usize = 12;
 
@@ -200,17 +204,26 @@ pub(crate) fn author(doc: &Html) -> Option<String> {
     before
 }
 
-/// The date printed near the headline, as ISO-8601 (`yyyy-mm-dd`).
+/// The date printed near the headline, as ISO-8601 (`yyyy-mm-dd`): the first one after it
+/// that is not an "Updated …" date, else the last one just before it (a kicker line, "Back to
+/// all articles · May 2"), else an updated one. Without a headline, or with no date near it,
+/// a date the page labels "Published on" / "Posted on" anywhere outside its chrome.
 pub(crate) fn date(doc: &Html, month_first: bool) -> Option<String> {
-    let start = headline(doc)?;
-    let mut text = String::new();
+    let found = headline(doc).and_then(|start| near_headline(doc, start));
+    let found = found.or_else(|| labelled_date(doc))?;
+    normalise_date(&found, month_first).map(|d| d.chars().take(10).collect())
+}
+
+fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
+    let mut before = String::new();
+    let mut after = String::new();
     let mut after_headline = false;
     for edge in doc.root_element().traverse() {
         let ego_tree::iter::Edge::Close(node) = edge else {
             continue;
         };
-        if !after_headline {
-            after_headline = node.id() == start.id();
+        if !after_headline && node.id() == start.id() {
+            after_headline = true;
             continue;
         }
         if let Node::Text(t) = node.value()
@@ -220,28 +233,78 @@ pub(crate) fn date(doc: &Html, month_first: bool) -> Option<String> {
                     .is_some_and(|e| matches!(e.name(), "script" | "style" | "noscript"))
             })
         {
-            text.push_str(t);
-            text.push(' ');
-            if text.len() > DATE_WINDOW_CHARS {
-                break;
+            if after_headline {
+                after.push_str(t);
+                after.push(' ');
+                if after.len() > DATE_WINDOW_CHARS {
+                    break;
+                }
+            } else {
+                before.push_str(t);
+                before.push(' ');
+                if before.len() > 4 * DATE_WINDOW_BEFORE_CHARS {
+                    let keep = before.len() - DATE_WINDOW_BEFORE_CHARS;
+                    let cut = (keep..before.len())
+                        .find(|i| before.is_char_boundary(*i))
+                        .unwrap_or(0);
+                    before.drain(..cut);
+                }
             }
         }
     }
+    let keep_from = before.len().saturating_sub(DATE_WINDOW_BEFORE_CHARS);
+    let keep_from = (keep_from..before.len())
+        .find(|i| before.is_char_boundary(*i))
+        .unwrap_or(before.len());
+    let before = &before[keep_from..];
     // "Updated Feb 27, 2025" is not when it was published, but when it is the only date
     // shown it is the one a reader would quote.
-    let updated = |m: &regex::Match<'_>| {
-        let before = text[..m.start()].trim_end().to_ascii_lowercase();
-        let from = before.char_indices().rev().nth(23).map_or(0, |(i, _)| i);
-        let tail = &before[from..];
+    let updated = |text: &str, m: &regex::Match<'_>| {
+        let lead = text[..m.start()].trim_end().to_ascii_lowercase();
+        let from = lead.char_indices().rev().nth(23).map_or(0, |(i, _)| i);
+        let tail = &lead[from..];
         ["updated", "modified", "edited", "reviewed", "revised"]
             .iter()
             .any(|w| tail.contains(w))
     };
-    let found = date_pattern()
+    date_pattern()
+        .find_iter(&after)
+        .find(|m| !updated(&after, m))
+        .or_else(|| date_pattern().find_iter(before).filter(|m| !updated(before, m)).last())
+        .or_else(|| date_pattern().find(&after))
+        .map(|m| m.as_str().to_owned())
+}
+
+/// A date after "Published on", "Posted on", "Published:" in the page's text, chrome aside.
+fn labelled_date(doc: &Html) -> Option<String> {
+    static LABEL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let label = LABEL.get_or_init(|| {
+        #[allow(clippy::expect_used, reason = "a pattern in our source; the tests compile it")]
+        regex::Regex::new(r"(?i)(?:published|posted|publication date|date published)(?: on(?: the)?)?\s*:?\s*$")
+            .expect("label pattern is valid")
+    });
+    let body = doc.select_checked(crate::static_selector!("body")).next()?;
+    let mut text = String::new();
+    for node in body.descendants() {
+        let Node::Text(t) = node.value() else {
+            continue;
+        };
+        if node.ancestors().filter_map(ElementRef::wrap).any(|a| {
+            crate::page::chrome::is_junk_tag(a.value().name()) || crate::page::chrome::is_landmark(a)
+        }) {
+            continue;
+        }
+        text.push_str(t);
+        text.push(' ');
+        if text.len() > LABELLED_DATE_SCAN_CHARS {
+            break;
+        }
+    }
+    let text = collapse_whitespace(&text);
+    date_pattern()
         .find_iter(&text)
-        .find(|m| !updated(m))
-        .or_else(|| date_pattern().find(&text))?;
-    normalise_date(found.as_str(), month_first).map(|d| d.chars().take(10).collect())
+        .find(|m| label.is_match(&text[..m.start()]))
+        .map(|m| m.as_str().to_owned())
 }
 
 /// The author this element names, if it is a byline: an author-marked element, a link to

@@ -98,11 +98,10 @@ const PUBLISHED_KEYS: &[&str] = &[
     "dc.date.created",
     "dcterms.created",
     "article.published",
-    "published",
-    "date",
-    "dc.date",
-    "dcterms.date",
 ];
+
+/// `<meta>` names that may hold the publication date among others.
+const LOOSE_DATE_KEYS: &[&str] = &["published", "date", "dc.date", "dcterms.date"];
 
 /// `<meta>` names of the last modification.
 const MODIFIED_KEYS: &[&str] = &[
@@ -170,12 +169,20 @@ pub fn read(page: &Page) -> Metadata {
     );
     let authors = authors(doc, &metas, &ld, article, &publishers);
 
-    let published_at = published_at(doc, page, &metas, article, month_first);
     let modified_at = article
         .and_then(|m| m.get("dateModified"))
         .and_then(string_of)
         .or_else(|| metas.first(MODIFIED_KEYS))
         .and_then(|d| normalise_date(&d, month_first));
+    let published_at = published_at(
+        doc,
+        page,
+        &metas,
+        &ld,
+        article,
+        modified_at.as_deref(),
+        month_first,
+    );
 
     let lang = doc
         .root_element()
@@ -371,31 +378,36 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
     out
 }
 
-/// The publication date: the one printed near the headline, then what the page declares
-/// (JSON-LD `datePublished`, `article:published_time` and kin, `itemprop=datePublished`,
-/// `<time pubdate>`), then the URL's (`/2024/05/31/`). Only real dates count: a duration
-/// (`PT7M`) or a bare year is skipped for the next source.
+/// The publication date. What the page declares (JSON-LD `datePublished`,
+/// `article:published_time` and kin, `itemprop=datePublished`, `<time pubdate>`) is the
+/// publication; the date printed near the headline wins over it only when it is the declared
+/// modification date (the page shows "Updated …", which is what a reader copies) or when
+/// nothing is declared. Then any `<time datetime>` outside the page chrome, then the URL's
+/// date (`/2024/05/31/`). Only real dates count: a duration (`PT7M`) or a bare year is skipped
+/// for the next source.
 fn published_at(
     doc: &Html,
     page: &Page,
     metas: &MetaTags,
+    ld: &[Value],
     article: Option<&Map<String, Value>>,
+    modified: Option<&str>,
     month_first: bool,
 ) -> Option<String> {
     let valid = |raw: String| normalise_date(&collapse_whitespace(&raw), month_first);
-    super::byline::date(doc, month_first)
+    // `article:published_time` and kin are kept by the CMS with the page; JSON-LD blocks are
+    // more often generated apart from it (and stale), so the `<meta>` comes first.
+    let declared = PUBLISHED_KEYS
+        .iter()
+        .find_map(|k| metas.first(&[k]).and_then(valid))
         .or_else(|| {
             article
                 .and_then(|m| m.get("datePublished").or_else(|| m.get("dateCreated")))
                 .and_then(string_of)
                 .and_then(valid)
         })
-        .or_else(|| {
-            PUBLISHED_KEYS
-                .iter()
-                .find_map(|k| metas.first(&[k]).and_then(valid))
-        })
         .or_else(|| metas.vendor_published().into_iter().find_map(valid))
+        .or_else(|| LOOSE_DATE_KEYS.iter().find_map(|k| metas.first(&[k]).and_then(valid)))
         .or_else(|| {
             doc.select_checked(static_selector!(
                 "[itemprop=datePublished], time[pubdate], [itemprop=dateCreated]"
@@ -409,7 +421,30 @@ fn published_at(
                     .and_then(valid)
             })
         })
-        .or_else(|| url_date(page))
+        .or_else(|| {
+            ld.iter()
+                .find_map(|item| first_key(item, "datePublished", 0))
+                .and_then(string_of)
+                .and_then(valid)
+        });
+    let printed = super::byline::date(doc, month_first);
+    let same_day = |a: &str, b: &str| a.get(..10) == b.get(..10);
+    match (printed, declared) {
+        (Some(printed), Some(declared)) => {
+            if !same_day(&printed, &declared) && modified.is_some_and(|m| same_day(m, &printed)) {
+                Some(printed)
+            } else {
+                Some(declared)
+            }
+        }
+        (printed, declared) => printed.or(declared),
+    }
+    .or_else(|| {
+        doc.select_checked(static_selector!("time[datetime]"))
+            .filter(|t| !crate::page::chrome::in_chrome(*t))
+            .find_map(|t| t.value().attr("datetime").map(str::to_owned).and_then(valid))
+    })
+    .or_else(|| url_date(page))
 }
 
 /// A date in the URL's path: `/2024/05/31/`, `/2024-05-31-title`.
