@@ -91,7 +91,7 @@ for page_id in by_type["article"]:
         expected["author"] = "$gt.author"
     html = page_html(page_id)
     if truth.get("publish_date") and date_on_page(truth["publish_date"], html):
-        expected["published_time"] = "$gt.publish_date"
+        expected["publication_date"] = "$gt.publish_date"  # the user's own words name the field
     tasks.append({
         "id": f"meta-{page_id}", "intent": "metadata", "page": f"wcxb/{page_id}",
         "instructions": "the page metadata: title, author and publication date",

@@ -270,7 +270,12 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
     date_pattern()
         .find_iter(&after)
         .find(|m| !updated(&after, m))
-        .or_else(|| date_pattern().find_iter(before).filter(|m| !updated(before, m)).last())
+        .or_else(|| {
+            date_pattern()
+                .find_iter(before)
+                .filter(|m| !updated(before, m))
+                .last()
+        })
         .or_else(|| date_pattern().find(&after))
         .map(|m| m.as_str().to_owned())
 }
@@ -279,9 +284,14 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
 fn labelled_date(doc: &Html) -> Option<String> {
     static LABEL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let label = LABEL.get_or_init(|| {
-        #[allow(clippy::expect_used, reason = "a pattern in our source; the tests compile it")]
-        regex::Regex::new(r"(?i)(?:published|posted|publication date|date published)(?: on(?: the)?)?\s*:?\s*$")
-            .expect("label pattern is valid")
+        #[allow(
+            clippy::expect_used,
+            reason = "a pattern in our source; the tests compile it"
+        )]
+        regex::Regex::new(
+            r"(?i)(?:published|posted|publication date|date published)(?: on(?: the)?)?\s*:?\s*$",
+        )
+        .expect("label pattern is valid")
     });
     let body = doc.select_checked(crate::static_selector!("body")).next()?;
     let mut text = String::new();
@@ -290,7 +300,8 @@ fn labelled_date(doc: &Html) -> Option<String> {
             continue;
         };
         if node.ancestors().filter_map(ElementRef::wrap).any(|a| {
-            crate::page::chrome::is_junk_tag(a.value().name()) || crate::page::chrome::is_landmark(a)
+            crate::page::chrome::is_junk_tag(a.value().name())
+                || crate::page::chrome::is_landmark(a)
         }) {
             continue;
         }

@@ -407,7 +407,11 @@ fn published_at(
                 .and_then(valid)
         })
         .or_else(|| metas.vendor_published().into_iter().find_map(valid))
-        .or_else(|| LOOSE_DATE_KEYS.iter().find_map(|k| metas.first(&[k]).and_then(valid)))
+        .or_else(|| {
+            LOOSE_DATE_KEYS
+                .iter()
+                .find_map(|k| metas.first(&[k]).and_then(valid))
+        })
         .or_else(|| {
             doc.select_checked(static_selector!(
                 "[itemprop=datePublished], time[pubdate], [itemprop=dateCreated]"
@@ -442,7 +446,12 @@ fn published_at(
     .or_else(|| {
         doc.select_checked(static_selector!("time[datetime]"))
             .filter(|t| !crate::page::chrome::in_chrome(*t))
-            .find_map(|t| t.value().attr("datetime").map(str::to_owned).and_then(valid))
+            .find_map(|t| {
+                t.value()
+                    .attr("datetime")
+                    .map(str::to_owned)
+                    .and_then(valid)
+            })
     })
     .or_else(|| url_date(page))
 }

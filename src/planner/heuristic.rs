@@ -157,11 +157,51 @@ fn single_plan(intent: &Intent, request: &Request) -> Plan {
             format!("the request asks for {n}"),
         ));
     }
+    if let (Intent::Metadata, Some(shape)) = (intent, metadata_shape(&request.fields)) {
+        calls.push(shape);
+    }
     Plan {
         tool_calls: calls,
         done: true,
         ..Plan::default()
     }
+}
+
+/// `html.meta` answers every fact it knows; a user who named fields ("the title, author and
+/// publish date") gets those, under their own names, in their order.
+fn metadata_shape(fields: &[RequestedField]) -> Option<ToolCall> {
+    let mut columns: Vec<String> = Vec::new();
+    let mut rename = Map::new();
+    for field in fields {
+        let key = match field.role {
+            "title" => "title",
+            "author" => "author",
+            "date" if field.name.starts_with("update") || field.name.starts_with("modified") => {
+                "modified_time"
+            }
+            "date" => "published_time",
+            "description" => "description",
+            "url" => "canonical",
+            "image" => "og.image",
+            _ => continue,
+        };
+        if columns.iter().any(|c| c == key) {
+            continue;
+        }
+        columns.push(key.to_owned());
+        if field.name != key {
+            rename.insert(key.to_owned(), json!(field.name));
+        }
+    }
+    if columns.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    Some(ToolCall::new(
+        "data.select_columns",
+        json!({"columns": columns, "rename": rename}),
+        format!("the request names the fields {}", names.join(", ")),
+    ))
 }
 
 /// How well a block fits the request: its own score, times the share of requested roles it
@@ -424,6 +464,23 @@ mod tests {
                 role,
             })
             .collect()
+    }
+
+    #[test]
+    fn metadata_answers_hold_the_named_fields_under_the_users_names() {
+        let named = plan(&context(
+            "Get the title, author and publish date of this page",
+            0,
+        ));
+        let tools: Vec<&str> = named.tool_calls.iter().map(|c| c.tool.as_str()).collect();
+        assert_eq!(tools, ["html.meta", "data.select_columns"]);
+        assert_eq!(
+            named.tool_calls[1].params,
+            json!({"columns": ["title", "author", "published_time"], "rename": {"published_time": "publish_date"}})
+        );
+        // No fields named: the whole metadata.
+        let whole = plan(&context("the page metadata", 0));
+        assert_eq!(whole.tool_calls.len(), 1);
     }
 
     fn context(instructions: &str, round: u32) -> PlannerContext {

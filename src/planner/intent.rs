@@ -301,7 +301,7 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
             start -= 1;
         }
     }
-    for word in &words[start..] {
+    for (at, word) in words.iter().enumerate().skip(start) {
         if word == "by" && cue.is_none() {
             continue;
         }
@@ -309,7 +309,15 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
             if role == "author" && word == "by" {
                 continue; // "sorted by", "posted by" are not requests for an author field
             }
-            let name = canonical_name(role, word);
+            // "publish date", "release date": the user's two words name the field.
+            let qualifier = at
+                .checked_sub(1)
+                .map(|i| words[i].as_str())
+                .filter(|w| role == "date" && DATE_QUALIFIERS.contains(w));
+            let name = match qualifier {
+                Some(q) => format!("{q}_{}", canonical_name(role, word)),
+                None => canonical_name(role, word),
+            };
             if !out.iter().any(|f| f.role == role) {
                 out.push(RequestedField { name, role });
             }
@@ -335,6 +343,25 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
     }
     out
 }
+
+/// Words that say which date a date field is ("publish date", "release date").
+const DATE_QUALIFIERS: &[&str] = &[
+    "publish",
+    "publication",
+    "published",
+    "release",
+    "post",
+    "posting",
+    "creation",
+    "created",
+    "update",
+    "updated",
+    "modified",
+    "due",
+    "start",
+    "end",
+    "event",
+];
 
 /// Columns listed after "columns:" / "fields:" / "keys:" (comma or "and" separated).
 fn explicit_columns(text: &str) -> Option<Vec<String>> {

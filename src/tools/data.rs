@@ -43,8 +43,8 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "data.select_columns",
-            "Keep only some fields of every record, in the given order, optionally renamed (dotted paths like `offers.price` reach into nested objects).",
-            "Array of records with exactly those fields (null where a record lacks one).",
+            "Keep only some fields of every record (or of the one object the working value is, such as `html.meta`'s), in the given order, optionally renamed (dotted paths like `offers.price` reach into nested objects).",
+            "Array of records with exactly those fields (null where a record lacks one); an object when the working value was one object.",
             Effect::Replace,
             select_columns,
         ),
@@ -436,6 +436,24 @@ fn select_columns(ws: &mut Workspace<'_>, params: SelectColumnsParams) -> Result
             "data.select_columns: `rename` names `{unknown}`, which is not one of `columns`"
         )));
     }
+    let project = |record: &Value| -> Value {
+        let row: Map<String, Value> = params
+            .columns
+            .iter()
+            .map(|col| {
+                let name = rename.get(col).unwrap_or(col).clone();
+                (
+                    name,
+                    field_value(record, col).cloned().unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        Value::Object(row)
+    };
+    // One object (a page's metadata, a product) keeps its shape.
+    if ws.value.is_object() {
+        return Ok(project(&ws.value));
+    }
     let (records, selection) = records(ws, "data.select_columns")?;
     if let Some(bad) = records.iter().find(|r| !r.is_object()) {
         return Err(ToolError::Failed(format!(
@@ -443,23 +461,7 @@ fn select_columns(ws: &mut Workspace<'_>, params: SelectColumnsParams) -> Result
             kind_of(bad)
         )));
     }
-    let out: Vec<Value> = records
-        .iter()
-        .map(|record| {
-            let row: Map<String, Value> = params
-                .columns
-                .iter()
-                .map(|col| {
-                    let name = rename.get(col).unwrap_or(col).clone();
-                    (
-                        name,
-                        field_value(record, col).cloned().unwrap_or(Value::Null),
-                    )
-                })
-                .collect();
-            Value::Object(row)
-        })
-        .collect();
+    let out: Vec<Value> = records.iter().map(project).collect();
     ws.selection = selection;
     Ok(Value::Array(out))
 }
