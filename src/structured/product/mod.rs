@@ -1,12 +1,26 @@
-//! The schema.org Product of a page, from structured items, OpenGraph, then the DOM.
+//! The schema.org Product of a page, from structured items, OpenGraph, then the DOM: the
+//! main product's current price (not a list price, a related product or shipping) as an
+//! amount and an ISO 4217 currency, its availability as a schema.org name, and the
+//! identifiers it shows under a label.
+
+mod availability;
+mod identifiers;
+mod locale;
+mod price;
+mod scope;
 
 use serde_json::{Map, Value};
 
-use super::jsonld::{local_name, types_of};
+pub use availability::Availability;
+pub(crate) use locale::Locale;
+pub(crate) use price::{parse_amount, parse_money};
+
+use super::jsonld::types_of;
 use crate::page::Page;
-use crate::page::dom::collapse_whitespace;
+use crate::page::dom::{collapse_whitespace, json_number};
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
+use scope::Scope;
 
 /// The keys of a product, in output order.
 pub(crate) const KEYS: &[&str] = &[
@@ -42,40 +56,43 @@ const MAX_DESCRIPTION: usize = 5000;
 /// caller knows it is a product page), when the visible title alone is enough.
 pub(crate) fn product(page: &Page, items: &[Value], assume_product: bool) -> Option<Value> {
     let mut out = Map::new();
+    let reader = Reader {
+        page,
+        locale: Locale::of_page(page),
+        scope: Scope::of(page),
+    };
     let item = items.iter().find_map(|v| find_product(v, 0));
     if let Some(item) = item {
-        from_item(page, item, &mut out);
+        reader.from_item(item, &mut out);
     }
-    let og = opengraph(page, &mut out);
+    let og = reader.opengraph(&mut out);
     if item.is_none() && !og {
         // Without any markup, a page is a product page when it shows a title and a price.
-        match dom_price(page) {
-            Some((price, currency))
+        match price::main_price(page, &reader.scope, &reader.locale) {
+            Some(money)
                 if page
                     .document
                     .select_checked(static_selector!("h1"))
                     .next()
                     .is_some() =>
             {
-                fill(&mut out, "price", price.into());
-                if let Some(cur) = currency {
-                    fill(&mut out, "currency", cur.into());
-                }
+                fill_money(&mut out, &money);
             }
             _ if assume_product => {
-                fill(&mut out, "name", dom_name(page)?.into());
+                fill(&mut out, "name", dom_name(&reader.scope)?.into());
             }
             _ => return None,
         }
     } else if item.is_none()
-        && let (Some(Value::String(og_name)), Some(shown)) = (out.get("name"), dom_name(page))
+        && let (Some(Value::String(og_name)), Some(shown)) =
+            (out.get("name"), dom_name(&reader.scope))
         && shown.len() < og_name.len()
         && og_name.contains(shown.as_str())
     {
         // `og:title` often carries the site's name ("Tee | Shop"); the heading does not.
         out.insert("name".into(), shown.into());
     }
-    dom_fallbacks(page, &mut out);
+    reader.dom_fallbacks(&mut out);
     let mut ordered = Map::new();
     for key in KEYS {
         ordered.insert((*key).to_owned(), out.remove(*key).unwrap_or(Value::Null));
@@ -148,59 +165,270 @@ fn text_of(value: &Value) -> Option<String> {
     }
 }
 
-fn from_item(page: &Page, item: &Map<String, Value>, out: &mut Map<String, Value>) {
-    let get = |k: &str| item.get(k).and_then(text_of);
-    if let Some(name) = get("name") {
-        fill(out, "name", name.into());
-    }
-    if let Some(d) = get("description") {
-        fill(out, "description", clip(d).into());
-    }
-    if let Some(image) = item.get("image").and_then(text_of) {
-        fill(out, "image", page.absolute(&image).unwrap_or(image).into());
-    }
-    for k in ["sku", "productID"] {
-        if let Some(v) = get(k) {
-            fill(out, "sku", v.into());
+/// Reads one page's product: the page, its locale and where its main product sits.
+struct Reader<'a> {
+    page: &'a Page,
+    locale: Locale,
+    scope: Scope<'a>,
+}
+
+impl Reader<'_> {
+    fn from_item(&self, item: &Map<String, Value>, out: &mut Map<String, Value>) {
+        let page = self.page;
+        let get = |k: &str| item.get(k).and_then(text_of);
+        if let Some(name) = get("name") {
+            fill(out, "name", name.into());
         }
-    }
-    if let Some(v) = get("mpn") {
-        fill(out, "mpn", v.into());
-    }
-    if let Some(v) = gtin_of(item) {
-        fill(out, "gtin", v.into());
-    }
-    if let Some(brand) = item
-        .get("brand")
-        .or_else(|| item.get("manufacturer"))
-        .and_then(text_of)
-    {
-        fill(out, "brand", brand.into());
-    }
-    // ProductGroup: the variants carry the offers.
-    let offers = item.get("offers").or_else(|| {
-        item.get("hasVariant")
-            .and_then(|v| find_key(v, "offers", 0))
-    });
-    if let Some(offer) = offers.and_then(|o| first_offer(o, 0)) {
-        if let Some((price, currency)) = offer_price(offer) {
-            fill(out, "price", price.into());
-            if let Some(c) = currency {
-                fill(out, "currency", c.into());
+        if let Some(d) = get("description") {
+            fill(out, "description", clip(d).into());
+        }
+        if let Some(image) = item.get("image").and_then(text_of) {
+            fill(out, "image", page.absolute(&image).unwrap_or(image).into());
+        }
+        for k in ["sku", "productID"] {
+            if let Some(v) = get(k) {
+                fill(out, "sku", v.into());
             }
         }
-        if let Some(a) = offer.get("availability").and_then(text_of) {
-            fill(out, "availability", normalize_availability(&a).into());
+        if let Some(v) = get("mpn") {
+            fill(out, "mpn", v.into());
         }
-        for k in ["sku", "mpn"] {
-            if let Some(v) = offer.get(k).and_then(text_of) {
-                fill(out, k, v.into());
-            }
-        }
-        if let Some(v) = gtin_of(offer) {
+        if let Some(v) = gtin_of(item) {
             fill(out, "gtin", v.into());
         }
+        if let Some(brand) = item
+            .get("brand")
+            .or_else(|| item.get("manufacturer"))
+            .and_then(text_of)
+        {
+            fill(out, "brand", brand.into());
+        }
+        // ProductGroup: the variants carry the offers.
+        let offers = item.get("offers").or_else(|| {
+            item.get("hasVariant")
+                .and_then(|v| find_key(v, "offers", 0))
+        });
+        if let Some(offer) = offers.and_then(|o| first_offer(o, 0)) {
+            if let Some(money) = self.offer_price(offer) {
+                fill_money(out, &money);
+            }
+            if let Some(a) = offer
+                .get("availability")
+                .and_then(text_of)
+                .and_then(|a| Availability::from_schema(&a))
+            {
+                fill(out, "availability", a.as_str().into());
+            }
+            for k in ["sku", "mpn"] {
+                if let Some(v) = offer.get(k).and_then(text_of) {
+                    fill(out, k, v.into());
+                }
+            }
+            if let Some(v) = gtin_of(offer) {
+                fill(out, "gtin", v.into());
+            }
+        }
     }
+
+    /// An offer's price and currency; an `AggregateOffer` answers its lowest price.
+    fn offer_price(&self, offer: &Map<String, Value>) -> Option<price::Money> {
+        let currency = |m: &Map<String, Value>| {
+            m.get("priceCurrency")
+                .and_then(text_of)
+                .and_then(|c| price::iso_code(&c))
+        };
+        let own_currency = currency(offer);
+        for key in ["price", "lowPrice", "highPrice"] {
+            if let Some(amount) = offer.get(key).and_then(|v| self.amount(v, own_currency)) {
+                return Some(price::Money {
+                    amount,
+                    currency: own_currency,
+                });
+            }
+        }
+        let spec = match offer.get("priceSpecification")? {
+            Value::Array(a) => a.first()?,
+            other => other,
+        };
+        let spec = spec.as_object()?;
+        let currency = currency(spec).or(own_currency);
+        let amount = spec.get("price").and_then(|v| self.amount(v, currency))?;
+        Some(price::Money { amount, currency })
+    }
+
+    /// A structured price: JSON numbers as they are, strings ("1.299,00", "$19.99") read as
+    /// the page writes prices.
+    fn amount(&self, value: &Value, currency: Option<&str>) -> Option<f64> {
+        match value {
+            Value::Number(n) => n.as_f64().filter(|a| a.is_finite()),
+            Value::String(s) => parse_money(s, &self.locale).map(|m| m.amount).or_else(|| {
+                let number: String = s
+                    .chars()
+                    .skip_while(|c| !c.is_ascii_digit())
+                    .take_while(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '\''))
+                    .collect();
+                parse_amount(&number, currency, false)
+            }),
+            Value::Array(a) => a.iter().find_map(|v| self.amount(v, currency)),
+            _ => None,
+        }
+    }
+
+    /// Fills from `og:`/`product:` meta; true when they say this is a product.
+    fn opengraph(&self, out: &mut Map<String, Value>) -> bool {
+        let page = self.page;
+        let mut metas: Vec<(String, String)> = Vec::new();
+        for m in page
+            .document
+            .select_checked(static_selector!("meta[property], meta[name]"))
+        {
+            let key = m
+                .value()
+                .attr("property")
+                .or_else(|| m.value().attr("name"))
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if let Some(content) = m.value().attr("content") {
+                metas.push((key, collapse_whitespace(content)));
+            }
+            if metas.len() > 2000 {
+                break;
+            }
+        }
+        let get = |keys: &[&str]| {
+            keys.iter().find_map(|k| {
+                metas
+                    .iter()
+                    .find(|(mk, v)| mk == k && !v.is_empty())
+                    .map(|(_, v)| v.clone())
+            })
+        };
+        let og_type = get(&["og:type"]).unwrap_or_default().to_ascii_lowercase();
+        let price = get(&[
+            "product:price:amount",
+            "og:price:amount",
+            "product:sale_price:amount",
+        ]);
+        let is_product =
+            og_type.starts_with("product") || og_type == "og:product" || price.is_some();
+        if !is_product {
+            return false;
+        }
+        if let Some(v) = get(&["og:title", "twitter:title"]) {
+            fill(out, "name", v.into());
+        }
+        let currency = get(&[
+            "product:price:currency",
+            "og:price:currency",
+            "product:sale_price:currency",
+        ])
+        .and_then(|c| price::iso_code(&c));
+        if let Some(amount) = price.and_then(|p| self.amount(&Value::String(p), currency)) {
+            fill_money(out, &price::Money { amount, currency });
+        }
+        if let Some(v) = get(&["product:availability", "og:availability"])
+            && let Some(a) = Availability::from_schema(&v)
+        {
+            fill(out, "availability", a.as_str().into());
+        }
+        if let Some(v) = get(&["product:brand", "og:brand"]) {
+            fill(out, "brand", v.into());
+        }
+        if let Some(v) = get(&["product:retailer_item_id", "product:sku"]) {
+            fill(out, "sku", v.into());
+        }
+        if let Some(v) = get(&["product:gtin", "product:ean", "product:upc", "product:isbn"]) {
+            fill(out, "gtin", v.into());
+        }
+        if let Some(v) = get(&["product:mfr_part_no"]) {
+            fill(out, "mpn", v.into());
+        }
+        if let Some(v) = get(&["og:image", "og:image:url", "og:image:secure_url"]) {
+            fill(out, "image", page.absolute(&v).unwrap_or(v).into());
+        }
+        if let Some(v) = get(&["og:description"]) {
+            fill(out, "description", clip(v).into());
+        }
+        true
+    }
+
+    fn dom_fallbacks(&self, out: &mut Map<String, Value>) {
+        let doc = &self.page.document;
+        let missing = |out: &Map<String, Value>, key: &str| out.get(key).is_none_or(Value::is_null);
+        if missing(out, "name")
+            && let Some(name) = dom_name(&self.scope)
+        {
+            fill(out, "name", name.into());
+        }
+        if missing(out, "price") || missing(out, "currency") {
+            let shown = price::main_price(self.page, &self.scope, &self.locale);
+            if missing(out, "price")
+                && let Some(money) = &shown
+            {
+                fill_money(out, money);
+            } else if let Some(currency) = shown.and_then(|m| m.currency) {
+                // Structured data gave the amount without its currency.
+                fill(out, "currency", currency.into());
+            }
+        }
+        if missing(out, "availability")
+            && let Some(a) = availability::shown_availability(self.page, &self.scope)
+        {
+            fill(out, "availability", a.as_str().into());
+        }
+        if missing(out, "sku") || missing(out, "mpn") || missing(out, "gtin") {
+            let ids = identifiers::shown_identifiers(self.page, &self.scope);
+            for (key, value) in [("sku", ids.sku), ("mpn", ids.mpn), ("gtin", ids.gtin)] {
+                if let Some(v) = value {
+                    fill(out, key, v.into());
+                }
+            }
+        }
+        if missing(out, "brand")
+            && let Some(brand) = identifiers::shown_brand(self.page, &self.scope)
+        {
+            fill(out, "brand", brand.into());
+        }
+        if missing(out, "description")
+            && let Some(d) = doc
+                .select_checked(static_selector!("meta[name=description]"))
+                .next()
+                .and_then(|m| m.value().attr("content"))
+        {
+            fill(out, "description", clip(collapse_whitespace(d)).into());
+        }
+        if missing(out, "image")
+            && let Some(src) = doc
+                .select_checked(static_selector!("[itemprop=image]"))
+                .next()
+                .and_then(|i| i.value().attr("src").or_else(|| i.value().attr("content")))
+        {
+            fill(
+                out,
+                "image",
+                self.page
+                    .absolute(src)
+                    .unwrap_or_else(|| src.to_owned())
+                    .into(),
+            );
+        }
+    }
+}
+
+/// Sets the price (a JSON number, whole amounts as integers) and its currency.
+fn fill_money(out: &mut Map<String, Value>, money: &price::Money) {
+    if let Some(amount) = json_number(money.amount) {
+        fill(out, "price", amount);
+        if let Some(currency) = money.currency {
+            fill(out, "currency", currency.into());
+        }
+    }
+}
+
+/// The product title shown on the page (see [`scope::main_heading`]).
+fn dom_name(scope: &Scope<'_>) -> Option<String> {
+    scope.heading.map(crate::content::flat_text)
 }
 
 fn find_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
@@ -241,97 +469,10 @@ fn first_offer(value: &Value, depth: usize) -> Option<&Map<String, Value>> {
     }
 }
 
-fn offer_price(offer: &Map<String, Value>) -> Option<(f64, Option<String>)> {
-    let currency = offer.get("priceCurrency").and_then(text_of);
-    for key in ["price", "lowPrice", "highPrice"] {
-        if let Some(p) = offer.get(key).and_then(price_number) {
-            return Some((p, currency));
-        }
-    }
-    let spec = offer.get("priceSpecification")?;
-    let spec = match spec {
-        Value::Array(a) => a.first()?,
-        other => other,
-    };
-    let p = spec.get("price").and_then(price_number)?;
-    let c = spec.get("priceCurrency").and_then(text_of).or(currency);
-    Some((p, c))
-}
-
-/// A price as a number: JSON numbers as they are; strings like "1,299.00", "1.299,00 €",
-/// "$19.99".
-fn price_number(value: &Value) -> Option<f64> {
-    match value {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => parse_price(s),
-        Value::Array(a) => a.iter().find_map(price_number),
-        _ => None,
-    }
-}
-
-/// Parses a price text, deciding whether `,` is a thousands or a decimal separator.
-pub(crate) fn parse_price(text: &str) -> Option<f64> {
-    let digits: String = text
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '\u{a0}' | '\''))
-        .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\''))
-        .collect();
-    if digits.is_empty() {
-        return None;
-    }
-    let last_comma = digits.rfind(',');
-    let last_dot = digits.rfind('.');
-    let normalized = match (last_comma, last_dot) {
-        // "1.299,00": comma is the decimal separator.
-        (Some(c), Some(d)) if c > d => digits.replace('.', "").replace(',', "."),
-        (Some(_), Some(_)) => digits.replace(',', ""),
-        // "19,99" is a decimal; "1,299" a thousands group.
-        (Some(c), None) if digits.len() - c - 1 == 2 => digits.replace(',', "."),
-        (Some(_), None) => digits.replace(',', ""),
-        _ => digits,
-    };
-    let normalized = normalized.trim_end_matches('.');
-    normalized.parse::<f64>().ok().filter(|p| p.is_finite())
-}
-
 fn gtin_of(map: &Map<String, Value>) -> Option<String> {
     ["gtin", "gtin13", "gtin12", "gtin14", "gtin8", "isbn"]
         .iter()
         .find_map(|k| map.get(*k).and_then(text_of))
-}
-
-/// `http://schema.org/InStock`, `instock`, `in stock` → `InStock`.
-fn normalize_availability(raw: &str) -> String {
-    let local = local_name(raw);
-    let key: String = local
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let known = [
-        "InStock",
-        "OutOfStock",
-        "PreOrder",
-        "BackOrder",
-        "Discontinued",
-        "InStoreOnly",
-        "LimitedAvailability",
-        "OnlineOnly",
-        "PreSale",
-        "SoldOut",
-        "Reserved",
-        "MadeToOrder",
-    ];
-    if let Some(k) = known.iter().find(|k| k.to_ascii_lowercase() == key) {
-        return (*k).to_owned();
-    }
-    match key.as_str() {
-        "oos" | "unavailable" | "outofstock" => "OutOfStock".into(),
-        "available" | "instock" | "yes" => "InStock".into(),
-        "pending" => "PreOrder".into(),
-        _ => local,
-    }
 }
 
 fn clip(s: String) -> String {
@@ -339,201 +480,5 @@ fn clip(s: String) -> String {
         s
     } else {
         s.chars().take(MAX_DESCRIPTION).collect()
-    }
-}
-
-/// Fills from `og:`/`product:` meta; true when they say this is a product.
-fn opengraph(page: &Page, out: &mut Map<String, Value>) -> bool {
-    let mut metas: Vec<(String, String)> = Vec::new();
-    for m in page
-        .document
-        .select_checked(static_selector!("meta[property], meta[name]"))
-    {
-        let key = m
-            .value()
-            .attr("property")
-            .or_else(|| m.value().attr("name"))
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
-        if let Some(content) = m.value().attr("content") {
-            metas.push((key, collapse_whitespace(content)));
-        }
-        if metas.len() > 2000 {
-            break;
-        }
-    }
-    let get = |keys: &[&str]| {
-        keys.iter().find_map(|k| {
-            metas
-                .iter()
-                .find(|(mk, v)| mk == k && !v.is_empty())
-                .map(|(_, v)| v.clone())
-        })
-    };
-    let og_type = get(&["og:type"]).unwrap_or_default().to_ascii_lowercase();
-    let price = get(&[
-        "product:price:amount",
-        "og:price:amount",
-        "product:sale_price:amount",
-    ]);
-    let is_product = og_type.starts_with("product") || og_type == "og:product" || price.is_some();
-    if !is_product {
-        return false;
-    }
-    if let Some(v) = get(&["og:title", "twitter:title"]) {
-        fill(out, "name", v.into());
-    }
-    if let Some(p) = price.as_deref().and_then(parse_price) {
-        fill(out, "price", p.into());
-    }
-    if let Some(v) = get(&[
-        "product:price:currency",
-        "og:price:currency",
-        "product:sale_price:currency",
-    ]) {
-        fill(out, "currency", v.to_ascii_uppercase().into());
-    }
-    if let Some(v) = get(&["product:availability", "og:availability"]) {
-        fill(out, "availability", normalize_availability(&v).into());
-    }
-    if let Some(v) = get(&["product:brand", "og:brand"]) {
-        fill(out, "brand", v.into());
-    }
-    if let Some(v) = get(&["product:retailer_item_id", "product:sku"]) {
-        fill(out, "sku", v.into());
-    }
-    if let Some(v) = get(&["product:gtin", "product:ean", "product:upc", "product:isbn"]) {
-        fill(out, "gtin", v.into());
-    }
-    if let Some(v) = get(&["product:mfr_part_no"]) {
-        fill(out, "mpn", v.into());
-    }
-    if let Some(v) = get(&["og:image", "og:image:url", "og:image:secure_url"]) {
-        fill(out, "image", page.absolute(&v).unwrap_or(v).into());
-    }
-    if let Some(v) = get(&["og:description"]) {
-        fill(out, "description", clip(v).into());
-    }
-    true
-}
-
-/// A visible price: an element whose class or itemprop says price, read as amount and
-/// currency.
-fn dom_price(page: &Page) -> Option<(f64, Option<String>)> {
-    for el in page.document.select_checked(static_selector!(
-        "[itemprop=price], [class*=price], [id*=price], [data-price]"
-    )) {
-        if crate::page::chrome::in_chrome(el) {
-            continue;
-        }
-        let text = el
-            .value()
-            .attr("content")
-            .or_else(|| el.value().attr("data-price"))
-            .map_or_else(|| crate::content::flat_text(el), str::to_owned);
-        if text.len() > 60 {
-            continue;
-        }
-        let currency = currency_of(&text);
-        if let Some(p) = parse_price(&text).filter(|p| *p > 0.0)
-            && (currency.is_some() || el.value().attr("itemprop") == Some("price"))
-        {
-            return Some((p, currency));
-        }
-    }
-    None
-}
-
-/// The currency a price text shows, as an ISO 4217 code.
-pub(crate) fn currency_of(text: &str) -> Option<String> {
-    const SYMBOLS: &[(&str, &str)] = &[
-        ("US$", "USD"),
-        ("C$", "CAD"),
-        ("A$", "AUD"),
-        ("€", "EUR"),
-        ("£", "GBP"),
-        ("¥", "JPY"),
-        ("₹", "INR"),
-        ("₩", "KRW"),
-        ("₽", "RUB"),
-        ("zł", "PLN"),
-        ("R$", "BRL"),
-        ("$", "USD"),
-    ];
-    for code in [
-        "USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "SEK", "NOK", "DKK", "INR", "CNY", "PLN",
-        "BRL", "NZD", "MXN",
-    ] {
-        if text.contains(code) {
-            return Some(code.to_owned());
-        }
-    }
-    SYMBOLS
-        .iter()
-        .find(|(s, _)| text.contains(s))
-        .map(|(_, c)| (*c).to_owned())
-}
-
-/// The product title shown on the page: a shop's title element, else the first visible
-/// `<h1>` (screen-reader-only headings like "Product summary" are skipped).
-fn dom_name(page: &Page) -> Option<String> {
-    let doc = &page.document;
-    doc.select_checked(static_selector!("#productTitle, [itemprop=name]"))
-        .chain(doc.select_checked(static_selector!("h1")))
-        .filter(|el| !crate::page::chrome::in_chrome(*el))
-        .filter(|el| {
-            !el.ancestors()
-                .filter_map(scraper::ElementRef::wrap)
-                .chain(std::iter::once(*el))
-                .any(|a| {
-                    crate::content::is_hidden(a)
-                        || a.value().classes().any(|c| {
-                            let c = c.to_ascii_lowercase();
-                            c.contains("offscreen")
-                                || c.contains("sr-only")
-                                || c.contains("visually-hidden")
-                                || c.contains("screen-reader")
-                        })
-                })
-        })
-        .map(crate::content::flat_text)
-        .find(|t| !t.is_empty() && t.chars().count() <= 300)
-}
-
-fn dom_fallbacks(page: &Page, out: &mut Map<String, Value>) {
-    let doc = &page.document;
-    if out.get("name").is_none_or(Value::is_null)
-        && let Some(name) = dom_name(page)
-    {
-        fill(out, "name", name.into());
-    }
-    if out.get("price").is_none_or(Value::is_null)
-        && let Some((p, c)) = dom_price(page)
-    {
-        fill(out, "price", p.into());
-        if let Some(c) = c {
-            fill(out, "currency", c.into());
-        }
-    }
-    if out.get("description").is_none_or(Value::is_null)
-        && let Some(d) = doc
-            .select_checked(static_selector!("meta[name=description]"))
-            .next()
-            .and_then(|m| m.value().attr("content"))
-    {
-        fill(out, "description", clip(collapse_whitespace(d)).into());
-    }
-    if out.get("image").is_none_or(Value::is_null)
-        && let Some(src) = doc
-            .select_checked(static_selector!("[itemprop=image]"))
-            .next()
-            .and_then(|i| i.value().attr("src").or_else(|| i.value().attr("content")))
-    {
-        fill(
-            out,
-            "image",
-            page.absolute(src).unwrap_or_else(|| src.to_owned()).into(),
-        );
     }
 }

@@ -1,0 +1,196 @@
+//! Where the main product sits on a page: its heading, the document order used to find
+//! what is nearest to it, and the blocks that show other products (related items, carousels,
+//! other sellers) or one variant (a size picker) rather than the product itself.
+
+use std::collections::HashMap;
+
+use ego_tree::NodeId;
+use scraper::ElementRef;
+
+use crate::page::Page;
+use crate::page::chrome::{in_chrome, is_hidden};
+use crate::page::interrupt::SelectChecked;
+use crate::static_selector;
+
+/// Parts of a class or id that mark a block of other products. Matched as substrings of the
+/// lower-cased name, so `related-products`, `block related` and `sims-consolidated` all count.
+const OTHER_PRODUCT_MARKERS: &[&str] = &[
+    "related",
+    "recommend",
+    "upsell",
+    "up-sell",
+    "crosssell",
+    "cross-sell",
+    "carousel",
+    "similar",
+    "also-",
+    "accessor",
+    "bought",
+    "sims-",
+    "you-may",
+    "youmay",
+    "other-offers",
+    "more-offers",
+    "recently",
+    "viewed",
+    "bundle",
+    // The same in the shop languages of the fixtures and beyond.
+    "correlati",
+    "similaires",
+    "polecane",
+    "aehnlich",
+    "relacionados",
+    "gerelateerd",
+    "liknande",
+];
+
+/// Parts of a class or id that mark a variant picker (one size, one colour).
+const VARIANT_MARKERS: &[&str] = &[
+    "swatch", "variant", "size", "option", "picker", "selector", "taglia", "taglie", "talla",
+    "groesse", "größe", "maat",
+];
+
+/// Classes of text meant only for screen readers: a second copy of what the page shows.
+const SCREEN_READER_MARKERS: &[&str] =
+    &["offscreen", "sr-only", "visually-hidden", "screen-reader"];
+
+/// The page's main product heading and the document order of its elements.
+pub(super) struct Scope<'a> {
+    /// The visible product title (`#productTitle`, `[itemprop=name]` or the first `<h1>`).
+    pub heading: Option<ElementRef<'a>>,
+    order: HashMap<NodeId, usize>,
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of a page's main product.
+    pub(super) fn of(page: &'a Page) -> Self {
+        let order = page
+            .document
+            .root_element()
+            .descendants()
+            .enumerate()
+            .map(|(i, node)| (node.id(), i))
+            .collect();
+        Self {
+            heading: main_heading(page),
+            order,
+        }
+    }
+
+    fn position(&self, el: ElementRef<'_>) -> usize {
+        self.order.get(&el.id()).copied().unwrap_or(usize::MAX)
+    }
+
+    /// The candidate that belongs to the main product: within the smallest block around the
+    /// heading that holds any candidate, the first one after the heading (a price or a stock
+    /// line follows the title), else the last one before it. Candidates come in document
+    /// order; without a heading the first one wins.
+    pub(super) fn nearest<T: Clone>(&self, candidates: &[(ElementRef<'a>, T)]) -> Option<T> {
+        let Some(heading) = self.heading else {
+            return candidates.first().map(|(_, v)| v.clone());
+        };
+        let after = self.position(heading);
+        for container in
+            std::iter::once(heading).chain(heading.ancestors().filter_map(ElementRef::wrap))
+        {
+            let inside: Vec<&(ElementRef<'a>, T)> = candidates
+                .iter()
+                .filter(|(el, _)| {
+                    el.id() == container.id() || el.ancestors().any(|a| a.id() == container.id())
+                })
+                .collect();
+            if let Some(first_after) = inside.iter().find(|(el, _)| self.position(*el) > after) {
+                return Some(first_after.1.clone());
+            }
+            if let Some(last_before) = inside.last() {
+                return Some(last_before.1.clone());
+            }
+        }
+        candidates.first().map(|(_, v)| v.clone())
+    }
+}
+
+/// The element itself and its ancestors, nearest first.
+pub(super) fn self_and_ancestors(el: ElementRef<'_>) -> impl Iterator<Item = ElementRef<'_>> {
+    std::iter::once(el).chain(el.ancestors().filter_map(ElementRef::wrap))
+}
+
+/// Lower-cased class and id names of an element.
+pub(super) fn names(el: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
+    el.value()
+        .id()
+        .into_iter()
+        .chain(el.value().classes())
+        .map(str::to_lowercase)
+}
+
+/// Inside a block of other products (related items, carousels, other offers).
+pub(super) fn in_other_product(el: ElementRef<'_>) -> bool {
+    self_and_ancestors(el)
+        .any(|a| names(a).any(|name| OTHER_PRODUCT_MARKERS.iter().any(|m| name.contains(m))))
+}
+
+/// Inside a variant picker: a form control or a block named after sizes, swatches, options.
+pub(super) fn in_variant_picker(el: ElementRef<'_>) -> bool {
+    self_and_ancestors(el).any(|a| {
+        matches!(
+            a.value().name(),
+            "select" | "option" | "fieldset" | "label" | "input"
+        ) || names(a).any(|name| names_variant(&name))
+    })
+}
+
+/// Type sizes in class names (`a-size-medium`, `text-size-lg`): typography, not a picker.
+const TYPE_SIZES: &[&str] = &[
+    "small", "medium", "large", "base", "mini", "micro", "xs", "sm", "md", "lg", "xl",
+];
+
+/// Whether a class or id names a variant picker: a part that is a marker or its plural
+/// (`frame-sizes`, `swatch-list`), unless a type size follows it.
+fn names_variant(name: &str) -> bool {
+    let parts: Vec<&str> = name.split(['-', '_', ' ']).collect();
+    parts.iter().enumerate().any(|(i, part)| {
+        let singular = part.strip_suffix('s').unwrap_or(part);
+        (VARIANT_MARKERS.contains(part) || VARIANT_MARKERS.contains(&singular))
+            && !parts
+                .get(i + 1)
+                .is_some_and(|next| TYPE_SIZES.contains(next))
+    })
+}
+
+/// Not seen by a reader: page chrome, hidden, or text only for screen readers.
+pub(super) fn unseen(el: ElementRef<'_>) -> bool {
+    in_chrome(el)
+        || self_and_ancestors(el).any(|a| {
+            is_hidden(a)
+                || matches!(
+                    a.value().name(),
+                    "script" | "style" | "template" | "noscript"
+                )
+                || names(a).any(|name| SCREEN_READER_MARKERS.iter().any(|m| name.contains(m)))
+        })
+}
+
+/// Text of an element with its text pieces joined by spaces (`<dt>SKU</dt><dd>1</dd>` →
+/// "SKU 1"), direction marks dropped, whitespace collapsed.
+pub(super) fn spaced_text(el: ElementRef<'_>) -> String {
+    let joined: String = el.text().collect::<Vec<_>>().join(" ");
+    let cleaned: String = joined
+        .chars()
+        .filter(|c| !matches!(c, '\u{200e}' | '\u{200f}' | '\u{200b}' | '\u{feff}'))
+        .collect();
+    crate::page::dom::collapse_whitespace(&cleaned)
+}
+
+/// The product title element: a shop's title element, else the first visible `<h1>`
+/// (screen-reader-only headings like "Product summary" are skipped).
+pub(super) fn main_heading(page: &Page) -> Option<ElementRef<'_>> {
+    let doc = &page.document;
+    doc.select_checked(static_selector!("#productTitle, [itemprop=name]"))
+        .chain(doc.select_checked(static_selector!("h1")))
+        .filter(|el| el.value().name() != "meta" && !unseen(*el))
+        .find(|el| {
+            let text = crate::content::flat_text(*el);
+            !text.is_empty() && text.chars().count() <= 300
+        })
+}
