@@ -267,8 +267,15 @@ const MAX_STOCK_LINE: usize = 80;
 /// The main product's availability as the page shows it: its stock line, else its buy
 /// button (a disabled one is out of stock, an enabled one in stock, unless its words say
 /// "Pre-order" or "Sold out").
+///
+/// A button whose words name a state ("Pre-order", "Sold out") says what a click does and
+/// wins over a stock line ("Available to ship on release date").
 pub(crate) fn shown_availability(page: &Page, scope: &Scope<'_>) -> Option<Availability> {
-    stock_line(page, scope).or_else(|| buy_button(page, scope))
+    let button = buy_button(page, scope);
+    if let Some((state, true)) = button {
+        return Some(state);
+    }
+    stock_line(page, scope).or(button.map(|(state, _)| state))
 }
 
 fn stock_line(page: &Page, scope: &Scope<'_>) -> Option<Availability> {
@@ -326,8 +333,10 @@ const BUY_WORDS: &[&str] = &[
     "checkout",
 ];
 
-fn buy_button(page: &Page, scope: &Scope<'_>) -> Option<Availability> {
-    let mut candidates: Vec<(ElementRef<'_>, Availability)> = Vec::new();
+/// The main buy button's state, and whether its words name it (else it is read from the
+/// button being enabled or disabled).
+fn buy_button(page: &Page, scope: &Scope<'_>) -> Option<(Availability, bool)> {
+    let mut candidates: Vec<(ElementRef<'_>, (Availability, bool))> = Vec::new();
     for el in page.document.select_checked(static_selector!(
         "button, input[type=submit], input[type=button], a[class*=cart], a[class*=buy]"
     )) {
@@ -347,11 +356,11 @@ fn buy_button(page: &Page, scope: &Scope<'_>) -> Option<Availability> {
         let disabled = el.value().attr("disabled").is_some()
             || el.value().attr("aria-disabled") == Some("true")
             || named.split([' ', '-', '_']).any(|w| w == "disabled");
-        let state = Availability::from_text(&said).unwrap_or(if disabled {
-            Availability::OutOfStock
-        } else {
-            Availability::InStock
-        });
+        let state = match Availability::from_text(&said) {
+            Some(named) => (named, true),
+            None if disabled => (Availability::OutOfStock, false),
+            None => (Availability::InStock, false),
+        };
         candidates.push((el, state));
     }
     scope.nearest(&candidates)

@@ -39,6 +39,7 @@ const LABELS: &[(&str, Kind)] = &[
     ("item no", Kind::Sku),
     ("item #", Kind::Sku),
     ("item#", Kind::Sku),
+    ("item", Kind::Sku),
     ("asin", Kind::Sku),
     ("product code", Kind::Sku),
     ("product id", Kind::Sku),
@@ -112,14 +113,15 @@ const LABELS: &[(&str, Kind)] = &[
     ("jan", Kind::Gtin),
 ];
 
-/// "Label[:#] value" with the value one token holding a digit.
+/// "Label[:#] value" with the value one token; a line may hold several pairs ("Item 1734521
+/// Model KJ-2291"). A label starts the line or follows a space or punctuation.
 fn labelled_pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         let labels: Vec<String> = LABELS.iter().map(|(l, _)| regex::escape(l)).collect();
         #[allow(clippy::expect_used, reason = "built from constant labels, covered by the tests")]
         Regex::new(&format!(
-            r"(?i)^(?P<label>{})\s*[:：#]?\s*[:：]?\s*(?P<value>[\p{{L}}\p{{N}}][\p{{L}}\p{{N}}\-_./]*)$",
+            r"(?i)(?:^|[\s,;|·(])(?P<label>{})\s*[:：#]?\s*[:：]?\s*(?P<value>[\p{{L}}\p{{N}}][\p{{L}}\p{{N}}\-_./]*)(?:$|[\s,;|·)])",
             labels.join("|")
         ))
         .expect("identifier label pattern")
@@ -161,8 +163,18 @@ pub(crate) fn shown_identifiers(page: &Page, scope: &Scope<'_>) -> Identifiers {
         if text.is_empty() || text.chars().count() > 80 {
             continue;
         }
-        let pair = if let Some(caps) = labelled_pattern().captures(&text) {
-            kind_of(&caps["label"]).map(|k| (k, caps["value"].to_owned()))
+        let in_line: Vec<(Kind, String)> = labelled_pattern()
+            .captures_iter(&text)
+            .filter_map(|caps| kind_of(&caps["label"]).map(|k| (k, caps["value"].to_owned())))
+            .filter(|(_, value)| is_identifier(value))
+            .collect();
+        let pair = if !in_line.is_empty() {
+            for (kind, value) in in_line {
+                if !unseen(el) && !in_other_product(el) {
+                    found.push((el, (kind, value)));
+                }
+            }
+            continue;
         } else {
             // A label element followed by its value element: <dt>SKU</dt><dd>…</dd>,
             // <strong>Art.-Nr.</strong><div>…</div>.
@@ -222,6 +234,7 @@ const BRAND_LABELS: &[&str] = &[
 const BRAND_CLASS_PARTS: &[&str] = &[
     "brand",
     "vendor",
+    "maker",
     "manufacturer",
     "marque",
     "marca",

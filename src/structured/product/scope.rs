@@ -22,6 +22,9 @@ const OTHER_PRODUCT_MARKERS: &[&str] = &[
     "crosssell",
     "cross-sell",
     "carousel",
+    "slider",
+    "swiper",
+    "slick",
     "similar",
     "also-",
     "accessor",
@@ -130,13 +133,15 @@ pub(super) fn in_other_product(el: ElementRef<'_>) -> bool {
         .any(|a| names(a).any(|name| OTHER_PRODUCT_MARKERS.iter().any(|m| name.contains(m))))
 }
 
-/// Inside a variant picker: a form control or a block named after sizes, swatches, options.
+/// Inside a variant picker: a choice control (a select, a radio, its label) or a block
+/// named after sizes, swatches, options. A submit or button input is not a choice.
 pub(super) fn in_variant_picker(el: ElementRef<'_>) -> bool {
     self_and_ancestors(el).any(|a| {
-        matches!(
-            a.value().name(),
-            "select" | "option" | "fieldset" | "label" | "input"
-        ) || names(a).any(|name| names_variant(&name))
+        let is_choice_input = a.value().name() == "input"
+            && !matches!(a.value().attr("type"), Some("submit" | "button"));
+        is_choice_input
+            || matches!(a.value().name(), "select" | "option" | "fieldset" | "label")
+            || names(a).any(|name| names_variant(&name))
     })
 }
 
