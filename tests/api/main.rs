@@ -12,6 +12,7 @@ mod mcp;
 mod nav;
 mod paging;
 mod parallel;
+mod products;
 mod proxy;
 mod records;
 mod scrape_stream;

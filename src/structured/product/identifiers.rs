@@ -128,6 +128,23 @@ fn labelled_pattern() -> &'static Regex {
     })
 }
 
+/// Every "label value" pair of a line. The search goes on from the end of each value, not of
+/// its match, so the space before the next label still counts as its boundary.
+fn pairs_in_line(text: &str) -> Vec<(Kind, String)> {
+    let mut pairs = Vec::new();
+    let mut from = 0;
+    while let Some(caps) = labelled_pattern().captures_at(text, from) {
+        let Some(value) = caps.name("value") else {
+            break;
+        };
+        if let Some(kind) = kind_of(&caps["label"]) {
+            pairs.push((kind, value.as_str().to_owned()));
+        }
+        from = value.end();
+    }
+    pairs
+}
+
 fn kind_of(label: &str) -> Option<Kind> {
     let label = label.to_lowercase();
     LABELS.iter().find(|(l, _)| *l == label).map(|(_, k)| *k)
@@ -163,9 +180,8 @@ pub(crate) fn shown_identifiers(page: &Page, scope: &Scope<'_>) -> Identifiers {
         if text.is_empty() || text.chars().count() > 80 {
             continue;
         }
-        let in_line: Vec<(Kind, String)> = labelled_pattern()
-            .captures_iter(&text)
-            .filter_map(|caps| kind_of(&caps["label"]).map(|k| (k, caps["value"].to_owned())))
+        let in_line: Vec<(Kind, String)> = pairs_in_line(&text)
+            .into_iter()
             .filter(|(_, value)| is_identifier(value))
             .collect();
         let pair = if !in_line.is_empty() {

@@ -482,3 +482,6 @@ fn clip(s: String) -> String {
         s.chars().take(MAX_DESCRIPTION).collect()
     }
 }
+
+#[cfg(test)]
+mod tests;
