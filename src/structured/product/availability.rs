@@ -28,6 +28,10 @@ pub enum Availability {
     /// Can be ordered; it ships when restocked.
     BackOrder,
     /// Few left.
+    #[allow(
+        clippy::enum_variant_names,
+        reason = "schema.org's name, which callers compare"
+    )]
     LimitedAvailability,
     /// No longer made or sold.
     Discontinued,

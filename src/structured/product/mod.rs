@@ -63,7 +63,7 @@ pub(crate) fn product(page: &Page, items: &[Value], assume_product: bool) -> Opt
     };
     let item = items.iter().find_map(|v| find_product(v, 0));
     if let Some(item) = item {
-        reader.from_item(item, &mut out);
+        reader.read_item(item, &mut out);
     }
     let og = reader.opengraph(&mut out);
     if item.is_none() && !og {
@@ -173,7 +173,8 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn from_item(&self, item: &Map<String, Value>, out: &mut Map<String, Value>) {
+    /// Fills from a schema.org Product item and its first offer.
+    fn read_item(&self, item: &Map<String, Value>, out: &mut Map<String, Value>) {
         let page = self.page;
         let get = |k: &str| item.get(k).and_then(text_of);
         if let Some(name) = get("name") {

@@ -18,9 +18,12 @@ fn page(html: &str) -> Page {
     Page::parse(url::Url::parse("https://shop.example/p/1").unwrap(), html)
 }
 
+/// A price text, the page's language, and the amount and currency it means.
+type PriceCase = (&'static str, &'static str, Option<(f64, &'static str)>);
+
 #[test]
 fn prices_read_in_the_pages_locale() {
-    let cases: &[(&str, &str, Option<(f64, &str)>)] = &[
+    let cases: &[PriceCase] = &[
         ("$1,299.00", "en-US", Some((1299.0, "USD"))),
         ("1.299,00\u{a0}€", "de-DE", Some((1299.0, "EUR"))),
         ("1\u{202f}299,00\u{202f}€", "fr-FR", Some((1299.0, "EUR"))),
