@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 use regex::Regex;
 use scraper::ElementRef;
 
-use super::scope::{Scope, in_other_product, in_variant_picker, names, spaced_text, unseen};
+use super::scope::{
+    Scope, in_other_product, in_variant_picker, names, short_text, spaced_text, unseen,
+};
 use crate::page::Page;
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
@@ -288,7 +290,9 @@ fn stock_line(page: &Page, scope: &Scope<'_>) -> Option<Availability> {
         if matches!(el.value().name(), "button" | "a" | "script" | "style") {
             continue;
         }
-        let text = spaced_text(el);
+        let Some(text) = short_text(el, MAX_STOCK_LINE, " ") else {
+            continue;
+        };
         if text.is_empty() || text.chars().count() > MAX_STOCK_LINE {
             continue;
         }

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use scraper::ElementRef;
 
-use super::scope::{Scope, in_other_product, names, spaced_text, unseen};
+use super::scope::{Scope, in_other_product, names, short_text, spaced_text, unseen};
 use crate::page::Page;
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
@@ -161,6 +161,9 @@ fn is_identifier(value: &str) -> bool {
     (2..=40).contains(&value.chars().count()) && (digit || capitals)
 }
 
+/// Longest line read for a labelled identifier or brand.
+const MAX_LINE_CHARS: usize = 80;
+
 /// Identifiers shown under a label on the main product.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Identifiers {
@@ -176,8 +179,10 @@ pub(crate) struct Identifiers {
 pub(crate) fn shown_identifiers(page: &Page, scope: &Scope<'_>) -> Identifiers {
     let mut found: Vec<(ElementRef<'_>, (Kind, String))> = Vec::new();
     for el in page.document.select_checked(static_selector!("body *")) {
-        let text = spaced_text(el);
-        if text.is_empty() || text.chars().count() > 80 {
+        let Some(text) = short_text(el, MAX_LINE_CHARS, " ") else {
+            continue;
+        };
+        if text.is_empty() || text.chars().count() > MAX_LINE_CHARS {
             continue;
         }
         let in_line: Vec<(Kind, String)> = pairs_in_line(&text)
@@ -267,8 +272,10 @@ const MAX_BRAND_CHARS: usize = 40;
 pub(crate) fn shown_brand(page: &Page, scope: &Scope<'_>) -> Option<String> {
     let mut found: Vec<(ElementRef<'_>, String)> = Vec::new();
     for el in page.document.select_checked(static_selector!("body *")) {
-        let text = spaced_text(el);
-        if text.is_empty() || text.chars().count() > MAX_BRAND_CHARS + 20 {
+        let Some(text) = short_text(el, MAX_LINE_CHARS, " ") else {
+            continue;
+        };
+        if text.is_empty() || text.chars().count() > MAX_LINE_CHARS {
             continue;
         }
         let lower = text.to_lowercase();

@@ -11,7 +11,7 @@ use regex::Regex;
 use scraper::ElementRef;
 
 use super::locale::Locale;
-use super::scope::{Scope, in_other_product, names, self_and_ancestors, unseen};
+use super::scope::{Scope, in_other_product, names, self_and_ancestors, short_text, unseen};
 use crate::page::Page;
 use crate::page::dom::{collapse_whitespace, is_block};
 
@@ -321,6 +321,9 @@ pub(crate) fn main_price(page: &Page, scope: &Scope<'_>, locale: &Locale) -> Opt
     scope.nearest(&kept)
 }
 
+/// Longest text read as one price ("Por: R$ 2.499,00", "Your price $1,097.99").
+const MAX_PRICE_TEXT: usize = 80;
+
 /// Elements showing one amount with a currency, innermost (the `<bdi>` holding "£36.00", not
 /// its paragraph), visible and outside page chrome, in document order.
 fn price_elements<'a>(page: &'a Page, locale: &Locale) -> Vec<(ElementRef<'a>, Money)> {
@@ -339,11 +342,10 @@ fn price_elements<'a>(page: &'a Page, locale: &Locale) -> Vec<(ElementRef<'a>, M
             if seen.contains(&el.id()) {
                 break;
             }
-            let shown: String = el.text().collect();
-            if shown.chars().count() > 80 {
+            let Some(shown) = short_text(el, MAX_PRICE_TEXT, "") else {
                 break;
-            }
-            if let Some(money) = parse_money(&collapse_whitespace(&shown), locale) {
+            };
+            if let Some(money) = parse_money(&shown, locale) {
                 seen.insert(el.id());
                 if !unseen(el) {
                     out.push((el, money));

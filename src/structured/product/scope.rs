@@ -179,12 +179,33 @@ pub(super) fn unseen(el: ElementRef<'_>) -> bool {
 /// Text of an element with its text pieces joined by spaces (`<dt>SKU</dt><dd>1</dd>` →
 /// "SKU 1"), direction marks dropped, whitespace collapsed.
 pub(super) fn spaced_text(el: ElementRef<'_>) -> String {
-    let joined: String = el.text().collect::<Vec<_>>().join(" ");
-    let cleaned: String = joined
-        .chars()
-        .filter(|c| !matches!(c, '\u{200e}' | '\u{200f}' | '\u{200b}' | '\u{feff}'))
-        .collect();
-    crate::page::dom::collapse_whitespace(&cleaned)
+    short_text(el, usize::MAX, " ").unwrap_or_default()
+}
+
+/// The text of a short element, its pieces joined by `joiner`, direction marks dropped,
+/// whitespace collapsed; None once it holds more than `max_chars` visible characters (read
+/// for every element of a page, so a long one is not collected whole).
+pub(super) fn short_text(el: ElementRef<'_>, max_chars: usize, joiner: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut visible = 0usize;
+    for (i, piece) in el.text().enumerate() {
+        if i > 0 {
+            out.push_str(joiner);
+        }
+        for c in piece.chars() {
+            if matches!(c, '\u{200e}' | '\u{200f}' | '\u{200b}' | '\u{feff}') {
+                continue;
+            }
+            if !c.is_whitespace() {
+                visible += 1;
+                if visible > max_chars {
+                    return None;
+                }
+            }
+            out.push(c);
+        }
+    }
+    Some(crate::page::dom::collapse_whitespace(&out))
 }
 
 /// The product title element: a shop's title element, else the first visible `<h1>`
