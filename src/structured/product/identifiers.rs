@@ -150,15 +150,24 @@ fn kind_of(label: &str) -> Option<Kind> {
     LABELS.iter().find(|(l, _)| *l == label).map(|(_, k)| *k)
 }
 
-/// Whether a value looks like an identifier, not a word: a digit in it ("30412-B") or capitals
-/// only ("HT-TEE-NVY-M"), not too long.
-fn is_identifier(value: &str) -> bool {
+/// Whether a value looks like an identifier of its kind, not a word or a date: a digit in it
+/// ("30412-B") or capitals only ("HT-TEE-NVY-M"); a barcode is 8 to 14 digits (so "Jan 20"
+/// is not a JAN code).
+fn is_identifier(kind: Kind, value: &str) -> bool {
+    let chars = value.chars().count();
+    if kind == Kind::Gtin {
+        let digits = value.chars().filter(char::is_ascii_digit).count();
+        return (8..=14).contains(&digits)
+            && value
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '-' | ' '));
+    }
     let digit = value.chars().any(|c| c.is_ascii_digit());
-    let capitals = value.chars().count() >= 4
+    let capitals = chars >= 4
         && value
             .chars()
             .all(|c| c.is_ascii_uppercase() || matches!(c, '-' | '_' | '.' | '/'));
-    (2..=40).contains(&value.chars().count()) && (digit || capitals)
+    (3..=40).contains(&chars) && (digit || capitals)
 }
 
 /// Longest line read for a labelled identifier or brand.
@@ -187,7 +196,7 @@ pub(crate) fn shown_identifiers(page: &Page, scope: &Scope<'_>) -> Identifiers {
         }
         let in_line: Vec<(Kind, String)> = pairs_in_line(&text)
             .into_iter()
-            .filter(|(_, value)| is_identifier(value))
+            .filter(|(kind, value)| is_identifier(*kind, value))
             .collect();
         let pair = if !in_line.is_empty() {
             for (kind, value) in in_line {
@@ -209,7 +218,7 @@ pub(crate) fn shown_identifiers(page: &Page, scope: &Scope<'_>) -> Identifiers {
         let Some((kind, value)) = pair else {
             continue;
         };
-        if is_identifier(&value) && !unseen(el) && !in_other_product(el) {
+        if is_identifier(kind, &value) && !unseen(el) && !in_other_product(el) {
             found.push((el, (kind, value)));
         }
     }
@@ -316,12 +325,20 @@ pub(crate) fn shown_brand(page: &Page, scope: &Scope<'_>) -> Option<String> {
         else {
             continue;
         };
-        if !unseen(el) && !in_other_product(el) {
+        let in_control = super::scope::self_and_ancestors(el)
+            .any(|a| matches!(a.value().name(), "button" | "select" | "option" | "form"));
+        let shows_price =
+            super::price::parse_money(&value, &super::locale::Locale::default()).is_some();
+        if !in_control && !shows_price && !unseen(el) && !in_other_product(el) {
             found.push((el, value));
         }
     }
-    scope.nearest(&found)
+    scope.nearest_within(&found, BRAND_LEVELS)
 }
+
+/// How many blocks above the product heading a brand may sit: beside the title, in its buy
+/// box, in its specification table; not in a page banner or a filter bar.
+const BRAND_LEVELS: usize = 5;
 
 /// "Visit the Solace Store" → "Solace".
 fn store_name(text: &str) -> Option<String> {

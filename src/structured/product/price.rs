@@ -11,9 +11,11 @@ use regex::Regex;
 use scraper::ElementRef;
 
 use super::locale::Locale;
-use super::scope::{Scope, in_other_product, names, self_and_ancestors, short_text, unseen};
+use super::scope::{
+    Scope, in_other_product, in_variant_picker, names, self_and_ancestors, short_text, unseen,
+};
 use crate::page::Page;
-use crate::page::dom::{collapse_whitespace, is_block};
+use crate::page::dom::is_block;
 
 /// An amount in a currency, as a shopper would copy it.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +49,14 @@ pub(crate) fn parse_money(text: &str, locale: &Locale) -> Option<Money> {
         let Some(currency) = sign.and_then(|s| currency_of_sign(s.as_str(), locale)) else {
             continue;
         };
-        let number = caps.name("number").map_or("", |m| m.as_str());
+        let Some(number) = caps.name("number") else {
+            continue;
+        };
+        // A digit right after the number: two prices run together ("15.4915.49"), not 15491.
+        if text[number.end()..].starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let number = number.as_str();
         let whole_only = caps.name("dash").is_some();
         if let Some(amount) = parse_amount(number, Some(currency), whole_only) {
             return Some(Money {
@@ -312,7 +321,14 @@ pub(crate) fn main_price(page: &Page, scope: &Scope<'_>, locale: &Locale) -> Opt
     }
     let kept: Vec<(ElementRef<'_>, Money)> = candidates
         .into_iter()
-        .filter(|(el, _)| !is_struck(*el) && !in_other_product(*el))
+        // "EUR 0.00" is an empty cart or free shipping, not the price of a product.
+        // A variant's own price (a swatch, an option) is not the selected product's.
+        .filter(|(el, money)| {
+            money.amount > 0.0
+                && !is_struck(*el)
+                && !in_other_product(*el)
+                && !in_variant_picker(*el)
+        })
         .filter(|(el, _)| {
             let line = line_of(*el, &held).to_lowercase();
             !is_not_the_price(&line)
@@ -384,8 +400,11 @@ fn line_of(el: ElementRef<'_>, held: &HashMap<NodeId, usize>) -> String {
             }
         }
     }
-    collapse_whitespace(&line.text().collect::<String>())
+    short_text(line, MAX_LINE_TEXT, "").unwrap_or_default()
 }
+
+/// Longest line read around a price; a longer one is a whole block, not the price's line.
+const MAX_LINE_TEXT: usize = 200;
 
 /// Whether a price line is an old price, shipping, an instalment, a unit price or a saving.
 fn is_not_the_price(line: &str) -> bool {

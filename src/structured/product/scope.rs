@@ -89,12 +89,24 @@ impl<'a> Scope<'a> {
     /// line follows the title), else the last one before it. Candidates come in document
     /// order; without a heading the first one wins.
     pub(super) fn nearest<T: Clone>(&self, candidates: &[(ElementRef<'a>, T)]) -> Option<T> {
+        self.nearest_within(candidates, usize::MAX)
+    }
+
+    /// [`Scope::nearest`] looking at most `levels` blocks above the heading; with a heading,
+    /// None when no candidate is that close.
+    pub(super) fn nearest_within<T: Clone>(
+        &self,
+        candidates: &[(ElementRef<'a>, T)],
+        levels: usize,
+    ) -> Option<T> {
         let Some(heading) = self.heading else {
             return candidates.first().map(|(_, v)| v.clone());
         };
         let after = self.position(heading);
-        for container in
-            std::iter::once(heading).chain(heading.ancestors().filter_map(ElementRef::wrap))
+        let unbounded = levels == usize::MAX;
+        for container in std::iter::once(heading)
+            .chain(heading.ancestors().filter_map(ElementRef::wrap))
+            .take(levels.saturating_add(1))
         {
             let inside: Vec<&(ElementRef<'a>, T)> = candidates
                 .iter()
@@ -109,7 +121,10 @@ impl<'a> Scope<'a> {
                 return Some(last_before.1.clone());
             }
         }
-        candidates.first().map(|(_, v)| v.clone())
+        // A heading outside every candidate's block (a page-level title): the first one.
+        unbounded
+            .then(|| candidates.first().map(|(_, v)| v.clone()))
+            .flatten()
     }
 }
 
@@ -150,13 +165,13 @@ const TYPE_SIZES: &[&str] = &[
     "small", "medium", "large", "base", "mini", "micro", "xs", "sm", "md", "lg", "xl",
 ];
 
-/// Whether a class or id names a variant picker: a part that is a marker or its plural
-/// (`frame-sizes`, `swatch-list`), unless a type size follows it.
+/// Whether a class or id names a variant picker: a part that starts with a marker
+/// (`frame-sizes`, `swatchElement`), unless a type size follows it.
 fn names_variant(name: &str) -> bool {
     let parts: Vec<&str> = name.split(['-', '_', ' ']).collect();
     parts.iter().enumerate().any(|(i, part)| {
-        let singular = part.strip_suffix('s').unwrap_or(part);
-        (VARIANT_MARKERS.contains(part) || VARIANT_MARKERS.contains(&singular))
+        // `swatchElement`, `sizes`, `variant-picker`: a part that starts with a marker.
+        VARIANT_MARKERS.iter().any(|m| part.starts_with(m))
             && !parts
                 .get(i + 1)
                 .is_some_and(|next| TYPE_SIZES.contains(next))
@@ -182,30 +197,65 @@ pub(super) fn spaced_text(el: ElementRef<'_>) -> String {
     short_text(el, usize::MAX, " ").unwrap_or_default()
 }
 
-/// The text of a short element, its pieces joined by `joiner`, direction marks dropped,
-/// whitespace collapsed; None once it holds more than `max_chars` visible characters (read
-/// for every element of a page, so a long one is not collected whole).
+/// The text a reader sees in a short element, its pieces joined by `joiner`, direction marks
+/// dropped, whitespace collapsed; scripts, hidden parts and screen-reader copies ("EUR 15.49"
+/// beside the shown "15.49") left out. None once it holds more than `max_chars` visible
+/// characters (read for every element of a page, so a long one is not collected whole).
 pub(super) fn short_text(el: ElementRef<'_>, max_chars: usize, joiner: &str) -> Option<String> {
+    use ego_tree::iter::Edge;
     let mut out = String::new();
     let mut visible = 0usize;
-    for (i, piece) in el.text().enumerate() {
-        if i > 0 {
-            out.push_str(joiner);
-        }
-        for c in piece.chars() {
-            if matches!(c, '\u{200e}' | '\u{200f}' | '\u{200b}' | '\u{feff}') {
-                continue;
-            }
-            if !c.is_whitespace() {
-                visible += 1;
-                if visible > max_chars {
-                    return None;
+    let mut pieces = 0usize;
+    let mut skipping: Option<NodeId> = None;
+    for edge in el.traverse() {
+        match edge {
+            Edge::Open(node) => {
+                if skipping.is_some() {
+                    continue;
+                }
+                if let Some(child) = ElementRef::wrap(node) {
+                    if child.id() != el.id() && is_unread(child) {
+                        skipping = Some(node.id());
+                    }
+                    continue;
+                }
+                let Some(text) = node.value().as_text() else {
+                    continue;
+                };
+                if pieces > 0 {
+                    out.push_str(joiner);
+                }
+                pieces += 1;
+                for c in text.chars() {
+                    if matches!(c, '\u{200e}' | '\u{200f}' | '\u{200b}' | '\u{feff}') {
+                        continue;
+                    }
+                    if !c.is_whitespace() {
+                        visible += 1;
+                        if visible > max_chars {
+                            return None;
+                        }
+                    }
+                    out.push(c);
                 }
             }
-            out.push(c);
+            Edge::Close(node) => {
+                if skipping == Some(node.id()) {
+                    skipping = None;
+                }
+            }
         }
     }
     Some(crate::page::dom::collapse_whitespace(&out))
+}
+
+/// An element whose text a reader does not see: a script, a hidden part, a screen-reader copy.
+fn is_unread(el: ElementRef<'_>) -> bool {
+    matches!(
+        el.value().name(),
+        "script" | "style" | "noscript" | "template"
+    ) || is_hidden(el)
+        || names(el).any(|name| SCREEN_READER_MARKERS.iter().any(|m| name.contains(m)))
 }
 
 /// The product title element: a shop's title element, else the first visible `<h1>`

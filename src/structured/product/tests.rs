@@ -50,6 +50,8 @@ fn prices_read_in_the_pages_locale() {
         ("1 495 kr", "en", None),
         ("12 in stock", "en", None),
         ("TTC 45", "fr", None),
+        // Two prices run together are not one: "15.4915.49" is not 15491.
+        ("EUR 15.4915.49", "en", None),
         ("free", "en", None),
     ];
     for (text, lang, want) in cases {
@@ -196,6 +198,11 @@ fn labelled_identifiers_in_their_common_layouts() {
     let html = r#"<html><body><h1>Thing</h1><p>$10.00</p><p>Model: Slim</p>
         <section class="related-products"><p>SKU: OTHER-1</p></section></body></html>"#;
     assert_eq!(read(html)["sku"], Value::Null);
+    // "Jan 20" is a date, not a JAN code; a button named "brand-…" is not the brand.
+    let html = r#"<html><body><main><h1>Thing</h1><p>$10.00</p><p>Jan 20</p>
+        <button class="brand-refresh-button">Join event</button></main></body></html>"#;
+    let got = read(html);
+    assert_eq!((&got["gtin"], &got["brand"]), (&Value::Null, &Value::Null));
 }
 
 #[test]
@@ -232,6 +239,17 @@ fn the_current_price_is_not_the_old_one_a_related_one_or_shipping() {
             "<p>$19.00</p><section class='related'><p>$5.00</p></section>",
             19.0,
             "related after",
+        ),
+        ("<p>Cart: $0.00</p><p>$19.00</p>", 19.0, "an empty cart"),
+        (
+            "<div class='swatches'><span class='swatchElement'>Kindle $9.99</span></div><p>$15.49</p>",
+            15.49,
+            "another format's swatch",
+        ),
+        (
+            "<span class='a-price'><span class='a-offscreen'>$15.49</span><span aria-hidden='true'>15.49</span></span><p>$15.49</p>",
+            15.49,
+            "a screen-reader copy beside the shown digits",
         ),
     ];
     for (body, want, what) in cases {
