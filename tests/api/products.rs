@@ -6,6 +6,9 @@ use serde_json::{Value, json};
 
 use crate::support::{FixtureServer, spawn_app};
 
+/// The request of issue 13, word for word.
+const REQUEST: &str = "name, price, currency, sku, brand and availability";
+
 /// What the run answers for one fixture page.
 async fn answer(page: &str) -> Value {
     let fixtures = FixtureServer::start().await;
@@ -14,7 +17,7 @@ async fn answer(page: &str) -> Value {
     let frames = app
         .stream(&json!({
             "urls": [&url],
-            "instructions": "Get the product's name, price, currency, sku, brand and availability.",
+            "instructions": REQUEST,
         }))
         .await;
     let complete = frames.last().unwrap().payload();
