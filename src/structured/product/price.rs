@@ -45,8 +45,12 @@ fn money_pattern() -> &'static Regex {
 /// The first amount with a currency sign or code in `text`.
 pub(crate) fn parse_money(text: &str, locale: &Locale) -> Option<Money> {
     for caps in money_pattern().captures_iter(text) {
-        let sign = caps.name("before").or_else(|| caps.name("after"));
-        let Some(currency) = sign.and_then(|s| currency_of_sign(s.as_str(), locale)) else {
+        // "TTC 45 €": a word before the number that is no currency leaves the sign after it.
+        let currency_at = |group: &str| {
+            caps.name(group)
+                .and_then(|s| currency_of_sign(s.as_str(), locale))
+        };
+        let Some(currency) = currency_at("before").or_else(|| currency_at("after")) else {
             continue;
         };
         let Some(number) = caps.name("number") else {
@@ -100,6 +104,9 @@ pub(crate) fn currency_of_sign(sign: &str, locale: &Locale) -> Option<&'static s
         "Ft" => "HUF",
         "lei" => "RON",
         "Fr" | "CHF" => "CHF",
+        // Codes that are also capitalised English words ("TOP 10", "ALL 3") are not read from
+        // text; structured data's `priceCurrency` goes through [`iso_code`] and keeps them.
+        "ALL" | "TOP" | "CUP" | "MOP" | "BOB" | "PEN" | "MAD" | "SOS" | "GEL" => return None,
         other => iso_code(other)?,
     };
     Some(code)

@@ -50,6 +50,8 @@ fn prices_read_in_the_pages_locale() {
         ("1 495 kr", "en", None),
         ("12 in stock", "en", None),
         ("TTC 45", "fr", None),
+        ("TTC 45,00 €", "fr", Some((45.0, "EUR"))),
+        ("TOP 10", "en", None),
         // Two prices run together are not one: "15.4915.49" is not 15491.
         ("EUR 15.4915.49", "en", None),
         ("free", "en", None),
