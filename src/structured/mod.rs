@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::page::Page;
 
 pub(crate) use jsonld::types_of;
+pub use product::Availability;
 
 /// JSON-LD and microdata items of a page, as JSON values with `@type`.
 ///
@@ -36,8 +37,10 @@ pub fn microdata(page: &Page) -> Vec<Value> {
 
 /// The page's schema.org Product (JSON-LD, microdata, OpenGraph, then DOM fallbacks) with
 /// `name`, `price`, `currency`, `availability`, `sku`, `brand`, `gtin`, `mpn`, `image`,
-/// `description` (every key present, null when unknown; `price` a number, `availability` a
-/// schema.org name such as `InStock`). None when the page shows no product; with
+/// `description` (every key present, null when unknown; `price` the main product's current
+/// price as a number rounded to the currency's minor unit, `currency` an ISO 4217 code,
+/// `availability` a schema.org name such as `InStock`, see [`Availability`]). None
+/// when the page shows no product; with
 /// `assume_product` (the caller says it is a product page) the visible title is enough.
 pub fn product(page: &Page, assume_product: bool) -> Option<Value> {
     product::product(page, &items(page), assume_product)

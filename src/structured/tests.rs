@@ -193,10 +193,12 @@ fn opengraph_name_loses_the_site_when_the_heading_shows_it() {
 
 #[test]
 fn prices_parse_in_both_conventions() {
-    assert_eq!(product::parse_price("$1,299.00"), Some(1299.0));
-    assert_eq!(product::parse_price("1.299,00 €"), Some(1299.0));
-    assert_eq!(product::parse_price("19,99"), Some(19.99));
-    assert_eq!(product::parse_price("free"), None);
+    let en = product::Locale::parse("en-US");
+    let amount = |text: &str| product::parse_money(text, &en).map(|m| m.amount);
+    assert_eq!(amount("$1,299.00"), Some(1299.0));
+    assert_eq!(amount("1.299,00 €"), Some(1299.0));
+    assert_eq!(amount("19,99 €"), Some(19.99));
+    assert_eq!(amount("free"), None);
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod mcp;
 mod nav;
 mod paging;
 mod parallel;
+mod products;
 mod proxy;
 mod records;
 mod scrape_stream;

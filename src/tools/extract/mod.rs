@@ -94,7 +94,7 @@ pub fn tools() -> Vec<Tool> {
         Tool::new(
             "extract.product",
             "The page's product from schema.org JSON-LD, microdata or OpenGraph, with DOM fallbacks.",
-            "{name, price, currency, availability, sku, brand, gtin, mpn, image, description}; fails when the page shows no product.",
+            "{name, price, currency, availability, sku, brand, gtin, mpn, image, description}: price the main product's current price as a number (not a list price, related product or shipping), currency an ISO 4217 code, availability a schema.org name (InStock, OutOfStock, PreOrder, BackOrder, LimitedAvailability, …); fails when the page shows no product.",
             Effect::Replace,
             product,
         ),

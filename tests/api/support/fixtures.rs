@@ -9,7 +9,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
-/// Serves `tests/fixtures/pages/*.html` at `/pages/{name}` plus endpoints that fail on purpose.
+/// Serves `tests/fixtures/pages/*.html` at `/pages/{name}`, the shop pages of
+/// `tests/fixtures/products/` at `/products/{name}`, plus endpoints that fail on purpose.
 pub struct FixtureServer {
     /// Base URL.
     pub base: String,
@@ -22,6 +23,10 @@ impl FixtureServer {
     pub async fn start() -> Self {
         let router = Router::new()
             .route("/pages/{name}", get(page))
+            .route(
+                "/products/{name}",
+                get(|Path(name): Path<String>| fixture_file("products", name)),
+            )
             .route("/status/{code}", get(status))
             .route(
                 "/json",
@@ -73,11 +78,16 @@ impl FixtureServer {
 }
 
 async fn page(Path(name): Path<String>) -> Response {
+    fixture_file("pages", name).await
+}
+
+/// A file of `tests/fixtures/{dir}/` as HTML; 404 for names that could leave the folder.
+async fn fixture_file(dir: &str, name: String) -> Response {
     let safe = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         && !name.contains("..");
-    let path = format!("{}/tests/fixtures/pages/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/fixtures/{dir}/{name}", env!("CARGO_MANIFEST_DIR"));
     match (safe, tokio::fs::read(&path).await) {
         (true, Ok(bytes)) => {
             ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes).into_response()

@@ -1,0 +1,488 @@
+//! The schema.org Product of a page, from structured items, OpenGraph, then the DOM: the
+//! main product's current price (not a list price, a related product or shipping) as an
+//! amount and an ISO 4217 currency, its availability as a schema.org name, and the
+//! identifiers it shows under a label.
+
+mod availability;
+mod identifiers;
+mod locale;
+mod price;
+mod scope;
+
+use serde_json::{Map, Value};
+
+pub use availability::Availability;
+pub(crate) use locale::Locale;
+pub(crate) use price::{parse_amount, parse_money};
+
+use super::jsonld::types_of;
+use crate::page::Page;
+use crate::page::dom::{collapse_whitespace, json_number};
+use crate::page::interrupt::SelectChecked;
+use crate::static_selector;
+use scope::Scope;
+
+/// The keys of a product, in output order.
+pub(crate) const KEYS: &[&str] = &[
+    "name",
+    "price",
+    "currency",
+    "availability",
+    "sku",
+    "brand",
+    "gtin",
+    "mpn",
+    "image",
+    "description",
+];
+
+const PRODUCT_TYPES: &[&str] = &[
+    "Product",
+    "ProductGroup",
+    "IndividualProduct",
+    "ProductModel",
+    "SomeProducts",
+    "Vehicle",
+    "Car",
+    "Book",
+];
+/// How deep we look for a Product inside other items (WebPage.mainEntity, Offer.itemOffered).
+const MAX_SEARCH_DEPTH: usize = 6;
+/// Longest description kept.
+const MAX_DESCRIPTION: usize = 5000;
+
+/// Builds the product: the first Product item fills what it can, OpenGraph and the DOM fill
+/// the rest. None when nothing on the page says "product" — unless `assume_product` (the
+/// caller knows it is a product page), when the visible title alone is enough.
+pub(crate) fn product(page: &Page, items: &[Value], assume_product: bool) -> Option<Value> {
+    let mut out = Map::new();
+    let reader = Reader {
+        page,
+        locale: Locale::of_page(page),
+        scope: Scope::of(page),
+    };
+    let item = items.iter().find_map(|v| find_product(v, 0));
+    if let Some(item) = item {
+        reader.read_item(item, &mut out);
+    }
+    let og = reader.opengraph(&mut out);
+    if item.is_none() && !og {
+        // Without any markup, a page is a product page when it shows a title and a price.
+        match price::main_price(page, &reader.scope, &reader.locale) {
+            Some(money)
+                if page
+                    .document
+                    .select_checked(static_selector!("h1"))
+                    .next()
+                    .is_some() =>
+            {
+                fill_money(&mut out, &money);
+            }
+            _ if assume_product => {
+                fill(&mut out, "name", dom_name(&reader.scope)?.into());
+            }
+            _ => return None,
+        }
+    } else if item.is_none()
+        && let (Some(Value::String(og_name)), Some(shown)) =
+            (out.get("name"), dom_name(&reader.scope))
+        && shown.len() < og_name.len()
+        && og_name.contains(shown.as_str())
+    {
+        // `og:title` often carries the site's name ("Tee | Shop"); the heading does not.
+        out.insert("name".into(), shown.into());
+    }
+    reader.dom_fallbacks(&mut out);
+    let mut ordered = Map::new();
+    for key in KEYS {
+        ordered.insert((*key).to_owned(), out.remove(*key).unwrap_or(Value::Null));
+    }
+    Some(Value::Object(ordered))
+}
+
+fn is_product(map: &Map<String, Value>) -> bool {
+    types_of(map)
+        .iter()
+        .any(|t| PRODUCT_TYPES.contains(&t.as_str()))
+}
+
+fn find_product(value: &Value, depth: usize) -> Option<&Map<String, Value>> {
+    if depth > MAX_SEARCH_DEPTH {
+        return None;
+    }
+    match value {
+        Value::Object(map) => {
+            if is_product(map) {
+                return Some(map);
+            }
+            map.values().find_map(|v| find_product(v, depth + 1))
+        }
+        Value::Array(values) => values.iter().find_map(|v| find_product(v, depth + 1)),
+        _ => None,
+    }
+}
+
+/// Sets a key unless it already has a value.
+fn fill(out: &mut Map<String, Value>, key: &str, value: Value) {
+    let empty = match &value {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        _ => false,
+    };
+    if !empty && out.get(key).is_none_or(Value::is_null) {
+        out.insert(key.to_owned(), value);
+    }
+}
+
+/// A JSON-LD string as text: shops often put HTML in them (`TFC8&reg;`, `Zub<wbr/>ehör`), so
+/// a string with markup or entities is read as an HTML fragment.
+fn plain_text(raw: &str) -> String {
+    if !raw.contains(['&', '<']) {
+        return collapse_whitespace(raw);
+    }
+    let fragment = scraper::Html::parse_fragment(raw);
+    collapse_whitespace(&fragment.root_element().text().collect::<String>())
+}
+
+/// The first string in a value: a string, the first of an array, an object's `name`/`url`/`@id`.
+fn text_of(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => {
+            let s = plain_text(s);
+            // Placeholders some shops put in empty fields.
+            let placeholder = matches!(
+                s.to_ascii_lowercase().as_str(),
+                "n/a" | "na" | "none" | "null" | "-"
+            );
+            (!s.is_empty() && !placeholder).then_some(s)
+        }
+        Value::Number(n) => Some(n.to_string()),
+        Value::Array(values) => values.iter().find_map(text_of),
+        Value::Object(map) => ["name", "url", "contentUrl", "contentURL", "@id", "@value"]
+            .iter()
+            .find_map(|k| map.get(*k).and_then(text_of)),
+        _ => None,
+    }
+}
+
+/// Reads one page's product: the page, its locale and where its main product sits.
+struct Reader<'a> {
+    page: &'a Page,
+    locale: Locale,
+    scope: Scope<'a>,
+}
+
+impl Reader<'_> {
+    /// Fills from a schema.org Product item and its first offer.
+    fn read_item(&self, item: &Map<String, Value>, out: &mut Map<String, Value>) {
+        let page = self.page;
+        let get = |k: &str| item.get(k).and_then(text_of);
+        if let Some(name) = get("name") {
+            fill(out, "name", name.into());
+        }
+        if let Some(d) = get("description") {
+            fill(out, "description", clip(d).into());
+        }
+        if let Some(image) = item.get("image").and_then(text_of) {
+            fill(out, "image", page.absolute(&image).unwrap_or(image).into());
+        }
+        for k in ["sku", "productID"] {
+            if let Some(v) = get(k) {
+                fill(out, "sku", v.into());
+            }
+        }
+        if let Some(v) = get("mpn") {
+            fill(out, "mpn", v.into());
+        }
+        if let Some(v) = gtin_of(item) {
+            fill(out, "gtin", v.into());
+        }
+        if let Some(brand) = item
+            .get("brand")
+            .or_else(|| item.get("manufacturer"))
+            .and_then(text_of)
+        {
+            fill(out, "brand", brand.into());
+        }
+        // ProductGroup: the variants carry the offers.
+        let offers = item.get("offers").or_else(|| {
+            item.get("hasVariant")
+                .and_then(|v| find_key(v, "offers", 0))
+        });
+        if let Some(offer) = offers.and_then(|o| first_offer(o, 0)) {
+            if let Some(money) = self.offer_price(offer) {
+                fill_money(out, &money);
+            }
+            if let Some(a) = offer
+                .get("availability")
+                .and_then(text_of)
+                .and_then(|a| Availability::from_schema(&a))
+            {
+                fill(out, "availability", a.as_str().into());
+            }
+            for k in ["sku", "mpn"] {
+                if let Some(v) = offer.get(k).and_then(text_of) {
+                    fill(out, k, v.into());
+                }
+            }
+            if let Some(v) = gtin_of(offer) {
+                fill(out, "gtin", v.into());
+            }
+        }
+    }
+
+    /// An offer's price and currency; an `AggregateOffer` answers its lowest price.
+    fn offer_price(&self, offer: &Map<String, Value>) -> Option<price::Money> {
+        let currency = |m: &Map<String, Value>| {
+            m.get("priceCurrency")
+                .and_then(text_of)
+                .and_then(|c| price::iso_code(&c))
+        };
+        let own_currency = currency(offer);
+        for key in ["price", "lowPrice", "highPrice"] {
+            if let Some(amount) = offer.get(key).and_then(|v| self.amount(v, own_currency)) {
+                return Some(price::Money {
+                    amount,
+                    currency: own_currency,
+                });
+            }
+        }
+        let spec = match offer.get("priceSpecification")? {
+            Value::Array(a) => a.first()?,
+            other => other,
+        };
+        let spec = spec.as_object()?;
+        let currency = currency(spec).or(own_currency);
+        let amount = spec.get("price").and_then(|v| self.amount(v, currency))?;
+        Some(price::Money { amount, currency })
+    }
+
+    /// A structured price: JSON numbers as they are, strings ("1.299,00", "$19.99") read as
+    /// the page writes prices.
+    fn amount(&self, value: &Value, currency: Option<&str>) -> Option<f64> {
+        match value {
+            Value::Number(n) => n.as_f64().filter(|a| a.is_finite()),
+            Value::String(s) => parse_money(s, &self.locale).map(|m| m.amount).or_else(|| {
+                let number: String = s
+                    .chars()
+                    .skip_while(|c| !c.is_ascii_digit())
+                    .take_while(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '\''))
+                    .collect();
+                parse_amount(&number, currency, false)
+            }),
+            Value::Array(a) => a.iter().find_map(|v| self.amount(v, currency)),
+            _ => None,
+        }
+    }
+
+    /// Fills from `og:`/`product:` meta; true when they say this is a product.
+    fn opengraph(&self, out: &mut Map<String, Value>) -> bool {
+        let page = self.page;
+        let mut metas: Vec<(String, String)> = Vec::new();
+        for m in page
+            .document
+            .select_checked(static_selector!("meta[property], meta[name]"))
+        {
+            let key = m
+                .value()
+                .attr("property")
+                .or_else(|| m.value().attr("name"))
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if let Some(content) = m.value().attr("content") {
+                metas.push((key, collapse_whitespace(content)));
+            }
+            if metas.len() > 2000 {
+                break;
+            }
+        }
+        let get = |keys: &[&str]| {
+            keys.iter().find_map(|k| {
+                metas
+                    .iter()
+                    .find(|(mk, v)| mk == k && !v.is_empty())
+                    .map(|(_, v)| v.clone())
+            })
+        };
+        let og_type = get(&["og:type"]).unwrap_or_default().to_ascii_lowercase();
+        let price = get(&[
+            "product:price:amount",
+            "og:price:amount",
+            "product:sale_price:amount",
+        ]);
+        let is_product =
+            og_type.starts_with("product") || og_type == "og:product" || price.is_some();
+        if !is_product {
+            return false;
+        }
+        if let Some(v) = get(&["og:title", "twitter:title"]) {
+            fill(out, "name", v.into());
+        }
+        let currency = get(&[
+            "product:price:currency",
+            "og:price:currency",
+            "product:sale_price:currency",
+        ])
+        .and_then(|c| price::iso_code(&c));
+        if let Some(amount) = price.and_then(|p| self.amount(&Value::String(p), currency)) {
+            fill_money(out, &price::Money { amount, currency });
+        }
+        if let Some(v) = get(&["product:availability", "og:availability"])
+            && let Some(a) = Availability::from_schema(&v)
+        {
+            fill(out, "availability", a.as_str().into());
+        }
+        if let Some(v) = get(&["product:brand", "og:brand"]) {
+            fill(out, "brand", v.into());
+        }
+        if let Some(v) = get(&["product:retailer_item_id", "product:sku"]) {
+            fill(out, "sku", v.into());
+        }
+        if let Some(v) = get(&["product:gtin", "product:ean", "product:upc", "product:isbn"]) {
+            fill(out, "gtin", v.into());
+        }
+        if let Some(v) = get(&["product:mfr_part_no"]) {
+            fill(out, "mpn", v.into());
+        }
+        if let Some(v) = get(&["og:image", "og:image:url", "og:image:secure_url"]) {
+            fill(out, "image", page.absolute(&v).unwrap_or(v).into());
+        }
+        if let Some(v) = get(&["og:description"]) {
+            fill(out, "description", clip(v).into());
+        }
+        true
+    }
+
+    fn dom_fallbacks(&self, out: &mut Map<String, Value>) {
+        let doc = &self.page.document;
+        let missing = |out: &Map<String, Value>, key: &str| out.get(key).is_none_or(Value::is_null);
+        if missing(out, "name")
+            && let Some(name) = dom_name(&self.scope)
+        {
+            fill(out, "name", name.into());
+        }
+        if missing(out, "price") || missing(out, "currency") {
+            let shown = price::main_price(self.page, &self.scope, &self.locale);
+            if missing(out, "price")
+                && let Some(money) = &shown
+            {
+                fill_money(out, money);
+            } else if let Some(currency) = shown.and_then(|m| m.currency) {
+                // Structured data gave the amount without its currency.
+                fill(out, "currency", currency.into());
+            }
+        }
+        if missing(out, "availability")
+            && let Some(a) = availability::shown_availability(self.page, &self.scope)
+        {
+            fill(out, "availability", a.as_str().into());
+        }
+        if missing(out, "sku") || missing(out, "mpn") || missing(out, "gtin") {
+            let ids = identifiers::shown_identifiers(self.page, &self.scope);
+            for (key, value) in [("sku", ids.sku), ("mpn", ids.mpn), ("gtin", ids.gtin)] {
+                if let Some(v) = value {
+                    fill(out, key, v.into());
+                }
+            }
+        }
+        if missing(out, "brand")
+            && let Some(brand) = identifiers::shown_brand(self.page, &self.scope)
+        {
+            fill(out, "brand", brand.into());
+        }
+        if missing(out, "description")
+            && let Some(d) = doc
+                .select_checked(static_selector!("meta[name=description]"))
+                .next()
+                .and_then(|m| m.value().attr("content"))
+        {
+            fill(out, "description", clip(collapse_whitespace(d)).into());
+        }
+        if missing(out, "image")
+            && let Some(src) = doc
+                .select_checked(static_selector!("[itemprop=image]"))
+                .next()
+                .and_then(|i| i.value().attr("src").or_else(|| i.value().attr("content")))
+        {
+            fill(
+                out,
+                "image",
+                self.page
+                    .absolute(src)
+                    .unwrap_or_else(|| src.to_owned())
+                    .into(),
+            );
+        }
+    }
+}
+
+/// Sets the price (a JSON number, whole amounts as integers) and its currency.
+fn fill_money(out: &mut Map<String, Value>, money: &price::Money) {
+    if let Some(amount) = json_number(money.amount) {
+        fill(out, "price", amount);
+        if let Some(currency) = money.currency {
+            fill(out, "currency", currency.into());
+        }
+    }
+}
+
+/// The product title shown on the page (see [`scope::main_heading`]).
+fn dom_name(scope: &Scope<'_>) -> Option<String> {
+    scope.heading.map(crate::content::flat_text)
+}
+
+fn find_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
+    if depth > MAX_SEARCH_DEPTH {
+        return None;
+    }
+    match value {
+        Value::Object(m) => m
+            .get(key)
+            .or_else(|| m.values().find_map(|v| find_key(v, key, depth + 1))),
+        Value::Array(a) => a.iter().find_map(|v| find_key(v, key, depth + 1)),
+        _ => None,
+    }
+}
+
+fn first_offer(value: &Value, depth: usize) -> Option<&Map<String, Value>> {
+    if depth > 3 {
+        return None;
+    }
+    match value {
+        Value::Object(m) => {
+            // AggregateOffer may nest its offers; prefer its own lowPrice when present.
+            if m.contains_key("price")
+                || m.contains_key("lowPrice")
+                || m.contains_key("priceSpecification")
+            {
+                return Some(m);
+            }
+            m.get("offers")
+                .and_then(|o| first_offer(o, depth + 1))
+                .or(Some(m))
+        }
+        Value::Array(a) => a
+            .iter()
+            .find_map(|o| first_offer(o, depth + 1).filter(|m| m.contains_key("price")))
+            .or_else(|| a.iter().find_map(|o| first_offer(o, depth + 1))),
+        _ => None,
+    }
+}
+
+fn gtin_of(map: &Map<String, Value>) -> Option<String> {
+    ["gtin", "gtin13", "gtin12", "gtin14", "gtin8", "isbn"]
+        .iter()
+        .find_map(|k| map.get(*k).and_then(text_of))
+}
+
+fn clip(s: String) -> String {
+    if s.chars().count() <= MAX_DESCRIPTION {
+        s
+    } else {
+        s.chars().take(MAX_DESCRIPTION).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;
