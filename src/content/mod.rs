@@ -5,6 +5,7 @@
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
 mod byline;
+mod furniture;
 pub mod meta;
 mod people;
 mod render;
@@ -44,11 +45,18 @@ pub struct MainContent {
 
 /// Extracts the main content of a page: the container holding most of its prose, without
 /// menus, headers, footers, share bars and other boilerplate, as text (blocks on their own
-/// lines) and Markdown, plus the page's metadata. Text is capped at [`MAX_CHARS`].
+/// lines) and Markdown, plus the page's metadata. The headline, byline and date lines and
+/// "Related stories" lists are left out of the body (they have fields of their own); the
+/// Markdown opens with the headline as a `#` heading. Text is capped at [`MAX_CHARS`].
 pub fn main_content(page: &Page) -> MainContent {
     let (text, markdown) = body_of(page);
     let meta = meta::read(page);
     let excerpt = meta.description.clone().or_else(|| first_paragraph(&text));
+    // The body leaves the headline out; the Markdown opens with it as its one `#` heading.
+    let markdown = match &meta.title {
+        Some(title) if !markdown.starts_with("# ") => format!("# {title}\n\n{markdown}"),
+        _ => markdown,
+    };
     MainContent {
         byline: meta.byline(),
         title: meta.title,

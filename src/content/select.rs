@@ -107,6 +107,7 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
         }
     }
     prune_link_blocks(root, &stats, &mut skip);
+    super::furniture::skip_furniture(root, super::byline::headline(document), &stats, &mut skip);
     Choice { root, skip }
 }
 

@@ -54,7 +54,7 @@ fn boilerplate_is_left_out() {
     let c = main_content(&page("https://example.com/news/1", html));
     assert_eq!(
         c.text,
-        "Story\nFirst paragraph of the story, long enough to count as prose.\nSecond paragraph with a link and bold text."
+        "First paragraph of the story, long enough to count as prose.\nSecond paragraph with a link and bold text."
     );
     assert_eq!(
         c.markdown,
@@ -125,7 +125,7 @@ fn product_keeps_collapsed_accordion_panels() {
     let c = main_content(&page("https://example.com/p/1", html));
     assert_eq!(
         c.text,
-        "Trail pack\nA light pack for day hikes with pockets for everything you carry.\nDescription\nRipstop nylon body with a water repellent finish.\nSpecs\nWeight | 1 lb"
+        "A light pack for day hikes with pockets for everything you carry.\nDescription\nRipstop nylon body with a water repellent finish.\nSpecs\nWeight | 1 lb"
     );
 }
 
@@ -156,4 +156,53 @@ fn comments_under_a_post_are_left_out_but_a_thread_of_comments_is_kept() {
     );
     let c = main_content(&page("https://example.com/q/2", &thread_only));
     assert!(c.text.contains("A long reply"), "{}", c.text);
+}
+
+#[test]
+fn the_body_leaves_out_headline_byline_dates_and_story_lists() {
+    let body = "<p>The council voted on Tuesday to rebuild the harbour wall before the winter storms, after two years of delays and three rejected plans.</p>".repeat(4);
+    let html = format!(
+        r#"<html><head><title>Harbour wall to be rebuilt | Coast News</title></head><body>
+        <nav><a href="/">Home</a></nav>
+        <article>
+          <h1>Harbour wall to be rebuilt</h1>
+          <p class="byline">By Ann Lee and Bo Chen</p>
+          <div class="post-meta"><time datetime="2025-03-04">March 4, 2025</time></div>
+          <p>Updated March 5, 2025</p>
+          <span>4 min read</span>
+          {body}
+          <h2>Related stories</h2>
+          <ul><li><a href="/a">Storm damage costs rise</a></li><li><a href="/b">Ferry timetable changes</a></li></ul>
+          <h2>What happens next</h2>
+          <p>Work starts in May and should end by October, the council said in a statement on its website.</p>
+        </article></body></html>"#
+    );
+    let c = main_content(&page("https://news.example/harbour", &html));
+    assert!(c.text.starts_with("The council voted"), "{}", c.text);
+    for furniture in [
+        "Harbour wall to be rebuilt",
+        "Ann Lee",
+        "March 4",
+        "Updated",
+        "min read",
+        "Related",
+        "Storm damage",
+    ] {
+        assert!(!c.text.contains(furniture), "{furniture} in {}", c.text);
+    }
+    // The article's own section heading stays.
+    assert!(
+        c.text.contains("What happens next\nWork starts in May"),
+        "{}",
+        c.text
+    );
+    assert!(
+        c.markdown
+            .starts_with("# Harbour wall to be rebuilt\n\nThe council voted"),
+        "{}",
+        c.markdown
+    );
+    assert_eq!(c.title.as_deref(), Some("Harbour wall to be rebuilt"));
+    assert_eq!(c.byline.as_deref(), Some("Ann Lee, Bo Chen"));
+    assert_eq!(c.published_at.as_deref(), Some("2025-03-04"));
 }

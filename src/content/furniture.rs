@@ -1,0 +1,256 @@
+//! An article's furniture inside its content block: the headline, the byline and date lines
+//! above the body, and the "Related stories" / "Read next" lists after it. A reader copying
+//! the article leaves them out; the headline, byline and date have fields of their own.
+
+use std::collections::{HashMap, HashSet};
+
+use ego_tree::NodeId;
+use scraper::ElementRef;
+
+use super::render::flat_text;
+use super::stats::Stats;
+use crate::page::dates::date_pattern;
+
+/// A byline or date line is at most this long.
+const MAX_LINE_CHARS: usize = 160;
+/// The body starts at the first paragraph with this much text.
+const BODY_PARAGRAPH_CHARS: usize = 120;
+/// Above this share of link text a block is a listing, not an article.
+const MAX_PROSE_LINK_SHARE: f64 = 0.2;
+/// A block after a "Related" heading is a story list above this share of link text.
+const TEASER_LINK_SHARE: f64 = 0.5;
+
+/// Class and id parts that name byline and date furniture.
+const BYLINE_NAMES: &[&str] = &[
+    "byline",
+    "author",
+    "authors",
+    "dateline",
+    "date",
+    "timestamp",
+    "published",
+    "posted",
+    "updated",
+    "meta",
+    "entry-meta",
+    "post-meta",
+    "article-meta",
+    "read-time",
+    "reading-time",
+    "readtime",
+];
+
+/// How headings of other stories' lists begin.
+const TEASER_HEADINGS: &[&str] = &[
+    "related",
+    "read next",
+    "read more",
+    "more from",
+    "more stories",
+    "more articles",
+    "more on",
+    "most popular",
+    "most read",
+    "popular posts",
+    "popular articles",
+    "recent posts",
+    "recent articles",
+    "latest posts",
+    "latest articles",
+    "latest news",
+    "you may also like",
+    "you might also like",
+    "you may be interested",
+    "recommended",
+    "trending",
+    "also read",
+    "keep reading",
+    "up next",
+    "don't miss",
+    "further reading on",
+    "share this",
+    "share on",
+];
+
+/// Adds the article furniture under `root` to `skip`: the headline (when the page has one in
+/// the block), short byline/date lines before the first real paragraph, and teaser lists
+/// under a "Related …" heading.
+pub(crate) fn skip_furniture(
+    root: ElementRef<'_>,
+    headline: Option<ElementRef<'_>>,
+    stats: &HashMap<NodeId, Stats>,
+    skip: &mut HashSet<NodeId>,
+) {
+    // Listings and forums are made of short dated entries: only an article's prose has
+    // furniture around it.
+    let is_prose = stats
+        .get(&root.id())
+        .is_some_and(|s| s.text > 0 && (s.link as f64) < MAX_PROSE_LINK_SHARE * s.text as f64);
+    if is_prose {
+        if let Some(headline) = headline
+            && headline.ancestors().any(|a| a.id() == root.id())
+        {
+            skip.insert(headline.id());
+        }
+        skip_lines_above_body(root, skip);
+        skip_teaser_lists(root, stats, skip);
+        skip_contents_and_placeholders(root, stats, skip);
+    }
+}
+
+/// A table of contents (a list of links to the article's own sections, which the body
+/// repeats) and placeholder lines a script would have replaced ("Loading prices…").
+fn skip_contents_and_placeholders(
+    root: ElementRef<'_>,
+    stats: &HashMap<NodeId, Stats>,
+    skip: &mut HashSet<NodeId>,
+) {
+    for el in root.descendants().filter_map(ElementRef::wrap) {
+        let value = el.value();
+        let named_contents = value.id().into_iter().chain(value.classes()).any(|name| {
+            let lower = name.to_ascii_lowercase();
+            lower.contains("table-of-contents") || lower.split(['-', '_']).any(|part| part == "toc")
+        });
+        let linked = stats
+            .get(&el.id())
+            .is_some_and(|s| s.text > 0 && (s.link as f64) >= TEASER_LINK_SHARE * s.text as f64);
+        if named_contents && linked {
+            skip.insert(el.id());
+            continue;
+        }
+        if matches!(value.name(), "p" | "div" | "span" | "li") && el.children().count() == 1 {
+            let text = flat_text(el);
+            let lower = text.to_lowercase();
+            if text.chars().count() <= 60
+                && lower.starts_with("loading")
+                && (lower.ends_with('…') || lower.ends_with("..."))
+            {
+                skip.insert(el.id());
+            }
+        }
+    }
+}
+
+/// Byline and date lines: short blocks above the body named or worded as such.
+fn skip_lines_above_body(root: ElementRef<'_>, skip: &mut HashSet<NodeId>) {
+    let mut ticker = crate::page::interrupt::Ticker::default();
+    for el in root.descendants().filter_map(ElementRef::wrap) {
+        if ticker.stop() {
+            return;
+        }
+        let name = el.value().name();
+        if name == "p" && flat_text(el).chars().count() >= BODY_PARAGRAPH_CHARS {
+            return;
+        }
+        if skip.contains(&el.id()) || el.ancestors().any(|a| skip.contains(&a.id())) {
+            continue;
+        }
+        if !matches!(
+            name,
+            "p" | "div"
+                | "span"
+                | "time"
+                | "address"
+                | "small"
+                | "li"
+                | "ul"
+                | "section"
+                | "header"
+        ) {
+            continue;
+        }
+        let text = flat_text(el);
+        let chars = text.chars().count();
+        if chars == 0 || chars > MAX_LINE_CHARS {
+            continue;
+        }
+        if named_as_byline(el) || worded_as_byline(&text) {
+            skip.insert(el.id());
+        }
+    }
+}
+
+fn named_as_byline(el: ElementRef<'_>) -> bool {
+    let value = el.value();
+    if value.name() == "time"
+        || value
+            .attr("itemprop")
+            .is_some_and(|p| p == "author" || p.starts_with("date"))
+    {
+        return true;
+    }
+    value.id().into_iter().chain(value.classes()).any(|name| {
+        let lower = name.to_ascii_lowercase();
+        BYLINE_NAMES.iter().any(|b| {
+            lower == *b
+                || lower.split(['-', '_']).any(|part| part == *b)
+                || lower.ends_with(&format!("-{b}"))
+                || lower.ends_with(&format!("__{b}"))
+        })
+    })
+}
+
+/// "By Ann Lee", "Updated March 3, 2025", "5 min read", or a line that is mostly a date.
+fn worded_as_byline(text: &str) -> bool {
+    let lower = text.trim().to_lowercase();
+    let opens = [
+        "by ",
+        "written by",
+        "posted by",
+        "posted on",
+        "published",
+        "updated",
+        "last updated",
+        "last modified",
+    ];
+    if opens.iter().any(|o| lower.starts_with(o)) {
+        return true;
+    }
+    if lower.ends_with("min read")
+        || lower.ends_with("minute read")
+        || lower.ends_with("minutes read")
+    {
+        return true;
+    }
+    date_pattern()
+        .find(&lower)
+        .is_some_and(|m| m.as_str().chars().count() * 2 >= lower.chars().count())
+}
+
+/// A heading that announces other stories, and the link-heavy blocks that follow it.
+fn skip_teaser_lists(
+    root: ElementRef<'_>,
+    stats: &HashMap<NodeId, Stats>,
+    skip: &mut HashSet<NodeId>,
+) {
+    let headings: Vec<ElementRef<'_>> = root
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| matches!(el.value().name(), "h2" | "h3" | "h4" | "h5" | "h6"))
+        .filter(|el| {
+            let text = flat_text(*el).to_lowercase();
+            text.chars().count() <= 60 && TEASER_HEADINGS.iter().any(|t| text.starts_with(t))
+        })
+        .collect();
+    for heading in headings {
+        let mut followers = Vec::new();
+        for sibling in heading.next_siblings().filter_map(ElementRef::wrap) {
+            if matches!(sibling.value().name(), "h1" | "h2" | "h3") {
+                break;
+            }
+            let Some(s) = stats.get(&sibling.id()) else {
+                continue;
+            };
+            if s.text == 0 || (s.link as f64) < TEASER_LINK_SHARE * s.text as f64 {
+                break;
+            }
+            followers.push(sibling.id());
+        }
+        // A heading with no story list after it is the article's own section.
+        if followers.is_empty() {
+            continue;
+        }
+        skip.insert(heading.id());
+        skip.extend(followers);
+    }
+}
