@@ -7,7 +7,7 @@
 //! without "By", job titles, e-mail addresses or the site's own name; the page's own `<h1>`
 //! as the title when what the page declares agrees with it.
 
-use scraper::Html;
+use scraper::{ElementRef, Html};
 use serde_json::{Map, Value};
 
 use super::people::{authors_in, is_publisher};
@@ -334,7 +334,45 @@ fn authors(
         clean(&first.into_iter().collect::<Vec<_>>())
     };
     let from_byline = || clean(&super::byline::author(doc).into_iter().collect::<Vec<_>>());
-    let sources: [&dyn Fn() -> Vec<String>; 4] = [&from_ld, &from_meta, &from_marked, &from_byline];
+    // `twitter:label1 = "Written by"`, `twitter:data1 = "Ann Lee"`.
+    let from_card = || {
+        let named = (1..=4).find_map(|n| {
+            let label = metas.first(&[&format!("twitter:label{n}")])?;
+            label
+                .to_lowercase()
+                .contains("written by")
+                .then(|| metas.first(&[&format!("twitter:data{n}")]))
+                .flatten()
+        });
+        clean(&named.into_iter().collect::<Vec<_>>())
+    };
+    // A label element ("Written by", "Author") with the name in the element after it.
+    let from_label = || {
+        let named = doc
+            .select_checked(static_selector!("p, span, div, dt, strong, b, small"))
+            .filter(|el| {
+                let text = super::flat_text(*el).to_lowercase();
+                let text = text.trim_end_matches(':').trim();
+                matches!(
+                    text,
+                    "written by" | "by" | "author" | "authors" | "posted by" | "words by"
+                )
+            })
+            .find_map(|label| {
+                let next = label.next_siblings().find_map(ElementRef::wrap)?;
+                let name = super::flat_text(next);
+                (!name.is_empty() && name.chars().count() <= 80).then_some(name)
+            });
+        clean(&named.into_iter().collect::<Vec<_>>())
+    };
+    let sources: [&dyn Fn() -> Vec<String>; 6] = [
+        &from_ld,
+        &from_meta,
+        &from_card,
+        &from_marked,
+        &from_label,
+        &from_byline,
+    ];
     let mut fallback = Vec::new();
     for source in sources {
         let names = source();
