@@ -23,7 +23,7 @@ const MAX_DESCRIPTION: usize = 500;
 /// How many `<meta>` tags are read at most (a page could hold millions).
 const MAX_META_TAGS: usize = 2000;
 /// A headline agrees with a declared title when this share of its words is in it.
-const AGREEMENT: f64 = 0.5;
+const AGREEMENT: f64 = 0.3;
 
 /// What the page says about itself.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -49,9 +49,14 @@ pub struct Metadata {
 }
 
 impl Metadata {
-    /// The authors as one line ("Ann Lee, Bo Chen"), None when there are none.
+    /// The authors as one line, as a person writes it ("Ann Lee", "Ann Lee and Bo Chen",
+    /// "Ann Lee, Bo Chen and Cy Diaz"), None when there are none.
     pub fn byline(&self) -> Option<String> {
-        (!self.authors.is_empty()).then(|| self.authors.join(", "))
+        match self.authors.as_slice() {
+            [] => None,
+            [one] => Some(one.clone()),
+            [rest @ .., last] => Some(format!("{} and {last}", rest.join(", "))),
+        }
     }
 }
 
@@ -676,7 +681,7 @@ mod tests {
             "https://codiant.example/post",
         );
         assert_eq!(m.authors, ["Ann Lee", "Bo Chen"]);
-        assert_eq!(m.byline().as_deref(), Some("Ann Lee, Bo Chen"));
+        assert_eq!(m.byline().as_deref(), Some("Ann Lee and Bo Chen"));
         let m = meta_of(
             r#"<html><head><script type="application/ld+json">{"@type":"Article","author":[{"@type":"Organization","name":"Acme"},{"@type":"Person","name":"By Cy Diaz"}]}</script></head><body></body></html>"#,
             "https://acme.example/post",

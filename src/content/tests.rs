@@ -203,6 +203,6 @@ fn the_body_leaves_out_headline_byline_dates_and_story_lists() {
         c.markdown
     );
     assert_eq!(c.title.as_deref(), Some("Harbour wall to be rebuilt"));
-    assert_eq!(c.byline.as_deref(), Some("Ann Lee, Bo Chen"));
+    assert_eq!(c.byline.as_deref(), Some("Ann Lee and Bo Chen"));
     assert_eq!(c.published_at.as_deref(), Some("2025-03-04"));
 }

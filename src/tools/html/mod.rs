@@ -75,7 +75,7 @@ pub fn tools() -> Vec<Tool> {
         Tool::new(
             "html.meta",
             "Page metadata: title (the visible headline), document title, description, canonical URL, language, author, publication time, site name, OpenGraph and Twitter card tags.",
-            "{title, document_title, description, canonical, lang, author (every author, joined with \", \"), authors [..], published_time (ISO-8601; the date printed by the byline, else the declared one), modified_time (ISO-8601), site_name, og: {..}, twitter: {..}} (absent facts are null).",
+            "{title, document_title, description, canonical, lang, author (every author, as a person writes them: \"Ann Lee and Bo Chen\"), authors [..], published_time (ISO-8601; the date printed by the byline, else the declared one), modified_time (ISO-8601), site_name, og: {..}, twitter: {..}} (absent facts are null).",
             Effect::Replace,
             meta,
         ),
@@ -927,7 +927,7 @@ struct PageMeta {
     description: Option<String>,
     canonical: Option<String>,
     lang: Option<String>,
-    /// Every author, joined with ", ".
+    /// Every author, as a person writes them ("Ann Lee and Bo Chen").
     author: Option<String>,
     authors: Vec<String>,
     /// ISO-8601.
@@ -963,6 +963,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
     }
     let read = crate::content::meta::read(ws.page);
     let cap = |text: Option<String>| text.map(|t| cap_label(ws, t));
+    let author = read.byline().map(|a| ws.cap_text(a));
     let authors: Vec<String> = read
         .authors
         .iter()
@@ -975,7 +976,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
         description: read.description.map(|d| ws.cap_text(d)),
         canonical: cap(read.canonical),
         lang: cap(read.lang),
-        author: (!authors.is_empty()).then(|| authors.join(", ")),
+        author,
         authors,
         published_time: read.published_at,
         modified_time: read.modified_at,

@@ -334,7 +334,7 @@ mod catalog {
         );
         let meta = call(&graph, "html.meta", json!({}));
         assert_eq!(meta["published_time"], json!("2025-01-02"));
-        assert_eq!(meta["author"], json!("Ada, Grace Hopper"));
+        assert_eq!(meta["author"], json!("Ada and Grace Hopper"));
         assert_eq!(meta["authors"], json!(["Ada", "Grace Hopper"]));
         assert_eq!(meta["site_name"], json!("Acme"));
     }
