@@ -295,20 +295,31 @@ fn labelled_date(doc: &Html) -> Option<String> {
     });
     let body = doc.select_checked(crate::static_selector!("body")).next()?;
     let mut text = String::new();
-    for node in body.descendants() {
-        let Node::Text(t) = node.value() else {
-            continue;
-        };
-        if node.ancestors().filter_map(ElementRef::wrap).any(|a| {
-            crate::page::chrome::is_junk_tag(a.value().name())
-                || crate::page::chrome::is_landmark(a)
-        }) {
-            continue;
-        }
-        text.push_str(t);
-        text.push(' ');
-        if text.len() > LABELLED_DATE_SCAN_CHARS {
+    // One walk, skipping chrome subtrees whole: the page may be deep and large.
+    let mut skipping: Option<ego_tree::NodeId> = None;
+    let mut ticker = crate::page::interrupt::Ticker::default();
+    for edge in body.traverse() {
+        if ticker.stop() {
             break;
+        }
+        match edge {
+            ego_tree::iter::Edge::Open(node) if skipping.is_none() => {
+                if let Some(el) = ElementRef::wrap(node) {
+                    if crate::page::chrome::is_junk_tag(el.value().name())
+                        || crate::page::chrome::is_landmark(el)
+                    {
+                        skipping = Some(node.id());
+                    }
+                } else if let Node::Text(t) = node.value() {
+                    text.push_str(t);
+                    text.push(' ');
+                    if text.len() > LABELLED_DATE_SCAN_CHARS {
+                        break;
+                    }
+                }
+            }
+            ego_tree::iter::Edge::Close(node) if skipping == Some(node.id()) => skipping = None,
+            _ => {}
         }
     }
     let text = collapse_whitespace(&text);

@@ -142,7 +142,7 @@ fn skip_lines_above_body(root: ElementRef<'_>, skip: &mut HashSet<NodeId>) {
         if name == "p" && flat_text(el).chars().count() >= BODY_PARAGRAPH_CHARS {
             return;
         }
-        if skip.contains(&el.id()) || el.ancestors().any(|a| skip.contains(&a.id())) {
+        if skip.contains(&el.id()) || skipped_above(el, root, skip) {
             continue;
         }
         if !matches!(
@@ -168,6 +168,14 @@ fn skip_lines_above_body(root: ElementRef<'_>, skip: &mut HashSet<NodeId>) {
             skip.insert(el.id());
         }
     }
+}
+
+/// Whether an ancestor of `el` below `root` is already left out. The walk stops at the first
+/// body paragraph, near the top of the block, so these chains stay short.
+fn skipped_above(el: ElementRef<'_>, root: ElementRef<'_>, skip: &HashSet<NodeId>) -> bool {
+    el.ancestors()
+        .take_while(|a| a.id() != root.id())
+        .any(|a| skip.contains(&a.id()))
 }
 
 fn named_as_byline(el: ElementRef<'_>) -> bool {
