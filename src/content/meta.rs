@@ -370,13 +370,40 @@ fn authors(
             });
         clean(&named.into_iter().collect::<Vec<_>>())
     };
-    let sources: [&dyn Fn() -> Vec<String>; 6] = [
+    // An author box's photo: `<div class="post-author"><img alt="Ann Lee">`.
+    let from_photo = || {
+        let named = doc
+            .select_checked(static_selector!("img[alt]"))
+            .filter(|img| {
+                img.ancestors()
+                    .filter_map(ElementRef::wrap)
+                    .take(3)
+                    .any(|a| {
+                        a.value()
+                            .classes()
+                            .any(|c| c.to_ascii_lowercase().contains("author"))
+                    })
+            })
+            .filter_map(|img| img.value().attr("alt"))
+            .map(|alt| alt.split(',').next().unwrap_or(alt).trim().to_owned())
+            .find(|alt| {
+                let words = alt.split_whitespace().count();
+                (2..=4).contains(&words)
+                    && alt.chars().all(|c| c.is_alphabetic() || " .'-".contains(c))
+                    && alt
+                        .split_whitespace()
+                        .all(|w| w.chars().next().is_some_and(char::is_uppercase))
+            });
+        clean(&named.into_iter().collect::<Vec<_>>())
+    };
+    let sources: [&dyn Fn() -> Vec<String>; 7] = [
         &from_ld,
         &from_meta,
         &from_card,
         &from_marked,
         &from_label,
         &from_byline,
+        &from_photo,
     ];
     let mut fallback = Vec::new();
     for source in sources {
@@ -687,6 +714,25 @@ mod tests {
             "https://acme.example/post",
         );
         assert_eq!(m.authors, ["Cy Diaz"]);
+    }
+
+    #[test]
+    fn authors_from_a_card_a_label_or_an_author_photo() {
+        let card = meta_of(
+            r#"<html><head><meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Nia Cole"></head><body></body></html>"#,
+            "https://blog.example/post",
+        );
+        assert_eq!(card.authors, ["Nia Cole"]);
+        let label = meta_of(
+            r#"<html><body><div><p>Written by</p><p>Edo Tabb</p></div></body></html>"#,
+            "https://blog.example/post",
+        );
+        assert_eq!(label.authors, ["Edo Tabb"]);
+        let photo = meta_of(
+            r#"<html><body><div class="post-author"><figure><img src="a.jpg" alt="Chris Winter, Staff Writer"></figure></div><p>Text.</p></body></html>"#,
+            "https://blog.example/post",
+        );
+        assert_eq!(photo.authors, ["Chris Winter"]);
     }
 
     #[test]
