@@ -46,7 +46,7 @@ pub fn plan(context: &PlannerContext) -> Plan {
     let attempt = context.round as usize;
     let mut plan = match &request.intent {
         Intent::List => list_plan(context, &request, attempt),
-        other if attempt == 0 => single_plan(other, &request),
+        other if attempt == 0 => single_plan(other, &request, &context.instructions),
         // A page-level tool found nothing: fall back to reading the page as a list.
         _ => list_plan(context, &request, attempt - 1),
     };
@@ -73,7 +73,7 @@ fn describe(request: &Request) -> String {
     text
 }
 
-fn single_plan(intent: &Intent, request: &Request) -> Plan {
+fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
     let mut calls = match intent {
         Intent::MainContent => vec![ToolCall::new(
             "extract.main_content",
@@ -157,14 +157,58 @@ fn single_plan(intent: &Intent, request: &Request) -> Plan {
             format!("the request asks for {n}"),
         ));
     }
-    if let (Intent::Metadata, Some(shape)) = (intent, metadata_shape(&request.fields)) {
-        calls.push(shape);
-    }
+    let shape = match intent {
+        Intent::Metadata => metadata_shape(&request.fields),
+        Intent::Product => product_shape(instructions),
+        _ => None,
+    };
+    calls.extend(shape);
     Plan {
         tool_calls: calls,
         done: true,
         ..Plan::default()
     }
+}
+
+/// `extract.product`'s keys and the words that name them.
+const PRODUCT_WORDS: &[(&str, &[&str])] = &[
+    ("name", &["name", "title"]),
+    ("price", &["price", "cost"]),
+    ("currency", &["currency"]),
+    ("availability", &["availability", "stock", "available"]),
+    ("sku", &["sku"]),
+    ("brand", &["brand", "maker", "manufacturer"]),
+    ("gtin", &["gtin", "ean", "upc", "barcode"]),
+    ("mpn", &["mpn"]),
+    ("image", &["image", "photo", "picture"]),
+    ("description", &["description"]),
+];
+
+/// `extract.product` answers every key it has; a user who named some ("name, price and
+/// availability") gets those, in the order named.
+fn product_shape(instructions: &str) -> Option<ToolCall> {
+    let lower = instructions.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut columns: Vec<&str> = Vec::new();
+    for word in &words {
+        let Some((key, _)) = PRODUCT_WORDS.iter().find(|(_, names)| names.contains(word)) else {
+            continue;
+        };
+        if !columns.contains(key) {
+            columns.push(key);
+        }
+    }
+    // One word ("the price of this product") asks about the product, not for a projection.
+    (columns.len() >= 2).then(|| {
+        ToolCall::new(
+            "data.select_columns",
+            json!({"columns": columns}),
+            format!("the request names the fields {}", columns.join(", ")),
+        )
+    })
 }
 
 /// `html.meta` answers every fact it knows; a user who named fields ("the title, author and
@@ -481,6 +525,22 @@ mod tests {
         // No fields named: the whole metadata.
         let whole = plan(&context("the page metadata", 0));
         assert_eq!(whole.tool_calls.len(), 1);
+    }
+
+    #[test]
+    fn product_answers_hold_the_named_keys_in_the_users_order() {
+        let named = plan(&context(
+            "name, price, currency, sku, brand and availability",
+            0,
+        ));
+        let tools: Vec<&str> = named.tool_calls.iter().map(|c| c.tool.as_str()).collect();
+        assert_eq!(tools, ["extract.product", "data.select_columns"]);
+        assert_eq!(
+            named.tool_calls[1].params,
+            json!({"columns": ["name", "price", "currency", "sku", "brand", "availability"]})
+        );
+        let one = plan(&context("what is the price of this product", 0));
+        assert_eq!(one.tool_calls.len(), 1);
     }
 
     fn context(instructions: &str, round: u32) -> PlannerContext {
