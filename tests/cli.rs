@@ -99,6 +99,13 @@ struct Outcome {
     stderr: String,
 }
 
+impl Outcome {
+    /// Asserts that stderr holds `text`, showing all of stderr when it does not.
+    fn stderr_has(&self, text: &str) {
+        assert!(self.stderr.contains(text), "{}", self.stderr);
+    }
+}
+
 fn outcome(command: &mut Command) -> Outcome {
     let output = command.output().expect("the binary runs");
     Outcome {
@@ -146,28 +153,10 @@ fn run_in_process_prints_the_records_as_json_and_leaves_no_files() {
     let answer: Value = serde_json::from_str(&out.stdout).expect("stdout is JSON");
     assert_eq!(answer, json!({ news.clone(): top_3_stories() }));
     // Not a terminal: one plain line per step, tagged with the URL's place in the run.
-    assert!(
-        out.stderr.contains(&format!("[1/1] {news}\n")),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr
-            .contains("[1/1] fetch: Fetched 14156 bytes (HTTP 200)\n"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr.contains("[1/1] done: 3 item(s) in "),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr
-            .contains("completed: 1 URL(s) answered, 0 failed"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_has(&format!("[1/1] {news}\n"));
+    out.stderr_has("[1/1] fetch: Fetched 14156 bytes (HTTP 200)\n");
+    out.stderr_has("[1/1] done: 3 item(s) in ");
+    out.stderr_has("completed: 1 URL(s) answered, 0 failed");
     // The run's store was a scratch file elsewhere, removed at the end.
     assert_eq!(dir.entries(), Vec::<String>::new());
 }
@@ -196,11 +185,7 @@ fn csv_goes_to_the_out_file_and_stdout_stays_empty() {
          The hidden cost of microservices at small scale,https://blog.example.org/microservices-cost,389\n\
          Why our CI got 4x faster after switching to nextest,https://engineering.acme.io/ci-nextest,305\n"
     );
-    assert!(
-        out.stderr.contains("answer written to answer.csv"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_has("answer written to answer.csv");
 }
 
 #[test]
@@ -236,17 +221,8 @@ fn a_failed_url_exits_1_with_the_other_answers_printed() {
         answer,
         json!({ news.clone(): top_3_stories(), missing.clone(): null })
     );
-    assert!(
-        out.stderr
-            .contains("[2/2] error fetch_failed: the server answered HTTP 404"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr.contains("partial: 1 URL(s) answered, 1 failed"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_has("[2/2] error fetch_failed: the server answered HTTP 404");
+    out.stderr_has("partial: 1 URL(s) answered, 1 failed");
 }
 
 #[test]
@@ -330,7 +306,7 @@ fn an_explicit_plan_from_a_file_runs_without_the_planner() {
         "only two records: {}",
         out.stdout
     );
-    assert!(out.stderr.contains("planner client"), "{}", out.stderr);
+    out.stderr_has("planner client");
 }
 
 #[test]
@@ -396,11 +372,7 @@ fn server_mode_runs_lists_and_replays_a_session() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let answer: Value = serde_json::from_str(&out.stdout).expect("stdout is JSON");
     assert_eq!(answer, json!({ news.clone(): top_3_stories() }));
-    assert!(
-        out.stderr.contains("session cli-remote-1: 1 URL(s)"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_has("session cli-remote-1: 1 URL(s)");
 
     // Listed by the server, and by the store the server writes.
     let listed = outcome(cli(&dir).args(["sessions", "--server", &server.base]));
@@ -496,11 +468,7 @@ fn server_mode_failed_url_exits_1() {
         "csv",
     ]));
     assert_eq!(out.code, Some(1), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("failed: 0 URL(s) answered, 1 failed"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_has("failed: 0 URL(s) answered, 1 failed");
     drop(server);
 }
 

@@ -340,21 +340,12 @@ async fn a_reload_or_a_replaying_reconnection_mid_run_shows_each_event_once() {
     let fixtures = FixtureServer::start().await;
     // One fetch at a time, each page answered after 1.5 s: the run lasts about 5 s.
     let app = spawn_app_with(|s| s.runs.fetch_concurrency = 1).await;
-    let urls: Vec<String> = [1500, 1600, 1700]
-        .iter()
-        .map(|ms| fixtures.url(&format!("/delay/{ms}/news.html")))
-        .collect();
+    let urls = slow_news_pages(&fixtures);
     browser.goto(&format!("{}/", app.base)).await;
     let id = submit(&browser, &urls, "top 3 stories with title and points").await;
 
     // The first URL is done and the run is still going.
-    browser
-        .wait_for(
-            "the first URL to finish",
-            RUN_TIMEOUT,
-            "return document.querySelector('#timeline .url-group[data-status=completed]') !== null;",
-        )
-        .await;
+    wait_for_the_first_url(&browser).await;
     // A reconnection whose server replays from the start (as behind a proxy that drops
     // Last-Event-ID): every event the page already shows arrives again and adds no row.
     replay_from_the_start(&browser).await;
@@ -496,19 +487,10 @@ async fn a_network_drop_mid_run_resumes_with_last_event_id() {
     let fixtures = FixtureServer::start().await;
     let app = spawn_app_with(|s| s.runs.fetch_concurrency = 1).await;
     let relay = Relay::start(app.base.trim_start_matches("http://").to_owned()).await;
-    let urls: Vec<String> = [1500, 1600, 1700]
-        .iter()
-        .map(|ms| fixtures.url(&format!("/delay/{ms}/news.html")))
-        .collect();
+    let urls = slow_news_pages(&fixtures);
     browser.goto(&format!("{}/", relay.base)).await;
     let id = submit(&browser, &urls, "top 3 stories with title and points").await;
-    browser
-        .wait_for(
-            "the first URL to finish",
-            RUN_TIMEOUT,
-            "return document.querySelector('#timeline .url-group[data-status=completed]') !== null;",
-        )
-        .await;
+    wait_for_the_first_url(&browser).await;
     let seen_before = browser
         .eval("return state.run.lastSeq;", json!([]))
         .await
@@ -883,4 +865,24 @@ async fn the_console_is_served_with_a_strict_policy() {
     let again = app.get_with("/", &[("if-none-match", &etag)]).await;
     assert_eq!(again.status(), 304);
     assert_eq!(app.get("/console/other.js").await.status(), 404);
+}
+
+/// Three news pages answered after 1.5–1.7 s each: with one fetch at a time, a run of about
+/// 5 s that a test can interrupt after its first URL.
+fn slow_news_pages(fixtures: &FixtureServer) -> Vec<String> {
+    [1500, 1600, 1700]
+        .iter()
+        .map(|ms| fixtures.url(&format!("/delay/{ms}/news.html")))
+        .collect()
+}
+
+/// Waits until the timeline shows the run's first URL completed.
+async fn wait_for_the_first_url(browser: &Browser) {
+    browser
+        .wait_for(
+            "the first URL to finish",
+            RUN_TIMEOUT,
+            "return document.querySelector('#timeline .url-group[data-status=completed]') !== null;",
+        )
+        .await;
 }
