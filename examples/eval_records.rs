@@ -1,6 +1,6 @@
 //! Scores the records engine (`extract.records`) on NEXT-EVAL list pages.
 //!
-//! `cargo run --release --example eval_records -- ../shared/corpora/next-eval-dev [--split tune|held|all] [--per-page] [--show N]`
+//! `cargo run --release --example eval_records -- ../shared/corpora/next-eval-dev [--split tune|held|all] [--lists main|all] [--per-page] [--show N] [--page ID]`
 //!
 //! Each page's ground truth lists the records of its main list as XPaths; a record's text is
 //! the text of its elements. A returned record matches a distinct true record when 60% of its
@@ -48,6 +48,30 @@ fn resolve<'a>(doc: &'a Html, xpath: &str) -> Option<ElementRef<'a>> {
     Some(current)
 }
 
+/// The words of each record of `list`, link and image columns left out.
+fn record_words(list: &records::RecordList) -> Vec<Vec<String>> {
+    let text_columns: HashSet<&str> = list
+        .columns
+        .iter()
+        .filter(|c| !matches!(c.kind, ColumnKind::Url | ColumnKind::Image))
+        .map(|c| c.name.as_str())
+        .collect();
+    list.records
+        .iter()
+        .map(|record| {
+            record
+                .iter()
+                .filter(|(k, _)| text_columns.contains(k.as_str()))
+                .flat_map(|(_, v)| match v {
+                    serde_json::Value::String(s) => words(s),
+                    serde_json::Value::Number(n) => words(&n.to_string()),
+                    _ => Vec::new(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 struct PageScore {
     id: u32,
     precision: f64,
@@ -65,10 +89,14 @@ fn main() {
     let mut split = "all".to_owned();
     let mut per_page = false;
     let mut show = 0usize;
+    let mut only: Option<u32> = None;
+    let mut all_lists = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--split" => split = args.next().expect("--split tune|held|all"),
             "--per-page" => per_page = true,
+            "--lists" => all_lists = args.next().as_deref() == Some("all"),
+            "--page" => only = args.next().and_then(|n| n.parse().ok()),
             "--show" => show = args.next().and_then(|n| n.parse().ok()).expect("--show N"),
             other => root = PathBuf::from(other),
         }
@@ -83,6 +111,7 @@ fn main() {
                 .parse()
                 .ok()
         })
+        .filter(|id| only.is_none_or(|only| only == *id))
         .filter(|id| match split.as_str() {
             "tune" => id % 4 == 0,
             "held" => id % 4 != 0,
@@ -92,7 +121,7 @@ fn main() {
     ids.sort_unstable();
     let mut scores = Vec::new();
     for id in ids {
-        let score = evaluate(&root, id, show);
+        let score = evaluate(&root, id, show, all_lists);
         if per_page {
             println!(
                 "{:>4}  F1 {:.3}  P {:.3}  R {:.3}  cov {}  truth {:>4}  got {:>4}  {:.1} ms",
@@ -123,7 +152,7 @@ fn main() {
     );
 }
 
-fn evaluate(root: &Path, id: u32, show: usize) -> PageScore {
+fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool) -> PageScore {
     let mut html = String::new();
     flate2::read::GzDecoder::new(
         std::fs::File::open(root.join(format!("html/{id}.html.gz"))).expect("page"),
@@ -149,32 +178,18 @@ fn evaluate(root: &Path, id: u32, show: usize) -> PageScore {
 
     let started = Instant::now();
     let page = Page::parse(url::Url::parse("https://example.com/").unwrap(), &html);
-    let found = records::find(&page, usize::MAX);
+    let lists = if all_lists {
+        records::find_all(&page, usize::MAX)
+    } else {
+        records::find(&page, usize::MAX).into_iter().collect()
+    };
     let millis = started.elapsed().as_secs_f64() * 1000.0;
-    let returned: Vec<Vec<String>> = found.as_ref().map_or_else(Vec::new, |list| {
-        let text_columns: HashSet<&str> = list
-            .columns
-            .iter()
-            .filter(|c| !matches!(c.kind, ColumnKind::Url | ColumnKind::Image))
-            .map(|c| c.name.as_str())
-            .collect();
-        list.records
-            .iter()
-            .map(|record| {
-                record
-                    .iter()
-                    .filter(|(k, _)| text_columns.contains(k.as_str()))
-                    .flat_map(|(_, v)| match v {
-                        serde_json::Value::String(s) => words(s),
-                        serde_json::Value::Number(n) => words(&n.to_string()),
-                        _ => Vec::new(),
-                    })
-                    .collect()
-            })
-            .collect()
-    });
+    let returned: Vec<Vec<String>> = lists.iter().flat_map(record_words).collect();
     if show > 0 {
-        if let Some(list) = &found {
+        if lists.is_empty() {
+            println!("--- {id}: no list");
+        }
+        for list in &lists {
             println!(
                 "--- {id}: {} records (truth {}), selector {:?}, columns {:?}",
                 list.total,
@@ -191,12 +206,34 @@ fn evaluate(root: &Path, id: u32, show: usize) -> PageScore {
                     alt.score, alt.count, alt.path, alt.sample
                 );
             }
-            println!("    best {:.0}", list.score);
+            let matching = record_words(list)
+                .iter()
+                .filter(|got| {
+                    !got.is_empty()
+                        && true_records.iter().any(|truth| {
+                            got.iter().filter(|w| truth.contains(*w)).count() as f64
+                                >= MATCH_SHARE * got.len() as f64
+                        })
+                })
+                .count();
+            println!(
+                "    score {:.0} ({:.2} of the first)  {matching}/{} records in the truth  page {id} columns {}",
+                list.score,
+                list.score / lists[0].score,
+                list.records.len(),
+                list.columns.len(),
+            );
+            let cells = list.records.iter().map(|r| r.len()).sum::<usize>().max(1);
+            let filled = list
+                .records
+                .iter()
+                .flat_map(|r| r.values())
+                .filter(|v| !v.is_null())
+                .count();
+            println!("    fill {:.2}", filled as f64 / cells as f64);
             for record in list.records.iter().take(show) {
                 println!("    {}", serde_json::to_string(record).unwrap());
             }
-        } else {
-            println!("--- {id}: no list");
         }
     }
 

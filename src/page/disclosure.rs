@@ -17,6 +17,14 @@ pub(crate) fn is_collapsed_panel(element: ElementRef<'_>) -> bool {
             .is_some_and(is_panel)
 }
 
+/// A hidden element a click shows: a collapsed panel, or an element whose visibility a
+/// script framework toggles (`x-show`, `v-show`, `ng-show`, `ng-hide`) — the rows after
+/// "Show all", the inactive tab of a table.
+pub(crate) fn is_shown_on_demand(element: ElementRef<'_>) -> bool {
+    const TOGGLES: &[&str] = &["x-show", "v-show", "ng-show", "ng-hide", "data-ng-show"];
+    is_collapsed_panel(element) || TOGGLES.iter().any(|t| element.value().attr(t).is_some())
+}
+
 fn is_panel(element: ElementRef<'_>) -> bool {
     let el = element.value();
     if el

@@ -393,13 +393,23 @@ fn top_n(n: usize) -> ToolCall {
     )
 }
 
-/// Every record of the main list with all its fields, then the count asked for.
+/// Every record of the main list (or of every list, when asked) with all its fields, then
+/// the count asked for.
 fn records_plan(request: &Request) -> Plan {
-    let mut calls = vec![ToolCall::new(
-        "extract.records",
-        json!({}),
-        "the request names no fields: every item of the page's main list, with every field it shows",
-    )];
+    let call = if request.all_lists {
+        ToolCall::new(
+            "extract.records",
+            json!({"lists": "all"}),
+            "the request asks for every list on the page: the records of each, with every field they show",
+        )
+    } else {
+        ToolCall::new(
+            "extract.records",
+            json!({}),
+            "the request names no fields: every item of the page's main list, with every field it shows",
+        )
+    };
+    let mut calls = vec![call];
     calls.extend(request.count.map(top_n));
     Plan {
         tool_calls: calls,
@@ -580,6 +590,24 @@ mod tests {
         let top = plan(&context("the top 5 stories", 0));
         assert_eq!(tools_of(&top), ["extract.records", "extract.top_n"]);
         assert_eq!(top.tool_calls[1].params, json!({"n": 5}));
+    }
+
+    #[test]
+    fn a_request_for_every_list_reads_every_list_and_otherwise_the_main_one() {
+        for wording in [
+            "Get all the lists on this page, every record of each.",
+            "every data record on this page",
+        ] {
+            let first = plan(&context(wording, 0));
+            assert_eq!(tools_of(&first), ["extract.records"], "{wording}");
+            assert_eq!(
+                first.tool_calls[0].params,
+                json!({"lists": "all"}),
+                "{wording}"
+            );
+        }
+        let main = plan(&context("every product on this page", 0));
+        assert_eq!(main.tool_calls[0].params, json!({}));
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct Request {
     pub fields: Vec<RequestedField>,
     /// Sort wanted: (role, descending).
     pub sort: Option<(&'static str, bool)>,
+    /// The user asked for every list on the page ("all the lists", "every table and list"),
+    /// not only the main one.
+    pub all_lists: bool,
 }
 
 /// Words for each item role; the first is the default output key.
@@ -600,6 +603,17 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         count,
         fields,
         sort: sort(instructions),
+        all_lists: has(&[
+            "all lists",
+            "all the lists",
+            "every list",
+            "each list",
+            "all records on",
+            "all the records on",
+            "every record on",
+            "all data records",
+            "every data record",
+        ]),
     }
 }
 

@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 
 use crate::page::Page;
 use crate::page::chrome::is_chrome_element;
+use crate::page::disclosure::is_shown_on_demand;
 use crate::page::dom::{simple_selector, text_of};
 use crate::page::interrupt::SelectChecked;
 
@@ -84,50 +85,124 @@ struct Candidate {
     /// Where its records sit (the parent's tag path), to merge lists repeated across parents.
     key: String,
     score: f64,
+    /// It sits in the page's chrome (header, navigation, footer, a menu, a dialog).
+    chrome: bool,
 }
 
 /// Finds the main list of `page` and reads its records, keeping at most `max_records`.
 /// `None` when the page has no list of at least three records.
 pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
-    let doc = &page.document;
-    let mut candidates = candidates(page);
-    if candidates.is_empty() {
-        return None;
-    }
-    let sizes = TextSizes::of(page);
-    let mut ticker = crate::page::interrupt::Ticker::every(1);
-    for candidate in &mut candidates {
-        if ticker.stop() {
-            return None;
-        }
-        candidate.score = score(page, &candidate.records, &sizes);
-    }
-    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let mut best = candidates.first()?.clone();
-    if best.score <= 0.0 {
-        return None;
-    }
-    if let Some(finer) = finer_records(page, &best, &candidates) {
-        best = finer;
-    }
-    let mut alternatives: Vec<&Candidate> = Vec::new();
-    for candidate in &candidates {
-        if alternatives.len() == 3 {
-            break;
-        }
-        if !overlaps(doc, &candidate.records, &best.records)
-            && alternatives
-                .iter()
-                .all(|a| !overlaps(doc, &a.records, &candidate.records))
-        {
-            alternatives.push(candidate);
-        }
-    }
-    let alternatives = alternatives
+    let ranked = Ranked::of(page)?;
+    let best = ranked.main();
+    let alternatives = ranked
+        .others(&best, 3)
         .into_iter()
         .map(|c| describe(page, c))
         .collect();
-    let elements: Vec<Vec<ElementRef<'_>>> = best
+    Some(read(page, &best, max_records, alternatives))
+}
+
+/// Every list of records the page shows, the main one first: the lists that do not overlap
+/// it or each other, outside the page's chrome (menus, header, footer, consent banners), whose
+/// score is at least [`OTHER_LIST_SHARE`] of the main list's and whose records read as rows
+/// (see [`reads_as_rows`]). Each keeps at most `max_records`.
+pub fn find_all(page: &Page, max_records: usize) -> Vec<RecordList> {
+    let Some(ranked) = Ranked::of(page) else {
+        return Vec::new();
+    };
+    let best = ranked.main();
+    let floor = best.score * OTHER_LIST_SHARE;
+    let others = ranked
+        .others(&best, usize::MAX)
+        .into_iter()
+        .filter(|c| c.score >= floor && !c.chrome)
+        .map(|c| read(page, c, max_records, Vec::new()))
+        .filter(reads_as_rows);
+    std::iter::once(read(page, &best, max_records, Vec::new()))
+        .chain(others)
+        .filter(|list| !list.records.is_empty())
+        .collect()
+}
+
+/// Share of the main list's score another list needs to count as one of the page's lists.
+pub const OTHER_LIST_SHARE: f64 = 0.1;
+
+/// Whether a secondary list aligned into rows a person would call a table: two columns or
+/// more, most cells filled, and not many more columns than records. Link groups of a mega
+/// menu or a footer align badly (a column per link, mostly empty); single-column lists are
+/// tags and links.
+fn reads_as_rows(list: &RecordList) -> bool {
+    let rows = list.records.len();
+    let columns = list.columns.len();
+    let cells = rows * columns;
+    let filled = list
+        .records
+        .iter()
+        .flat_map(|r| r.values())
+        .filter(|v| !v.is_null())
+        .count();
+    columns >= 2 && columns <= rows * 4 && filled * 10 >= cells * 6
+}
+
+/// The page's candidate lists, scored, best first.
+struct Ranked<'p> {
+    page: &'p Page,
+    candidates: Vec<Candidate>,
+}
+
+impl<'p> Ranked<'p> {
+    fn of(page: &'p Page) -> Option<Self> {
+        let mut candidates = candidates(page);
+        if candidates.is_empty() {
+            return None;
+        }
+        let sizes = TextSizes::of(page);
+        let mut ticker = crate::page::interrupt::Ticker::every(1);
+        for candidate in &mut candidates {
+            if ticker.stop() {
+                return None;
+            }
+            (candidate.score, candidate.chrome) = score(page, &candidate.records, &sizes);
+        }
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+        (candidates.first()?.score > 0.0).then_some(Self { page, candidates })
+    }
+
+    /// The best list, or the finer records inside it when its records are rows of records.
+    fn main(&self) -> Candidate {
+        let best = &self.candidates[0];
+        finer_records(self.page, best, &self.candidates).unwrap_or_else(|| best.clone())
+    }
+
+    /// The next best lists that overlap neither `main` nor each other, at most `max`.
+    fn others(&self, main: &Candidate, max: usize) -> Vec<&Candidate> {
+        let doc = &self.page.document;
+        let mut chosen: Vec<&Candidate> = Vec::new();
+        for candidate in &self.candidates {
+            if chosen.len() == max || candidate.score <= 0.0 {
+                break;
+            }
+            if !overlaps(doc, &candidate.records, &main.records)
+                && chosen
+                    .iter()
+                    .all(|a| !overlaps(doc, &a.records, &candidate.records))
+            {
+                chosen.push(candidate);
+            }
+        }
+        chosen
+    }
+}
+
+/// Reads a candidate's records into rows, keeping at most `max_records`.
+fn read(
+    page: &Page,
+    list: &Candidate,
+    max_records: usize,
+    alternatives: Vec<Alternative>,
+) -> RecordList {
+    let doc = &page.document;
+    let elements: Vec<Vec<ElementRef<'_>>> = list
         .records
         .iter()
         .map(|ids| {
@@ -148,15 +223,15 @@ pub fn find(page: &Page, max_records: usize) -> Option<RecordList> {
         .filter(|row| row.values().any(|v| !v.is_null()))
         .collect();
     let total = elements.len() - (aligned - rows.len());
-    Some(RecordList {
+    RecordList {
         selector: record_selector(page, &elements),
         records: rows.into_iter().take(max_records).collect(),
         total,
         elements_per_record: elements.iter().map(Vec::len).max().unwrap_or(1),
         columns: table.columns,
-        score: best.score,
+        score: list.score,
         alternatives,
-    })
+    }
 }
 
 fn describe(page: &Page, candidate: &Candidate) -> Alternative {
@@ -225,14 +300,15 @@ fn is_skipped(name: &str) -> bool {
     )
 }
 
-/// The element children that may be records (no scripts, nothing hidden, nothing empty).
+/// The element children that may be records (no scripts, nothing empty, nothing hidden but
+/// what a click shows: the rest of a list behind "Show all" is part of it).
 fn record_children(element: ElementRef<'_>) -> Vec<ElementRef<'_>> {
     element
         .children()
         .filter_map(ElementRef::wrap)
         .filter(|child| {
             !is_skipped(child.value().name())
-                && !crate::content::is_hidden(*child)
+                && (!crate::content::is_hidden(*child) || is_shown_on_demand(*child))
                 && has_substance(*child)
         })
         .collect()
@@ -273,6 +349,15 @@ fn candidates(page: &Page) -> Vec<Candidate> {
         for kid in kids.iter().rev() {
             stack.push(*kid);
         }
+        if let Some(rows) = rows_of_split_table(parent, &kids) {
+            let key = format!("{}/tbody", tag_path(parent));
+            found.extend(lists_among(&rows).into_iter().map(|records| Candidate {
+                records,
+                key: key.clone(),
+                score: 0.0,
+                chrome: false,
+            }));
+        }
         if kids.len() < MIN_RECORDS {
             continue;
         }
@@ -281,11 +366,30 @@ fn candidates(page: &Page) -> Vec<Candidate> {
             records,
             key: key.clone(),
             score: 0.0,
+            chrome: false,
         }));
     }
     let merged = merge_across_parents(doc, &found);
     found.extend(merged);
     found
+}
+
+/// The rows of a table whose body is split over several `<tbody>` elements (the rows after
+/// "Show all" often sit in a second, hidden one), as one run of siblings.
+fn rows_of_split_table<'a>(
+    table: ElementRef<'a>,
+    kids: &[ElementRef<'a>],
+) -> Option<Vec<ElementRef<'a>>> {
+    let bodies: Vec<ElementRef<'a>> = kids
+        .iter()
+        .copied()
+        .filter(|k| k.value().name() == "tbody")
+        .collect();
+    if table.value().name() != "table" || bodies.len() < 2 {
+        return None;
+    }
+    let rows: Vec<ElementRef<'a>> = bodies.into_iter().flat_map(record_children).collect();
+    (rows.len() >= MIN_RECORDS).then_some(rows)
 }
 
 /// The lists among one parent's children: clusters of similar children, and records of
@@ -460,6 +564,7 @@ fn merge_across_parents(doc: &scraper::Html, found: &[Candidate]) -> Vec<Candida
                 records,
                 key: group[0].key.clone(),
                 score: 0.0,
+                chrome: false,
             }
         })
         .collect()
@@ -515,8 +620,9 @@ fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
     stats
 }
 
-/// How much a candidate looks like the list a person would point to.
-fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> f64 {
+/// How much a candidate looks like the list a person would point to, and whether it sits in
+/// the page's chrome.
+fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> (f64, bool) {
     let doc = &page.document;
     let elements: Vec<Vec<ElementRef<'_>>> = records
         .iter()
@@ -528,14 +634,14 @@ fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> f64 {
         .collect();
     let n = elements.len();
     if n < MIN_RECORDS {
-        return 0.0;
+        return (0.0, false);
     }
     let stats: Vec<RecordStats> = elements.iter().map(|els| record_stats(els)).collect();
     let chars: usize = stats.iter().map(|s| s.chars).sum();
     let link_chars: usize = stats.iter().map(|s| s.link_chars).sum();
     let mean_chars = chars as f64 / n as f64;
     if mean_chars < 2.0 {
-        return 0.0;
+        return (0.0, false);
     }
     let mean_slots = stats.iter().map(|s| s.slots).sum::<usize>() as f64 / n as f64;
     let mut total: f64 = stats
@@ -556,6 +662,7 @@ fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> f64 {
     if stats.iter().all(|s| s.prose) {
         total *= 0.3;
     }
+    let mut chrome = false;
     if let Some(first) = elements.first().and_then(|r| r.first()) {
         let marks: Vec<ElementRef<'_>> = sizes.local_ancestors(*first).collect();
         // Chrome by tag or role counts at any size (a mega menu can hold half the page's
@@ -565,12 +672,14 @@ fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> f64 {
             .any(crate::page::chrome::is_landmark);
         if structural || marks.iter().any(|a| is_chrome_element(*a)) {
             total *= 0.25;
+            chrome = true;
         }
         if marks.iter().any(|a| is_overlay(*a)) {
             total *= 0.1;
+            chrome = true;
         }
     }
-    total
+    (total, chrome)
 }
 
 /// Characters of text under each element, and the wrappers of the page's main content,

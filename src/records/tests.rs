@@ -255,3 +255,40 @@ fn items_whose_own_class_names_differ_stay_bounded_and_are_all_counted() {
     assert!(list.columns.len() <= 4, "{:?}", column_names(&list));
     assert_eq!(list.records[7].values().next(), Some(&json!("Name 7")));
 }
+
+#[test]
+fn every_list_is_the_main_list_then_the_other_tables_of_records_not_menus_or_tags() {
+    let html = include_str!("../../tests/fixtures/pages/records-lists.html");
+    let page = Page::parse(url::Url::parse("https://isp.example/plans").unwrap(), html);
+    let main = find(&page, 1000).expect("a list");
+    assert_eq!(main.total, 4, "the four plan cards");
+    let lists = super::find_all(&page, 1000);
+    let sizes: Vec<usize> = lists.iter().map(|l| l.total).collect();
+    assert_eq!(
+        sizes,
+        [4, 4],
+        "cards, then the table's rows; not the nav, tags or footer"
+    );
+    assert_eq!(column_names(&lists[1]), ["plan", "contract", "setup_fee"]);
+    assert_eq!(
+        Value::Object(lists[1].records[3].clone()),
+        json!({"plan": "Gigabit", "contract": "24 months", "setup_fee": "$50"}),
+        "the rows behind \"Show all plans\" are rows of the table"
+    );
+}
+
+#[test]
+fn a_page_with_one_list_has_that_list_alone() {
+    let items: String = (1..=5)
+        .map(|i| {
+            format!("<li><a href='/p/{i}'>Product {i}</a> <span class='price'>${i}.00</span></li>")
+        })
+        .collect();
+    let page = Page::parse(
+        url::Url::parse("https://shop.example/").unwrap(),
+        &page(&format!("<ul class='products'>{items}</ul>"), ""),
+    );
+    let lists = super::find_all(&page, 1000);
+    assert_eq!(lists.len(), 1);
+    assert_eq!(lists[0].total, 5);
+}

@@ -278,3 +278,67 @@ async fn each_shape_of_list_gives_exact_records_and_column_names() {
         json!({"title": "SRE", "url": "/jobs/1", "company": "Acme 1", "location": "Berlin", "salary": "€70,000", "description": "We are looking for a SRE to join a small team that ships every day."})
     );
 }
+
+#[tokio::test]
+async fn every_list_on_the_page_gives_each_lists_records_tagged_with_their_list() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let url = fixtures.url("/pages/records-lists.html");
+    let frames = app
+        .stream(&json!({
+            "urls": [&url],
+            "instructions": "Get all the lists on this page, every record of each.",
+        }))
+        .await;
+    let complete = frames.last().unwrap().payload();
+    assert_eq!(complete["status"], "completed");
+    let records: Vec<Value> = complete["extracted_data"][&url]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| strip_base(r, &fixtures.base))
+        .collect();
+    let lists: Vec<i64> = records
+        .iter()
+        .map(|r| r["list"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        lists,
+        [1, 1, 1, 1, 2, 2, 2, 2],
+        "cards, then table rows; no menus"
+    );
+    assert_eq!(
+        records[1],
+        json!({
+            "list": 1,
+            "name": "Family 300",
+            "url": "/plans/family",
+            "description": "300 Mbps download, 50 Mbps upload",
+            "description_2": "Several screens at once, video calls and a games console without waiting.",
+            "price": "$44.99",
+        })
+    );
+    assert_eq!(
+        records[7],
+        json!({"list": 2, "plan": "Gigabit", "contract": "24 months", "setup_fee": "$50"}),
+        "the row behind \"Show all plans\" is read"
+    );
+    let steps = tool_steps(&frames, "extract.records");
+    let evidence = &steps[0]["extracted_data"]["evidence"];
+    assert_eq!(evidence["records_on_page"], 8);
+    assert_eq!(evidence["lists"].as_array().unwrap().len(), 2, "{evidence}");
+
+    // Asked for the main list's items, the same page gives the cards alone.
+    let frames = app
+        .stream(&json!({
+            "urls": [&url],
+            "instructions": "List every item of the main list on this page, with all their details.",
+        }))
+        .await;
+    let records = frames.last().unwrap().payload()["extracted_data"][&url]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(records.len(), 4);
+    assert!(records.iter().all(|r| r.get("list").is_none()));
+}

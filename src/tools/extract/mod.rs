@@ -79,8 +79,8 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "extract.records",
-            "Every record of the page's main list (found by its repeated structure: cards, rows, table rows, feed items, records of two rows), each with every field it shows; names come from table headers, itemprop, visible labels and class names, else from the value's type.",
-            "Array of records (one object per record, the same keys in each, null where a record lacks a field; numbers and ISO dates typed, links absolute). The step's `evidence` gives the list's selector, how many records the page has, the columns with where each name came from, and the lists passed over.",
+            "Every record of the page's main list (found by its repeated structure: cards, rows, table rows, feed items, records of two rows), each with every field it shows; names come from table headers, itemprop, visible labels and class names, else from the value's type. `lists: \"all\"` reads every list of records the page shows outside its menus, header and footer (the same items as a table and as cards, several sections of cards), main list first.",
+            "Array of records (one object per record, the same keys in each, null where a record lacks a field; numbers and ISO dates typed, links absolute); with `lists: \"all\"` each record starts with `list` (1 for the main list). The step's `evidence` gives the list's selector, how many records the page has, the columns with where each name came from, and the lists passed over (with `lists: \"all\"`, each list read).",
             Effect::Replace,
             records,
         ),
@@ -995,31 +995,85 @@ pub struct RecordsParams {
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub limit: Option<usize>,
+    /// Which lists: the page's main list (the default) or every list of records it shows.
+    #[serde(default)]
+    pub lists: ListScope,
+}
+
+/// Which of a page's lists `extract.records` reads.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ListScope {
+    /// The list a person would point to.
+    #[default]
+    Main,
+    /// The main list first, then every other list of records outside the page's chrome; each
+    /// row says which list it is from (`list`, from 1).
+    All,
 }
 
 fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolError> {
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
-    let list = crate::records::find(ws.page, cap).ok_or_else(|| {
-        ToolError::Failed(
+    let lists = match params.lists {
+        ListScope::Main => crate::records::find(ws.page, cap).into_iter().collect(),
+        ListScope::All => crate::records::find_all(ws.page, cap),
+    };
+    let Some(main) = lists.first() else {
+        return Err(ToolError::Failed(
             "extract.records: the page has no list of at least 3 similar records".into(),
-        )
-    })?;
-    let returned = list.records.len();
-    if returned < list.total && cap == ws.limits.max_items {
-        ws.items_beyond_cap = Some(list.total);
-    }
-    ws.evidence = Some(json!({
-        "selector": list.selector,
-        "records_on_page": list.total,
-        "returned": returned,
-        "capped": returned < list.total,
+        ));
+    };
+    let on_page: usize = lists.iter().map(|l| l.total).sum();
+    let mut evidence = json!({
+        "selector": main.selector,
+        "records_on_page": main.total,
         "cap": cap,
-        "elements_per_record": list.elements_per_record,
-        "columns": list.columns,
-        "score": (list.score * 10.0).round() / 10.0,
-        "alternatives": list.alternatives,
-    }));
-    let rows = list.records.into_iter().map(Value::Object).collect();
+        "elements_per_record": main.elements_per_record,
+        "columns": main.columns,
+        "score": (main.score * 10.0).round() / 10.0,
+        "alternatives": main.alternatives,
+    });
+    if params.lists == ListScope::All {
+        evidence["lists"] = lists
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                json!({
+                    "list": i + 1,
+                    "selector": l.selector,
+                    "records": l.total,
+                    "columns": l.columns,
+                    "score": (l.score * 10.0).round() / 10.0,
+                })
+            })
+            .collect();
+        evidence["records_on_page"] = json!(on_page);
+    }
+    let all = params.lists == ListScope::All;
+    let rows: Vec<Value> = lists
+        .into_iter()
+        .enumerate()
+        .flat_map(|(i, list)| {
+            list.records.into_iter().map(move |record| {
+                if all {
+                    let mut row = Map::with_capacity(record.len() + 1);
+                    row.insert("list".into(), json!(i + 1));
+                    row.extend(record);
+                    Value::Object(row)
+                } else {
+                    Value::Object(record)
+                }
+            })
+        })
+        .take(cap)
+        .collect();
+    let returned = rows.len();
+    if returned < on_page && cap == ws.limits.max_items {
+        ws.items_beyond_cap = Some(on_page);
+    }
+    evidence["returned"] = json!(returned);
+    evidence["capped"] = json!(returned < on_page);
+    ws.evidence = Some(evidence);
     Ok(bound_json(
         Value::Array(rows),
         ws.limits.max_items,
