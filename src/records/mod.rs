@@ -40,6 +40,9 @@ const RECORD_CHARS_CAP: usize = 600;
 /// Shape similarity at which two siblings of the same tag are records of one list, when
 /// their classes agree.
 const SAME_SHAPE: f64 = 0.5;
+/// Distinct link targets per record, on average, from which records that are mostly link
+/// text are groups of links rather than records.
+const LINK_GROUP_LINKS: f64 = 10.0;
 /// Kinds of children told apart under one parent, at most.
 const MAX_CLUSTERS: usize = 64;
 /// Shape similarity at which they are, whatever their classes (zebra rows `odd`/`even`).
@@ -127,13 +130,18 @@ pub fn find_all(page: &Page, max_records: usize) -> Vec<RecordList> {
 /// Share of the main list's score another list needs to count as one of the page's lists.
 pub const OTHER_LIST_SHARE: f64 = 0.1;
 
-/// Whether a secondary list aligned into rows a person would call a table: two columns or
-/// more, most cells filled, and not many more columns than records. Link groups of a mega
-/// menu or a footer align badly (a column per link, mostly empty); single-column lists are
-/// tags and links.
+/// Whether a secondary list aligned into rows a person would call a table: two text columns
+/// or more, most cells filled, and not many more columns than records. Link groups of a mega
+/// menu or a footer align badly (a column per link, mostly empty); lists of one text and a
+/// link are tags, menus and links to elsewhere.
 fn reads_as_rows(list: &RecordList) -> bool {
     let rows = list.records.len();
     let columns = list.columns.len();
+    let text_columns = list
+        .columns
+        .iter()
+        .filter(|c| !matches!(c.kind, ColumnKind::Url | ColumnKind::Image))
+        .count();
     let cells = rows * columns;
     let filled = list
         .records
@@ -141,7 +149,7 @@ fn reads_as_rows(list: &RecordList) -> bool {
         .flat_map(|r| r.values())
         .filter(|v| !v.is_null())
         .count();
-    columns >= 2 && columns <= rows * 4 && filled * 10 >= cells * 6
+    text_columns >= 2 && columns <= rows * 4 && filled * 10 >= cells * 6
 }
 
 /// The page's candidate lists, scored, best first.
@@ -587,6 +595,8 @@ fn tag_path(element: ElementRef<'_>) -> String {
 struct RecordStats {
     chars: usize,
     link_chars: usize,
+    /// Distinct places its links go to.
+    link_targets: usize,
     slots: usize,
     images: usize,
     prose: bool,
@@ -596,16 +606,25 @@ fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
     let mut stats = RecordStats {
         chars: 0,
         link_chars: 0,
+        link_targets: 0,
         slots: 0,
         images: 0,
         prose: true,
     };
+    let mut targets: Vec<&str> = Vec::new();
     for element in elements {
         let text = text_of(*element);
         stats.chars += text.chars().count();
         for d in element.descendants().filter_map(ElementRef::wrap) {
             match d.value().name() {
-                "a" => stats.link_chars += text_of(d).chars().count(),
+                "a" => {
+                    stats.link_chars += text_of(d).chars().count();
+                    if let Some(href) = d.value().attr("href")
+                        && !targets.contains(&href)
+                    {
+                        targets.push(href);
+                    }
+                }
                 "img" => stats.images += 1,
                 _ => {}
             }
@@ -617,6 +636,7 @@ fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
             stats.prose = false;
         }
     }
+    stats.link_targets = targets.len();
     stats
 }
 
@@ -648,13 +668,21 @@ fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> (f64, bool)
         .iter()
         .map(|s| s.chars.min(RECORD_CHARS_CAP) as f64)
         .sum();
-    // Fields per record: a record shows several things (name, price, date…).
-    total *= 1.0 + (mean_slots.max(1.0)).ln() * 0.5;
     let link_share = if chars == 0 {
         0.0
     } else {
         link_chars as f64 / chars as f64
     };
+    // Groups of links (a directory of "nearby" searches, a mega menu's columns): each record
+    // is a heading over a run of links to as many places, its many "fields" only link texts.
+    // A product card links its image, title and button too, but to one place.
+    let mean_targets = stats.iter().map(|s| s.link_targets).sum::<usize>() as f64 / n as f64;
+    if link_share > 0.7 && mean_targets >= LINK_GROUP_LINKS {
+        total *= 0.3;
+    } else {
+        // Fields per record: a record shows several things (name, price, date…).
+        total *= 1.0 + (mean_slots.max(1.0)).ln() * 0.5;
+    }
     // Menus, tag clouds and pagination: short records that are nothing but a link.
     if link_share > 0.8 && mean_chars < 40.0 && mean_slots <= 1.5 {
         total *= 0.3;

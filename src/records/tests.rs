@@ -292,3 +292,38 @@ fn a_page_with_one_list_has_that_list_alone() {
     assert_eq!(lists.len(), 1);
     assert_eq!(lists[0].total, 5);
 }
+
+#[test]
+fn groups_of_links_lose_to_the_records_they_sit_beside() {
+    let cards: String = ["Oak desk", "Pine shelf", "Birch stool", "Elm bench"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            format!(
+                "<div class='item'><h3><a href='/p/{i}'>{name}</a></h3><span class='price'>${i}9.00</span>\
+                 <p>Solid wood, oiled by hand in our workshop, delivered flat with every tool you need \
+                 to put it together in under an hour.</p></div>"
+            )
+        })
+        .collect();
+    let groups: String = ["Desks near you", "Shelves near you", "Stools near you"]
+        .iter()
+        .map(|heading| {
+            let links: String = (0..14)
+                .map(|k| format!("<a href='/s/{k}'>{heading} in town number {k}</a>"))
+                .collect();
+            format!("<div class='group'><h4>{heading}</h4>{links}</div>")
+        })
+        .collect();
+    let html = page(
+        &format!("<div class='items'>{cards}</div><div class='groups'>{groups}</div>"),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 4);
+    assert_eq!(
+        list.records[0]["title"], "Oak desk",
+        "{:?}",
+        list.records[0]
+    );
+}
