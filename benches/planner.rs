@@ -54,6 +54,10 @@ fn bench(c: &mut Criterion) {
         group.bench_function("records", |b| {
             b.iter(|| scrape_agent::records::find(&page, 1000))
         });
+        // Every list of the page (extract.records with `lists: "all"`).
+        group.bench_function("records_all", |b| {
+            b.iter(|| scrape_agent::records::find_all(&page, 1000))
+        });
         let ctx = context(outline(&page));
         group.bench_function("heuristic_plan", |b| b.iter(|| heuristic::plan(&ctx)));
         group.finish();
