@@ -611,7 +611,7 @@ fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
         images: 0,
         prose: true,
     };
-    let mut targets: Vec<&str> = Vec::new();
+    let mut targets: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for element in elements {
         let text = text_of(*element);
         stats.chars += text.chars().count();
@@ -619,10 +619,8 @@ fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
             match d.value().name() {
                 "a" => {
                     stats.link_chars += text_of(d).chars().count();
-                    if let Some(href) = d.value().attr("href")
-                        && !targets.contains(&href)
-                    {
-                        targets.push(href);
+                    if let Some(href) = d.value().attr("href") {
+                        targets.insert(href);
                     }
                 }
                 "img" => stats.images += 1,
