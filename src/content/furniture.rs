@@ -1,6 +1,7 @@
 //! An article's furniture inside its content block: the headline, the byline and date lines
 //! above the body, and the "Related stories" / "Read next" lists after it. A reader copying
-//! the article leaves them out; the headline, byline and date have fields of their own.
+//! the article leaves them out; the headline, byline and date have fields of their own. Plain
+//! text also leaves out photo captions, which describe a picture it does not show.
 
 use std::collections::{HashMap, HashSet};
 
@@ -261,4 +262,28 @@ fn skip_teaser_lists(
         skip.insert(heading.id());
         skip.extend(followers);
     }
+}
+
+/// Whether `el` is the caption of a photo (a `<figcaption>` of a figure showing an image
+/// and no code or table): credits and descriptions of a picture plain text leaves out.
+pub(crate) fn is_photo_caption(el: ElementRef<'_>) -> bool {
+    if el.value().name() != "figcaption" {
+        return false;
+    }
+    let Some(figure) = el
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .find(|a| a.value().name() == "figure")
+    else {
+        return false;
+    };
+    let mut image = false;
+    for inner in figure.descendants().filter_map(ElementRef::wrap) {
+        match inner.value().name() {
+            "img" | "picture" | "video" => image = true,
+            "pre" | "code" | "table" => return false,
+            _ => {}
+        }
+    }
+    image
 }

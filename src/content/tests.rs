@@ -206,3 +206,36 @@ fn the_body_leaves_out_headline_byline_dates_and_story_lists() {
     assert_eq!(c.byline.as_deref(), Some("Ann Lee and Bo Chen"));
     assert_eq!(c.published_at.as_deref(), Some("2025-03-04"));
 }
+
+/// A paragraph long enough to be an article's prose.
+fn prose(topic: &str) -> String {
+    format!(
+        "<p>The {topic} report says the harbour will be rebuilt before the winter storms, after two years of delays and three rejected plans.</p>"
+    )
+    .repeat(4)
+}
+
+#[test]
+fn plain_text_leaves_out_photo_captions_but_keeps_code_captions() {
+    let html = format!(
+        r#"<html><body><article><h1>Harbour plans</h1>{}
+        <figure><img src="/wall.jpg" alt="The wall"><figcaption>The old wall in March. Credit: Ann Lee</figcaption></figure>
+        <figure><pre>make build</pre><figcaption>Listing 1: the build command</figcaption></figure>
+        </article></body></html>"#,
+        prose("council")
+    );
+    let c = main_content(&page("https://news.example/harbour", &html));
+    assert!(!c.text.contains("Credit: Ann Lee"), "{}", c.text);
+    assert!(
+        c.text.contains("Listing 1: the build command"),
+        "{}",
+        c.text
+    );
+    // Markdown shows the photo, and its caption with it.
+    assert!(
+        c.markdown
+            .contains("The old wall in March. Credit: Ann Lee"),
+        "{}",
+        c.markdown
+    );
+}
