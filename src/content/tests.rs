@@ -239,3 +239,48 @@ fn plain_text_leaves_out_photo_captions_but_keeps_code_captions() {
         c.markdown
     );
 }
+
+#[test]
+fn sign_up_forms_and_author_boxes_are_left_out_but_order_forms_stay() {
+    let html = format!(
+        r#"<html><body><article><h1>Harbour plans</h1>{}
+        <form action="/subscribe"><label>First Name</label><input type="text" name="first">
+        <label>Email</label><input type="email" name="email"><button>Sign up</button></form>
+        <div class="author-bio"><img src="/ann.jpg" alt=""><p>Ann Lee covers the coast for the paper.</p></div>
+        </article></body></html>"#,
+        prose("council")
+    );
+    let c = main_content(&page("https://news.example/harbour", &html));
+    assert!(c.text.starts_with("The council report"), "{}", c.text);
+    assert!(!c.text.contains("First Name"), "{}", c.text);
+    assert!(!c.text.contains("covers the coast"), "{}", c.text);
+
+    // A shop's form holds the product's options; a gift message field does not make it a
+    // sign-up form.
+    let shop = format!(
+        r#"<html><body><main><h1>Belt buckle</h1>{}
+        <form class="variations_form"><label>Colour</label>
+        <input type="radio" name="colour" value="blue"><span>Blue Topaz</span>
+        <label>Gift message</label><input type="text" name="gift"><button>Add to cart</button></form>
+        </main></body></html>"#,
+        prose("buckle")
+    );
+    let c = main_content(&page("https://shop.example/buckle", &shop));
+    assert!(c.text.contains("Blue Topaz"), "{}", c.text);
+}
+
+#[test]
+fn author_lines_of_a_list_of_items_are_not_author_boxes() {
+    let items: String = (1..=4)
+        .map(|i| {
+            format!(
+                r#"<div class="paper"><h3>Paper {i} on rebuilding harbour walls before the storms</h3>
+                <p class="paper-author-info">Ann Lee{i}, Bo Chen{i}, Cy Diaz{i}</p>
+                <p>An abstract of paper {i}, long enough to be read as the prose of the page itself, on walls, storms, tides and the councils that pay for them.</p></div>"#
+            )
+        })
+        .collect();
+    let html = format!("<html><body><main>{items}</main></body></html>");
+    let c = main_content(&page("https://lab.example/papers", &html));
+    assert!(c.text.contains("Ann Lee3, Bo Chen3"), "{}", c.text);
+}
