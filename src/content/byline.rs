@@ -93,9 +93,69 @@ const NOT_NAMES: &[&str] = &[
 ];
 
 /// The article's headline element: the first visible `<h1>` with text outside page chrome.
+/// Some layouts wrap the article in a class named after the menu or the sidebar
+/// (`under-menu`, `story-sidebar-mode`) or put its title in a page-level `<header>`: when no
+/// `<h1>` is clear of chrome, the visible one outside navigation that matches the title the
+/// page declares is the headline.
 pub(crate) fn headline(doc: &Html) -> Option<ElementRef<'_>> {
-    doc.select_checked(crate::static_selector!("h1"))
+    let h1s = || doc.select_checked(crate::static_selector!("h1"));
+    h1s()
         .find(|h| !in_site_chrome(*h) && !flat_text(*h).is_empty())
+        .or_else(|| {
+            let declared = declared_titles(doc);
+            if declared.is_empty() {
+                return None;
+            }
+            h1s().find(|h| {
+                let text = flat_text(*h);
+                !text.is_empty()
+                    && declared.iter().any(|d| same_title(&text, d))
+                    && !std::iter::once(*h)
+                        .chain(h.ancestors().filter_map(ElementRef::wrap))
+                        .any(|a| is_hidden(a) || is_navigation(a))
+            })
+        })
+}
+
+/// Menus, footers and sidebars by tag or role. A `banner` is not among them: the page-level
+/// header some layouts put the headline in is one.
+fn is_navigation(el: ElementRef<'_>) -> bool {
+    let v = el.value();
+    matches!(v.name(), "nav" | "footer" | "aside")
+        || v.attr("role")
+            .is_some_and(|r| matches!(r, "navigation" | "menu" | "menubar" | "contentinfo"))
+}
+
+/// The titles the page declares for machines: `og:title`, `twitter:title`, and `<title>`
+/// without the site's name.
+fn declared_titles(doc: &Html) -> Vec<String> {
+    let metas = doc
+        .select_checked(crate::static_selector!(
+            "meta[property='og:title'], meta[name='twitter:title']"
+        ))
+        .filter_map(|m| m.value().attr("content"))
+        .map(collapse_whitespace);
+    let title = doc
+        .select_checked(crate::static_selector!("title"))
+        .next()
+        .map(|t| super::meta::clean_title(&flat_text(t)));
+    metas.chain(title).filter(|t| !t.is_empty()).collect()
+}
+
+/// Whether two titles are the same headline: more than half the words of each are in the
+/// other (a logo "Site Co." is in "Story | Site Co." but not the other way round).
+fn same_title(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (words(a), words(b));
+    let covered = |x: &[String], y: &[String]| {
+        !x.is_empty() && 2 * x.iter().filter(|w| y.contains(w)).count() > x.len()
+    };
+    covered(&a, &b) && covered(&b, &a)
 }
 
 /// Whether the element is hidden or sits in the site's navigation, banner, footer or a
@@ -233,14 +293,19 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
                     .is_some_and(|e| matches!(e.name(), "script" | "style" | "noscript"))
             })
         {
+            // Windows count what a reader sees: indentation between tags is not text.
+            let t = collapse_whitespace(t);
+            if t.is_empty() {
+                continue;
+            }
             if after_headline {
-                after.push_str(t);
+                after.push_str(&t);
                 after.push(' ');
                 if after.len() > DATE_WINDOW_CHARS {
                     break;
                 }
             } else {
-                before.push_str(t);
+                before.push_str(&t);
                 before.push(' ');
                 if before.len() > 4 * DATE_WINDOW_BEFORE_CHARS {
                     let keep = before.len() - DATE_WINDOW_BEFORE_CHARS;
@@ -550,6 +615,38 @@ mod tests {
         assert_eq!(date(&d, true).as_deref(), Some("2020-03-01"));
         let only = doc("<h1>Guide</h1><p>Ünïcödé ✓ updated May 6, 2025</p>");
         assert_eq!(date(&only, true).as_deref(), Some("2025-05-06"));
+    }
+
+    #[test]
+    fn a_headline_in_a_menu_named_wrapper_is_found_by_the_declared_title() {
+        let d = Html::parse_document(
+            r#"<html><head><title>Ten kettles for pour-over coffee | Brew Co</title></head><body>
+            <header><h1>Brew Co</h1></header>
+            <div class="section under-menu"><h1>Ten kettles for pour-over coffee</h1>
+            <p>
+                March 3, 2025
+            </p><p>Body text.</p></div></body></html>"#,
+        );
+        assert_eq!(
+            flat_text(headline(&d).unwrap()),
+            "Ten kettles for pour-over coffee"
+        );
+        assert_eq!(date(&d, true).as_deref(), Some("2025-03-03"));
+        // The logo agrees with the title's site part only: no headline.
+        let logo = Html::parse_document(
+            r#"<html><head><title>Ten kettles | Brew Co</title></head><body>
+            <header><h1>Brew Co</h1></header><p>Body.</p></body></html>"#,
+        );
+        assert!(headline(&logo).is_none());
+    }
+
+    #[test]
+    fn indentation_does_not_fill_the_date_window() {
+        let pad = " ".repeat(300);
+        let d = doc(&format!(
+            "<div><span>5 min read</span>{pad}<span>{pad}February 6, 2026{pad}</span>{pad}</div><h1>Desks</h1><p>Text</p>"
+        ));
+        assert_eq!(date(&d, true).as_deref(), Some("2026-02-06"));
     }
 
     #[test]

@@ -648,7 +648,7 @@ fn people_of(value: &Value) -> Vec<String> {
 
 /// Drops a site name appended to a document title ("Story | Site" → "Story") when what
 /// remains is still a real title.
-fn clean_title(title: &str) -> String {
+pub(super) fn clean_title(title: &str) -> String {
     for sep in [" | ", " - ", " – ", " — ", " :: ", " » ", " · "] {
         if let Some(i) = title.rfind(sep) {
             let head = title[..i].trim();
