@@ -418,9 +418,15 @@ fn author_of(el: ElementRef<'_>) -> Option<String> {
     if marked || profile_link {
         // A part that is exactly a name ("<a>Jane Doe</a><span>, Editor</span>", a card's
         // name line) beats a name cut from a longer line ("By Jane Doe · Editor").
+        // Its own lines count too: `<p class="author">Ann Lee<br>4 August 2010</p>`.
+        let own_lines = el.children().filter_map(|c| match c.value() {
+            Node::Text(t) => Some(collapse_whitespace(t)).filter(|t| !t.is_empty()),
+            _ => None,
+        });
         let parts: Vec<String> = std::iter::once(el)
             .chain(el.descendants().filter_map(ElementRef::wrap).skip(1))
             .filter_map(line_of)
+            .chain(own_lines)
             .collect();
         return parts
             .iter()
@@ -494,9 +500,11 @@ fn strip_by(text: &str) -> &str {
 /// like a person's (or a team's) name.
 fn name_in(line: &str) -> Option<String> {
     let lower = line.to_ascii_lowercase();
+    // A name has no digits: a date or "5 min read" after it ends it.
     let end = NAME_ENDS
         .iter()
         .filter_map(|sep| lower.find(sep))
+        .chain(lower.find(|c: char| c.is_ascii_digit()))
         .min()
         .unwrap_or(line.len());
     let name = line.get(..end)?.trim().trim_end_matches([',', '.', ':']);
@@ -647,6 +655,20 @@ mod tests {
             "<div><span>5 min read</span>{pad}<span>{pad}February 6, 2026{pad}</span>{pad}</div><h1>Desks</h1><p>Text</p>"
         ));
         assert_eq!(date(&d, true).as_deref(), Some("2026-02-06"));
+    }
+
+    #[test]
+    fn the_name_line_of_an_author_element_with_a_date() {
+        let d = doc(
+            r#"<h1 class="small">The Go Blog</h1><h1>Defer, Panic, and Recover</h1>
+            <p class="author">
+                Andrew Gerrand<br>
+                4 August 2010
+            </p><p>Go has the usual mechanisms.</p>"#,
+        );
+        assert_eq!(author(&d).as_deref(), Some("Andrew Gerrand"));
+        let line = doc("<h1>Desks</h1><p>By Ann Lee 5 min read</p>");
+        assert_eq!(author(&line).as_deref(), Some("Ann Lee"));
     }
 
     #[test]
