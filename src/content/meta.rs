@@ -338,6 +338,21 @@ fn authors(
             .find(|name| !name.is_empty() && name.chars().count() <= 100);
         clean(&first.into_iter().collect::<Vec<_>>())
     };
+    // Forum software marks each post's author (`<a class="username">`);
+    // the first is the thread's. Handles are kept as written ("galitsyn", "Ejp55230").
+    let from_poster = || {
+        let first = doc
+            .select_checked(static_selector!("[class]"))
+            .filter(|el| el.value().classes().any(names_poster))
+            .find_map(|el| {
+                el.text()
+                    .map(str::trim)
+                    .find(|t| !t.is_empty())
+                    .filter(|t| t.chars().count() <= 60)
+                    .map(str::to_owned)
+            });
+        clean(&first.into_iter().collect::<Vec<_>>())
+    };
     let from_byline = || clean(&super::byline::author(doc).into_iter().collect::<Vec<_>>());
     // `twitter:label1 = "Written by"`, `twitter:data1 = "Ann Lee"`.
     let from_card = || {
@@ -396,11 +411,12 @@ fn authors(
             });
         clean(&named.into_iter().collect::<Vec<_>>())
     };
-    let sources: [&dyn Fn() -> Vec<String>; 7] = [
+    let sources: [&dyn Fn() -> Vec<String>; 8] = [
         &from_ld,
         &from_meta,
         &from_card,
         &from_marked,
+        &from_poster,
         &from_label,
         &from_byline,
         &from_photo,
@@ -420,6 +436,14 @@ fn authors(
         return names;
     }
     fallback
+}
+
+/// A class forum software gives a post's author: `username`, `username--style2`.
+fn names_poster(class: &str) -> bool {
+    class
+        .split(['-', '_'])
+        .next()
+        .is_some_and(|first| first.eq_ignore_ascii_case("username"))
 }
 
 /// The first value of `key` in a JSON-LD value, depth first, at most a few levels down.
@@ -733,6 +757,19 @@ mod tests {
             "https://blog.example/post",
         );
         assert_eq!(photo.authors, ["Chris Winter"]);
+    }
+
+    #[test]
+    fn a_forum_thread_is_by_its_first_poster_and_handles_are_names() {
+        let m = meta_of(
+            r#"<html><body><h1>Which kettle?</h1>
+            <ul class="p-description"><li><span>Thread starter</span> <a href="/members/ridwan123.29/" class="username u-concealed">ridwan123</a></li></ul>
+            <article class="message"><p>Which kettle should I buy for pour-over coffee at home?</p></article>
+            <article class="message"><p class="byline">By Lutfij</p><a class="username" href="/members/lutfij.7/">Lutfij</a><p>This one.</p></article>
+            </body></html>"#,
+            "https://forum.example/threads/kettle.1/",
+        );
+        assert_eq!(m.authors, ["ridwan123"]);
     }
 
     #[test]

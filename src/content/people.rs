@@ -262,11 +262,19 @@ fn clean_name(part: &str, publishers: &[String]) -> Option<String> {
         || name.chars().count() > MAX_NAME_CHARS
         || NOT_AUTHORS.contains(&lower.as_str())
         || !name.chars().any(char::is_alphabetic)
-        || name.chars().filter(char::is_ascii_digit).count() * 2 > name.chars().count()
+        || is_number_like(&name)
     {
         return None;
     }
     Some(name)
+}
+
+/// Mostly digits with hardly a letter ("262588213843476", "A1234567"): an id, not a name.
+/// A forum handle keeps its letters ("Ejp55230").
+fn is_number_like(name: &str) -> bool {
+    let digits = name.chars().filter(char::is_ascii_digit).count();
+    let letters = name.chars().filter(|c| c.is_alphabetic()).count();
+    digits * 2 > name.chars().count() && letters < 3
 }
 
 /// Cuts a job title printed after a name without punctuation: the name keeps at least two
@@ -342,6 +350,9 @@ mod tests {
             ["Center for Drug Evaluation and Research"]
         );
         assert_eq!(clean("Roy, Aniruddha"), ["Aniruddha Roy"]);
+        // A forum handle keeps its digits; an id is not a name.
+        assert_eq!(clean("Ejp55230"), ["Ejp55230"]);
+        assert!(clean("A1234567").is_empty());
         assert_eq!(clean("Maria & Katerina"), ["Maria", "Katerina"]);
     }
 }
