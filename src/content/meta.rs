@@ -10,7 +10,7 @@
 use scraper::{ElementRef, Html};
 use serde_json::{Map, Value};
 
-use super::people::{authors_in, is_publisher};
+use super::people::{authors_in, is_publisher, site_owner};
 use crate::page::Page;
 use crate::page::dates::{month_first, normalise_date};
 use crate::page::dom::collapse_whitespace;
@@ -172,7 +172,22 @@ pub fn read(page: &Page) -> Metadata {
             .map(names_of)
             .unwrap_or_default(),
     );
-    let authors = authors(doc, &metas, &ld, article, &publishers);
+    let mut authors = authors(doc, &metas, &ld, article, &publishers);
+    if authors.iter().all(|n| is_publisher(n, &publishers)) {
+        let titles = document_title
+            .as_deref()
+            .map(title_parts)
+            .unwrap_or_default();
+        let home_links = home_links(page);
+        let names = site_name
+            .iter()
+            .map(String::as_str)
+            .chain(titles)
+            .chain(home_links.iter().map(String::as_str));
+        if let Some(owner) = site_owner(names, page.url.host_str()) {
+            authors = vec![owner];
+        }
+    }
 
     let modified_at = article
         .and_then(|m| m.get("dateModified"))
@@ -436,6 +451,49 @@ fn authors(
         return names;
     }
     fallback
+}
+
+/// How a document title may name its site: the part after the last separator ("Story |
+/// Ann Lee") and a closing parenthesis ("Story (Ann Lee)").
+fn title_parts(title: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    if let Some(i) = [" | ", " - ", " – ", " — ", " :: ", " » ", " · "]
+        .iter()
+        .filter_map(|sep| title.rfind(sep).map(|i| i + sep.len()))
+        .max()
+    {
+        parts.push(title[i..].trim());
+    }
+    if let Some(inner) = title
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|t| t.rfind('(').map(|i| &t[i + 1..]))
+    {
+        parts.push(inner.trim());
+    }
+    parts
+}
+
+/// The texts of the first few links to the site's home page (a personal site's name
+/// heads every page as one).
+fn home_links(page: &Page) -> Vec<String> {
+    const MAX_HOME_LINKS: usize = 3;
+    /// Home links head the page: only the first links are looked at.
+    const LINKS_READ: usize = 200;
+    let home = page.absolute("/");
+    page.document
+        .select_checked(static_selector!("a[href]"))
+        .take(LINKS_READ)
+        .filter(|a| {
+            a.value()
+                .attr("href")
+                .and_then(|h| page.absolute(h))
+                .is_some_and(|h| Some(&h) == home.as_ref())
+        })
+        .map(super::flat_text)
+        .filter(|t| !t.is_empty())
+        .take(MAX_HOME_LINKS)
+        .collect()
 }
 
 /// A class forum software gives a post's author: `username`, `username--style2`.
@@ -770,6 +828,29 @@ mod tests {
             "https://forum.example/threads/kettle.1/",
         );
         assert_eq!(m.authors, ["ridwan123"]);
+    }
+
+    #[test]
+    fn a_personal_site_is_written_by_its_owner() {
+        let named = meta_of(
+            r#"<html><head><title>Go ahead, self-host Postgres | Pierce Freeman</title></head>
+            <body><a href="/">Pierce Freeman</a><h1>Go ahead, self-host Postgres</h1><p>Text.</p></body></html>"#,
+            "https://pierce.dev/notes/postgres",
+        );
+        assert_eq!(named.authors, ["Pierce Freeman"]);
+        let blog = meta_of(
+            r#"<html><head><meta property="og:site_name" content="Colin Watson's blog"></head>
+            <body><h1>Preparing a transition</h1><p>Text.</p></body></html>"#,
+            "https://www.chiark.example/~cjwatson/blog/transition.html",
+        );
+        assert_eq!(blog.authors, ["Colin Watson"]);
+        // A site named like a person at another address is not a person's site.
+        let shop = meta_of(
+            r#"<html><head><title>Ten kettles | Ocean Facts</title></head>
+            <body><h1>Ten kettles</h1><p>Text.</p></body></html>"#,
+            "https://kettles.example/ten",
+        );
+        assert!(shop.authors.is_empty(), "{:?}", shop.authors);
     }
 
     #[test]

@@ -277,6 +277,48 @@ fn is_number_like(name: &str) -> bool {
     digits * 2 > name.chars().count() && letters < 3
 }
 
+/// The owner of a personal site, who writes what it publishes: a site named "Ann Lee's
+/// blog", or named after a person ("Ann Lee", in its name, its title or its home link)
+/// whose name is the site's address (`annlee.com`, `lee.dev`).
+pub(crate) fn site_owner<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    host: Option<&str>,
+) -> Option<String> {
+    let label = host
+        .map(|h| h.trim_start_matches("www."))
+        .and_then(|h| h.split('.').next())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    names.into_iter().find_map(|raw| {
+        let name = collapse_whitespace(raw);
+        let lower = name.to_lowercase();
+        for suffix in [
+            "'s blog",
+            "’s blog",
+            "'s weblog",
+            "’s weblog",
+            "'s website",
+            "’s website",
+        ] {
+            if let Some(owner) = lower
+                .strip_suffix(suffix)
+                .and_then(|o| name.get(..o.len()))
+                .map(str::trim)
+            {
+                return looks_like_person(owner, 2).then(|| owner.to_owned());
+            }
+        }
+        let named_after = !label.is_empty()
+            && (squash(&name) == label
+                || (label.len() >= 4
+                    && name
+                        .split_whitespace()
+                        .any(|w| w.eq_ignore_ascii_case(&label))));
+        (named_after && looks_like_person(&name, 2) && name.split_whitespace().count() <= 3)
+            .then_some(name)
+    })
+}
+
 /// Cuts a job title printed after a name without punctuation: the name keeps at least two
 /// words, and the cut starts at the title's qualifiers ("Senior Autos Reporter").
 fn cut_role(name: &str) -> String {
