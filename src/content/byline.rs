@@ -345,6 +345,74 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
         .map(|m| m.as_str().to_owned())
 }
 
+/// Class and id parts of elements that print a post's date or byline.
+const DATE_ELEMENT_NAMES: &[&str] = &[
+    "date",
+    "time",
+    "datetime",
+    "timestamp",
+    "published",
+    "posted",
+    "postdate",
+    "pubdate",
+    "byline",
+    "dateline",
+    "author",
+];
+
+/// The first date printed in an element named as a date or a byline (`<span
+/// class="post_date">`, `<p class="author">by Ann » Tue Aug 27, 2019</p>`, a `<time>`
+/// without `datetime`), chrome aside: where pages without a headline (forum threads) print
+/// when their first post was written.
+pub(crate) fn named_date(doc: &Html, month_first: bool) -> Option<String> {
+    let body = doc.select_checked(crate::static_selector!("body")).next()?;
+    let mut skipping: Option<ego_tree::NodeId> = None;
+    let mut ticker = crate::page::interrupt::Ticker::default();
+    for edge in body.traverse() {
+        if ticker.stop() {
+            return None;
+        }
+        match edge {
+            ego_tree::iter::Edge::Open(node) if skipping.is_none() => {
+                let Some(el) = ElementRef::wrap(node) else {
+                    continue;
+                };
+                if crate::page::chrome::is_junk_tag(el.value().name())
+                    || crate::page::chrome::is_landmark(el)
+                    || is_hidden(el)
+                {
+                    skipping = Some(node.id());
+                    continue;
+                }
+                if !names_date(el) {
+                    continue;
+                }
+                let found = line_of(el).and_then(|line| {
+                    date_pattern()
+                        .find(&line)
+                        .and_then(|m| normalise_date(m.as_str(), month_first))
+                });
+                if let Some(date) = found {
+                    return Some(date.chars().take(10).collect());
+                }
+            }
+            ego_tree::iter::Edge::Close(node) if skipping == Some(node.id()) => skipping = None,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn names_date(el: ElementRef<'_>) -> bool {
+    let value = el.value();
+    value.name() == "time"
+        || value.id().into_iter().chain(value.classes()).any(|name| {
+            name.to_ascii_lowercase()
+                .split(['-', '_'])
+                .any(|part| DATE_ELEMENT_NAMES.contains(&part))
+        })
+}
+
 /// A date after "Published on", "Posted on", "Published:" in the page's text, chrome aside.
 fn labelled_date(doc: &Html) -> Option<String> {
     static LABEL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();

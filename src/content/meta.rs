@@ -535,7 +535,8 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
 /// publication; the date printed near the headline wins over it only when it is the declared
 /// modification date (the page shows "Updated …", which is what a reader copies) or when
 /// nothing is declared. Then any `<time datetime>` outside the page chrome, then the URL's
-/// date (`/2024/05/31/`). Only real dates count: a duration (`PT7M`) or a bare year is skipped
+/// date (`/2024/05/31/`), then the first date printed in an element named as a date or a
+/// byline (a forum post's "by Ann » Tue Aug 27, 2019"). Only real dates count: a duration (`PT7M`) or a bare year is skipped
 /// for the next source.
 fn published_at(
     doc: &Html,
@@ -606,6 +607,7 @@ fn published_at(
             })
     })
     .or_else(|| url_date(page))
+    .or_else(|| super::byline::named_date(doc, month_first))
 }
 
 /// A date in the URL's path: `/2024/05/31/`, `/2024-05-31-title`.
@@ -828,6 +830,20 @@ mod tests {
             "https://forum.example/threads/kettle.1/",
         );
         assert_eq!(m.authors, ["ridwan123"]);
+    }
+
+    #[test]
+    fn a_thread_without_a_headline_is_dated_by_its_first_post() {
+        let m = meta_of(
+            r#"<html><body><aside><span class="date">Jan 1, 2020</span></aside>
+            <h2>SMF vs MyBB?</h2>
+            <div class="post"><p class="author">by <strong><a href="/u/1">Outer Armatonis</a></strong> &raquo; Tue Aug 27, 2019 1:47 am</p>
+            <div class="content">Which one should I pick for a small forum?</div></div>
+            <div class="post"><span class="post_date">2019-08-28, 09:14 PM</span><div class="content">MyBB.</div></div>
+            </body></html>"#,
+            "https://forum.example/viewtopic.php?t=1",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2019-08-27"));
     }
 
     #[test]
