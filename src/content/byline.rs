@@ -190,21 +190,24 @@ fn in_site_chrome(el: ElementRef<'_>) -> bool {
         if matches!(v.name(), "html" | "body") {
             continue;
         }
+        // Utility classes with a variant or an arbitrary value
+        // (`lg:mr-[--sidebar-width]`) style the element; they do not say what it is.
         let chrome_class = v.id().into_iter().chain(v.classes()).any(|name| {
-            name.to_ascii_lowercase().split(['-', '_']).any(|t| {
-                matches!(
-                    t,
-                    "nav"
-                        | "navbar"
-                        | "menu"
-                        | "footer"
-                        | "sidebar"
-                        | "breadcrumb"
-                        | "breadcrumbs"
-                        | "cookie"
-                        | "masthead"
-                )
-            })
+            !name.contains([':', '['])
+                && name.to_ascii_lowercase().split(['-', '_']).any(|t| {
+                    matches!(
+                        t,
+                        "nav"
+                            | "navbar"
+                            | "menu"
+                            | "footer"
+                            | "sidebar"
+                            | "breadcrumb"
+                            | "breadcrumbs"
+                            | "cookie"
+                            | "masthead"
+                    )
+                })
         });
         if chrome_class || (v.name() == "header" && !in_content) {
             marked = true;
@@ -714,6 +717,20 @@ mod tests {
             <header><h1>Brew Co</h1></header><p>Body.</p></body></html>"#,
         );
         assert!(headline(&logo).is_none());
+    }
+
+    #[test]
+    fn utility_classes_do_not_make_chrome() {
+        let d = doc(
+            r#"<div class="w-full lg:max-2xl:mr-[--sidebar-container-width]"><h1>Eight clouds compared</h1>
+            <a href="/blog/authors/emmanuel-oyibo"><span>Emmanuel Oyibo</span></a></div><p>Text.</p>"#,
+        );
+        assert_eq!(author(&d).as_deref(), Some("Emmanuel Oyibo"));
+        // A class that names the sidebar still does.
+        let side = doc(
+            r#"<h1>Eight clouds</h1><p>Text.</p><div class="sidebar-widget"><a href="/authors/x">Ann Lee</a></div>"#,
+        );
+        assert_eq!(author(&side), None);
     }
 
     #[test]
