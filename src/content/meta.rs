@@ -46,6 +46,9 @@ pub struct Metadata {
     pub modified_at: Option<String>,
     /// The site's name.
     pub site_name: Option<String>,
+    /// Whether the page declares itself an article (`og:type` `article`, a JSON-LD
+    /// `Article`, `NewsArticle`, `BlogPosting`…), not a product, a listing or a web page.
+    pub is_article: bool,
 }
 
 impl Metadata {
@@ -81,6 +84,20 @@ const ARTICLE_TYPES: &[&str] = &[
     "Recipe",
     "VideoObject",
     "HowTo",
+];
+
+/// JSON-LD types of an article proper: the types of [`ARTICLE_TYPES`] that are written text.
+const PROSE_TYPES: &[&str] = &[
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "Report",
+    "ScholarlyArticle",
+    "TechArticle",
+    "AnalysisNewsArticle",
+    "OpinionNewsArticle",
+    "ReportageNewsArticle",
+    "ReviewNewsArticle",
 ];
 
 /// `<meta>` names of the publication date, most specific first.
@@ -229,6 +246,15 @@ pub fn read(page: &Page) -> Metadata {
         .and_then(|h| page.absolute(h))
         .or_else(|| metas.first(&["og:url"]).and_then(|u| page.absolute(&u)));
 
+    let is_article = metas
+        .first(&["og:type"])
+        .is_some_and(|t| t.eq_ignore_ascii_case("article"))
+        || ld.iter().filter_map(Value::as_object).any(|m| {
+            types_of(m)
+                .iter()
+                .any(|t| PROSE_TYPES.contains(&t.as_str()))
+        });
+
     Metadata {
         title,
         document_title,
@@ -239,6 +265,7 @@ pub fn read(page: &Page) -> Metadata {
         published_at,
         modified_at,
         site_name,
+        is_article,
     }
 }
 

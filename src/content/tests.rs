@@ -284,3 +284,29 @@ fn author_lines_of_a_list_of_items_are_not_author_boxes() {
     let c = main_content(&page("https://lab.example/papers", &html));
     assert!(c.text.contains("Ann Lee3, Bo Chen3"), "{}", c.text);
 }
+
+#[test]
+fn an_article_descends_to_its_text_past_a_note_beside_it() {
+    // The text holds 5/6 of the prose: between the share any page descends at and the lower
+    // one of a page that declares itself an article.
+    let para = |word: &str| format!("<p>{}</p>", format!("{word} ").repeat(20));
+    let body: String = ["alpha", "bravo", "delta", "gamma", "kappa"]
+        .iter()
+        .map(|w| para(w))
+        .collect();
+    let html = |head: &str| {
+        format!(
+            r#"<html><head>{head}</head><body><h1>Notes</h1><main><div class="text">{body}</div>
+            <div class="partner">{}</div></main></body></html>"#,
+            para("sigma")
+        )
+    };
+    let article = main_content(&page(
+        "https://blog.example/notes",
+        &html(r#"<meta property="og:type" content="article">"#),
+    ));
+    assert!(article.text.starts_with("alpha"), "{}", article.text);
+    assert!(!article.text.contains("sigma"), "{}", article.text);
+    let other = main_content(&page("https://blog.example/notes", &html("")));
+    assert!(other.text.contains("sigma"), "{}", other.text);
+}
