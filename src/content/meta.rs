@@ -201,7 +201,7 @@ pub fn read(page: &Page) -> Metadata {
             .map(String::as_str)
             .chain(titles)
             .chain(home_links.iter().map(String::as_str));
-        if let Some(owner) = site_owner(names, page.url.host_str()) {
+        if let Some(owner) = site_owner(names, page.url.host_str(), page.url.path()) {
             authors = vec![owner];
         }
     }
@@ -887,7 +887,14 @@ mod tests {
             "https://www.chiark.example/~cjwatson/blog/transition.html",
         );
         assert_eq!(blog.authors, ["Colin Watson"]);
-        // A site named like a person at another address is not a person's site.
+        // A site named like a person at another address is not a person's site, nor is one
+        // named after its address whose page is not a post (a shop, a firm).
+        let firm = meta_of(
+            r#"<html><head><title>Contact us | Harbour Books</title></head>
+            <body><h1>Contact Harbour Books</h1><p>Text.</p></body></html>"#,
+            "https://harbourbooks.example/contact",
+        );
+        assert!(firm.authors.is_empty(), "{:?}", firm.authors);
         let shop = meta_of(
             r#"<html><head><title>Ten kettles | Ocean Facts</title></head>
             <body><h1>Ten kettles</h1><p>Text.</p></body></html>"#,

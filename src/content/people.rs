@@ -277,14 +277,28 @@ fn is_number_like(name: &str) -> bool {
     digits * 2 > name.chars().count() && letters < 3
 }
 
+/// Folders personal sites keep their posts in (`/blog/…`, `/notes/…`).
+const POST_FOLDERS: &[&str] = &[
+    "blog", "blogs", "notes", "note", "posts", "post", "articles", "article", "writing", "essays",
+    "journal",
+];
+
 /// The owner of a personal site, who writes what it publishes: a site named "Ann Lee's
-/// blog", or named after a person ("Ann Lee", in its name, its title or its home link)
-/// whose name is the site's address (`annlee.com`, `lee.dev`).
+/// blog", or, for a post (`/blog/…`, `/notes/…`), a site named after a person ("Ann Lee", in
+/// its name, its title or its home link) whose name is its address (`annlee.com`,
+/// `lee.dev`). A shop or a firm named like a person ("Harbour Books") has pages other than
+/// posts.
 pub(crate) fn site_owner<'a>(
     names: impl IntoIterator<Item = &'a str>,
     host: Option<&str>,
+    path: &str,
 ) -> Option<String> {
+    let is_post = path
+        .split('/')
+        .find(|s| !s.is_empty())
+        .is_some_and(|folder| POST_FOLDERS.contains(&folder.to_ascii_lowercase().as_str()));
     let label = host
+        .filter(|_| is_post)
         .map(|h| h.trim_start_matches("www."))
         .and_then(|h| h.split('.').next())
         .map(str::to_ascii_lowercase)
