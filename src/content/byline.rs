@@ -25,6 +25,10 @@ const DATE_WINDOW_CHARS: usize = 400;
 const DATE_WINDOW_BEFORE_CHARS: usize = 120;
 /// How much of a page's text is searched for a labelled date ("Published on …").
 const LABELLED_DATE_SCAN_CHARS: usize = 100_000;
+/// How far before a date an "Updated" label may sit, in characters.
+const UPDATE_LABEL_CHARS: usize = 24;
+/// How far before a date a forum's "last post by <name>" label may sit, in characters.
+const ACTIVITY_LABEL_CHARS: usize = 48;
 /// How many elements after an author's photo its name is looked for.
 const PHOTO_NAME_WINDOW: usize = 12;
 
@@ -327,13 +331,32 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
     let before = &before[keep_from..];
     // "Updated Feb 27, 2025" is not when it was published, but when it is the only date
     // shown it is the one a reader would quote.
+    // A forum thread's "last post by Ann Lee · Sep 26, 2024" is not when it was started
+    // either; the poster's name sits between, so that label is looked for further back.
     let updated = |text: &str, m: &regex::Match<'_>| {
         let lead = text[..m.start()].trim_end().to_ascii_lowercase();
-        let from = lead.char_indices().rev().nth(23).map_or(0, |(i, _)| i);
-        let tail = &lead[from..];
+        let tail = |chars: usize| {
+            let from = lead
+                .char_indices()
+                .rev()
+                .nth(chars - 1)
+                .map_or(0, |(i, _)| i);
+            &lead[from..]
+        };
         ["updated", "modified", "edited", "reviewed", "revised"]
             .iter()
-            .any(|w| tail.contains(w))
+            .any(|w| tail(UPDATE_LABEL_CHARS).contains(w))
+            || {
+                // Only since the date before this one: that label was that date's.
+                let wide = tail(ACTIVITY_LABEL_CHARS);
+                let own = date_pattern()
+                    .find_iter(wide)
+                    .last()
+                    .map_or(wide, |d| &wide[d.end()..]);
+                ["last post", "last reply", "latest reply", "last activity"]
+                    .iter()
+                    .any(|w| own.contains(w))
+            }
     };
     date_pattern()
         .find_iter(&after)
@@ -754,6 +777,15 @@ mod tests {
         assert_eq!(author(&d).as_deref(), Some("Andrew Gerrand"));
         let line = doc("<h1>Desks</h1><p>By Ann Lee 5 min read</p>");
         assert_eq!(author(&line).as_deref(), Some("Ann Lee"));
+    }
+
+    #[test]
+    fn a_threads_last_post_is_not_its_date() {
+        let d = doc(
+            "<h1>Beginner MTB?</h1><p>23 replies · last post by xJewishNinjax · Sep 26, 2024</p>\
+             <div><span>Jan 3, 2024</span><p>Which bike should I buy?</p></div>",
+        );
+        assert_eq!(date(&d, true).as_deref(), Some("2024-01-03"));
     }
 
     #[test]
