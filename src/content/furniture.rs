@@ -7,6 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use ego_tree::NodeId;
+use ego_tree::iter::Edge;
 use scraper::ElementRef;
 
 use super::render::flat_text;
@@ -197,30 +198,36 @@ fn skip_author_boxes(
     skip: &mut HashSet<NodeId>,
 ) {
     let total = stats.get(&root.id()).map_or(0, |s| s.text);
-    let mut boxes: Vec<ElementRef<'_>> = Vec::new();
+    let mut boxes: Vec<NodeId> = Vec::new();
+    // One walk; a box's inside is not looked at (a box within a box is the same box).
+    let mut inside: Option<NodeId> = None;
     let mut ticker = crate::page::interrupt::Ticker::default();
-    for el in root.descendants().filter_map(ElementRef::wrap) {
+    for edge in root.traverse() {
         if ticker.stop() {
             return;
         }
-        if boxes
-            .last()
-            .is_some_and(|b| el.ancestors().any(|a| a.id() == b.id()))
-        {
-            continue;
-        }
-        if names_author_box(el)
-            && stats
-                .get(&el.id())
-                .is_some_and(|s| (s.text as f64) < AUTHOR_BOX_MAX_SHARE * total as f64)
-        {
-            boxes.push(el);
-            if boxes.len() > MAX_AUTHOR_BOXES {
-                return;
+        match edge {
+            Edge::Open(node) if inside.is_none() => {
+                let Some(el) = ElementRef::wrap(node) else {
+                    continue;
+                };
+                if names_author_box(el)
+                    && stats
+                        .get(&el.id())
+                        .is_some_and(|s| (s.text as f64) < AUTHOR_BOX_MAX_SHARE * total as f64)
+                {
+                    boxes.push(el.id());
+                    inside = Some(el.id());
+                    if boxes.len() > MAX_AUTHOR_BOXES {
+                        return;
+                    }
+                }
             }
+            Edge::Close(node) if inside == Some(node.id()) => inside = None,
+            _ => {}
         }
     }
-    skip.extend(boxes.iter().map(|b| b.id()));
+    skip.extend(boxes);
 }
 
 /// `author-bio`, `about-the-author`, `post-author__box`, `authorbox`: a class or id with
