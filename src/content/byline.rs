@@ -25,6 +25,10 @@ const DATE_WINDOW_CHARS: usize = 400;
 const DATE_WINDOW_BEFORE_CHARS: usize = 120;
 /// How much of a page's text is searched for a labelled date ("Published on …").
 const LABELLED_DATE_SCAN_CHARS: usize = 100_000;
+/// How far before a date an "Updated" label may sit, in characters.
+const UPDATE_LABEL_CHARS: usize = 24;
+/// How far before a date a forum's "last post by <name>" label may sit, in characters.
+const ACTIVITY_LABEL_CHARS: usize = 48;
 /// How many elements after an author's photo its name is looked for.
 const PHOTO_NAME_WINDOW: usize = 12;
 
@@ -93,9 +97,69 @@ const NOT_NAMES: &[&str] = &[
 ];
 
 /// The article's headline element: the first visible `<h1>` with text outside page chrome.
+/// Some layouts wrap the article in a class named after the menu or the sidebar
+/// (`under-menu`, `story-sidebar-mode`) or put its title in a page-level `<header>`: when no
+/// `<h1>` is clear of chrome, the visible one outside navigation that matches the title the
+/// page declares is the headline.
 pub(crate) fn headline(doc: &Html) -> Option<ElementRef<'_>> {
-    doc.select_checked(crate::static_selector!("h1"))
+    let h1s = || doc.select_checked(crate::static_selector!("h1"));
+    h1s()
         .find(|h| !in_site_chrome(*h) && !flat_text(*h).is_empty())
+        .or_else(|| {
+            let declared = declared_titles(doc);
+            if declared.is_empty() {
+                return None;
+            }
+            h1s().find(|h| {
+                let text = flat_text(*h);
+                !text.is_empty()
+                    && declared.iter().any(|d| same_title(&text, d))
+                    && !std::iter::once(*h)
+                        .chain(h.ancestors().filter_map(ElementRef::wrap))
+                        .any(|a| is_hidden(a) || is_navigation(a))
+            })
+        })
+}
+
+/// Menus, footers and sidebars by tag or role. A `banner` is not among them: the page-level
+/// header some layouts put the headline in is one.
+fn is_navigation(el: ElementRef<'_>) -> bool {
+    let v = el.value();
+    matches!(v.name(), "nav" | "footer" | "aside")
+        || v.attr("role")
+            .is_some_and(|r| matches!(r, "navigation" | "menu" | "menubar" | "contentinfo"))
+}
+
+/// The titles the page declares for machines: `og:title`, `twitter:title`, and `<title>`
+/// without the site's name.
+fn declared_titles(doc: &Html) -> Vec<String> {
+    let metas = doc
+        .select_checked(crate::static_selector!(
+            "meta[property='og:title'], meta[name='twitter:title']"
+        ))
+        .filter_map(|m| m.value().attr("content"))
+        .map(collapse_whitespace);
+    let title = doc
+        .select_checked(crate::static_selector!("title"))
+        .next()
+        .map(|t| super::meta::clean_title(&flat_text(t)));
+    metas.chain(title).filter(|t| !t.is_empty()).collect()
+}
+
+/// Whether two titles are the same headline: more than half the words of each are in the
+/// other (a logo "Site Co." is in "Story | Site Co." but not the other way round).
+fn same_title(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (words(a), words(b));
+    let covered = |x: &[String], y: &[String]| {
+        !x.is_empty() && 2 * x.iter().filter(|w| y.contains(w)).count() > x.len()
+    };
+    covered(&a, &b) && covered(&b, &a)
 }
 
 /// Whether the element is hidden or sits in the site's navigation, banner, footer or a
@@ -130,21 +194,24 @@ fn in_site_chrome(el: ElementRef<'_>) -> bool {
         if matches!(v.name(), "html" | "body") {
             continue;
         }
+        // Utility classes with a variant or an arbitrary value
+        // (`lg:mr-[--sidebar-width]`) style the element; they do not say what it is.
         let chrome_class = v.id().into_iter().chain(v.classes()).any(|name| {
-            name.to_ascii_lowercase().split(['-', '_']).any(|t| {
-                matches!(
-                    t,
-                    "nav"
-                        | "navbar"
-                        | "menu"
-                        | "footer"
-                        | "sidebar"
-                        | "breadcrumb"
-                        | "breadcrumbs"
-                        | "cookie"
-                        | "masthead"
-                )
-            })
+            !name.contains([':', '['])
+                && name.to_ascii_lowercase().split(['-', '_']).any(|t| {
+                    matches!(
+                        t,
+                        "nav"
+                            | "navbar"
+                            | "menu"
+                            | "footer"
+                            | "sidebar"
+                            | "breadcrumb"
+                            | "breadcrumbs"
+                            | "cookie"
+                            | "masthead"
+                    )
+                })
         });
         if chrome_class || (v.name() == "header" && !in_content) {
             marked = true;
@@ -233,14 +300,19 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
                     .is_some_and(|e| matches!(e.name(), "script" | "style" | "noscript"))
             })
         {
+            // Windows count what a reader sees: indentation between tags is not text.
+            let t = collapse_whitespace(t);
+            if t.is_empty() {
+                continue;
+            }
             if after_headline {
-                after.push_str(t);
+                after.push_str(&t);
                 after.push(' ');
                 if after.len() > DATE_WINDOW_CHARS {
                     break;
                 }
             } else {
-                before.push_str(t);
+                before.push_str(&t);
                 before.push(' ');
                 if before.len() > 4 * DATE_WINDOW_BEFORE_CHARS {
                     let keep = before.len() - DATE_WINDOW_BEFORE_CHARS;
@@ -259,13 +331,32 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
     let before = &before[keep_from..];
     // "Updated Feb 27, 2025" is not when it was published, but when it is the only date
     // shown it is the one a reader would quote.
+    // A forum thread's "last post by Ann Lee · Sep 26, 2024" is not when it was started
+    // either; the poster's name sits between, so that label is looked for further back.
     let updated = |text: &str, m: &regex::Match<'_>| {
         let lead = text[..m.start()].trim_end().to_ascii_lowercase();
-        let from = lead.char_indices().rev().nth(23).map_or(0, |(i, _)| i);
-        let tail = &lead[from..];
+        let tail = |chars: usize| {
+            let from = lead
+                .char_indices()
+                .rev()
+                .nth(chars - 1)
+                .map_or(0, |(i, _)| i);
+            &lead[from..]
+        };
         ["updated", "modified", "edited", "reviewed", "revised"]
             .iter()
-            .any(|w| tail.contains(w))
+            .any(|w| tail(UPDATE_LABEL_CHARS).contains(w))
+            || {
+                // Only since the date before this one: that label was that date's.
+                let wide = tail(ACTIVITY_LABEL_CHARS);
+                let own = date_pattern()
+                    .find_iter(wide)
+                    .last()
+                    .map_or(wide, |d| &wide[d.end()..]);
+                ["last post", "last reply", "latest reply", "last activity"]
+                    .iter()
+                    .any(|w| own.contains(w))
+            }
     };
     date_pattern()
         .find_iter(&after)
@@ -278,6 +369,74 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
         })
         .or_else(|| date_pattern().find(&after))
         .map(|m| m.as_str().to_owned())
+}
+
+/// Class and id parts of elements that print a post's date or byline.
+const DATE_ELEMENT_NAMES: &[&str] = &[
+    "date",
+    "time",
+    "datetime",
+    "timestamp",
+    "published",
+    "posted",
+    "postdate",
+    "pubdate",
+    "byline",
+    "dateline",
+    "author",
+];
+
+/// The first date printed in an element named as a date or a byline (`<span
+/// class="post_date">`, `<p class="author">by Ann » Tue Aug 27, 2019</p>`, a `<time>`
+/// without `datetime`), chrome aside: where pages without a headline (forum threads) print
+/// when their first post was written.
+pub(crate) fn named_date(doc: &Html, month_first: bool) -> Option<String> {
+    let body = doc.select_checked(crate::static_selector!("body")).next()?;
+    let mut skipping: Option<ego_tree::NodeId> = None;
+    let mut ticker = crate::page::interrupt::Ticker::default();
+    for edge in body.traverse() {
+        if ticker.stop() {
+            return None;
+        }
+        match edge {
+            ego_tree::iter::Edge::Open(node) if skipping.is_none() => {
+                let Some(el) = ElementRef::wrap(node) else {
+                    continue;
+                };
+                if crate::page::chrome::is_junk_tag(el.value().name())
+                    || crate::page::chrome::is_landmark(el)
+                    || is_hidden(el)
+                {
+                    skipping = Some(node.id());
+                    continue;
+                }
+                if !names_date(el) {
+                    continue;
+                }
+                let found = line_of(el).and_then(|line| {
+                    date_pattern()
+                        .find(&line)
+                        .and_then(|m| normalise_date(m.as_str(), month_first))
+                });
+                if let Some(date) = found {
+                    return Some(date.chars().take(10).collect());
+                }
+            }
+            ego_tree::iter::Edge::Close(node) if skipping == Some(node.id()) => skipping = None,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn names_date(el: ElementRef<'_>) -> bool {
+    let value = el.value();
+    value.name() == "time"
+        || value.id().into_iter().chain(value.classes()).any(|name| {
+            name.to_ascii_lowercase()
+                .split(['-', '_'])
+                .any(|part| DATE_ELEMENT_NAMES.contains(&part))
+        })
 }
 
 /// A date after "Published on", "Posted on", "Published:" in the page's text, chrome aside.
@@ -353,9 +512,15 @@ fn author_of(el: ElementRef<'_>) -> Option<String> {
     if marked || profile_link {
         // A part that is exactly a name ("<a>Jane Doe</a><span>, Editor</span>", a card's
         // name line) beats a name cut from a longer line ("By Jane Doe · Editor").
+        // Its own lines count too: `<p class="author">Ann Lee<br>4 August 2010</p>`.
+        let own_lines = el.children().filter_map(|c| match c.value() {
+            Node::Text(t) => Some(collapse_whitespace(t)).filter(|t| !t.is_empty()),
+            _ => None,
+        });
         let parts: Vec<String> = std::iter::once(el)
             .chain(el.descendants().filter_map(ElementRef::wrap).skip(1))
             .filter_map(line_of)
+            .chain(own_lines)
             .collect();
         return parts
             .iter()
@@ -429,9 +594,11 @@ fn strip_by(text: &str) -> &str {
 /// like a person's (or a team's) name.
 fn name_in(line: &str) -> Option<String> {
     let lower = line.to_ascii_lowercase();
+    // A name has no digits: a date or "5 min read" after it ends it.
     let end = NAME_ENDS
         .iter()
         .filter_map(|sep| lower.find(sep))
+        .chain(lower.find(|c: char| c.is_ascii_digit()))
         .min()
         .unwrap_or(line.len());
     let name = line.get(..end)?.trim().trim_end_matches([',', '.', ':']);
@@ -550,6 +717,75 @@ mod tests {
         assert_eq!(date(&d, true).as_deref(), Some("2020-03-01"));
         let only = doc("<h1>Guide</h1><p>Ünïcödé ✓ updated May 6, 2025</p>");
         assert_eq!(date(&only, true).as_deref(), Some("2025-05-06"));
+    }
+
+    #[test]
+    fn a_headline_in_a_menu_named_wrapper_is_found_by_the_declared_title() {
+        let d = Html::parse_document(
+            r#"<html><head><title>Ten kettles for pour-over coffee | Brew Co</title></head><body>
+            <header><h1>Brew Co</h1></header>
+            <div class="section under-menu"><h1>Ten kettles for pour-over coffee</h1>
+            <p>
+                March 3, 2025
+            </p><p>Body text.</p></div></body></html>"#,
+        );
+        assert_eq!(
+            flat_text(headline(&d).unwrap()),
+            "Ten kettles for pour-over coffee"
+        );
+        assert_eq!(date(&d, true).as_deref(), Some("2025-03-03"));
+        // The logo agrees with the title's site part only: no headline.
+        let logo = Html::parse_document(
+            r#"<html><head><title>Ten kettles | Brew Co</title></head><body>
+            <header><h1>Brew Co</h1></header><p>Body.</p></body></html>"#,
+        );
+        assert!(headline(&logo).is_none());
+    }
+
+    #[test]
+    fn utility_classes_do_not_make_chrome() {
+        let d = doc(
+            r#"<div class="w-full lg:max-2xl:mr-[--sidebar-container-width]"><h1>Eight clouds compared</h1>
+            <a href="/blog/authors/emmanuel-oyibo"><span>Emmanuel Oyibo</span></a></div><p>Text.</p>"#,
+        );
+        assert_eq!(author(&d).as_deref(), Some("Emmanuel Oyibo"));
+        // A class that names the sidebar still does.
+        let side = doc(
+            r#"<h1>Eight clouds</h1><p>Text.</p><div class="sidebar-widget"><a href="/authors/x">Ann Lee</a></div>"#,
+        );
+        assert_eq!(author(&side), None);
+    }
+
+    #[test]
+    fn indentation_does_not_fill_the_date_window() {
+        let pad = " ".repeat(300);
+        let d = doc(&format!(
+            "<div><span>5 min read</span>{pad}<span>{pad}February 6, 2026{pad}</span>{pad}</div><h1>Desks</h1><p>Text</p>"
+        ));
+        assert_eq!(date(&d, true).as_deref(), Some("2026-02-06"));
+    }
+
+    #[test]
+    fn the_name_line_of_an_author_element_with_a_date() {
+        let d = doc(
+            r#"<h1 class="small">The Go Blog</h1><h1>Defer, Panic, and Recover</h1>
+            <p class="author">
+                Andrew Gerrand<br>
+                4 August 2010
+            </p><p>Go has the usual mechanisms.</p>"#,
+        );
+        assert_eq!(author(&d).as_deref(), Some("Andrew Gerrand"));
+        let line = doc("<h1>Desks</h1><p>By Ann Lee 5 min read</p>");
+        assert_eq!(author(&line).as_deref(), Some("Ann Lee"));
+    }
+
+    #[test]
+    fn a_threads_last_post_is_not_its_date() {
+        let d = doc(
+            "<h1>Beginner MTB?</h1><p>23 replies · last post by xJewishNinjax · Sep 26, 2024</p>\
+             <div><span>Jan 3, 2024</span><p>Which bike should I buy?</p></div>",
+        );
+        assert_eq!(date(&d, true).as_deref(), Some("2024-01-03"));
     }
 
     #[test]

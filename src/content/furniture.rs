@@ -1,10 +1,13 @@
 //! An article's furniture inside its content block: the headline, the byline and date lines
-//! above the body, and the "Related stories" / "Read next" lists after it. A reader copying
-//! the article leaves them out; the headline, byline and date have fields of their own.
+//! above the body, the "Related stories" / "Read next" lists and the author's box after it,
+//! and (on any page) forms to fill in. A reader copying the article leaves them out; the
+//! headline, byline and date have fields of their own. Plain text also leaves out photo
+//! captions, which describe a picture it does not show.
 
 use std::collections::{HashMap, HashSet};
 
 use ego_tree::NodeId;
+use ego_tree::iter::Edge;
 use scraper::ElementRef;
 
 use super::render::flat_text;
@@ -19,6 +22,24 @@ const BODY_PARAGRAPH_CHARS: usize = 120;
 const MAX_PROSE_LINK_SHARE: f64 = 0.2;
 /// A block after a "Related" heading is a story list above this share of link text.
 const TEASER_LINK_SHARE: f64 = 0.5;
+/// An author box is a small part of the article: below this share of its text.
+const AUTHOR_BOX_MAX_SHARE: f64 = 0.25;
+/// An article has at most this many author boxes (one above, one below).
+const MAX_AUTHOR_BOXES: usize = 2;
+/// A form is an inset (newsletter, contact) below this share of the block's text; above
+/// it, it wraps the page (ASP.NET pages put everything in one `<form>`).
+const FORM_MAX_SHARE: f64 = 0.5;
+
+/// Parts of a class or id that, beside "author", name a box about the author.
+const AUTHOR_BOX_PARTS: &[&str] = &[
+    "bio",
+    "box",
+    "about",
+    "card",
+    "profile",
+    "info",
+    "description",
+];
 
 /// Class and id parts that name byline and date furniture.
 const BYLINE_NAMES: &[&str] = &[
@@ -72,15 +93,17 @@ const TEASER_HEADINGS: &[&str] = &[
     "share on",
 ];
 
-/// Adds the article furniture under `root` to `skip`: the headline (when the page has one in
-/// the block), short byline/date lines before the first real paragraph, and teaser lists
-/// under a "Related …" heading.
+/// Adds the furniture under `root` to `skip`: forms to fill in on any page; in prose, the
+/// headline (when the page has one in the block), short byline/date lines before the first
+/// real paragraph, teaser lists under a "Related …" heading, tables of contents and the
+/// author's box.
 pub(crate) fn skip_furniture(
     root: ElementRef<'_>,
     headline: Option<ElementRef<'_>>,
     stats: &HashMap<NodeId, Stats>,
     skip: &mut HashSet<NodeId>,
 ) {
+    skip_entry_forms(root, stats, skip);
     // Listings and forums are made of short dated entries: only an article's prose has
     // furniture around it.
     let is_prose = stats
@@ -95,7 +118,163 @@ pub(crate) fn skip_furniture(
         skip_lines_above_body(root, skip);
         skip_teaser_lists(root, stats, skip);
         skip_contents_and_placeholders(root, stats, skip);
+        skip_author_boxes(root, stats, skip);
     }
+}
+
+/// Forms with a field to type in (newsletter sign-ups, contact and comment forms, search
+/// boxes): their labels and consent text are what the reader fills in, not what the page
+/// says. A form holding most of the block wraps the page itself and stays.
+fn skip_entry_forms(
+    root: ElementRef<'_>,
+    stats: &HashMap<NodeId, Stats>,
+    skip: &mut HashSet<NodeId>,
+) {
+    let total = stats.get(&root.id()).map_or(0, |s| s.text);
+    for form in root
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| el.value().name() == "form")
+    {
+        let text = stats.get(&form.id()).map_or(0, |s| s.text);
+        if (text as f64) < FORM_MAX_SHARE * total as f64
+            && has_entry_field(form)
+            && !is_order_form(form)
+        {
+            skip.insert(form.id());
+        }
+    }
+}
+
+/// A shop's order form: the product's options (radio buttons), a quantity, or a cart to
+/// send it to. Its option names and prices are the product's, whatever else it asks for
+/// (an engraving text, a gift message).
+fn is_order_form(form: ElementRef<'_>) -> bool {
+    let value = form.value();
+    let to_cart = |s: &str| {
+        let lower = s.to_ascii_lowercase();
+        lower.contains("cart") || lower.contains("basket")
+    };
+    value.attr("action").is_some_and(to_cart)
+        || value.id().into_iter().chain(value.classes()).any(to_cart)
+        || form.descendants().filter_map(ElementRef::wrap).any(|el| {
+            let v = el.value();
+            v.name() == "input"
+                && (v
+                    .attr("type")
+                    .is_some_and(|t| t.eq_ignore_ascii_case("radio"))
+                    || v.attr("name").is_some_and(|n| {
+                        let n = n.to_ascii_lowercase();
+                        n.contains("qty") || n.contains("quantity")
+                    }))
+        })
+}
+
+/// Whether a form has a field a visitor types words into (not only buttons, choices and a
+/// quantity, as a shop's "Add to cart" form around a product's details has).
+fn has_entry_field(form: ElementRef<'_>) -> bool {
+    form.descendants()
+        .filter_map(ElementRef::wrap)
+        .any(|el| match el.value().name() {
+            "textarea" => true,
+            "input" => matches!(
+                el.value()
+                    .attr("type")
+                    .unwrap_or("text")
+                    .to_ascii_lowercase()
+                    .as_str(),
+                "text" | "email" | "tel" | "search" | "url"
+            ),
+            _ => false,
+        })
+}
+
+/// The box about the author (photo, name, biography, "More posts by"), above or below the
+/// article: the byline has a field of its own and the biography is not the article. An
+/// article has one or two; more are the author lines of a list of items, which stay.
+fn skip_author_boxes(
+    root: ElementRef<'_>,
+    stats: &HashMap<NodeId, Stats>,
+    skip: &mut HashSet<NodeId>,
+) {
+    let total = stats.get(&root.id()).map_or(0, |s| s.text);
+    let mut boxes: Vec<NodeId> = Vec::new();
+    // One walk; a box's inside is not looked at (a box within a box is the same box).
+    let mut inside: Option<NodeId> = None;
+    let mut ticker = crate::page::interrupt::Ticker::default();
+    for edge in root.traverse() {
+        if ticker.stop() {
+            return;
+        }
+        match edge {
+            Edge::Open(node) if inside.is_none() => {
+                let Some(el) = ElementRef::wrap(node) else {
+                    continue;
+                };
+                if names_author_box(el)
+                    && stats
+                        .get(&el.id())
+                        .is_some_and(|s| (s.text as f64) < AUTHOR_BOX_MAX_SHARE * total as f64)
+                {
+                    boxes.push(el.id());
+                    inside = Some(el.id());
+                    if boxes.len() > MAX_AUTHOR_BOXES {
+                        return;
+                    }
+                }
+            }
+            Edge::Close(node) if inside == Some(node.id()) => inside = None,
+            _ => {}
+        }
+    }
+    skip.extend(boxes);
+}
+
+/// `author-bio`, `about-the-author`, `post-author__box`, `authorbox`: a class or id with
+/// an author word and a box word among its parts.
+fn names_author_box(el: ElementRef<'_>) -> bool {
+    let value = el.value();
+    value.id().into_iter().chain(value.classes()).any(|name| {
+        let lower = name.to_ascii_lowercase();
+        let parts: Vec<&str> = lower.split(['-', '_']).filter(|p| !p.is_empty()).collect();
+        let author = parts.iter().position(|p| {
+            *p == "author"
+                || *p == "authors"
+                || p.strip_prefix("author")
+                    .is_some_and(|rest| AUTHOR_BOX_PARTS.contains(&rest))
+        });
+        author.is_some_and(|at| {
+            (parts[at] != "author" && parts[at] != "authors")
+                || parts
+                    .iter()
+                    .enumerate()
+                    .any(|(i, p)| i != at && AUTHOR_BOX_PARTS.contains(p))
+        })
+    })
+}
+
+/// Whether `el` is the caption of a photo (a `<figcaption>` of a figure showing an image
+/// and no code or table): credits and descriptions of a picture plain text leaves out.
+pub(crate) fn is_photo_caption(el: ElementRef<'_>) -> bool {
+    if el.value().name() != "figcaption" {
+        return false;
+    }
+    let Some(figure) = el
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .find(|a| a.value().name() == "figure")
+    else {
+        return false;
+    };
+    let mut image = false;
+    for inner in figure.descendants().filter_map(ElementRef::wrap) {
+        match inner.value().name() {
+            "img" | "picture" | "video" => image = true,
+            "pre" | "code" | "table" => return false,
+            _ => {}
+        }
+    }
+    image
 }
 
 /// A table of contents (a list of links to the article's own sections, which the body

@@ -10,7 +10,7 @@
 use scraper::{ElementRef, Html};
 use serde_json::{Map, Value};
 
-use super::people::{authors_in, is_publisher};
+use super::people::{authors_in, is_publisher, site_owner};
 use crate::page::Page;
 use crate::page::dates::{month_first, normalise_date};
 use crate::page::dom::collapse_whitespace;
@@ -46,6 +46,9 @@ pub struct Metadata {
     pub modified_at: Option<String>,
     /// The site's name.
     pub site_name: Option<String>,
+    /// Whether the page declares itself an article (`og:type` `article`, a JSON-LD
+    /// `Article`, `NewsArticle`, `BlogPosting`…), not a product, a listing or a web page.
+    pub is_article: bool,
 }
 
 impl Metadata {
@@ -81,6 +84,20 @@ const ARTICLE_TYPES: &[&str] = &[
     "Recipe",
     "VideoObject",
     "HowTo",
+];
+
+/// JSON-LD types of an article proper: the types of [`ARTICLE_TYPES`] that are written text.
+const PROSE_TYPES: &[&str] = &[
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "Report",
+    "ScholarlyArticle",
+    "TechArticle",
+    "AnalysisNewsArticle",
+    "OpinionNewsArticle",
+    "ReportageNewsArticle",
+    "ReviewNewsArticle",
 ];
 
 /// `<meta>` names of the publication date, most specific first.
@@ -172,7 +189,22 @@ pub fn read(page: &Page) -> Metadata {
             .map(names_of)
             .unwrap_or_default(),
     );
-    let authors = authors(doc, &metas, &ld, article, &publishers);
+    let mut authors = authors(doc, &metas, &ld, article, &publishers);
+    if authors.iter().all(|n| is_publisher(n, &publishers)) {
+        let titles = document_title
+            .as_deref()
+            .map(title_parts)
+            .unwrap_or_default();
+        let home_links = home_links(page);
+        let names = site_name
+            .iter()
+            .map(String::as_str)
+            .chain(titles)
+            .chain(home_links.iter().map(String::as_str));
+        if let Some(owner) = site_owner(names, page.url.host_str(), page.url.path()) {
+            authors = vec![owner];
+        }
+    }
 
     let modified_at = article
         .and_then(|m| m.get("dateModified"))
@@ -214,6 +246,15 @@ pub fn read(page: &Page) -> Metadata {
         .and_then(|h| page.absolute(h))
         .or_else(|| metas.first(&["og:url"]).and_then(|u| page.absolute(&u)));
 
+    let is_article = metas
+        .first(&["og:type"])
+        .is_some_and(|t| t.eq_ignore_ascii_case("article"))
+        || ld.iter().filter_map(Value::as_object).any(|m| {
+            types_of(m)
+                .iter()
+                .any(|t| PROSE_TYPES.contains(&t.as_str()))
+        });
+
     Metadata {
         title,
         document_title,
@@ -224,6 +265,7 @@ pub fn read(page: &Page) -> Metadata {
         published_at,
         modified_at,
         site_name,
+        is_article,
     }
 }
 
@@ -338,6 +380,21 @@ fn authors(
             .find(|name| !name.is_empty() && name.chars().count() <= 100);
         clean(&first.into_iter().collect::<Vec<_>>())
     };
+    // Forum software marks each post's author (`<a class="username">`);
+    // the first is the thread's. Handles are kept as written ("galitsyn", "Ejp55230").
+    let from_poster = || {
+        let first = doc
+            .select_checked(static_selector!("[class]"))
+            .filter(|el| el.value().classes().any(names_poster))
+            .find_map(|el| {
+                el.text()
+                    .map(str::trim)
+                    .find(|t| !t.is_empty())
+                    .filter(|t| t.chars().count() <= 60)
+                    .map(str::to_owned)
+            });
+        clean(&first.into_iter().collect::<Vec<_>>())
+    };
     let from_byline = || clean(&super::byline::author(doc).into_iter().collect::<Vec<_>>());
     // `twitter:label1 = "Written by"`, `twitter:data1 = "Ann Lee"`.
     let from_card = || {
@@ -396,11 +453,12 @@ fn authors(
             });
         clean(&named.into_iter().collect::<Vec<_>>())
     };
-    let sources: [&dyn Fn() -> Vec<String>; 7] = [
+    let sources: [&dyn Fn() -> Vec<String>; 8] = [
         &from_ld,
         &from_meta,
         &from_card,
         &from_marked,
+        &from_poster,
         &from_label,
         &from_byline,
         &from_photo,
@@ -420,6 +478,57 @@ fn authors(
         return names;
     }
     fallback
+}
+
+/// How a document title may name its site: the part after the last separator ("Story |
+/// Ann Lee") and a closing parenthesis ("Story (Ann Lee)").
+fn title_parts(title: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    if let Some(i) = [" | ", " - ", " – ", " — ", " :: ", " » ", " · "]
+        .iter()
+        .filter_map(|sep| title.rfind(sep).map(|i| i + sep.len()))
+        .max()
+    {
+        parts.push(title[i..].trim());
+    }
+    if let Some(inner) = title
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|t| t.rfind('(').map(|i| &t[i + 1..]))
+    {
+        parts.push(inner.trim());
+    }
+    parts
+}
+
+/// The texts of the first few links to the site's home page (a personal site's name
+/// heads every page as one).
+fn home_links(page: &Page) -> Vec<String> {
+    const MAX_HOME_LINKS: usize = 3;
+    /// Home links head the page: only the first links are looked at.
+    const LINKS_READ: usize = 200;
+    let home = page.absolute("/");
+    page.document
+        .select_checked(static_selector!("a[href]"))
+        .take(LINKS_READ)
+        .filter(|a| {
+            a.value()
+                .attr("href")
+                .and_then(|h| page.absolute(h))
+                .is_some_and(|h| Some(&h) == home.as_ref())
+        })
+        .map(super::flat_text)
+        .filter(|t| !t.is_empty())
+        .take(MAX_HOME_LINKS)
+        .collect()
+}
+
+/// A class forum software gives a post's author: `username`, `username--style2`.
+fn names_poster(class: &str) -> bool {
+    class
+        .split(['-', '_'])
+        .next()
+        .is_some_and(|first| first.eq_ignore_ascii_case("username"))
 }
 
 /// The first value of `key` in a JSON-LD value, depth first, at most a few levels down.
@@ -453,7 +562,8 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
 /// publication; the date printed near the headline wins over it only when it is the declared
 /// modification date (the page shows "Updated …", which is what a reader copies) or when
 /// nothing is declared. Then any `<time datetime>` outside the page chrome, then the URL's
-/// date (`/2024/05/31/`). Only real dates count: a duration (`PT7M`) or a bare year is skipped
+/// date (`/2024/05/31/`), then the first date printed in an element named as a date or a
+/// byline (a forum post's "by Ann » Tue Aug 27, 2019"). Only real dates count: a duration (`PT7M`) or a bare year is skipped
 /// for the next source.
 fn published_at(
     doc: &Html,
@@ -524,6 +634,7 @@ fn published_at(
             })
     })
     .or_else(|| url_date(page))
+    .or_else(|| super::byline::named_date(doc, month_first))
 }
 
 /// A date in the URL's path: `/2024/05/31/`, `/2024-05-31-title`.
@@ -648,7 +759,7 @@ fn people_of(value: &Value) -> Vec<String> {
 
 /// Drops a site name appended to a document title ("Story | Site" → "Story") when what
 /// remains is still a real title.
-fn clean_title(title: &str) -> String {
+pub(super) fn clean_title(title: &str) -> String {
     for sep in [" | ", " - ", " – ", " — ", " :: ", " » ", " · "] {
         if let Some(i) = title.rfind(sep) {
             let head = title[..i].trim();
@@ -733,6 +844,63 @@ mod tests {
             "https://blog.example/post",
         );
         assert_eq!(photo.authors, ["Chris Winter"]);
+    }
+
+    #[test]
+    fn a_forum_thread_is_by_its_first_poster_and_handles_are_names() {
+        let m = meta_of(
+            r#"<html><body><h1>Which kettle?</h1>
+            <ul class="p-description"><li><span>Thread starter</span> <a href="/members/ridwan123.29/" class="username u-concealed">ridwan123</a></li></ul>
+            <article class="message"><p>Which kettle should I buy for pour-over coffee at home?</p></article>
+            <article class="message"><p class="byline">By Lutfij</p><a class="username" href="/members/lutfij.7/">Lutfij</a><p>This one.</p></article>
+            </body></html>"#,
+            "https://forum.example/threads/kettle.1/",
+        );
+        assert_eq!(m.authors, ["ridwan123"]);
+    }
+
+    #[test]
+    fn a_thread_without_a_headline_is_dated_by_its_first_post() {
+        let m = meta_of(
+            r#"<html><body><aside><span class="date">Jan 1, 2020</span></aside>
+            <h2>SMF vs MyBB?</h2>
+            <div class="post"><p class="author">by <strong><a href="/u/1">Outer Armatonis</a></strong> &raquo; Tue Aug 27, 2019 1:47 am</p>
+            <div class="content">Which one should I pick for a small forum?</div></div>
+            <div class="post"><span class="post_date">2019-08-28, 09:14 PM</span><div class="content">MyBB.</div></div>
+            </body></html>"#,
+            "https://forum.example/viewtopic.php?t=1",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2019-08-27"));
+    }
+
+    #[test]
+    fn a_personal_site_is_written_by_its_owner() {
+        let named = meta_of(
+            r#"<html><head><title>Go ahead, self-host Postgres | Pierce Freeman</title></head>
+            <body><a href="/">Pierce Freeman</a><h1>Go ahead, self-host Postgres</h1><p>Text.</p></body></html>"#,
+            "https://pierce.dev/notes/postgres",
+        );
+        assert_eq!(named.authors, ["Pierce Freeman"]);
+        let blog = meta_of(
+            r#"<html><head><meta property="og:site_name" content="Colin Watson's blog"></head>
+            <body><h1>Preparing a transition</h1><p>Text.</p></body></html>"#,
+            "https://www.chiark.example/~cjwatson/blog/transition.html",
+        );
+        assert_eq!(blog.authors, ["Colin Watson"]);
+        // A site named like a person at another address is not a person's site, nor is one
+        // named after its address whose page is not a post (a shop, a firm).
+        let firm = meta_of(
+            r#"<html><head><title>Contact us | Harbour Books</title></head>
+            <body><h1>Contact Harbour Books</h1><p>Text.</p></body></html>"#,
+            "https://harbourbooks.example/contact",
+        );
+        assert!(firm.authors.is_empty(), "{:?}", firm.authors);
+        let shop = meta_of(
+            r#"<html><head><title>Ten kettles | Ocean Facts</title></head>
+            <body><h1>Ten kettles</h1><p>Text.</p></body></html>"#,
+            "https://kettles.example/ten",
+        );
+        assert!(shop.authors.is_empty(), "{:?}", shop.authors);
     }
 
     #[test]

@@ -49,8 +49,8 @@ pub struct MainContent {
 /// "Related stories" lists are left out of the body (they have fields of their own); the
 /// Markdown opens with the headline as a `#` heading. Text is capped at [`MAX_CHARS`].
 pub fn main_content(page: &Page) -> MainContent {
-    let (text, markdown) = body_of(page);
     let meta = meta::read(page);
+    let (text, markdown) = body_of(page, meta.is_article);
     let excerpt = meta.description.clone().or_else(|| first_paragraph(&text));
     // The body leaves the headline out; the Markdown opens with it as its one `#` heading.
     let markdown = match &meta.title {
@@ -69,8 +69,8 @@ pub fn main_content(page: &Page) -> MainContent {
     }
 }
 
-fn body_of(page: &Page) -> (String, String) {
-    let choice = select::choose(&page.document);
+fn body_of(page: &Page, article: bool) -> (String, String) {
+    let choice = select::choose(&page.document, article);
     let text = render::render(page, choice.root, &choice.skip, render::Mode::Text);
     let markdown = render::render(page, choice.root, &choice.skip, render::Mode::Markdown);
     (text, markdown)

@@ -262,11 +262,75 @@ fn clean_name(part: &str, publishers: &[String]) -> Option<String> {
         || name.chars().count() > MAX_NAME_CHARS
         || NOT_AUTHORS.contains(&lower.as_str())
         || !name.chars().any(char::is_alphabetic)
-        || name.chars().filter(char::is_ascii_digit).count() * 2 > name.chars().count()
+        || is_number_like(&name)
     {
         return None;
     }
     Some(name)
+}
+
+/// Mostly digits with hardly a letter ("262588213843476", "A1234567"): an id, not a name.
+/// A forum handle keeps its letters ("Ejp55230").
+fn is_number_like(name: &str) -> bool {
+    let digits = name.chars().filter(char::is_ascii_digit).count();
+    let letters = name.chars().filter(|c| c.is_alphabetic()).count();
+    digits * 2 > name.chars().count() && letters < 3
+}
+
+/// Folders personal sites keep their posts in (`/blog/…`, `/notes/…`).
+const POST_FOLDERS: &[&str] = &[
+    "blog", "blogs", "notes", "note", "posts", "post", "articles", "article", "writing", "essays",
+    "journal",
+];
+
+/// The owner of a personal site, who writes what it publishes: a site named "Ann Lee's
+/// blog", or, for a post (`/blog/…`, `/notes/…`), a site named after a person ("Ann Lee", in
+/// its name, its title or its home link) whose name is its address (`annlee.com`,
+/// `lee.dev`). A shop or a firm named like a person ("Harbour Books") has pages other than
+/// posts.
+pub(crate) fn site_owner<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    host: Option<&str>,
+    path: &str,
+) -> Option<String> {
+    let is_post = path
+        .split('/')
+        .find(|s| !s.is_empty())
+        .is_some_and(|folder| POST_FOLDERS.contains(&folder.to_ascii_lowercase().as_str()));
+    let label = host
+        .filter(|_| is_post)
+        .map(|h| h.trim_start_matches("www."))
+        .and_then(|h| h.split('.').next())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    names.into_iter().find_map(|raw| {
+        let name = collapse_whitespace(raw);
+        let lower = name.to_lowercase();
+        for suffix in [
+            "'s blog",
+            "’s blog",
+            "'s weblog",
+            "’s weblog",
+            "'s website",
+            "’s website",
+        ] {
+            if let Some(owner) = lower
+                .strip_suffix(suffix)
+                .and_then(|o| name.get(..o.len()))
+                .map(str::trim)
+            {
+                return looks_like_person(owner, 2).then(|| owner.to_owned());
+            }
+        }
+        let named_after = !label.is_empty()
+            && (squash(&name) == label
+                || (label.len() >= 4
+                    && name
+                        .split_whitespace()
+                        .any(|w| w.eq_ignore_ascii_case(&label))));
+        (named_after && looks_like_person(&name, 2) && name.split_whitespace().count() <= 3)
+            .then_some(name)
+    })
 }
 
 /// Cuts a job title printed after a name without punctuation: the name keeps at least two
@@ -342,6 +406,9 @@ mod tests {
             ["Center for Drug Evaluation and Research"]
         );
         assert_eq!(clean("Roy, Aniruddha"), ["Aniruddha Roy"]);
+        // A forum handle keeps its digits; an id is not a name.
+        assert_eq!(clean("Ejp55230"), ["Ejp55230"]);
+        assert!(clean("A1234567").is_empty());
         assert_eq!(clean("Maria & Katerina"), ["Maria", "Katerina"]);
     }
 }

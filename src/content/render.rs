@@ -156,6 +156,10 @@ impl Renderer<'_, '_> {
             self.cur.push_str(&text);
             return;
         }
+        // Plain text has no pictures: a photo's caption or credit would stand alone.
+        if !self.md() && super::furniture::is_photo_caption(el) {
+            return;
+        }
         let name = el.value().name();
         match name {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {

@@ -18,6 +18,9 @@ use crate::static_selector;
 
 /// Where descent stops: the child must keep this share of its parent's prose.
 const DESCEND_SHARE: f64 = 0.85;
+/// The same in the prose of a page that declares itself an article: the article's text is
+/// one block, and what lies beside it (author box, sign-up, teasers) is furniture.
+const ARTICLE_DESCEND_SHARE: f64 = 0.8;
 /// A `<main>`/`<article>` is trusted when it holds this share of the page's prose.
 const SEMANTIC_SHARE: f64 = 0.5;
 /// A chrome-named container is dropped only when it holds less than this share.
@@ -46,8 +49,9 @@ pub(crate) struct Choice<'a> {
     pub skip: HashSet<NodeId>,
 }
 
-/// Picks the main-content element of a document.
-pub(crate) fn choose(document: &Html) -> Choice<'_> {
+/// Picks the main-content element of a document; `article` when the page declares itself an
+/// article (see `meta::Metadata::is_article`).
+pub(crate) fn choose(document: &Html, article: bool) -> Choice<'_> {
     let body = document
         .select_checked(static_selector!("body"))
         .next()
@@ -94,13 +98,21 @@ pub(crate) fn choose(document: &Html) -> Choice<'_> {
 
     loop {
         let here = good(root);
+        // Product and listing pages spread their content over siblings even when the page
+        // calls itself an article: only prose descends further.
+        let share = match stats.get(&root.id()) {
+            Some(s) if article && (s.link as f64) < PROSE_MAX_LINKS * s.text as f64 => {
+                ARTICLE_DESCEND_SHARE
+            }
+            _ => DESCEND_SHARE,
+        };
         let best = root
             .children()
             .filter_map(ElementRef::wrap)
             .filter(|c| stats.contains_key(&c.id()))
             .max_by_key(|c| good(*c));
         match best {
-            Some(child) if here > 0 && good(child) as f64 >= DESCEND_SHARE * here as f64 => {
+            Some(child) if here > 0 && good(child) as f64 >= share * here as f64 => {
                 root = child;
             }
             _ => break,

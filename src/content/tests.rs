@@ -206,3 +206,107 @@ fn the_body_leaves_out_headline_byline_dates_and_story_lists() {
     assert_eq!(c.byline.as_deref(), Some("Ann Lee and Bo Chen"));
     assert_eq!(c.published_at.as_deref(), Some("2025-03-04"));
 }
+
+/// A paragraph long enough to be an article's prose.
+fn prose(topic: &str) -> String {
+    format!(
+        "<p>The {topic} report says the harbour will be rebuilt before the winter storms, after two years of delays and three rejected plans.</p>"
+    )
+    .repeat(4)
+}
+
+#[test]
+fn plain_text_leaves_out_photo_captions_but_keeps_code_captions() {
+    let html = format!(
+        r#"<html><body><article><h1>Harbour plans</h1>{}
+        <figure><img src="/wall.jpg" alt="The wall"><figcaption>The old wall in March. Credit: Ann Lee</figcaption></figure>
+        <figure><pre>make build</pre><figcaption>Listing 1: the build command</figcaption></figure>
+        </article></body></html>"#,
+        prose("council")
+    );
+    let c = main_content(&page("https://news.example/harbour", &html));
+    assert!(!c.text.contains("Credit: Ann Lee"), "{}", c.text);
+    assert!(
+        c.text.contains("Listing 1: the build command"),
+        "{}",
+        c.text
+    );
+    // Markdown shows the photo, and its caption with it.
+    assert!(
+        c.markdown
+            .contains("The old wall in March. Credit: Ann Lee"),
+        "{}",
+        c.markdown
+    );
+}
+
+#[test]
+fn sign_up_forms_and_author_boxes_are_left_out_but_order_forms_stay() {
+    let html = format!(
+        r#"<html><body><article><h1>Harbour plans</h1>{}
+        <form action="/subscribe"><label>First Name</label><input type="text" name="first">
+        <label>Email</label><input type="email" name="email"><button>Sign up</button></form>
+        <div class="author-bio"><img src="/ann.jpg" alt=""><p>Ann Lee covers the coast for the paper.</p></div>
+        </article></body></html>"#,
+        prose("council")
+    );
+    let c = main_content(&page("https://news.example/harbour", &html));
+    assert!(c.text.starts_with("The council report"), "{}", c.text);
+    assert!(!c.text.contains("First Name"), "{}", c.text);
+    assert!(!c.text.contains("covers the coast"), "{}", c.text);
+
+    // A shop's form holds the product's options; a gift message field does not make it a
+    // sign-up form.
+    let shop = format!(
+        r#"<html><body><main><h1>Belt buckle</h1>{}
+        <form class="variations_form"><label>Colour</label>
+        <input type="radio" name="colour" value="blue"><span>Blue Topaz</span>
+        <label>Gift message</label><input type="text" name="gift"><button>Add to cart</button></form>
+        </main></body></html>"#,
+        prose("buckle")
+    );
+    let c = main_content(&page("https://shop.example/buckle", &shop));
+    assert!(c.text.contains("Blue Topaz"), "{}", c.text);
+}
+
+#[test]
+fn author_lines_of_a_list_of_items_are_not_author_boxes() {
+    let items: String = (1..=4)
+        .map(|i| {
+            format!(
+                r#"<div class="paper"><h3>Paper {i} on rebuilding harbour walls before the storms</h3>
+                <p class="paper-author-info">Ann Lee{i}, Bo Chen{i}, Cy Diaz{i}</p>
+                <p>An abstract of paper {i}, long enough to be read as the prose of the page itself, on walls, storms, tides and the councils that pay for them.</p></div>"#
+            )
+        })
+        .collect();
+    let html = format!("<html><body><main>{items}</main></body></html>");
+    let c = main_content(&page("https://lab.example/papers", &html));
+    assert!(c.text.contains("Ann Lee3, Bo Chen3"), "{}", c.text);
+}
+
+#[test]
+fn an_article_descends_to_its_text_past_a_note_beside_it() {
+    // The text holds 5/6 of the prose: between the share any page descends at and the lower
+    // one of a page that declares itself an article.
+    let para = |word: &str| format!("<p>{}</p>", format!("{word} ").repeat(20));
+    let body: String = ["alpha", "bravo", "delta", "gamma", "kappa"]
+        .iter()
+        .map(|w| para(w))
+        .collect();
+    let html = |head: &str| {
+        format!(
+            r#"<html><head>{head}</head><body><h1>Notes</h1><main><div class="text">{body}</div>
+            <div class="partner">{}</div></main></body></html>"#,
+            para("sigma")
+        )
+    };
+    let article = main_content(&page(
+        "https://blog.example/notes",
+        &html(r#"<meta property="og:type" content="article">"#),
+    ));
+    assert!(article.text.starts_with("alpha"), "{}", article.text);
+    assert!(!article.text.contains("sigma"), "{}", article.text);
+    let other = main_content(&page("https://blog.example/notes", &html("")));
+    assert!(other.text.contains("sigma"), "{}", other.text);
+}
