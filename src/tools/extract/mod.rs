@@ -80,7 +80,7 @@ pub fn tools() -> Vec<Tool> {
         Tool::new(
             "extract.records",
             "Every record of the page's main list (found by its repeated structure: cards, rows, table rows, feed items, records of two rows), each with every field it shows; names come from table headers, itemprop, visible labels and class names, else from the value's type. `lists: \"all\"` reads every list of records the page shows outside its menus, header and footer (the same items as a table and as cards, several sections of cards), main list first.",
-            "Array of records (one object per record, the same keys in each, null where a record lacks a field; numbers and ISO dates typed, links absolute); with `lists: \"all\"` each record starts with `list` (1 for the main list). The step's `evidence` gives the list's selector, how many records the page has, the columns with where each name came from, and the lists passed over (with `lists: \"all\"`, each list read).",
+            "Array of records (one object per record, the same keys in each, null where a record lacks a field; numbers and ISO dates typed, links absolute); with `lists: \"all\"` each record starts with `list` (1 for the main list; `list_number` when the page has a column named `list`). The step's `evidence` gives the list's selector, how many records the page has, the columns with where each name came from, and the lists passed over (with `lists: \"all\"`, each list read).",
             Effect::Replace,
             records,
         ),
@@ -1050,6 +1050,15 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
         evidence["records_on_page"] = json!(on_page);
     }
     let all = params.lists == ListScope::All;
+    // Which list a row is from, under a key no column of the page already uses.
+    let list_key = ["list", "list_number", "from_list"]
+        .into_iter()
+        .find(|key| {
+            lists
+                .iter()
+                .all(|l| l.columns.iter().all(|c| c.name != *key))
+        })
+        .unwrap_or("from_list");
     let rows: Vec<Value> = lists
         .into_iter()
         .enumerate()
@@ -1057,7 +1066,7 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
             list.records.into_iter().map(move |record| {
                 if all {
                     let mut row = Map::with_capacity(record.len() + 1);
-                    row.insert("list".into(), json!(i + 1));
+                    row.insert(list_key.into(), json!(i + 1));
                     row.extend(record);
                     Value::Object(row)
                 } else {

@@ -411,3 +411,40 @@ mod catalog {
         );
     }
 }
+
+#[test]
+fn every_list_tags_each_row_with_its_list_under_a_key_the_page_does_not_use() {
+    let rows = |header: &str| {
+        let body: String = [
+            ("Starter", "Home", 12),
+            ("Family", "Home", 18),
+            ("Pro", "Office", 24),
+        ]
+        .iter()
+        .map(|(p, g, m)| format!("<tr><td>{p}</td><td>{g} plans</td><td>{m} months</td></tr>"))
+        .collect();
+        let cards: String = ["Fibre", "Cable", "Satellite", "Mobile"]
+            .iter()
+            .map(|k| {
+                format!(
+                    "<div class='card'><h3><a href='/k/{k}'>{k} broadband</a></h3>\
+                     <p>What {k} lines are, where they reach and what they cost a month.</p></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><main><div class='cards'>{cards}</div><table><thead><tr><th>Plan</th>\
+             <th>{header}</th><th>Contract</th></tr></thead><tbody>{body}</tbody></table></main></body></html>"
+        );
+        let page = crate::tools::testkit::page(&html, "https://isp.example/");
+        crate::tools::testkit::call(&page, "extract.records", json!({"lists": "all"}))
+    };
+    let plain = rows("Group");
+    let plain = plain.as_array().unwrap();
+    assert_eq!(plain.len(), 7, "{plain:?}");
+    assert_eq!(plain[0]["list"], 1);
+    assert_eq!(plain[6]["list"], 2);
+    let clash = rows("List");
+    assert_eq!(clash[6]["list_number"], 2, "{clash}");
+    assert_eq!(clash[6]["list"], "Office plans");
+}
