@@ -223,14 +223,7 @@ fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool) -> PageScore {
                 list.records.len(),
                 list.columns.len(),
             );
-            let cells = list.records.iter().map(|r| r.len()).sum::<usize>().max(1);
-            let filled = list
-                .records
-                .iter()
-                .flat_map(|r| r.values())
-                .filter(|v| !v.is_null())
-                .count();
-            println!("    fill {:.2}", filled as f64 / cells as f64);
+            println!("    fill {:.2}", list.filled_share());
             for record in list.records.iter().take(show) {
                 println!("    {}", serde_json::to_string(record).unwrap());
             }

@@ -149,13 +149,7 @@ fn declared_titles(doc: &Html) -> Vec<String> {
 /// Whether two titles are the same headline: more than half the words of each are in the
 /// other (a logo "Site Co." is in "Story | Site Co." but not the other way round).
 fn same_title(a: &str, b: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let (a, b) = (words(a), words(b));
+    let (a, b) = (super::meta::title_words(a), super::meta::title_words(b));
     let covered = |x: &[String], y: &[String]| {
         !x.is_empty() && 2 * x.iter().filter(|w| y.contains(w)).count() > x.len()
     };

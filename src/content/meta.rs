@@ -304,15 +304,18 @@ fn title(
     }
 }
 
+/// A title's words, lower-cased, for comparing titles.
+pub(super) fn title_words(title: &str) -> Vec<String> {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// Whether most words of the shorter title are in the longer one.
 fn agrees(a: &str, b: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let (a, b) = (words(a), words(b));
+    let (a, b) = (title_words(a), title_words(b));
     let (short, long) = if a.len() <= b.len() {
         (&a, &b)
     } else {

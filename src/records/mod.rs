@@ -68,6 +68,24 @@ pub struct RecordList {
     pub alternatives: Vec<Alternative>,
 }
 
+impl RecordList {
+    /// The share of the rows' cells that hold a value (a list that aligned well fills most).
+    pub fn filled_share(&self) -> f64 {
+        let cells: usize = self.records.iter().map(Map::len).sum();
+        let filled = self
+            .records
+            .iter()
+            .flat_map(|r| r.values())
+            .filter(|v| !v.is_null())
+            .count();
+        if cells == 0 {
+            0.0
+        } else {
+            filled as f64 / cells as f64
+        }
+    }
+}
+
 /// Another list the page has, for evidence (and for a planner that wants a second choice).
 #[derive(Debug, Clone, Serialize)]
 pub struct Alternative {
@@ -142,14 +160,7 @@ fn reads_as_rows(list: &RecordList) -> bool {
         .iter()
         .filter(|c| !matches!(c.kind, ColumnKind::Url | ColumnKind::Image))
         .count();
-    let cells = rows * columns;
-    let filled = list
-        .records
-        .iter()
-        .flat_map(|r| r.values())
-        .filter(|v| !v.is_null())
-        .count();
-    text_columns >= 2 && columns <= rows * 4 && filled * 10 >= cells * 6
+    text_columns >= 2 && columns <= rows * 4 && list.filled_share() >= 0.6
 }
 
 /// The page's candidate lists, scored, best first.
