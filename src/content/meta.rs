@@ -63,7 +63,8 @@ impl Metadata {
     }
 }
 
-/// Article types whose JSON-LD describes the page's own text.
+/// Article types whose JSON-LD describes the page's own text; the first
+/// [`PROSE_TYPE_COUNT`] are written text (see [`PROSE_TYPES`]).
 const ARTICLE_TYPES: &[&str] = &[
     "Article",
     "NewsArticle",
@@ -86,19 +87,11 @@ const ARTICLE_TYPES: &[&str] = &[
     "HowTo",
 ];
 
+/// How many of [`ARTICLE_TYPES`], from the first, are articles proper.
+const PROSE_TYPE_COUNT: usize = 10;
+
 /// JSON-LD types of an article proper: the types of [`ARTICLE_TYPES`] that are written text.
-const PROSE_TYPES: &[&str] = &[
-    "Article",
-    "NewsArticle",
-    "BlogPosting",
-    "Report",
-    "ScholarlyArticle",
-    "TechArticle",
-    "AnalysisNewsArticle",
-    "OpinionNewsArticle",
-    "ReportageNewsArticle",
-    "ReviewNewsArticle",
-];
+const PROSE_TYPES: &[&str] = ARTICLE_TYPES.split_at(PROSE_TYPE_COUNT).0;
 
 /// `<meta>` names of the publication date, most specific first.
 const PUBLISHED_KEYS: &[&str] = &[
