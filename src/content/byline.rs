@@ -25,6 +25,8 @@ const DATE_WINDOW_CHARS: usize = 400;
 const DATE_WINDOW_BEFORE_CHARS: usize = 120;
 /// How much of a page's text is searched for a labelled date ("Published on …").
 const LABELLED_DATE_SCAN_CHARS: usize = 100_000;
+/// How far before a date a "Published on" or "Posted by <name>," label may start, in bytes.
+const LABEL_LOOKBACK_CHARS: usize = 80;
 /// How far before a date an "Updated" label may sit, in characters.
 const UPDATE_LABEL_CHARS: usize = 24;
 /// How far before a date a forum's "last post by <name>" label may sit, in characters.
@@ -433,7 +435,8 @@ fn names_date(el: ElementRef<'_>) -> bool {
         })
 }
 
-/// A date after "Published on", "Posted on", "Published:" in the page's text, chrome aside.
+/// A date after "Published on", "Posted on", "Published:" or a poster's name ("Started by Ann
+/// Lee, June 4, 2024", "Posted by Ann on …") in the page's text, chrome aside.
 fn labelled_date(doc: &Html) -> Option<String> {
     static LABEL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let label = LABEL.get_or_init(|| {
@@ -442,7 +445,7 @@ fn labelled_date(doc: &Html) -> Option<String> {
             reason = "a pattern in our source; the tests compile it"
         )]
         regex::Regex::new(
-            r"(?i)(?:published|posted|publication date|date published)(?: on(?: the)?)?\s*:?\s*$",
+            r"(?i)(?:(?:published|posted|publication date|date published)(?: on(?: the)?)?\s*:?|(?:posted|started|submitted) by [^,»|\n]{1,40}(?:,| on| »| \|))\s*$",
         )
         .expect("label pattern is valid")
     });
@@ -478,7 +481,13 @@ fn labelled_date(doc: &Html) -> Option<String> {
     let text = collapse_whitespace(&text);
     date_pattern()
         .find_iter(&text)
-        .find(|m| label.is_match(&text[..m.start()]))
+        .find(|m| {
+            // The label sits just before the date; matching only there keeps this linear.
+            let from = (m.start().saturating_sub(LABEL_LOOKBACK_CHARS)..m.start())
+                .find(|i| text.is_char_boundary(*i))
+                .unwrap_or(m.start());
+            label.is_match(&text[from..m.start()])
+        })
         .map(|m| m.as_str().to_owned())
 }
 
@@ -780,6 +789,15 @@ mod tests {
              <div><span>Jan 3, 2024</span><p>Which bike should I buy?</p></div>",
         );
         assert_eq!(date(&d, true).as_deref(), Some("2024-01-03"));
+    }
+
+    #[test]
+    fn a_threads_starter_dates_it() {
+        let d = doc(
+            "<h2>How is everyone using AI?</h2><p>Started by Biology Forums, June 04, 2024, 11:23:55 AM</p>\
+             <p>Reply #3 on: July 1, 2024</p>",
+        );
+        assert_eq!(date(&d, true).as_deref(), Some("2024-06-04"));
     }
 
     #[test]

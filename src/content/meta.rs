@@ -553,13 +553,16 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
     out
 }
 
-/// The publication date. What the page declares (JSON-LD `datePublished`,
-/// `article:published_time` and kin, `itemprop=datePublished`, `<time pubdate>`) is the
-/// publication; the date printed near the headline wins over it only when it is the declared
-/// modification date (the page shows "Updated …", which is what a reader copies) or when
-/// nothing is declared. Then any `<time datetime>` outside the page chrome, then the URL's
-/// date (`/2024/05/31/`), then the first date printed in an element named as a date or a
-/// byline (a forum post's "by Ann » Tue Aug 27, 2019"). Only real dates count: a duration (`PT7M`) or a bare year is skipped
+/// The publication date. What the page declares (`article:published_time` and kin, JSON-LD
+/// `datePublished`, `itemprop=datePublished`, `<time pubdate>`) and the date printed near the
+/// headline usually agree. When they do not, a `<meta>` publication tag wins: the CMS writes
+/// it from the post's own record, while the printed date is often the last update ("Updated
+/// Feb 27, 2025"). A date declared only elsewhere (JSON-LD, which is more often generated apart
+/// from the page and stale, or the first draft's) gives way to the printed one. Then any
+/// `<time datetime>` outside the page chrome, the URL's date (`/2024/05/31/`), the first date
+/// printed in an element named as a date or a byline (a forum post's "by Ann » Tue Aug 27,
+/// 2019"), and last the modification date: when that is all the page tells, it is the date a
+/// reader would quote. Only real dates count: a duration (`PT7M`) or a bare year is skipped
 /// for the next source.
 fn published_at(
     doc: &Html,
@@ -573,16 +576,18 @@ fn published_at(
     let valid = |raw: String| normalise_date(&collapse_whitespace(&raw), month_first);
     // `article:published_time` and kin are kept by the CMS with the page; JSON-LD blocks are
     // more often generated apart from it (and stale), so the `<meta>` comes first.
-    let declared = PUBLISHED_KEYS
+    let in_meta = PUBLISHED_KEYS
         .iter()
         .find_map(|k| metas.first(&[k]).and_then(valid))
+        .or_else(|| metas.vendor_published().into_iter().find_map(valid));
+    let declared = in_meta
+        .clone()
         .or_else(|| {
             article
                 .and_then(|m| m.get("datePublished").or_else(|| m.get("dateCreated")))
                 .and_then(string_of)
                 .and_then(valid)
         })
-        .or_else(|| metas.vendor_published().into_iter().find_map(valid))
         .or_else(|| {
             LOOSE_DATE_KEYS
                 .iter()
@@ -608,16 +613,15 @@ fn published_at(
                 .and_then(valid)
         });
     let printed = super::byline::date(doc, month_first);
-    let same_day = |a: &str, b: &str| a.get(..10) == b.get(..10);
     match (printed, declared) {
-        (Some(printed), Some(declared)) => {
-            if !same_day(&printed, &declared) && modified.is_some_and(|m| same_day(m, &printed)) {
-                Some(printed)
-            } else {
+        (Some(printed), Some(declared)) if !same_day(&printed, &declared) => {
+            if in_meta.is_some() {
                 Some(declared)
+            } else {
+                Some(printed)
             }
         }
-        (printed, declared) => printed.or(declared),
+        (printed, declared) => declared.or(printed),
     }
     .or_else(|| {
         doc.select_checked(static_selector!("time[datetime]"))
@@ -631,6 +635,12 @@ fn published_at(
     })
     .or_else(|| url_date(page))
     .or_else(|| super::byline::named_date(doc, month_first))
+    .or_else(|| modified.map(str::to_owned))
+}
+
+/// Whether two ISO-8601 dates (or date-times) fall on the same day as written.
+fn same_day(a: &str, b: &str) -> bool {
+    a.get(..10) == b.get(..10)
 }
 
 /// A date in the URL's path: `/2024/05/31/`, `/2024-05-31-title`.
@@ -805,6 +815,35 @@ mod tests {
             "https://news.example/2020/05/31/story",
         );
         assert_eq!(m.published_at.as_deref(), Some("2020-05-31"));
+    }
+
+    #[test]
+    fn the_cms_publication_tag_beats_a_printed_update() {
+        let page = |head: &str| {
+            format!(
+                r#"<html><head>{head}</head><body><article><h1>Ten ways to cook rice well</h1>
+                <p>By Ann Lee · Updated March 1, 2025</p><p>Body text of the article.</p></article></body></html>"#
+            )
+        };
+        let m = meta_of(
+            &page(
+                r#"<meta property="article:published_time" content="2019-01-02T08:00:00+00:00"><meta property="article:modified_time" content="2025-03-01T08:00:00+00:00">"#,
+            ),
+            "https://news.example/rice",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2019-01-02T08:00:00+00:00"));
+        let m = meta_of(
+            &page(
+                r#"<script type="application/ld+json">{"@type":"BlogPosting","datePublished":"2019-01-02"}</script>"#,
+            ),
+            "https://news.example/rice",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2025-03-01"));
+        let m = meta_of(
+            r#"<html><head><meta property="article:modified_time" content="2025-03-01T08:00:00+00:00"></head><body><p>x</p></body></html>"#,
+            "https://news.example/rice",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2025-03-01T08:00:00+00:00"));
     }
 
     #[test]
