@@ -102,23 +102,35 @@ const NOT_NAMES: &[&str] = &[
 /// Some layouts wrap the article in a class named after the menu or the sidebar
 /// (`under-menu`, `story-sidebar-mode`) or put its title in a page-level `<header>`: when no
 /// `<h1>` is clear of chrome, the visible one outside navigation that matches the title the
-/// page declares is the headline.
+/// page declares is the headline; on a page without any `<h1>`, the first `<h2>`, `<h3>` or
+/// `<p>` that matches it.
 pub(crate) fn headline(doc: &Html) -> Option<ElementRef<'_>> {
     let h1s = || doc.select_checked(crate::static_selector!("h1"));
     h1s()
         .find(|h| !in_site_chrome(*h) && !flat_text(*h).is_empty())
         .or_else(|| {
-            let declared = declared_titles(doc);
+            let declared = declared_titles(doc, true);
             if declared.is_empty() {
                 return None;
             }
-            h1s().find(|h| {
+            let is_title_of = |declared: &[String], h: &ElementRef<'_>| {
                 let text = flat_text(*h);
                 !text.is_empty()
                     && declared.iter().any(|d| same_title(&text, d))
                     && !std::iter::once(*h)
                         .chain(h.ancestors().filter_map(ElementRef::wrap))
                         .any(|a| is_hidden(a) || is_navigation(a))
+            };
+            h1s().find(|h| is_title_of(&declared, h)).or_else(|| {
+                // Site builders (Framer, Webflow) often print the headline in a styled `<h2>`
+                // or `<p>` and leave `<h1>` out. Matched against the whole `<title>`, not the
+                // one without the site's name: that could be the logo's text.
+                if h1s().any(|h| !flat_text(h).is_empty()) {
+                    return None;
+                }
+                let whole = declared_titles(doc, false);
+                doc.select_checked(crate::static_selector!("h2, h3, p"))
+                    .find(|h| is_title_of(&whole, h))
             })
         })
 }
@@ -133,8 +145,8 @@ fn is_navigation(el: ElementRef<'_>) -> bool {
 }
 
 /// The titles the page declares for machines: `og:title`, `twitter:title`, and `<title>`
-/// without the site's name.
-fn declared_titles(doc: &Html) -> Vec<String> {
+/// (without the site's name when `without_site` is set).
+fn declared_titles(doc: &Html, without_site: bool) -> Vec<String> {
     let metas = doc
         .select_checked(crate::static_selector!(
             "meta[property='og:title'], meta[name='twitter:title']"
@@ -144,7 +156,14 @@ fn declared_titles(doc: &Html) -> Vec<String> {
     let title = doc
         .select_checked(crate::static_selector!("title"))
         .next()
-        .map(|t| super::meta::clean_title(&flat_text(t)));
+        .map(|t| {
+            let title = flat_text(t);
+            if without_site {
+                super::meta::clean_title(&title)
+            } else {
+                title
+            }
+        });
     metas.chain(title).filter(|t| !t.is_empty()).collect()
 }
 
@@ -339,9 +358,20 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
                 .map_or(0, |(i, _)| i);
             &lead[from..]
         };
-        ["updated", "modified", "edited", "reviewed", "revised"]
-            .iter()
-            .any(|w| tail(UPDATE_LABEL_CHARS).contains(w))
+        // A poster's profile beside the post ("Joined: Dec 11, 2021") dates the member.
+        [
+            "updated",
+            "modified",
+            "edited",
+            "reviewed",
+            "revised",
+            "joined",
+            "founded",
+            "member since",
+            "registered",
+        ]
+        .iter()
+        .any(|w| tail(UPDATE_LABEL_CHARS).contains(w))
             || {
                 // Only since the date before this one: that label was that date's.
                 let wide = tail(ACTIVITY_LABEL_CHARS);
@@ -789,6 +819,22 @@ mod tests {
              <div><span>Jan 3, 2024</span><p>Which bike should I buy?</p></div>",
         );
         assert_eq!(date(&d, true).as_deref(), Some("2024-01-03"));
+    }
+
+    #[test]
+    fn a_page_without_h1_prints_its_headline_in_a_paragraph() {
+        let d = doc("<title>The Objective Dad - Top 5 HR tools in 2026</title>\
+             <p>The Objective Dad</p><p>Top 5 HR tools in 2026</p><p>Feb 16, 2026</p><p>Body.</p>");
+        assert_eq!(flat_text(headline(&d).unwrap()), "Top 5 HR tools in 2026");
+        assert_eq!(date(&d, true).as_deref(), Some("2026-02-16"));
+    }
+
+    #[test]
+    fn a_posters_profile_does_not_date_the_post() {
+        let d = doc("<title>View topic - Football season: MLS is back</title>\
+             <h2>Football season: MLS is back</h2><div>Posts: 65703 Founded: Dec 11, 2021</div>\
+             <p>by Ann » Tue Aug 27, 2019 1:47 am</p>");
+        assert_eq!(date(&d, true).as_deref(), Some("2019-08-27"));
     }
 
     #[test]
