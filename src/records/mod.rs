@@ -13,6 +13,7 @@
 
 mod align;
 mod shape;
+mod stats;
 #[cfg(test)]
 mod tests;
 
@@ -26,11 +27,12 @@ use serde_json::{Map, Value};
 use crate::page::Page;
 use crate::page::chrome::is_chrome_element;
 use crate::page::disclosure::is_shown_on_demand;
-use crate::page::dom::{simple_selector, text_of};
+use crate::page::dom::simple_selector;
 use crate::page::interrupt::SelectChecked;
 
 pub use align::{Column, ColumnKind, NameSource};
 use shape::{Shape, similarity};
+use stats::{Counts, RecordStats};
 
 /// Fewest records a list must have.
 const MIN_RECORDS: usize = 3;
@@ -176,12 +178,14 @@ impl<'p> Ranked<'p> {
             return None;
         }
         let sizes = TextSizes::of(page);
+        let mut counts = Counts::default();
         let mut ticker = crate::page::interrupt::Ticker::every(1);
         for candidate in &mut candidates {
             if ticker.stop() {
                 return None;
             }
-            (candidate.score, candidate.chrome) = score(page, &candidate.records, &sizes);
+            (candidate.score, candidate.chrome) =
+                score(page, &candidate.records, &sizes, &mut counts);
         }
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
         (candidates.first()?.score > 0.0).then_some(Self { page, candidates })
@@ -602,56 +606,14 @@ fn tag_path(element: ElementRef<'_>) -> String {
     tags.join("/")
 }
 
-/// What one record holds, for scoring.
-struct RecordStats {
-    chars: usize,
-    link_chars: usize,
-    /// Distinct places its links go to.
-    link_targets: usize,
-    slots: usize,
-    images: usize,
-    prose: bool,
-}
-
-fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
-    let mut stats = RecordStats {
-        chars: 0,
-        link_chars: 0,
-        link_targets: 0,
-        slots: 0,
-        images: 0,
-        prose: true,
-    };
-    let mut targets: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for element in elements {
-        let text = text_of(*element);
-        stats.chars += text.chars().count();
-        for d in element.descendants().filter_map(ElementRef::wrap) {
-            match d.value().name() {
-                "a" => {
-                    stats.link_chars += text_of(d).chars().count();
-                    if let Some(href) = d.value().attr("href") {
-                        targets.insert(href);
-                    }
-                }
-                "img" => stats.images += 1,
-                _ => {}
-            }
-        }
-        stats.slots += align::text_slot_count(*element);
-        // A paragraph of prose, not a record: one text block and nothing else.
-        let name = element.value().name();
-        if name != "p" && name != "blockquote" && name != "pre" {
-            stats.prose = false;
-        }
-    }
-    stats.link_targets = targets.len();
-    stats
-}
-
 /// How much a candidate looks like the list a person would point to, and whether it sits in
 /// the page's chrome.
-fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> (f64, bool) {
+fn score(
+    page: &Page,
+    records: &[Vec<NodeId>],
+    sizes: &TextSizes,
+    counts: &mut Counts,
+) -> (f64, bool) {
     let doc = &page.document;
     let elements: Vec<Vec<ElementRef<'_>>> = records
         .iter()
@@ -665,7 +627,7 @@ fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> (f64, bool)
     if n < MIN_RECORDS {
         return (0.0, false);
     }
-    let stats: Vec<RecordStats> = elements.iter().map(|els| record_stats(els)).collect();
+    let stats: Vec<RecordStats> = elements.iter().map(|els| counts.record(els)).collect();
     let chars: usize = stats.iter().map(|s| s.chars).sum();
     let link_chars: usize = stats.iter().map(|s| s.link_chars).sum();
     let mean_chars = chars as f64 / n as f64;
