@@ -200,16 +200,15 @@ impl<'p> Ranked<'p> {
     /// The next best lists that overlap neither `main` nor each other, at most `max`.
     fn others(&self, main: &Candidate, max: usize) -> Vec<&Candidate> {
         let doc = &self.page.document;
+        let mut taken = Taken::default();
+        taken.add(doc, &main.records);
         let mut chosen: Vec<&Candidate> = Vec::new();
         for candidate in &self.candidates {
             if chosen.len() == max || candidate.score <= 0.0 {
                 break;
             }
-            if !overlaps(doc, &candidate.records, &main.records)
-                && chosen
-                    .iter()
-                    .all(|a| !overlaps(doc, &a.records, &candidate.records))
-            {
+            if !taken.overlaps(doc, &candidate.records) {
+                taken.add(doc, &candidate.records);
                 chosen.push(candidate);
             }
         }
@@ -280,20 +279,37 @@ fn describe(page: &Page, candidate: &Candidate) -> Alternative {
     }
 }
 
-/// Whether two lists are one inside the other or share an element (a list of each row's
-/// cells, or the rows of the list that holds them, is no alternative to those rows).
-fn overlaps(doc: &scraper::Html, a: &[Vec<NodeId>], b: &[Vec<NodeId>]) -> bool {
-    let with_ancestors = |records: &[Vec<NodeId>]| -> std::collections::HashSet<NodeId> {
-        records
-            .iter()
-            .flatten()
-            .filter_map(|id| doc.tree.get(*id))
-            .flat_map(|node| std::iter::once(node.id()).chain(node.ancestors().map(|a| a.id())))
-            .collect()
-    };
-    let (around_a, around_b) = (with_ancestors(a), with_ancestors(b));
-    b.iter().flatten().any(|id| around_a.contains(id))
-        || a.iter().flatten().any(|id| around_b.contains(id))
+/// The elements of the lists chosen so far, and everything around them. A list overlaps them
+/// when it is inside one of them, holds one, or shares an element with one (a list of each
+/// row's cells, or the rows of the list that holds them, is no alternative to those rows).
+#[derive(Default)]
+struct Taken {
+    elements: std::collections::HashSet<NodeId>,
+    /// The elements and their ancestors.
+    around: std::collections::HashSet<NodeId>,
+}
+
+impl Taken {
+    fn add(&mut self, doc: &scraper::Html, records: &[Vec<NodeId>]) {
+        for id in records.iter().flatten() {
+            self.elements.insert(*id);
+            if let Some(node) = doc.tree.get(*id) {
+                self.around.insert(*id);
+                self.around.extend(node.ancestors().map(|a| a.id()));
+            }
+        }
+    }
+
+    fn overlaps(&self, doc: &scraper::Html, records: &[Vec<NodeId>]) -> bool {
+        records.iter().flatten().any(|id| {
+            self.around.contains(id)
+                || doc.tree.get(*id).is_some_and(|node| {
+                    std::iter::once(node.id())
+                        .chain(node.ancestors().map(|a| a.id()))
+                        .any(|a| self.elements.contains(&a))
+                })
+        })
+    }
 }
 
 /// Tags whose children are never records. Unlike the main-content extractor's junk tags,
