@@ -199,10 +199,13 @@ fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slo
             });
         }
         media(page, element, &key, out);
-        // Links and images inside the text are values of their own.
+        // Links and images inside the text are values of their own (nothing else inside is a
+        // value, so no other element's key is built).
         for inner in element.descendants().skip(1).filter_map(ElementRef::wrap) {
-            let inner_key = format!("{key}/{}", segment(inner));
-            media(page, inner, &inner_key, out);
+            if is_media(inner) {
+                let inner_key = format!("{key}/{}", segment(inner));
+                media(page, inner, &inner_key, out);
+            }
         }
         return;
     }
@@ -223,6 +226,11 @@ fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slo
     for child in element.children().filter_map(ElementRef::wrap) {
         walk(page, child, format!("{key}/{}", segment(child)), out);
     }
+}
+
+/// Whether an element is a link or an image, the elements [`media`] makes slots of.
+fn is_media(element: ElementRef<'_>) -> bool {
+    matches!(element.value().name(), "a" | "img")
 }
 
 /// The link or image an element is, as a slot.
@@ -994,15 +1002,18 @@ fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
     let el = element.value();
     for class in el.classes() {
         let lower = class.to_ascii_lowercase();
-        let words: Vec<&str> = lower
+        // The last field word of the class that is not a plain word (field words are looked up
+        // first: few words of a class are either).
+        let word = lower
             .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty() && !PLAIN_CLASS_WORDS.contains(w))
-            .collect();
-        if let Some(word) = words
-            .iter()
             .rev()
-            .find_map(|w| FIELD_WORDS.iter().find(|f| **f == *w))
-        {
+            .find_map(|w| {
+                FIELD_WORDS
+                    .iter()
+                    .find(|f| **f == w)
+                    .filter(|_| !PLAIN_CLASS_WORDS.contains(&w))
+            });
+        if let Some(word) = word {
             return Some(word);
         }
     }
