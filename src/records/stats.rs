@@ -31,7 +31,6 @@ pub(super) struct RecordStats {
 struct Subtree {
     link_chars: usize,
     images: usize,
-    slots: usize,
 }
 
 /// Counts of a page's elements, kept as they are first asked for.
@@ -39,6 +38,7 @@ struct Subtree {
 pub(super) struct Counts {
     subtrees: HashMap<NodeId, Subtree>,
     chars: HashMap<NodeId, usize>,
+    slots: HashMap<NodeId, usize>,
 }
 
 impl Counts {
@@ -58,7 +58,7 @@ impl Counts {
             let subtree = self.subtree(*element);
             stats.link_chars += subtree.link_chars;
             stats.images += subtree.images;
-            stats.slots += subtree.slots;
+            stats.slots += self.slots(*element);
             targets.extend(
                 element
                     .descendants()
@@ -102,24 +102,50 @@ impl Counts {
                 let counted = self.subtrees.get(&child.id()).copied().unwrap_or_default();
                 sum.link_chars += counted.link_chars;
                 sum.images += counted.images;
-                sum.slots += counted.slots;
             }
             match node.value().name() {
                 "a" => sum.link_chars += self.chars(node),
                 "img" => sum.images += 1,
                 _ => {}
             }
-            // Slots stop where the alignment walk stops: at skipped, hidden and leaf elements.
-            sum.slots = match align::text_slots(node) {
-                TextSlots::None => 0,
-                TextSlots::Leaf { shows_text } => usize::from(shows_text),
-                TextSlots::Container { own_text } => usize::from(own_text) + sum.slots,
-            };
             self.subtrees.insert(node.id(), sum);
         }
         self.subtrees
             .get(&element.id())
             .copied()
             .unwrap_or_default()
+    }
+
+    /// The text blocks `element` shows ([`align::text_slot_count`]), children first and
+    /// without recursion. Unlike the sums above, the count stops where the alignment walk
+    /// stops (at skipped, hidden and leaf elements), and so do the elements it looks at.
+    fn slots(&mut self, element: ElementRef<'_>) -> usize {
+        // An element whose children are still to be counted carries whether it has own text.
+        let mut stack: Vec<(ElementRef<'_>, Option<bool>)> = vec![(element, None)];
+        while let Some((node, own_text)) = stack.pop() {
+            if self.slots.contains_key(&node.id()) {
+                continue;
+            }
+            let children = node.children().filter_map(ElementRef::wrap);
+            let count = match own_text {
+                Some(own_text) => {
+                    usize::from(own_text)
+                        + children
+                            .map(|child| self.slots.get(&child.id()).copied().unwrap_or_default())
+                            .sum::<usize>()
+                }
+                None => match align::text_slots(node) {
+                    TextSlots::None => 0,
+                    TextSlots::Leaf { shows_text } => usize::from(shows_text),
+                    TextSlots::Container { own_text } => {
+                        stack.push((node, Some(own_text)));
+                        stack.extend(children.map(|child| (child, None)));
+                        continue;
+                    }
+                },
+            };
+            self.slots.insert(node.id(), count);
+        }
+        self.slots.get(&element.id()).copied().unwrap_or_default()
     }
 }
