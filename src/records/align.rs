@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::page::Page;
 use crate::page::dates::{date_pattern, month_first, normalise_date};
-use crate::page::dom::{collapse_whitespace, is_block, json_number, text_of};
+use crate::page::dom::{collapse_whitespace, is_block, json_number, text_capped, text_of};
 
 /// Where a column's name came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -84,11 +84,49 @@ struct Slot<'a> {
     element: ElementRef<'a>,
 }
 
-/// How many text blocks an element shows (for scoring records).
+/// What [`walk`] makes of one element, as far as text slots go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TextSlots {
+    /// Skipped or hidden: no slots, nothing below counts.
+    None,
+    /// One value (a text leaf), or none when it shows no text.
+    Leaf { shows_text: bool },
+    /// Its own text (one slot, when it has any) and the slots of its element children.
+    Container { own_text: bool },
+}
+
+/// How [`walk`] reads `element`'s text, without building slots.
+pub(super) fn text_slots(element: ElementRef<'_>) -> TextSlots {
+    if is_skipped(element.value().name()) || crate::content::is_hidden(element) {
+        return TextSlots::None;
+    }
+    if is_text_leaf(element) {
+        return TextSlots::Leaf {
+            shows_text: !text_capped(element, 1).is_empty(),
+        };
+    }
+    let own_text = element
+        .children()
+        .filter_map(|c| c.value().as_text())
+        .any(|t| t.chars().any(|c| !c.is_whitespace()));
+    TextSlots::Container { own_text }
+}
+
+/// How many text blocks an element shows (for scoring records): the text slots [`walk`]
+/// finds, counted without building their keys and values.
 pub(super) fn text_slot_count(element: ElementRef<'_>) -> usize {
-    let mut slots = Vec::new();
-    walk(None, element, String::new(), &mut slots);
-    slots.iter().filter(|s| s.kind == SlotKind::Text).count()
+    match text_slots(element) {
+        TextSlots::None => 0,
+        TextSlots::Leaf { shows_text } => usize::from(shows_text),
+        TextSlots::Container { own_text } => {
+            usize::from(own_text)
+                + element
+                    .children()
+                    .filter_map(ElementRef::wrap)
+                    .map(text_slot_count)
+                    .sum::<usize>()
+        }
+    }
 }
 
 /// Tags that never hold a value.
@@ -145,7 +183,7 @@ fn is_text_leaf(element: ElementRef<'_>) -> bool {
             .any(|d| is_block(d.value().name()))
 }
 
-fn walk<'a>(page: Option<&Page>, element: ElementRef<'a>, key: String, out: &mut Vec<Slot<'a>>) {
+fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slot<'a>>) {
     let name = element.value().name();
     if is_skipped(name) || crate::content::is_hidden(element) {
         return;
@@ -161,10 +199,13 @@ fn walk<'a>(page: Option<&Page>, element: ElementRef<'a>, key: String, out: &mut
             });
         }
         media(page, element, &key, out);
-        // Links and images inside the text are values of their own.
+        // Links and images inside the text are values of their own (nothing else inside is a
+        // value, so no other element's key is built).
         for inner in element.descendants().skip(1).filter_map(ElementRef::wrap) {
-            let inner_key = format!("{key}/{}", segment(inner));
-            media(page, inner, &inner_key, out);
+            if is_media(inner) {
+                let inner_key = format!("{key}/{}", segment(inner));
+                media(page, inner, &inner_key, out);
+            }
         }
         return;
     }
@@ -187,9 +228,13 @@ fn walk<'a>(page: Option<&Page>, element: ElementRef<'a>, key: String, out: &mut
     }
 }
 
+/// Whether an element is a link or an image, the elements [`media`] makes slots of.
+fn is_media(element: ElementRef<'_>) -> bool {
+    matches!(element.value().name(), "a" | "img")
+}
+
 /// The link or image an element is, as a slot.
-fn media<'a>(page: Option<&Page>, element: ElementRef<'a>, key: &str, out: &mut Vec<Slot<'a>>) {
-    let Some(page) = page else { return };
+fn media<'a>(page: &Page, element: ElementRef<'a>, key: &str, out: &mut Vec<Slot<'a>>) {
     let el = element.value();
     match el.name() {
         "a" => {
@@ -229,7 +274,7 @@ fn record_slots<'a>(page: &Page, record: &[ElementRef<'a>]) -> Vec<Slot<'a>> {
         } else {
             String::new()
         };
-        walk(Some(page), *element, prefix, &mut slots);
+        walk(page, *element, prefix, &mut slots);
     }
     slots
 }
@@ -957,15 +1002,18 @@ fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
     let el = element.value();
     for class in el.classes() {
         let lower = class.to_ascii_lowercase();
-        let words: Vec<&str> = lower
+        // The last field word of the class that is not a plain word (field words are looked up
+        // first: few words of a class are either).
+        let word = lower
             .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty() && !PLAIN_CLASS_WORDS.contains(w))
-            .collect();
-        if let Some(word) = words
-            .iter()
             .rev()
-            .find_map(|w| FIELD_WORDS.iter().find(|f| **f == *w))
-        {
+            .find_map(|w| {
+                FIELD_WORDS
+                    .iter()
+                    .find(|f| **f == w)
+                    .filter(|_| !PLAIN_CLASS_WORDS.contains(&w))
+            });
+        if let Some(word) = word {
             return Some(word);
         }
     }

@@ -13,6 +13,7 @@
 
 mod align;
 mod shape;
+mod stats;
 #[cfg(test)]
 mod tests;
 
@@ -26,11 +27,12 @@ use serde_json::{Map, Value};
 use crate::page::Page;
 use crate::page::chrome::is_chrome_element;
 use crate::page::disclosure::is_shown_on_demand;
-use crate::page::dom::{simple_selector, text_of};
+use crate::page::dom::simple_selector;
 use crate::page::interrupt::SelectChecked;
 
 pub use align::{Column, ColumnKind, NameSource};
 use shape::{Shape, similarity};
+use stats::{Counts, RecordStats};
 
 /// Fewest records a list must have.
 const MIN_RECORDS: usize = 3;
@@ -176,12 +178,14 @@ impl<'p> Ranked<'p> {
             return None;
         }
         let sizes = TextSizes::of(page);
+        let mut counts = Counts::default();
         let mut ticker = crate::page::interrupt::Ticker::every(1);
         for candidate in &mut candidates {
             if ticker.stop() {
                 return None;
             }
-            (candidate.score, candidate.chrome) = score(page, &candidate.records, &sizes);
+            (candidate.score, candidate.chrome) =
+                score(page, &candidate.records, &sizes, &mut counts);
         }
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
         (candidates.first()?.score > 0.0).then_some(Self { page, candidates })
@@ -196,16 +200,15 @@ impl<'p> Ranked<'p> {
     /// The next best lists that overlap neither `main` nor each other, at most `max`.
     fn others(&self, main: &Candidate, max: usize) -> Vec<&Candidate> {
         let doc = &self.page.document;
+        let mut taken = Taken::default();
+        taken.add(doc, &main.records);
         let mut chosen: Vec<&Candidate> = Vec::new();
         for candidate in &self.candidates {
             if chosen.len() == max || candidate.score <= 0.0 {
                 break;
             }
-            if !overlaps(doc, &candidate.records, &main.records)
-                && chosen
-                    .iter()
-                    .all(|a| !overlaps(doc, &a.records, &candidate.records))
-            {
+            if !taken.overlaps(doc, &candidate.records) {
+                taken.add(doc, &candidate.records);
                 chosen.push(candidate);
             }
         }
@@ -276,20 +279,37 @@ fn describe(page: &Page, candidate: &Candidate) -> Alternative {
     }
 }
 
-/// Whether two lists are one inside the other or share an element (a list of each row's
-/// cells, or the rows of the list that holds them, is no alternative to those rows).
-fn overlaps(doc: &scraper::Html, a: &[Vec<NodeId>], b: &[Vec<NodeId>]) -> bool {
-    let with_ancestors = |records: &[Vec<NodeId>]| -> std::collections::HashSet<NodeId> {
-        records
-            .iter()
-            .flatten()
-            .filter_map(|id| doc.tree.get(*id))
-            .flat_map(|node| std::iter::once(node.id()).chain(node.ancestors().map(|a| a.id())))
-            .collect()
-    };
-    let (around_a, around_b) = (with_ancestors(a), with_ancestors(b));
-    b.iter().flatten().any(|id| around_a.contains(id))
-        || a.iter().flatten().any(|id| around_b.contains(id))
+/// The elements of the lists chosen so far, and everything around them. A list overlaps them
+/// when it is inside one of them, holds one, or shares an element with one (a list of each
+/// row's cells, or the rows of the list that holds them, is no alternative to those rows).
+#[derive(Default)]
+struct Taken {
+    elements: std::collections::HashSet<NodeId>,
+    /// The elements and their ancestors.
+    around: std::collections::HashSet<NodeId>,
+}
+
+impl Taken {
+    fn add(&mut self, doc: &scraper::Html, records: &[Vec<NodeId>]) {
+        for id in records.iter().flatten() {
+            self.elements.insert(*id);
+            if let Some(node) = doc.tree.get(*id) {
+                self.around.insert(*id);
+                self.around.extend(node.ancestors().map(|a| a.id()));
+            }
+        }
+    }
+
+    fn overlaps(&self, doc: &scraper::Html, records: &[Vec<NodeId>]) -> bool {
+        records.iter().flatten().any(|id| {
+            self.around.contains(id)
+                || doc.tree.get(*id).is_some_and(|node| {
+                    std::iter::once(node.id())
+                        .chain(node.ancestors().map(|a| a.id()))
+                        .any(|a| self.elements.contains(&a))
+                })
+        })
+    }
 }
 
 /// Tags whose children are never records. Unlike the main-content extractor's junk tags,
@@ -602,56 +622,14 @@ fn tag_path(element: ElementRef<'_>) -> String {
     tags.join("/")
 }
 
-/// What one record holds, for scoring.
-struct RecordStats {
-    chars: usize,
-    link_chars: usize,
-    /// Distinct places its links go to.
-    link_targets: usize,
-    slots: usize,
-    images: usize,
-    prose: bool,
-}
-
-fn record_stats(elements: &[ElementRef<'_>]) -> RecordStats {
-    let mut stats = RecordStats {
-        chars: 0,
-        link_chars: 0,
-        link_targets: 0,
-        slots: 0,
-        images: 0,
-        prose: true,
-    };
-    let mut targets: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for element in elements {
-        let text = text_of(*element);
-        stats.chars += text.chars().count();
-        for d in element.descendants().filter_map(ElementRef::wrap) {
-            match d.value().name() {
-                "a" => {
-                    stats.link_chars += text_of(d).chars().count();
-                    if let Some(href) = d.value().attr("href") {
-                        targets.insert(href);
-                    }
-                }
-                "img" => stats.images += 1,
-                _ => {}
-            }
-        }
-        stats.slots += align::text_slot_count(*element);
-        // A paragraph of prose, not a record: one text block and nothing else.
-        let name = element.value().name();
-        if name != "p" && name != "blockquote" && name != "pre" {
-            stats.prose = false;
-        }
-    }
-    stats.link_targets = targets.len();
-    stats
-}
-
 /// How much a candidate looks like the list a person would point to, and whether it sits in
 /// the page's chrome.
-fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> (f64, bool) {
+fn score(
+    page: &Page,
+    records: &[Vec<NodeId>],
+    sizes: &TextSizes,
+    counts: &mut Counts,
+) -> (f64, bool) {
     let doc = &page.document;
     let elements: Vec<Vec<ElementRef<'_>>> = records
         .iter()
@@ -665,7 +643,7 @@ fn score(page: &Page, records: &[Vec<NodeId>], sizes: &TextSizes) -> (f64, bool)
     if n < MIN_RECORDS {
         return (0.0, false);
     }
-    let stats: Vec<RecordStats> = elements.iter().map(|els| record_stats(els)).collect();
+    let stats: Vec<RecordStats> = elements.iter().map(|els| counts.record(els)).collect();
     let chars: usize = stats.iter().map(|s| s.chars).sum();
     let link_chars: usize = stats.iter().map(|s| s.link_chars).sum();
     let mean_chars = chars as f64 / n as f64;
