@@ -21,6 +21,7 @@ pub(super) struct RecordStats {
     pub link_targets: usize,
     /// Text blocks it shows (see [`align::text_slot_count`]).
     pub slots: usize,
+    /// Images it shows.
     pub images: usize,
     /// One paragraph of prose, not a record: one text block and nothing else.
     pub prose: bool,
