@@ -15,29 +15,21 @@ fn tool_steps<'a>(frames: &'a [Frame], tool: &str) -> Vec<&'a Value> {
 
 #[tokio::test]
 async fn every_item_with_all_details_is_every_card_with_every_field() {
-    let fixtures = FixtureServer::start().await;
-    let app = spawn_app().await;
-    let url = fixtures.url("/pages/directory.html");
-    let frames = app
-        .stream(&json!({
-            "urls": [&url],
-            "instructions": "List every item of the main list on this page, with all their details.",
-        }))
-        .await;
-    let complete = frames.last().unwrap().payload();
-    assert_eq!(complete["status"], "completed");
-    let records = complete["extracted_data"][&url].as_array().unwrap();
+    let Answer { frames, records } = ask(
+        "directory.html",
+        "List every item of the main list on this page, with all their details.",
+    )
+    .await;
     assert_eq!(
         records.len(),
         6,
         "the six cards, not the twelve sidebar tags"
     );
-    let profile = |i: u32| format!("{}/people/{i}", fixtures.base);
     assert_eq!(
         records[1],
         json!({
-            "url": profile(2),
-            "image": format!("{}/img/2.jpg", fixtures.base),
+            "url": "/people/2",
+            "image": "/img/2.jpg",
             "name": "Alan Turing",
             "role": "Cryptanalyst",
             "city": "Manchester",
@@ -173,20 +165,35 @@ async fn the_cap_on_items_is_said_in_the_step() {
     );
 }
 
-/// The records and column names the server answers for "every item with all details".
-async fn every_item(page: &str) -> (Vec<Value>, Vec<String>) {
+/// What the server answered for one fixture page: the run's frames, and the records of its
+/// completed run with the fixture server's address taken out of their links.
+struct Answer {
+    frames: Vec<Frame>,
+    records: Vec<Value>,
+}
+
+async fn ask(page: &str, instructions: &str) -> Answer {
     let fixtures = FixtureServer::start().await;
     let app = spawn_app().await;
     let url = fixtures.url(&format!("/pages/{page}"));
     let frames = app
-        .stream(&json!({"urls": [&url], "instructions": "every item on this page with all its details"}))
+        .stream(&json!({"urls": [&url], "instructions": instructions}))
         .await;
-    let records = frames.last().unwrap().payload()["extracted_data"][&url]
+    let complete = frames.last().unwrap().payload();
+    assert_eq!(complete["status"], "completed", "{page}: {complete}");
+    let records = complete["extracted_data"][&url]
         .as_array()
         .unwrap_or_else(|| panic!("{page}: no list"))
         .iter()
         .map(|r| strip_base(r, &fixtures.base))
         .collect();
+    Answer { frames, records }
+}
+
+/// The records and column names the server answers for "every item with all details".
+async fn every_item(page: &str) -> (Vec<Value>, Vec<String>) {
+    let Answer { frames, records } =
+        ask(page, "every item on this page with all its details").await;
     let steps = tool_steps(&frames, "extract.records");
     let columns = steps[0]["extracted_data"]["evidence"]["columns"]
         .as_array()
@@ -281,23 +288,11 @@ async fn each_shape_of_list_gives_exact_records_and_column_names() {
 
 #[tokio::test]
 async fn every_list_on_the_page_gives_each_lists_records_tagged_with_their_list() {
-    let fixtures = FixtureServer::start().await;
-    let app = spawn_app().await;
-    let url = fixtures.url("/pages/records-lists.html");
-    let frames = app
-        .stream(&json!({
-            "urls": [&url],
-            "instructions": "Get all the lists on this page, every record of each.",
-        }))
-        .await;
-    let complete = frames.last().unwrap().payload();
-    assert_eq!(complete["status"], "completed");
-    let records: Vec<Value> = complete["extracted_data"][&url]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| strip_base(r, &fixtures.base))
-        .collect();
+    let Answer { frames, records } = ask(
+        "records-lists.html",
+        "Get all the lists on this page, every record of each.",
+    )
+    .await;
     let lists: Vec<i64> = records
         .iter()
         .map(|r| r["list"].as_i64().unwrap())
@@ -329,16 +324,11 @@ async fn every_list_on_the_page_gives_each_lists_records_tagged_with_their_list(
     assert_eq!(evidence["lists"].as_array().unwrap().len(), 2, "{evidence}");
 
     // Asked for the main list's items, the same page gives the cards alone.
-    let frames = app
-        .stream(&json!({
-            "urls": [&url],
-            "instructions": "List every item of the main list on this page, with all their details.",
-        }))
-        .await;
-    let records = frames.last().unwrap().payload()["extracted_data"][&url]
-        .as_array()
-        .unwrap()
-        .clone();
+    let Answer { records, .. } = ask(
+        "records-lists.html",
+        "List every item of the main list on this page, with all their details.",
+    )
+    .await;
     assert_eq!(records.len(), 4);
     assert!(records.iter().all(|r| r.get("list").is_none()));
 }
