@@ -9,7 +9,7 @@ use scraper::node::Node;
 use scraper::{ElementRef, Html};
 
 use crate::content::{flat_text, is_hidden};
-use crate::page::dates::{date_pattern, normalise_date};
+use crate::page::dates::{date_pattern, normalise_date, other_reading};
 use crate::page::dom::collapse_whitespace;
 use crate::page::interrupt::SelectChecked;
 
@@ -290,10 +290,25 @@ pub(crate) fn author(doc: &Html) -> Option<String> {
 /// that is not an "Updated …" date, else the last one just before it (a kicker line, "Back to
 /// all articles · May 2"), else an updated one. Without a headline, or with no date near it,
 /// a date the page labels "Published on" / "Posted on" anywhere outside its chrome.
-pub(crate) fn date(doc: &Html, month_first: bool) -> Option<String> {
+pub(crate) fn date(doc: &Html, month_first: bool) -> Option<PrintedDate> {
     let found = headline(doc).and_then(|start| near_headline(doc, start));
     let found = found.or_else(|| labelled_date(doc))?;
-    normalise_date(&found, month_first).map(|d| d.chars().take(10).collect())
+    let day = normalise_date(&found, month_first)?
+        .chars()
+        .take(10)
+        .collect();
+    Some(PrintedDate {
+        day,
+        other_reading: other_reading(&found, month_first),
+    })
+}
+
+/// A date as the page prints it near the headline, read as an ISO day.
+pub(crate) struct PrintedDate {
+    /// `YYYY-MM-DD`, read the way the page's language writes numeric dates.
+    pub day: String,
+    /// The other day an all-numeric date could be (`09.10.2024`), when it could be two.
+    pub other_reading: Option<String>,
 }
 
 fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
@@ -673,6 +688,10 @@ mod tests {
 
     use super::*;
 
+    fn printed_day(doc: &Html, month_first: bool) -> Option<String> {
+        date(doc, month_first).map(|printed| printed.day)
+    }
+
     fn doc(body: &str) -> Html {
         Html::parse_document(&format!("<html><body>{body}</body></html>"))
     }
@@ -696,7 +715,7 @@ mod tests {
         let d = doc(r#"<aside><p>By Someone Else</p></aside><h1>Coffee</h1>
             <div class="meta"><p><time>Mar 24, 2025</time></p><p class="x">By Amy Wilhelm</p></div>"#);
         assert_eq!(author(&d).as_deref(), Some("Amy Wilhelm"));
-        assert_eq!(date(&d, true).as_deref(), Some("2025-03-24"));
+        assert_eq!(printed_day(&d, true).as_deref(), Some("2025-03-24"));
     }
 
     #[test]
@@ -736,7 +755,7 @@ mod tests {
             r#"<h1>News</h1><p>By subscribing you agree to our terms.</p><a href="/authors/">View all authors</a><p>Read more</p>"#,
         );
         assert_eq!(author(&d), None);
-        assert_eq!(date(&d, true), None);
+        assert_eq!(printed_day(&d, true), None);
         let form = doc(
             r#"<h1>Post</h1><form><p class="comment-form-author"><label>Name *</label><input></p></form>"#,
         );
@@ -747,9 +766,9 @@ mod tests {
     #[test]
     fn published_date_beats_the_updated_one() {
         let d = doc("<h1>Guide</h1><p>Updated Feb. 27, 2025 · Published March 1, 2020</p>");
-        assert_eq!(date(&d, true).as_deref(), Some("2020-03-01"));
+        assert_eq!(printed_day(&d, true).as_deref(), Some("2020-03-01"));
         let only = doc("<h1>Guide</h1><p>Ünïcödé ✓ updated May 6, 2025</p>");
-        assert_eq!(date(&only, true).as_deref(), Some("2025-05-06"));
+        assert_eq!(printed_day(&only, true).as_deref(), Some("2025-05-06"));
     }
 
     #[test]
@@ -766,7 +785,7 @@ mod tests {
             flat_text(headline(&d).unwrap()),
             "Ten kettles for pour-over coffee"
         );
-        assert_eq!(date(&d, true).as_deref(), Some("2025-03-03"));
+        assert_eq!(printed_day(&d, true).as_deref(), Some("2025-03-03"));
         // The logo agrees with the title's site part only: no headline.
         let logo = Html::parse_document(
             r#"<html><head><title>Ten kettles | Brew Co</title></head><body>
@@ -795,7 +814,7 @@ mod tests {
         let d = doc(&format!(
             "<div><span>5 min read</span>{pad}<span>{pad}February 6, 2026{pad}</span>{pad}</div><h1>Desks</h1><p>Text</p>"
         ));
-        assert_eq!(date(&d, true).as_deref(), Some("2026-02-06"));
+        assert_eq!(printed_day(&d, true).as_deref(), Some("2026-02-06"));
     }
 
     #[test]
@@ -818,7 +837,7 @@ mod tests {
             "<h1>Beginner MTB?</h1><p>23 replies · last post by xJewishNinjax · Sep 26, 2024</p>\
              <div><span>Jan 3, 2024</span><p>Which bike should I buy?</p></div>",
         );
-        assert_eq!(date(&d, true).as_deref(), Some("2024-01-03"));
+        assert_eq!(printed_day(&d, true).as_deref(), Some("2024-01-03"));
     }
 
     #[test]
@@ -826,7 +845,7 @@ mod tests {
         let d = doc("<title>The Objective Dad - Top 5 HR tools in 2026</title>\
              <p>The Objective Dad</p><p>Top 5 HR tools in 2026</p><p>Feb 16, 2026</p><p>Body.</p>");
         assert_eq!(flat_text(headline(&d).unwrap()), "Top 5 HR tools in 2026");
-        assert_eq!(date(&d, true).as_deref(), Some("2026-02-16"));
+        assert_eq!(printed_day(&d, true).as_deref(), Some("2026-02-16"));
     }
 
     #[test]
@@ -834,7 +853,7 @@ mod tests {
         let d = doc("<title>View topic - Football season: MLS is back</title>\
              <h2>Football season: MLS is back</h2><div>Posts: 65703 Founded: Dec 11, 2021</div>\
              <p>by Ann » Tue Aug 27, 2019 1:47 am</p>");
-        assert_eq!(date(&d, true).as_deref(), Some("2019-08-27"));
+        assert_eq!(printed_day(&d, true).as_deref(), Some("2019-08-27"));
     }
 
     #[test]
@@ -843,12 +862,12 @@ mod tests {
             "<h2>How is everyone using AI?</h2><p>Started by Biology Forums, June 04, 2024, 11:23:55 AM</p>\
              <p>Reply #3 on: July 1, 2024</p>",
         );
-        assert_eq!(date(&d, true).as_deref(), Some("2024-06-04"));
+        assert_eq!(printed_day(&d, true).as_deref(), Some("2024-06-04"));
     }
 
     #[test]
     fn day_first_date_under_the_headline() {
         let d = doc("<h1>Lawn sizes</h1><span> 17.05.2021 </span><p>Before buying…</p>");
-        assert_eq!(date(&d, false).as_deref(), Some("2021-05-17"));
+        assert_eq!(printed_day(&d, false).as_deref(), Some("2021-05-17"));
     }
 }

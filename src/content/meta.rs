@@ -558,7 +558,9 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
 /// headline usually agree. When they do not, a `<meta>` publication tag wins: the CMS writes
 /// it from the post's own record, while the printed date is often the last update ("Updated
 /// Feb 27, 2025"). A date declared only elsewhere (JSON-LD, which is more often generated apart
-/// from the page and stale, or the first draft's) gives way to the printed one. Then any
+/// from the page and stale, or the first draft's) gives way to the printed one, unless the
+/// page's first `<time datetime>` gives the same day. A printed `09.10.2024` is read the way
+/// another source dates the page when one of its two readings agrees. Then any
 /// `<time datetime>` outside the page chrome, the URL's date (`/2024/05/31/`), the first date
 /// printed in an element named as a date or a byline (a forum post's "by Ann » Tue Aug 27,
 /// 2019"), and last the modification date: when that is all the page tells, it is the date a
@@ -612,10 +614,35 @@ fn published_at(
                 .and_then(string_of)
                 .and_then(valid)
         });
-    let printed = super::byline::date(doc, month_first);
+    let in_body_time = doc
+        .select_checked(static_selector!("time[datetime]"))
+        .filter(|t| !crate::page::chrome::in_chrome(*t))
+        .find_map(|t| {
+            t.value()
+                .attr("datetime")
+                .map(str::to_owned)
+                .and_then(valid)
+        });
+    let in_url = url_date(page);
+    // `09.10.2024` on a page that declares 2024-09-10 was written month first.
+    let printed = super::byline::date(doc, month_first).map(|printed| {
+        let elsewhere = [&declared, &in_body_time, &in_url];
+        let agrees = |day: &str| {
+            elsewhere
+                .iter()
+                .any(|d| d.as_deref().is_some_and(|d| same_day(d, day)))
+        };
+        match printed.other_reading {
+            Some(other) if !agrees(&printed.day) && agrees(&other) => other,
+            _ => printed.day,
+        }
+    });
+    // A `<time datetime>` in the page that gives the declared day is a second witness for it.
+    let declared_is_witnessed = in_meta.is_some()
+        || matches!((&declared, &in_body_time), (Some(d), Some(t)) if same_day(d, t));
     match (printed, declared) {
         (Some(printed), Some(declared)) if !same_day(&printed, &declared) => {
-            if in_meta.is_some() {
+            if declared_is_witnessed {
                 Some(declared)
             } else {
                 Some(printed)
@@ -623,17 +650,8 @@ fn published_at(
         }
         (printed, declared) => declared.or(printed),
     }
-    .or_else(|| {
-        doc.select_checked(static_selector!("time[datetime]"))
-            .filter(|t| !crate::page::chrome::in_chrome(*t))
-            .find_map(|t| {
-                t.value()
-                    .attr("datetime")
-                    .map(str::to_owned)
-                    .and_then(valid)
-            })
-    })
-    .or_else(|| url_date(page))
+    .or(in_body_time)
+    .or(in_url)
     .or_else(|| super::byline::named_date(doc, month_first))
     .or_else(|| modified.map(str::to_owned))
 }
@@ -643,7 +661,7 @@ fn same_day(a: &str, b: &str) -> bool {
     a.get(..10) == b.get(..10)
 }
 
-/// A date in the URL's path: `/2024/05/31/`, `/2024-05-31-title`.
+/// A date in the URL's path: `/2024/05/31/`, `/2024-05-31-title`, `/2023/october/03/`.
 fn url_date(page: &Page) -> Option<String> {
     static PATTERN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
@@ -651,11 +669,19 @@ fn url_date(page: &Page) -> Option<String> {
             clippy::expect_used,
             reason = "a pattern in our source; the tests compile it"
         )]
-        regex::Regex::new(r"/((?:19|20)\d{2})[/-](0[1-9]|1[0-2])[/-](0[1-9]|[12]\d|3[01])(?:/|-|$)")
-            .expect("URL date pattern is valid")
+        regex::Regex::new(
+            r"(?i)/((?:19|20)\d{2})[/-](0[1-9]|1[0-2]|[a-z]{3,9})[/-](0[1-9]|[12]\d|3[01])(?:/|-|$)",
+        )
+        .expect("URL date pattern is valid")
     });
     let caps = pattern.captures(page.url.path())?;
-    normalise_date(&format!("{}-{}-{}", &caps[1], &caps[2], &caps[3]), false)
+    let (year, month, day) = (&caps[1], &caps[2], &caps[3]);
+    if month.starts_with(|c: char| c.is_ascii_digit()) {
+        normalise_date(&format!("{year}-{month}-{day}"), false)
+    } else {
+        // `/2023/october/03/`: only a month's name reads as a date.
+        normalise_date(&format!("{day} {month} {year}"), false)
+    }
 }
 
 /// `<meta>` tags as (lower-cased name or property, content), in page order.
@@ -844,6 +870,45 @@ mod tests {
             "https://news.example/rice",
         );
         assert_eq!(m.published_at.as_deref(), Some("2025-03-01T08:00:00+00:00"));
+    }
+
+    #[test]
+    fn an_ambiguous_printed_date_is_read_the_way_the_page_declares_it() {
+        let m = meta_of(
+            r#"<html lang="en"><head><script type="application/ld+json">{"@type":"BlogPosting","datePublished":"2024-09-10T16:07:00Z"}</script></head>
+            <body><article><h1>Ten ways to cook rice well</h1><p class="post-date">09.10.2024</p><p>Body text.</p></article></body></html>"#,
+            "https://news.example/rice",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2024-09-10T16:07:00Z"));
+        let m = meta_of(
+            r#"<html lang="en"><body><article><h1>Ten ways to cook rice well</h1><p class="post-date">03/10/2023</p><p>Body text.</p></article></body></html>"#,
+            "https://news.example/blog/2023/october/03/rice",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2023-10-03"));
+        // Without another source, the page's language decides.
+        let m = meta_of(
+            r#"<html lang="en"><body><article><h1>Ten ways to cook rice well</h1><p class="post-date">03/10/2023</p><p>Body text.</p></article></body></html>"#,
+            "https://news.example/blog/rice",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2023-03-10"));
+    }
+
+    #[test]
+    fn a_declared_date_that_the_pages_time_element_gives_beats_another_printed_one() {
+        let page = |time: &str| {
+            format!(
+                r#"<html><head><script type="application/ld+json">{{"@type":"BlogPosting","datePublished":"2009-05-02T00:01:21Z"}}</script></head>
+                <body><div id="question"><h1>Why is RAID not a backup?</h1>{time}<p>Asked by Ann.</p>
+                <p>Viewed 30k times. Related: Aug 1, 2014</p></div></body></html>"#
+            )
+        };
+        let m = meta_of(
+            &page(r#"<time datetime="2009-05-02T00:01:21Z">16 years ago</time>"#),
+            "https://qa.example/q/2888",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2009-05-02T00:01:21Z"));
+        let m = meta_of(&page(""), "https://qa.example/q/2888");
+        assert_eq!(m.published_at.as_deref(), Some("2014-08-01"));
     }
 
     #[test]

@@ -53,13 +53,19 @@ pub fn is_chrome_element(element: ElementRef<'_>) -> bool {
     let el = element.value();
     // Class and id names are read token by token (`site-footer__links` → site, footer, links):
     // this runs for every ancestor of every candidate, so it must not allocate per word.
-    el.id().into_iter().chain(el.classes()).any(|name| {
-        let lower = name.to_ascii_lowercase();
-        lower
-            .split(['-', '_'])
-            .any(|token| CHROME_WORDS.contains(&token))
-            || lower.contains("site-header")
-    })
+    // A utility class with a variant or a value (`site-header:min-h-[…]`, `lg:flex-row`)
+    // styles the element under a condition; it does not name what the element is.
+    el.id()
+        .into_iter()
+        .chain(el.classes())
+        .filter(|name| !name.contains([':', '[']))
+        .any(|name| {
+            let lower = name.to_ascii_lowercase();
+            lower
+                .split(['-', '_'])
+                .any(|token| CHROME_WORDS.contains(&token))
+                || lower.contains("site-header")
+        })
 }
 
 /// Hyphen/underscore-separated parts of a class or id that mark page chrome.
@@ -235,7 +241,8 @@ mod tests {
     #[test]
     fn chrome_detection() {
         let doc = Html::parse_document(
-            r#"<nav><a id="a">x</a></nav><div class="site-footer"><a id="b">y</a></div><main><a id="c">z</a></main>"#,
+            r#"<nav><a id="a">x</a></nav><div class="site-footer"><a id="b">y</a></div><main><a id="c">z</a></main>
+            <div class="flex site-header:min-h-[calc(100vh-64px)] lg:nav-open:mr-80"><p><a id="d">w</a></p></div>"#,
         );
         let get = |id| {
             doc.select(&selector_static(&format!("#{id}")))
@@ -245,5 +252,7 @@ mod tests {
         assert!(in_chrome(get("a")));
         assert!(in_chrome(get("b")));
         assert!(!in_chrome(get("c")));
+        // Utility classes with a variant style an element; they do not name it.
+        assert!(!in_chrome(get("d")));
     }
 }

@@ -156,6 +156,30 @@ pub(crate) fn normalise_date(raw: &str, month_first: bool) -> Option<String> {
     ))
 }
 
+/// The other way to read an all-numeric date whose two leading numbers could each be the
+/// month (`09.10.2024`: 9 October, or September 10 on a US site), as ISO `YYYY-MM-DD`; None
+/// when the date can be read only one way.
+pub(crate) fn other_reading(raw: &str, month_first: bool) -> Option<String> {
+    let caps = date_pattern().captures(raw.trim())?;
+    let num = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<u32>().ok());
+    let (a, b, year) = (num("n1")?, num("n2")?, num("ny")?);
+    if a == b || a > 12 || b > 12 {
+        return None;
+    }
+    let read = normalise_date(raw, month_first)?;
+    let swapped = chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, b, a)?
+        .format("%Y-%m-%d")
+        .to_string();
+    let other = if read.starts_with(&swapped) {
+        chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, a, b)?
+            .format("%Y-%m-%d")
+            .to_string()
+    } else {
+        swapped
+    };
+    Some(other)
+}
+
 fn month_number(name: &str) -> Option<u32> {
     let lower = name.to_lowercase();
     if let Some((_, number)) = MONTH_NAMES.iter().find(|(n, _)| *n == lower) {
@@ -247,6 +271,25 @@ mod tests {
         for (raw, month_first, want) in cases {
             assert_eq!(normalise_date(raw, month_first).as_deref(), want, "{raw}");
         }
+    }
+
+    #[test]
+    fn an_ambiguous_numeric_date_has_another_reading() {
+        assert_eq!(
+            other_reading("09.10.2024", true).as_deref(),
+            Some("2024-09-10")
+        );
+        assert_eq!(
+            other_reading("03/10/2023", true).as_deref(),
+            Some("2023-10-03")
+        );
+        assert_eq!(
+            other_reading("03/10/2023", false).as_deref(),
+            Some("2023-03-10")
+        );
+        assert_eq!(other_reading("13/10/2023", true), None);
+        assert_eq!(other_reading("05/05/2023", true), None);
+        assert_eq!(other_reading("October 3, 2023", true), None);
     }
 
     #[test]
