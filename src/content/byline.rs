@@ -53,11 +53,12 @@ const NAME_ENDS: &[&str] = &[
     "·",
     "⋅",
     "•",
+    "●",
+    "∙",
     "|",
     "—",
     "–",
     " - ",
-    ". ",
     " on ",
     " updated",
     " published",
@@ -580,7 +581,7 @@ fn author_of(el: ElementRef<'_>) -> Option<String> {
     // "By Jane Doe" written out: the line starts with the word in its first text node.
     if !matches!(
         value.name(),
-        "p" | "span" | "div" | "li" | "address" | "small" | "em"
+        "p" | "span" | "div" | "li" | "address" | "small" | "em" | "a"
     ) {
         return None;
     }
@@ -642,15 +643,29 @@ fn strip_by(text: &str) -> &str {
 /// like a person's (or a team's) name.
 fn name_in(line: &str) -> Option<String> {
     let lower = line.to_ascii_lowercase();
-    // A name has no digits: a date or "5 min read" after it ends it.
+    // A name has no digits: a date ("January 27, 2025") or "5 min read" after it ends it.
     let end = NAME_ENDS
         .iter()
         .filter_map(|sep| lower.find(sep))
+        .chain(sentence_end(&lower))
         .chain(lower.find(|c: char| c.is_ascii_digit()))
+        .chain(date_pattern().find(line).map(|m| m.start()))
         .min()
         .unwrap_or(line.len());
     let name = line.get(..end)?.trim().trim_end_matches([',', '.', ':']);
     looks_like_name(name).then(|| name.to_owned())
+}
+
+/// Where a sentence ends in a byline line: the first ". " that does not close an initial
+/// ("A. J. Neal") or a title before a name ("Dr. Ann Lee").
+fn sentence_end(lower: &str) -> Option<usize> {
+    lower.match_indices(". ").map(|(i, _)| i).find(|&i| {
+        let word = lower[..i]
+            .rsplit(|c: char| !c.is_alphabetic())
+            .next()
+            .unwrap_or("");
+        !(word.chars().count() == 1 || matches!(word, "dr" | "mr" | "mrs" | "ms" | "prof"))
+    })
 }
 
 fn looks_like_name(name: &str) -> bool {
@@ -733,6 +748,27 @@ mod tests {
             r#"<h1>Puppies</h1><div>By <a href="/author/x">Shelby Loos, DVM</a>. Reviewed by <a href="/author/y">Molly Price</a></div>"#,
         );
         assert_eq!(author(&titled).as_deref(), Some("Shelby Loos, DVM"));
+    }
+
+    #[test]
+    fn initials_titles_and_dates_in_a_byline() {
+        let initials = doc(
+            r#"<h1>DC motors</h1><p>By <a href="https://m.example/contributor/a._j._neal">A. J. Neal</a>&nbsp;&nbsp; <a href="/digital"><img src="d.png" alt=""></a></p>"#,
+        );
+        assert_eq!(author(&initials).as_deref(), Some("A. J. Neal"));
+        let sentence =
+            doc("<h1>Puppies</h1><p>By Dr. Shelby Loos. She has been a vet for ten years.</p>");
+        assert_eq!(author(&sentence).as_deref(), Some("Dr. Shelby Loos"));
+        // A month that starts the byline's date is not a first name.
+        let dated = doc(
+            r#"<h1>Tax season</h1><div class="byline"><span class="byline__date">January 27, 2025</span></div>"#,
+        );
+        assert_eq!(author(&dated), None);
+        // "by Ann Lee" written in the link itself.
+        let linked = doc(
+            r#"<h1>Zero waste</h1><div class="meta"><span><a href="/search?q=Meaghan+Weeden">by Meaghan Weeden</a></span><span>● December 23, 2025</span></div>"#,
+        );
+        assert_eq!(author(&linked).as_deref(), Some("Meaghan Weeden"));
     }
 
     #[test]
