@@ -656,6 +656,11 @@ fn name_in(line: &str) -> Option<String> {
     looks_like_name(name).then(|| name.to_owned())
 }
 
+/// "Team", "Staff", "Editors": the last word of a team's name.
+fn is_team_word(word: &str) -> bool {
+    matches!(word.to_lowercase().as_str(), "team" | "staff" | "editors")
+}
+
 /// Where a sentence ends in a byline line: the first ". " that does not close an initial
 /// ("A. J. Neal") or a title before a name ("Dr. Ann Lee").
 fn sentence_end(lower: &str) -> Option<usize> {
@@ -678,6 +683,11 @@ fn looks_like_name(name: &str) -> bool {
     {
         return false;
     }
+    // A team signs like a person ("The Upwork Team", "Marketing Team", "CNN Staff").
+    let words = match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() && is_team_word(last) => rest.to_vec(),
+        _ => words,
+    };
     words.iter().all(|w| {
         let bare: String = w
             .chars()
@@ -769,6 +779,12 @@ mod tests {
             r#"<h1>Zero waste</h1><div class="meta"><span><a href="/search?q=Meaghan+Weeden">by Meaghan Weeden</a></span><span>● December 23, 2025</span></div>"#,
         );
         assert_eq!(author(&linked).as_deref(), Some("Meaghan Weeden"));
+        // A team signs like a person; the word alone is not a name.
+        let team = doc(
+            r#"<h1>Web developers</h1><div><a href="/authors/upwork-staff">The Upwork Team</a></div>"#,
+        );
+        assert_eq!(author(&team).as_deref(), Some("The Upwork Team"));
+        assert!(!looks_like_name("Team"));
     }
 
     #[test]
