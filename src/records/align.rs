@@ -341,7 +341,8 @@ pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
             (kept, rare) = (kept_by_tags, rare_by_tags);
         }
     }
-    let labels = drop_constants(&mut kept, n);
+    let mut labels = drop_constants(&mut kept, n);
+    split_by_labels(&mut kept, &mut labels);
     drop_repeated_links(&mut kept);
 
     let month_first = month_first(&page.document);
@@ -501,6 +502,97 @@ fn drop_constants(drafts: &mut Vec<Draft<'_>>, n: usize) -> HashMap<String, Stri
         drafts.remove(i);
     }
     labels
+}
+
+/// Most label columns a varying label ("Breeder:" here, "Brand:" there) is split into.
+const MAX_LABEL_COLUMNS: usize = 4;
+
+/// A label that changes from record to record ("Breeder:" in one card, "Brand:" in the next)
+/// names the value after it: the label column and the value column become one column per
+/// label, null where a record shows another one. Values without a label keep their column.
+fn split_by_labels(drafts: &mut Vec<Draft<'_>>, labels: &mut HashMap<String, String>) {
+    let mut i = 0;
+    while i + 1 < drafts.len() {
+        let Some(keys) = label_keys(&drafts[i]) else {
+            i += 1;
+            continue;
+        };
+        let mut distinct: Vec<&String> = Vec::new();
+        for key in keys.iter().flatten() {
+            if !distinct.contains(&key) {
+                distinct.push(key);
+            }
+        }
+        if distinct.is_empty() || distinct.len() > MAX_LABEL_COLUMNS {
+            i += 1;
+            continue;
+        }
+        let (label, value) = (&drafts[i], &drafts[i + 1]);
+        let mut split: Vec<Draft<'_>> = Vec::new();
+        for key in &distinct {
+            let rows = |row: usize| keys[row].as_ref() == Some(*key);
+            let column = Draft {
+                key: format!("{}#{key}", value.key),
+                kind: value.kind,
+                values: (0..value.values.len())
+                    .map(|row| value.values[row].clone().filter(|_| rows(row)))
+                    .collect(),
+                elements: (0..value.elements.len())
+                    .map(|row| value.elements[row].filter(|_| rows(row)))
+                    .collect(),
+                order: value.order,
+            };
+            if let Some(text) = (0..keys.len())
+                .find(|row| rows(*row))
+                .and_then(|row| label.values[row].as_deref())
+            {
+                labels.insert(
+                    column.key.clone(),
+                    text.trim_end_matches(':').trim().to_owned(),
+                );
+            }
+            split.push(column);
+        }
+        let unlabelled = Draft {
+            key: value.key.clone(),
+            kind: value.kind,
+            values: (0..value.values.len())
+                .map(|row| value.values[row].clone().filter(|_| keys[row].is_none()))
+                .collect(),
+            elements: (0..value.elements.len())
+                .map(|row| value.elements[row].filter(|_| keys[row].is_none()))
+                .collect(),
+            order: value.order,
+        };
+        if unlabelled.values.iter().any(Option::is_some) {
+            split.push(unlabelled);
+        }
+        let added = split.len();
+        drafts.splice(i..i + 2, split);
+        i += added;
+    }
+}
+
+/// The column key each record's label gives, when every value of this text column is a short
+/// label ("Brand:") and they are not all the same (one shared label is dropped as furniture).
+fn label_keys(draft: &Draft<'_>) -> Option<Vec<Option<String>>> {
+    if draft.kind != SlotKind::Text {
+        return None;
+    }
+    let keys: Vec<Option<String>> = draft
+        .values
+        .iter()
+        .map(|v| {
+            v.as_deref().and_then(|v| {
+                let label = v.trim().strip_suffix(':')?;
+                (label.chars().count() <= 30 && !label.chars().any(|c| c.is_ascii_digit()))
+                    .then(|| key_of(label))
+                    .flatten()
+            })
+        })
+        .collect();
+    let present = draft.values.iter().flatten().count();
+    (present >= 2 && keys.iter().flatten().count() == present).then_some(keys)
 }
 
 /// Whether a value every record shares is page furniture ("Read more" in a link, a "Price:"

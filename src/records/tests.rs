@@ -91,6 +91,35 @@ fn a_product_card_grid_gives_image_title_link_and_price() {
 }
 
 #[test]
+fn a_label_that_changes_from_card_to_card_names_its_own_column() {
+    let cards: String = [
+        ("Grooming Set", "Breeder:", "Local Shelter"),
+        ("Cat Food", "Brand:", "Eco Friendly"),
+        ("Dog Bed", "Brand:", "Cosy Paws"),
+        ("Bird Cage", "Breeder:", "Sky Farm"),
+        ("Leash", "Brand:", "Walkies"),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, (name, label, value))| {
+        format!(
+            "<div class='card'><h3><a href='/p/{i}'>{name}</a></h3>\
+             <p><span class='meta-label'>{label}</span> <span class='meta-value'>{value}</span></p></div>"
+        )
+    })
+    .collect();
+    let list = records_of(&page(&format!("<div class='grid'>{cards}</div>"), ""));
+    assert_eq!(list.total, 5);
+    assert_eq!(column_names(&list), ["title", "url", "breeder", "brand"]);
+    let sources: Vec<NameSource> = list.columns.iter().map(|c| c.source).collect();
+    assert_eq!(sources[2..], [NameSource::Label, NameSource::Label]);
+    assert_eq!(
+        Value::Object(list.records[1].clone()),
+        json!({"title": "Cat Food", "url": "https://shop.example/p/1", "breeder": null, "brand": "Eco Friendly"})
+    );
+}
+
+#[test]
 fn a_feed_keeps_its_sticky_items_first() {
     let post = |title: &str, date: &str, extra: &str, class: &str| {
         format!(
