@@ -677,10 +677,32 @@ fn table_header(records: &[Vec<ElementRef<'_>>]) -> Option<Vec<String>> {
                     .and_then(|s| s.parse::<usize>().ok())
                     .unwrap_or(1)
                     .clamp(1, 20);
-                std::iter::repeat_n(text_of(cell), span)
+                std::iter::repeat_n(header_name(cell), span)
             })
             .collect(),
     )
+}
+
+/// A header cell's name: its text, or when that is too long to be a name (a cell that holds
+/// its column's explanation, "SQFT Square Footage — area of the property in…"), its first
+/// piece of text ("SQFT").
+fn header_name(cell: ElementRef<'_>) -> String {
+    let text = text_of(cell);
+    if key_of(&text).is_some() {
+        return text;
+    }
+    // An icon's drawing (`<svg><title>arrow-right`) is not the header's text.
+    let first_piece = cell.descendants().find_map(|node| {
+        let piece = node.value().as_text()?.trim();
+        let in_icon = node
+            .ancestors()
+            .take_while(|a| a.id() != cell.id())
+            .any(|a| a.value().as_element().is_some_and(|e| e.name() == "svg"));
+        (!piece.is_empty() && !in_icon).then_some(piece)
+    });
+    first_piece
+        .filter(|t| key_of(t).is_some())
+        .map_or(text, str::to_owned)
 }
 
 /// The index of the table cell holding `element`, counting column spans.

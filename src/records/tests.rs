@@ -57,6 +57,34 @@ fn a_table_with_a_header_row_gives_one_record_per_row_named_by_the_header() {
 }
 
 #[test]
+fn a_header_cell_that_explains_its_column_is_named_by_its_first_words() {
+    let header = |abbr: &str, explained: &str| {
+        format!(
+            "<th><button><svg><title>arrow-right</title></svg><span>{abbr}</span>\
+             <span class='tip'>{explained}, as the listing service counts it for each home</span></button></th>"
+        )
+    };
+    let rows: String = [
+        ("12 Elm St", "1200", "3"),
+        ("4 Oak Ave", "950", "2"),
+        ("9 Pine Rd", "2100", "4"),
+    ]
+    .iter()
+    .map(|(home, sqft, beds)| format!("<tr><td>{home}</td><td>{sqft}</td><td>{beds}</td></tr>"))
+    .collect();
+    let html = page(
+        &format!(
+            "<table><thead><tr><th>Home</th>{}{}</tr></thead><tbody>{rows}</tbody></table>",
+            header("SQFT", "Square footage: the area of the property"),
+            header("Beds", "Number of bedrooms"),
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(column_names(&list), ["home", "sqft", "beds"]);
+}
+
+#[test]
 fn a_product_card_grid_gives_image_title_link_and_price() {
     let cards: String = [
         ("Kettle", "24.99"),
