@@ -458,7 +458,13 @@ fn field_specs(
     let title_is_author = sample_of("title").is_some_and(|title| {
         !title.is_empty() && sample_of("author").is_some_and(|author| author.contains(title))
     });
+    let body_named = wanted.iter().any(|f| f.role == "description");
     for field in wanted {
+        // "posts with author, date and text": the body the user named stands for the item,
+        // in the place the user gave it.
+        if field.role == "title" && title_is_author && body_named {
+            continue;
+        }
         let (role, name) = if field.role == "title" && title_is_author {
             ("description", "text".to_owned())
         } else {

@@ -145,6 +145,10 @@ pub const ROLE_WORDS: &[(&str, &[&str])] = &[
             "excerpt",
             "snippet",
             "blurb",
+            // A post's or comment's own words: "posts with author, date and text".
+            "text",
+            "body",
+            "message",
         ],
     ),
 ];
@@ -311,6 +315,14 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
         if let Some(role) = role_of(word) {
             if role == "author" && word == "by" {
                 continue; // "sorted by", "posted by" are not requests for an author field
+            }
+            // "alt text", "link text", "anchor text" belong to the image or link asked for.
+            if word == "text"
+                && at
+                    .checked_sub(1)
+                    .is_some_and(|i| matches!(words[i].as_str(), "alt" | "link" | "anchor"))
+            {
+                continue;
             }
             // "publish date", "release date": the user's two words name the field.
             let qualifier = at
@@ -728,6 +740,21 @@ mod tests {
             named.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
             vec!["name", "price"]
         );
+        let posts = fields("all posts with author, date and text", None);
+        assert_eq!(
+            posts
+                .iter()
+                .map(|f| (f.name.as_str(), f.role))
+                .collect::<Vec<_>>(),
+            vec![
+                ("title", "title"),
+                ("author", "author"),
+                ("date", "date"),
+                ("text", "description")
+            ]
+        );
+        let images = fields("all images with their alt text", None);
+        assert!(images.iter().all(|f| f.name != "text"), "{images:?}");
         let cols = fields("top stories", Some("columns: price, url"));
         assert_eq!(
             cols.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),

@@ -114,6 +114,28 @@ async fn named_fields_stay_the_fields_named_and_a_count_cuts_the_records() {
 }
 
 #[tokio::test]
+async fn a_threads_posts_with_the_fields_named_in_the_order_named() {
+    // The poster's name is only in the link's data (its wrapper's classes differ per user);
+    // the post's words are in `msg_text`, beside a signature.
+    let Answer { records, .. } =
+        ask("forum-thread.html", "all posts with author, date and text").await;
+    assert_eq!(records.len(), 3);
+    assert_eq!(
+        records[1],
+        json!({
+            "author": "McMonkey",
+            "date": "Feb 21, 2024",
+            "text": "So early in the day makes me think they want to own the news cycle.",
+        })
+    );
+    let authors: Vec<&str> = records
+        .iter()
+        .map(|r| r["author"].as_str().unwrap())
+        .collect();
+    assert_eq!(authors, ["Need2KnowLion", "McMonkey", "skier8390"]);
+}
+
+#[tokio::test]
 async fn the_cap_on_items_is_said_in_the_step() {
     let fixtures = FixtureServer::start().await;
     let app = crate::support::spawn_app_with(|s| s.limits.max_items = 4).await;

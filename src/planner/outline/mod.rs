@@ -641,23 +641,38 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
         let value = first_value(page, &sample, &spec, None);
         push("author", spec, value);
     }
-    if let Some(spec) = common_spec(&sample, |item| {
-        item.descendants().filter_map(ElementRef::wrap).find(|el| {
-            (el.value().name() == "p"
-                || el.value().classes().any(|c| {
-                    let c = c.to_ascii_lowercase();
-                    c.contains("desc")
+    if let Some(spec) = common_spec(&sample, marked_body).or_else(|| {
+        common_spec(&sample, |item| {
+            item.descendants().filter_map(ElementRef::wrap).find(|el| {
+                (el.value().name() == "p"
+                    || el.value().classes().any(|c| {
+                        let c = c.to_ascii_lowercase();
+                        c.contains("desc")
                         || c.contains("summary")
                         || c.contains("excerpt")
                         || c.contains("snippet")
-                }))
-                && text_of(*el).len() > 30
+                        // A post's body: `msg_text`, `post-body`, `comment-content`.
+                        || c
+                            .split(['-', '_'])
+                            .any(|w| matches!(w, "text" | "body" | "content" | "message"))
+                    }))
+                    && text_of(*el).len() > 30
+            })
         })
     }) {
         let value = first_value(page, &sample, &spec, None);
         push("description", spec, value);
     }
     out
+}
+
+/// A post's body as schema.org marks it (`itemprop=text` on forum posts and comments).
+fn marked_body(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    item.descendants().filter_map(ElementRef::wrap).find(|el| {
+        el.value()
+            .attr("itemprop")
+            .is_some_and(|p| matches!(p, "text" | "articleBody" | "reviewBody" | "commentText"))
+    })
 }
 
 type TextMatcher = fn(&str) -> bool;
@@ -860,9 +875,10 @@ where
 }
 
 /// The element an item marks as its author (`itemprop=author`, an `author`/`byline`/`username`
-/// class, `rel=author`).
+/// class, `rel=author`, else a `data-username`).
 fn author_marked(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
-    item.descendants().filter_map(ElementRef::wrap).find(|el| {
+    let mut elements = item.descendants().filter_map(ElementRef::wrap);
+    let marked = elements.clone().find(|el| {
         let words = el.value().classes().chain(el.value().attr("rel"));
         el.value().attr("itemprop") == Some("author")
             || words.into_iter().any(|c| {
@@ -871,7 +887,10 @@ fn author_marked(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
                     || matches!(c.as_str(), "byline" | "hnuser" | "creator" | "poster")
                     || c.contains("username")
             })
-    })
+    });
+    // Forum software may keep the poster's name only in the link's data (a quoted post's
+    // `<aside data-username>` carries it too, so this comes last).
+    marked.or_else(|| elements.find(|el| el.value().attr("data-username").is_some()))
 }
 
 /// The author's name: the marked element, or in a user card ("JGD · Members · 563 posts ·
