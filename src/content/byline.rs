@@ -566,8 +566,13 @@ fn author_of(el: ElementRef<'_>) -> Option<String> {
             Node::Text(t) => Some(collapse_whitespace(t)).filter(|t| !t.is_empty()),
             _ => None,
         });
-        let parts: Vec<String> = std::iter::once(el)
-            .chain(el.descendants().filter_map(ElementRef::wrap).skip(1))
+        // The parts first: `<p class="byline"><span>Rex Du, Ph.D.</span> <span>Director,
+        // Advanced Analytics</span></p>` reads as one name-like line but holds a name and a role.
+        let parts: Vec<String> = el
+            .descendants()
+            .filter_map(ElementRef::wrap)
+            .skip(1)
+            .chain(std::iter::once(el))
             .filter_map(line_of)
             .chain(own_lines)
             .collect();
@@ -784,6 +789,11 @@ mod tests {
             r#"<h1>Web developers</h1><div><a href="/authors/upwork-staff">The Upwork Team</a></div>"#,
         );
         assert_eq!(author(&team).as_deref(), Some("The Upwork Team"));
+        // A byline of two parts: the name, then the role.
+        let parts = doc(
+            r#"<h1>Analytics</h1><p class="byline"><span class="name">Rex Du, Ph.D.</span> <span class="pos">Director, Advanced Analytics</span></p>"#,
+        );
+        assert_eq!(author(&parts).as_deref(), Some("Rex Du, Ph.D."));
         assert!(!looks_like_name("Team"));
     }
 
