@@ -130,8 +130,36 @@ pub fn is_hidden(element: ElementRef<'_>) -> bool {
             .filter(|c| !c.is_whitespace())
             .collect::<String>()
             .to_ascii_lowercase();
-        style.contains("display:none") || style.contains("visibility:hidden")
+        style.contains("display:none")
+            || (style.contains("visibility:hidden") && !is_page_wrapper(element))
     })
+}
+
+/// Levels below `<body>` at which a wrapper holds the whole page.
+const PAGE_WRAPPER_DEPTH: usize = 2;
+
+/// Whether the element wraps the whole page (`body > div#__next > div`, nothing beside it but
+/// scripts): apps hide that wrapper with `visibility: hidden` until their styles load, and a
+/// script lifts it, so it hides nothing from a reader.
+fn is_page_wrapper(element: ElementRef<'_>) -> bool {
+    let alone = |el: ElementRef<'_>| {
+        el.prev_siblings()
+            .chain(el.next_siblings())
+            .filter_map(ElementRef::wrap)
+            .all(|s| is_junk_tag(s.value().name()))
+    };
+    let mut current = element;
+    for _ in 0..PAGE_WRAPPER_DEPTH {
+        if current.value().name() != "div" || !alone(current) {
+            return false;
+        }
+        match current.parent().and_then(ElementRef::wrap) {
+            Some(parent) if parent.value().name() == "body" => return true,
+            Some(parent) => current = parent,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// Structural chrome: a tag, a role, or a page-level `<header>`. Collapsed accordion and
@@ -254,5 +282,23 @@ mod tests {
         assert!(!in_chrome(get("c")));
         // Utility classes with a variant style an element; they do not name it.
         assert!(!in_chrome(get("d")));
+    }
+
+    #[test]
+    fn a_page_hidden_until_its_styles_load_is_not_hidden_content() {
+        let first = |html: &str| {
+            let doc = Html::parse_document(html);
+            let el = doc.select(&selector_static("#x")).next().unwrap();
+            is_hidden(el)
+        };
+        assert!(!first(
+            r#"<body><div id="__next"><div id="x" style="visibility: hidden; min-height: 100vh"><h1>Tutorial</h1></div></div><script>1</script></body>"#
+        ));
+        assert!(first(
+            r#"<body><article><h1>Lorem</h1><div id="x" style="visibility: hidden"><p>gone</p></div><p>kept</p></article></body>"#
+        ));
+        assert!(first(
+            r#"<body><div id="__next"><div id="x" style="display:none"><h1>Tutorial</h1></div></div></body>"#
+        ));
     }
 }
