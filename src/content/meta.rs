@@ -873,6 +873,15 @@ mod tests {
     }
 
     #[test]
+    fn a_button_in_the_headline_is_not_part_of_the_title() {
+        let m = meta_of(
+            r#"<html><head><title>Module runtime - Docs</title></head><body><main><h1>Module <span>runtime</span>&nbsp;<button id="copy-path">Copy item path</button><svg><title>copy</title></svg></h1><p>The runtime.</p></main></body></html>"#,
+            "https://docs.example/runtime",
+        );
+        assert_eq!(m.title.as_deref(), Some("Module runtime"));
+    }
+
+    #[test]
     fn an_ambiguous_printed_date_is_read_the_way_the_page_declares_it() {
         let m = meta_of(
             r#"<html lang="en"><head><script type="application/ld+json">{"@type":"BlogPosting","datePublished":"2024-09-10T16:07:00Z"}</script></head>

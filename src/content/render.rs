@@ -401,7 +401,8 @@ pub(crate) fn flat_text(el: ElementRef<'_>) -> String {
     crate::page::dom::collapse_whitespace(&flat_text_raw(el))
 }
 
-/// Text of a subtree as written (for `<pre>`), skipping scripts and styles, without recursion.
+/// Text of a subtree as written (for `<pre>`), skipping scripts, styles, buttons and icons,
+/// without recursion.
 pub(crate) fn flat_text_raw(el: ElementRef<'_>) -> String {
     let mut out = String::new();
     let mut skipping: Option<NodeId> = None;
@@ -419,7 +420,12 @@ pub(crate) fn flat_text_raw(el: ElementRef<'_>) -> String {
                         }
                     }
                     Node::Element(e) => {
-                        if matches!(e.name(), "script" | "style" | "noscript" | "template") {
+                        // A button's label ("Copy item path") or an icon's title is not text
+                        // of the element that holds it.
+                        if matches!(
+                            e.name(),
+                            "script" | "style" | "noscript" | "template" | "button" | "svg"
+                        ) {
                             skipping = Some(node.id());
                         } else if e.name() == "br" || crate::page::dom::is_block(e.name()) {
                             out.push('\n');
