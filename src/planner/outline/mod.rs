@@ -893,18 +893,21 @@ fn author_marked(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
     marked.or_else(|| elements.find(|el| el.value().attr("data-username").is_some()))
 }
 
-/// The author's name: the marked element, or in a user card ("JGD · Members · 563 posts ·
-/// Location…") its first name-length link or `itemprop=name`.
+/// The author's name: in a user card ("JGD 563 posts · Joined 2007") its first name-length
+/// link or `itemprop=name`, else the marked element when it is name-length itself.
 fn author_name(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
     let marked = author_marked(item)?;
-    if text_of(marked).chars().count() <= MAX_AUTHOR_CHARS {
-        return Some(marked);
-    }
-    marked
+    let name_length =
+        |el: ElementRef<'_>| (1..=MAX_AUTHOR_CHARS).contains(&text_of(el).chars().count());
+    let inner = marked
         .descendants()
         .filter_map(ElementRef::wrap)
-        .filter(|el| el.value().name() == "a" || el.value().attr("itemprop") == Some("name"))
-        .find(|el| (1..=MAX_AUTHOR_CHARS).contains(&text_of(*el).chars().count()))
+        .skip(1)
+        .find(|el| {
+            (el.value().name() == "a" || el.value().attr("itemprop") == Some("name"))
+                && name_length(*el)
+        });
+    inner.or_else(|| name_length(marked).then_some(marked))
 }
 
 /// A short selector from `item` to `target`: the target's own shape, prefixed by its parent's

@@ -177,6 +177,22 @@ fn a_user_card_names_the_author_by_its_name_link() {
     );
     let best = best_block(&html);
     assert_eq!(field(&best, "author").map(|(_, v)| v), Some("ann".into()));
+    // A short card too: the name link, not "ann 25 posts · Joined 2007".
+    let short = |name: &str| {
+        format!(
+            r#"<article class="message"><div class="user-info" itemprop="author"><a href="/members/{name}">{name}</a>
+            <span>25 posts · Joined 2007</span></div>
+            <div class="message-body"><p>Some reply text by {name} that is long enough to read as a post.</p></div></article>"#
+        )
+    };
+    let html = format!(
+        "<html><body><main>{}{}{}</main></body></html>",
+        short("ann"),
+        short("bob"),
+        short("cyd")
+    );
+    let best = best_block(&html);
+    assert_eq!(field(&best, "author").map(|(_, v)| v), Some("ann".into()));
 }
 
 #[test]
