@@ -321,6 +321,23 @@ struct Draft<'a> {
     order: f64,
 }
 
+impl<'a> Draft<'a> {
+    /// This column with only the rows `keep` picks (the others null), under another key.
+    fn rows_only(&self, key: String, keep: impl Fn(usize) -> bool) -> Draft<'a> {
+        Draft {
+            key,
+            kind: self.kind,
+            values: (0..self.values.len())
+                .map(|row| self.values[row].clone().filter(|_| keep(row)))
+                .collect(),
+            elements: (0..self.elements.len())
+                .map(|row| self.elements[row].filter(|_| keep(row)))
+                .collect(),
+            order: self.order,
+        }
+    }
+}
+
 /// Aligns `records` into columns.
 pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
     let n = records.len();
@@ -530,20 +547,10 @@ fn split_by_labels(drafts: &mut Vec<Draft<'_>>, labels: &mut HashMap<String, Str
         let (label, value) = (&drafts[i], &drafts[i + 1]);
         let mut split: Vec<Draft<'_>> = Vec::new();
         for key in &distinct {
-            let rows = |row: usize| keys[row].as_ref() == Some(*key);
-            let column = Draft {
-                key: format!("{}#{key}", value.key),
-                kind: value.kind,
-                values: (0..value.values.len())
-                    .map(|row| value.values[row].clone().filter(|_| rows(row)))
-                    .collect(),
-                elements: (0..value.elements.len())
-                    .map(|row| value.elements[row].filter(|_| rows(row)))
-                    .collect(),
-                order: value.order,
-            };
+            let labelled = |row: usize| keys[row].as_ref() == Some(*key);
+            let column = value.rows_only(format!("{}#{key}", value.key), labelled);
             if let Some(text) = (0..keys.len())
-                .find(|row| rows(*row))
+                .find(|row| labelled(*row))
                 .and_then(|row| label.values[row].as_deref())
             {
                 labels.insert(
@@ -553,17 +560,7 @@ fn split_by_labels(drafts: &mut Vec<Draft<'_>>, labels: &mut HashMap<String, Str
             }
             split.push(column);
         }
-        let unlabelled = Draft {
-            key: value.key.clone(),
-            kind: value.kind,
-            values: (0..value.values.len())
-                .map(|row| value.values[row].clone().filter(|_| keys[row].is_none()))
-                .collect(),
-            elements: (0..value.elements.len())
-                .map(|row| value.elements[row].filter(|_| keys[row].is_none()))
-                .collect(),
-            order: value.order,
-        };
+        let unlabelled = value.rows_only(value.key.clone(), |row| keys[row].is_none());
         if unlabelled.values.iter().any(Option::is_some) {
             split.push(unlabelled);
         }
@@ -574,7 +571,7 @@ fn split_by_labels(drafts: &mut Vec<Draft<'_>>, labels: &mut HashMap<String, Str
 }
 
 /// The column key each record's label gives, when every value of this text column is a short
-/// label ("Brand:") and they are not all the same (one shared label is dropped as furniture).
+/// label ("Brand:"). A label all records share was dropped as furniture before.
 fn label_keys(draft: &Draft<'_>) -> Option<Vec<Option<String>>> {
     if draft.kind != SlotKind::Text {
         return None;
