@@ -10,6 +10,7 @@ use super::intent::{self, Intent, Request, RequestedField};
 use super::outline::RepeatedBlock;
 use super::{DraftSender, Plan, Planner, PlannerContext, PlannerError};
 use crate::tools::ToolCall;
+use crate::tools::extract::FieldSpec;
 
 /// The default planner.
 #[derive(Debug, Default, Clone, Copy)]
@@ -472,7 +473,11 @@ fn field_specs(
         };
         match block.fields.iter().find(|f| f.role == role) {
             Some(candidate) => {
-                let spec = if matches!(field.role, "score" | "comments") {
+                let spec = if field.role == "date" {
+                    // Dates come back as ISO-8601 where the page prints one.
+                    let full = FieldSpec::Short(candidate.spec.clone()).to_full();
+                    json!({"selector": full.selector, "attr": full.attr, "kind": "date", "next_sibling": full.next_sibling})
+                } else if matches!(field.role, "score" | "comments") {
                     let (next_sibling, selector) = candidate
                         .spec
                         .strip_prefix('+')

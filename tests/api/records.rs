@@ -124,7 +124,7 @@ async fn a_threads_posts_with_the_fields_named_in_the_order_named() {
         records[1],
         json!({
             "author": "McMonkey",
-            "date": "Feb 21, 2024",
+            "date": "2024-02-21",
             "text": "So early in the day makes me think they want to own the news cycle.",
         })
     );

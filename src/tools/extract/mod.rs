@@ -128,7 +128,7 @@ pub struct FullFieldSpec {
     /// Attribute to read instead of the text.
     #[serde(default)]
     pub attr: Option<String>,
-    /// `text` (default), `number` (first number in the text), `html` (inner HTML) or `list` (all matches' texts).
+    /// `text` (default), `number` (first number in the text), `date` (ISO-8601 when the text holds a date), `html` (inner HTML) or `list` (all matches' texts).
     #[serde(default)]
     pub kind: FieldKind,
     /// Look in the item's next sibling element (rows split over two `<tr>`s, `<dt>`/`<dd>` pairs).
@@ -145,6 +145,9 @@ pub enum FieldKind {
     Text,
     /// The first number in the text.
     Number,
+    /// The date in the text as ISO-8601 (`Feb 21, 2024` → `2024-02-21`); the text itself when
+    /// it holds none ("2 years ago").
+    Date,
     /// Inner HTML.
     Html,
     /// Texts of every match.
@@ -330,6 +333,10 @@ fn read_field(
                     Value::Number(n)
                 }
             }),
+        FieldKind::Date => Value::String(
+            normalise_date(&raw, month_first(&ws.page.document))
+                .unwrap_or_else(|| ws.cap_text(raw)),
+        ),
         _ => Value::String(ws.cap_text(raw)),
     }
 }

@@ -38,6 +38,37 @@ fn fields_read_text_attributes_and_next_sibling() {
 }
 
 #[test]
+fn date_fields_read_as_iso_when_the_text_holds_a_date() {
+    let page = Page::parse(
+        url::Url::parse("https://forum.example/t/1").unwrap(),
+        r#"<html lang="en"><body><ul>
+        <li><b>Ann</b> <span class="when">Posted Feb 21, 2024 02:35am</span></li>
+        <li><b>Bob</b> <span class="when">2 years ago</span></li>
+        <li><b>Cyd</b> <time datetime="2024-02-22T08:00:00Z">yesterday</time></li></ul></body></html>"#,
+    );
+    let registry = Registry::builtin();
+    let mut ws = Workspace::new(&page, ToolLimits::default());
+    for call in [
+        ToolCall::new("html.select", json!({"selector": "li"}), ""),
+        ToolCall::new(
+            "extract.fields",
+            json!({"fields": {"who": "b", "when": {"selector": ".when", "kind": "date"}, "at": {"selector": "time", "attr": "datetime", "kind": "date"}}, "order": ["who", "when", "at"]}),
+            "",
+        ),
+    ] {
+        assert!(registry.execute(&mut ws, &call).success);
+    }
+    assert_eq!(
+        ws.answer(),
+        json!([
+            {"who": "Ann", "when": "2024-02-21", "at": null},
+            {"who": "Bob", "when": "2 years ago", "at": null},
+            {"who": "Cyd", "when": null, "at": "2024-02-22T08:00:00Z"},
+        ])
+    );
+}
+
+#[test]
 fn top_n_sorts_numerically_and_cuts() {
     let (answer, _) = run(&[
         ToolCall::new(
