@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::page::Page;
 
 pub(crate) use crate::page::chrome::is_hidden;
-pub(crate) use render::flat_text;
+pub(crate) use render::{flat_text, flat_text_raw};
 
 /// Longest `text` or `markdown`, in characters.
 pub const MAX_CHARS: usize = 200_000;

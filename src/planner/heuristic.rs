@@ -144,12 +144,17 @@ fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
             json!({}),
             "the request asks for images",
         )],
+        Intent::Code => vec![ToolCall::new(
+            "html.code",
+            json!({}),
+            "the request asks for code blocks",
+        )],
         Intent::List => Vec::new(),
     };
     if let Some(n) = request.count
         && matches!(
             intent,
-            Intent::Links { .. } | Intent::Images | Intent::Prices | Intent::Dates
+            Intent::Links { .. } | Intent::Images | Intent::Prices | Intent::Dates | Intent::Code
         )
     {
         calls.push(ToolCall::new(

@@ -34,6 +34,8 @@ pub enum Intent {
     Dates,
     /// Images.
     Images,
+    /// Code blocks (examples, snippets, listings).
+    Code,
 }
 
 /// A field the user named, and what part of an item it means.
@@ -525,6 +527,15 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         "telephone",
     ]) {
         Intent::Contacts
+    } else if has(&[
+        "code example",
+        "code snippet",
+        "code block",
+        "code sample",
+        "code listing",
+        "source code",
+    ]) {
+        Intent::Code
     } else if has(&["table", "tabular"]) && !list_nouns {
         Intent::Tables
     } else if (has(&["link", "urls", "hrefs"])
@@ -813,6 +824,14 @@ mod tests {
             Intent::Metadata
         );
         assert_eq!(parse("image urls", None).intent, Intent::Images);
+        assert_eq!(
+            parse("all code examples on this page", None).intent,
+            Intent::Code
+        );
+        assert_eq!(
+            parse("the code snippets, with their language", None).intent,
+            Intent::Code
+        );
         for (wording, target) in [
             ("links to github", Some("github")),
             ("all links containing docs", Some("docs")),

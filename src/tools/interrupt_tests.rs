@@ -117,6 +117,7 @@ mod tests {
                 ("html.attr", json!({"selector": "a", "attribute": "href"})),
                 ("html.links", json!({"pattern": "link \\d+"})),
                 ("html.images", json!({})),
+                ("html.code", json!({})),
                 ("html.tables", json!({})),
                 (
                     "extract.fields",

@@ -212,11 +212,12 @@ fn templated_call() -> impl Strategy<Value = ToolCall> {
             "html.images",
             json!({"selector": "$S", "limit": "$N", "within": "$B"}),
         ),
+        ("html.code", json!({"limit": "$N", "within": "$B"})),
         ("html.tables", json!({"selector": "$S", "all": "$B"})),
         ("html.tables", json!({"all": "$B"})),
         (
             "extract.fields",
-            json!({"selector": "$S", "fields": {"a": "$S", "b": {"selector": "$S", "kind": "number", "next_sibling": "$B"}, "c": {"selector": "$S", "kind": "list"}}}),
+            json!({"selector": "$S", "fields": {"a": "$S", "b": {"selector": "$S", "kind": "number", "next_sibling": "$B"}, "c": {"selector": "$S", "kind": "list"}, "d": {"selector": "$S", "kind": "date"}}}),
         ),
         (
             "extract.top_n",
@@ -403,6 +404,7 @@ fn the_catalog_has_every_tool_with_an_object_schema() {
             "html.attr",
             "html.links",
             "html.images",
+            "html.code",
             "html.tables",
             "html.forms",
             "html.meta",

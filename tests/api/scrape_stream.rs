@@ -192,6 +192,35 @@ async fn products_skip_navigation_and_read_prices() {
 }
 
 #[tokio::test]
+async fn code_examples_come_back_with_their_lines_and_language() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let url = fixtures.url("/pages/docs-code.html");
+    let frames = app
+        .stream(&json!({"urls": [url], "instructions": "all code examples on this page"}))
+        .await;
+    let done = complete(&frames);
+    let answer = done["extracted_data"][&url].as_array().unwrap();
+    assert_eq!(
+        answer.len(),
+        2,
+        "the page's two blocks, not the menu's or inline code"
+    );
+    assert_eq!(answer[0]["language"], "rust");
+    assert!(
+        answer[0]["code"]
+            .as_str()
+            .unwrap()
+            .starts_with("use widget::Widget;\n\nfn main() {\n    let w"),
+        "{answer:?}"
+    );
+    assert_eq!(
+        answer[1],
+        json!({"code": "cargo run\n# prints: demo", "language": "shell"})
+    );
+}
+
+#[tokio::test]
 async fn an_explicit_plan_is_run_as_given() {
     let fixtures = FixtureServer::start().await;
     let app = spawn_app().await;

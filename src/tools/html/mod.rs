@@ -59,6 +59,13 @@ pub fn tools() -> Vec<Tool> {
             images,
         ),
         Tool::new(
+            "html.code",
+            "Code blocks of the page (`<pre>`, and multi-line `<code>` outside one), outside its navigation and footer, whitespace kept.",
+            "Array of {code, language} in page order (language from a `language-*`/`lang-*` class or `data-lang`, else null); the blocks become the selection.",
+            Effect::Replace,
+            code,
+        ),
+        Tool::new(
             "html.tables",
             "Read a data table into records: header from <thead>, a row of <th>, or the first row; the table matching `selector`, else the largest data table. `all: true` reads every table.",
             "Array of row objects keyed by header text (missing cells null); with `all`: array of {caption, headers, rows}.",
@@ -457,6 +464,91 @@ fn images(ws: &mut Workspace<'_>, params: ImagesParams) -> Result<Value, ToolErr
     }
     ws.selection = Some(elements);
     Ok(Value::Array(records))
+}
+
+/// Params of `html.code`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CodeParams {
+    /// Keep at most this many blocks.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub limit: Option<usize>,
+    /// Look only inside the current selection.
+    #[serde(default)]
+    pub within: bool,
+}
+
+fn code(ws: &mut Workspace<'_>, params: CodeParams) -> Result<Value, ToolError> {
+    let roots = ws.roots(params.within);
+    let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
+    let mut records = Vec::new();
+    let mut elements = Vec::new();
+    for root in roots {
+        for block in interrupt::select(root, crate::static_selector!("pre, code")) {
+            if records.len() >= cap {
+                break;
+            }
+            let text = crate::content::flat_text_raw(block);
+            // `<code>` inside `<pre>` is that block; a one-line `<code>` is a word in a sentence.
+            let inside_pre = || {
+                block
+                    .ancestors()
+                    .filter_map(ElementRef::wrap)
+                    .any(|a| a.value().name() == "pre")
+            };
+            if block.value().name() == "code" && (!text.trim().contains('\n') || inside_pre()) {
+                continue;
+            }
+            if crate::page::chrome::in_chrome(block) {
+                continue;
+            }
+            let code = text.trim_matches('\n').trim_end();
+            if code.trim().is_empty() {
+                continue;
+            }
+            let mut record = Map::new();
+            record.insert("code".into(), Value::String(ws.cap_text(code.to_owned())));
+            record.insert(
+                "language".into(),
+                code_language(block).map_or(Value::Null, Value::String),
+            );
+            records.push(Value::Object(record));
+            elements.push(block);
+        }
+    }
+    ws.selection = Some(elements);
+    Ok(Value::Array(records))
+}
+
+/// The language a code block names: a `language-rust` / `lang-rust` / `highlight-source-rust`
+/// class or a `data-lang` on the block, its `<code>` or its wrapper.
+fn code_language(block: ElementRef<'_>) -> Option<String> {
+    let inner = block
+        .children()
+        .filter_map(ElementRef::wrap)
+        .find(|c| c.value().name() == "code");
+    let wrapper = block.parent().and_then(ElementRef::wrap);
+    [Some(block), inner, wrapper]
+        .into_iter()
+        .flatten()
+        .find_map(|el| {
+            let value = el.value();
+            value
+                .attr("data-lang")
+                .or_else(|| value.attr("data-language"))
+                .map(str::to_owned)
+                .or_else(|| {
+                    value.classes().find_map(|class| {
+                        ["language-", "lang-", "highlight-source-"]
+                            .iter()
+                            .find_map(|prefix| class.strip_prefix(prefix))
+                            .filter(|name| !name.is_empty())
+                            .map(str::to_owned)
+                    })
+                })
+        })
+        .map(|name| name.to_ascii_lowercase())
 }
 
 /// The best URL of an image: the largest `srcset` candidate, else a lazy-loading attribute,

@@ -371,4 +371,25 @@ mod catalog {
         assert!(call_err(&shop, "html.meta", json!({"x": 1})).starts_with("html.meta:"));
         assert!(call_err(&shop, "html.links", json!({"limit": 0})).starts_with("html.links:"));
     }
+
+    #[test]
+    fn code_blocks_keep_their_lines_and_name_their_language() {
+        let docs = page(
+            include_str!("../../../tests/fixtures/pages/docs-code.html"),
+            "https://docs.example/start",
+        );
+        assert_eq!(
+            call(&docs, "html.code", json!({})),
+            json!([
+                {"code": "use widget::Widget;\n\nfn main() {\n    let w = Widget::new(\"demo\");\n    println!(\"{}\", w.name());\n}", "language": "rust"},
+                {"code": "cargo run\n# prints: demo", "language": "shell"}
+            ])
+        );
+        assert_eq!(
+            call(&docs, "html.code", json!({"limit": 1}))
+                .as_array()
+                .map(Vec::len),
+            Some(1)
+        );
+    }
 }
