@@ -162,37 +162,39 @@ fn rows_whose_longest_link_moves_are_named_by_their_first_link() {
 
 #[test]
 fn a_user_card_names_the_author_by_its_name_link() {
-    let post = |name: &str| {
+    // Three posts whose user card is `card` with the poster's name link inside.
+    let thread = |card_attrs: &str, details: &str| {
+        let post = |name: &str| {
+            format!(
+                r#"<article class="message"><div {card_attrs}><a href="/members/{name}">{name}</a>
+                <span>{details}</span></div>
+                <div class="message-body"><p>Some reply text by {name} that is long enough to read as a post.</p></div></article>"#
+            )
+        };
         format!(
-            r#"<article class="message"><div class="message-userDetails author-card"><a href="/members/{name}">{name}</a>
-            <span>Joined Jun 4, 2024 · Messages 28 · Reaction score 38 · Location London</span></div>
-            <div class="message-body"><p>Some reply text by {name} that is long enough to read as a post.</p></div></article>"#
+            "<html><body><main>{}{}{}</main></body></html>",
+            post("ann"),
+            post("bob"),
+            post("cyd")
         )
     };
-    let html = format!(
-        "<html><body><main>{}{}{}</main></body></html>",
-        post("ann"),
-        post("bob"),
-        post("cyd")
+    let long = thread(
+        r#"class="message-userDetails author-card""#,
+        "Joined Jun 4, 2024 · Messages 28 · Reaction score 38 · Location London",
     );
-    let best = best_block(&html);
-    assert_eq!(field(&best, "author").map(|(_, v)| v), Some("ann".into()));
+    assert_eq!(
+        field(&best_block(&long), "author").map(|(_, v)| v),
+        Some("ann".into())
+    );
     // A short card too: the name link, not "ann 25 posts · Joined 2007".
-    let short = |name: &str| {
-        format!(
-            r#"<article class="message"><div class="user-info" itemprop="author"><a href="/members/{name}">{name}</a>
-            <span>25 posts · Joined 2007</span></div>
-            <div class="message-body"><p>Some reply text by {name} that is long enough to read as a post.</p></div></article>"#
-        )
-    };
-    let html = format!(
-        "<html><body><main>{}{}{}</main></body></html>",
-        short("ann"),
-        short("bob"),
-        short("cyd")
+    let short = thread(
+        r#"class="user-info" itemprop="author""#,
+        "25 posts · Joined 2007",
     );
-    let best = best_block(&html);
-    assert_eq!(field(&best, "author").map(|(_, v)| v), Some("ann".into()));
+    assert_eq!(
+        field(&best_block(&short), "author").map(|(_, v)| v),
+        Some("ann".into())
+    );
 }
 
 #[test]
