@@ -2,7 +2,7 @@
 //! WCXB dev pages that label an author or a date.
 //!
 //! ```text
-//! cargo run --release --example eval_metadata -- ../shared/corpora/wcxb-dev [--split even|odd|all] [--per-page] [--show ID]
+//! cargo run --release --example eval_metadata -- ../shared/corpora/wcxb-dev [--split even|odd|odd1|odd3|all] [--per-page] [--show ID]
 //! ```
 //!
 //! Scores, averaged over the pages that label the field: **date** 1 when the answer is the

@@ -623,6 +623,12 @@ fn published_at(
                 .map(str::to_owned)
                 .and_then(valid)
         });
+    // The page's `<time>` may write the declared moment in its own zone (`2025-12-18T19:05
+    // -08:00` for `2025-12-19T03:05Z`): the day a reader sees is that zone's.
+    let declared = match (declared, &in_body_time) {
+        (Some(d), Some(t)) if !same_day(&d, t) && same_instant(&d, t) => Some(t.clone()),
+        (declared, _) => declared,
+    };
     let in_url = url_date(page);
     // `09.10.2024` on a page that declares 2024-09-10 was written month first.
     let printed = super::byline::date(doc, month_first).map(|printed| {
@@ -654,6 +660,17 @@ fn published_at(
     .or(in_url)
     .or_else(|| super::byline::named_date(doc, month_first))
     .or_else(|| modified.map(str::to_owned))
+}
+
+/// Whether two ISO-8601 date-times with offsets name the same moment.
+fn same_instant(a: &str, b: &str) -> bool {
+    match (
+        chrono::DateTime::parse_from_rfc3339(a),
+        chrono::DateTime::parse_from_rfc3339(b),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// Whether two ISO-8601 dates (or date-times) fall on the same day as written.
