@@ -293,7 +293,7 @@ pub(crate) fn author(doc: &Html) -> Option<String> {
 /// a date the page labels "Published on" / "Posted on" anywhere outside its chrome.
 pub(crate) fn date(doc: &Html, month_first: bool) -> Option<PrintedDate> {
     let found = headline(doc).and_then(|start| near_headline(doc, start));
-    let found = found.or_else(|| labelled_date(doc))?;
+    let found = found.or_else(|| labelled_date(doc, DateLabel::Published))?;
     let day = normalise_date(&found, month_first)?
         .chars()
         .take(10)
@@ -315,6 +315,9 @@ pub(crate) struct PrintedDate {
 fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
     let mut before = String::new();
     let mut after = String::new();
+    // Where `after` holds sentences: a date in a caption or the article's first paragraph
+    // ("signed on August 12, 1898") is not when the page was published.
+    let mut prose: Vec<std::ops::Range<usize>> = Vec::new();
     let mut after_headline = false;
     for edge in doc.root_element().traverse() {
         let ego_tree::iter::Edge::Close(node) = edge else {
@@ -337,6 +340,9 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
                 continue;
             }
             if after_headline {
+                if t.len() > MAX_BYLINE_CHARS {
+                    prose.push(after.len()..after.len() + t.len());
+                }
                 after.push_str(&t);
                 after.push(' ');
                 if after.len() > DATE_WINDOW_CHARS {
@@ -400,16 +406,17 @@ fn near_headline(doc: &Html, start: ElementRef<'_>) -> Option<String> {
                     .any(|w| own.contains(w))
             }
     };
+    let in_prose = |m: &regex::Match<'_>| prose.iter().any(|r| r.contains(&m.start()));
     date_pattern()
         .find_iter(&after)
-        .find(|m| !updated(&after, m))
+        .find(|m| !updated(&after, m) && !in_prose(m))
         .or_else(|| {
             date_pattern()
                 .find_iter(before)
                 .filter(|m| !updated(before, m))
                 .last()
         })
-        .or_else(|| date_pattern().find(&after))
+        .or_else(|| date_pattern().find_iter(&after).find(|m| !in_prose(m)))
         .map(|m| m.as_str().to_owned())
 }
 
@@ -481,20 +488,42 @@ fn names_date(el: ElementRef<'_>) -> bool {
         })
 }
 
-/// A date after "Published on", "Posted on", "Published:" or a poster's name ("Started by Ann
-/// Lee, June 4, 2024", "Posted by Ann on …") in the page's text, chrome aside.
-fn labelled_date(doc: &Html) -> Option<String> {
-    static LABEL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let label = LABEL.get_or_init(|| {
+/// What a page's label says of the date after it.
+#[derive(Clone, Copy)]
+pub(crate) enum DateLabel {
+    /// "Published on", "Posted on", "Published:", a poster's name ("Started by Ann Lee, June
+    /// 4, 2024", "Posted by Ann on …").
+    Published,
+    /// "Last updated:", "Updated on", "Last modified:".
+    Updated,
+}
+
+impl DateLabel {
+    fn pattern(self) -> &'static regex::Regex {
+        static PUBLISHED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        static UPDATED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
         #[allow(
             clippy::expect_used,
-            reason = "a pattern in our source; the tests compile it"
+            reason = "patterns in our source; the tests compile them"
         )]
-        regex::Regex::new(
-            r"(?i)(?:(?:published|posted|publication date|date published)(?: on(?: the)?)?\s*:?|(?:posted|started|submitted) by [^,»|\n]{1,40}(?:,| on| »| \|))\s*$",
-        )
-        .expect("label pattern is valid")
-    });
+        match self {
+            Self::Published => PUBLISHED.get_or_init(|| {
+                regex::Regex::new(
+                    r"(?i)(?:(?:published|posted|publication date|date published)(?: on(?: the)?)?\s*:?|(?:posted|started|submitted) by [^,»|\n]{1,40}(?:,| on| »| \|))\s*$",
+                )
+                .expect("label pattern is valid")
+            }),
+            Self::Updated => UPDATED.get_or_init(|| {
+                regex::Regex::new(r"(?i)(?:last )?(?:updated|modified|reviewed)(?: on)?\s*:?\s*$")
+                    .expect("label pattern is valid")
+            }),
+        }
+    }
+}
+
+/// A date the page's text labels as `kind` (see [`DateLabel`]), chrome aside.
+pub(crate) fn labelled_date(doc: &Html, kind: DateLabel) -> Option<String> {
+    let label = kind.pattern();
     let body = doc.select_checked(crate::static_selector!("body")).next()?;
     let mut text = String::new();
     // One walk, skipping chrome subtrees whole: the page may be deep and large.

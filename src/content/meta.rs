@@ -660,6 +660,11 @@ fn published_at(
     .or(in_url)
     .or_else(|| super::byline::named_date(doc, month_first))
     .or_else(|| modified.map(str::to_owned))
+    // "Last updated: Nov 13, 2025" as a page's only date is the one a reader would quote.
+    .or_else(|| {
+        super::byline::labelled_date(doc, super::byline::DateLabel::Updated)
+            .and_then(|found| normalise_date(&found, month_first))
+    })
 }
 
 /// Whether two ISO-8601 date-times with offsets name the same moment.
@@ -763,18 +768,24 @@ impl MetaTags {
 
 fn string_of(value: &Value) -> Option<String> {
     match value {
-        Value::String(s) => Some(collapse_whitespace(s)).filter(|s| !s.is_empty()),
+        Value::String(s) => Some(ld_text(s)).filter(|s| !s.is_empty()),
         Value::Array(a) => a.iter().find_map(string_of),
         Value::Object(m) => m.get("@value").and_then(string_of),
         _ => None,
     }
 }
 
+/// A JSON-LD string as text. A `<script>`'s content is not HTML, so the parser left its
+/// entities alone, yet CMSs escape names and headlines in it as HTML (`Maria &amp; Katerina`).
+fn ld_text(raw: &str) -> String {
+    collapse_whitespace(&html_escape::decode_html_entities(raw))
+}
+
 /// Names in a JSON-LD value: a string, an object's `name`, or a list of them.
 fn names_of(value: &Value) -> Vec<String> {
     match value {
         Value::Array(a) => a.iter().flat_map(names_of).collect(),
-        Value::String(s) => vec![collapse_whitespace(s)],
+        Value::String(s) => vec![ld_text(s)],
         Value::Object(m) => m.get("name").and_then(string_of).into_iter().collect(),
         _ => Vec::new(),
     }
@@ -935,6 +946,64 @@ mod tests {
         assert_eq!(m.published_at.as_deref(), Some("2009-05-02T00:01:21Z"));
         let m = meta_of(&page(""), "https://qa.example/q/2888");
         assert_eq!(m.published_at.as_deref(), Some("2014-08-01"));
+    }
+
+    #[test]
+    fn the_day_is_the_one_the_page_writes_for_the_declared_moment() {
+        let page = |time: &str| {
+            format!(
+                r#"<html><head><meta property="article:published_time" content="2025-12-19T03:05:00+00:00"></head>
+                <body><article><h1>Ten ways to cook rice well</h1>{time}<p>Body text.</p></article></body></html>"#
+            )
+        };
+        let same_moment = meta_of(
+            &page(r#"<time datetime="2025-12-18T19:05:00-08:00">December 18, 2025</time>"#),
+            "https://news.example/rice",
+        );
+        assert_eq!(
+            same_moment.published_at.as_deref(),
+            Some("2025-12-18T19:05:00-08:00")
+        );
+        // Another moment on the day before is another date: the CMS's tag stays.
+        let another = meta_of(
+            &page(r#"<time datetime="2025-12-18T11:00:00-08:00">December 18, 2025</time>"#),
+            "https://news.example/rice",
+        );
+        assert_eq!(
+            another.published_at.as_deref(),
+            Some("2025-12-19T03:05:00+00:00")
+        );
+    }
+
+    #[test]
+    fn a_date_in_the_first_sentences_is_not_the_byline_date() {
+        let m = meta_of(
+            r#"<html><body><main><div class="meta"><span>Dec 17, 2025</span><span>Ann Lee</span></div>
+            <h1>Attested builds</h1><figure><p>Signing of the Peace Protocol Between Spain and the United States, August 12, 1898, by Theobald Chartran. Signing a document, either as a witness or a party, is an old way of saying that you stand behind it.</p></figure>
+            <p>Body text.</p></main></body></html>"#,
+            "https://blog.example/attested",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2025-12-17"));
+    }
+
+    #[test]
+    fn a_last_updated_line_dates_a_page_that_shows_no_other_date() {
+        let m = meta_of(
+            r#"<html><body><main><h1>Webcams</h1><p>See the valley live from five cameras.</p></main>
+            <div><p style="text-align:right;">Last updated: November 13, 2025</p></div></body></html>"#,
+            "https://parks.example/webcams.htm",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2025-11-13"));
+    }
+
+    #[test]
+    fn json_ld_text_is_read_without_its_html_escapes() {
+        let m = meta_of(
+            r#"<html><head><script type="application/ld+json">{"@type":"Article","headline":"Tips &amp; tricks","author":{"@type":"Person","name":"Maria &amp; Katerina"}}</script></head><body></body></html>"#,
+            "https://travel.example/post",
+        );
+        assert_eq!(m.title.as_deref(), Some("Tips & tricks"));
+        assert_eq!(m.authors, ["Maria", "Katerina"]);
     }
 
     #[test]
