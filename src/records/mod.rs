@@ -31,9 +31,11 @@ use crate::page::dom::simple_selector;
 use crate::page::interrupt::SelectChecked;
 
 pub use align::{Column, ColumnKind, NameSource};
-use shape::{Shape, similarity};
+use shape::{Shape, containment, similarity};
 use stats::{Counts, RecordStats};
 
+/// Most sections a page made of sections has (see `lists_of_sections`).
+const MAX_SECTIONS: usize = 16;
 /// Fewest records a list must have.
 const MIN_RECORDS: usize = 3;
 /// Characters of one record that count toward its list's score: past it, a few long records
@@ -49,6 +51,9 @@ const LINK_GROUP_LINKS: f64 = 10.0;
 const MAX_CLUSTERS: usize = 64;
 /// Shape similarity at which they are, whatever their classes (zebra rows `odd`/`even`).
 const CLOSE_SHAPE: f64 = 0.8;
+/// Share of one sibling's shape the other holds at which two siblings whose classes agree
+/// are records of one list, one with more inside (a promotion, a second price).
+const CONTAINED_SHAPE: f64 = 0.9;
 
 /// The main list of a page, as rows.
 #[derive(Debug, Clone, Serialize)]
@@ -194,7 +199,9 @@ impl<'p> Ranked<'p> {
     /// The best list, or the finer records inside it when its records are rows of records.
     fn main(&self) -> Candidate {
         let best = &self.candidates[0];
-        finer_records(self.page, best, &self.candidates).unwrap_or_else(|| best.clone())
+        finer_records(self.page, best, &self.candidates)
+            .or_else(|| lists_of_sections(self.page, best, &self.candidates))
+            .unwrap_or_else(|| best.clone())
     }
 
     /// The next best lists that overlap neither `main` nor each other, at most `max`.
@@ -450,6 +457,8 @@ fn lists_among(kids: &[ElementRef<'_>]) -> Vec<Vec<Vec<NodeId>>> {
                 alike >= CLOSE_SHAPE
                     || alike >= SAME_SHAPE
                         && (classes_agree(kids[rep], kids[i]) || rows_alike(kids[rep], kids[i]))
+                    || containment(&shapes[rep], &shapes[i]) >= CONTAINED_SHAPE
+                        && classes_agree(kids[rep], kids[i])
             }
         });
         match found {
@@ -777,6 +786,66 @@ fn is_overlay(element: ElementRef<'_>) -> bool {
                     .split(|c: char| !c.is_ascii_alphanumeric())
                     .any(|w| OVERLAY_WORDS.contains(&w))
         })
+}
+
+/// The stories of a page made of sections ("Latest", "Science", "Seminars"), each a heading
+/// over a list of its own: when most of `best`'s records hold such a list, the records are
+/// sections and the list a person means is every section's items, in page order. The inner
+/// lists must carry weight (a third of `best`'s score together), and a page has a handful of
+/// sections ([`MAX_SECTIONS`]): the rows of an hourly forecast, each with its own details, or a
+/// card's colour swatches do not make the card a section.
+fn lists_of_sections(page: &Page, best: &Candidate, all: &[Candidate]) -> Option<Candidate> {
+    let doc = &page.document;
+    if best.records.len() > MAX_SECTIONS || best.records.iter().any(|r| r.len() != 1) {
+        return None;
+    }
+    let section_of = |id: NodeId| -> Option<usize> {
+        let node = doc.tree.get(id)?;
+        node.ancestors()
+            .find_map(|a| best.records.iter().position(|r| r[0] == a.id()))
+    };
+    // The best inner list of each section.
+    let mut inner: Vec<Option<&Candidate>> = vec![None; best.records.len()];
+    for candidate in all {
+        if candidate.chrome || candidate.score <= 0.0 {
+            continue;
+        }
+        let Some(section) = candidate.records.first().and_then(|r| section_of(r[0])) else {
+            continue;
+        };
+        if candidate
+            .records
+            .iter()
+            .any(|r| section_of(r[0]) != Some(section))
+        {
+            continue;
+        }
+        let structured = candidate
+            .records
+            .iter()
+            .filter_map(|r| doc.tree.get(r[0]).and_then(ElementRef::wrap))
+            .filter(|el| align::text_slot_count(*el) >= 2)
+            .count();
+        if structured * 5 < candidate.records.len() * 4 {
+            continue;
+        }
+        if inner[section].is_none_or(|c| candidate.score > c.score) {
+            inner[section] = Some(candidate);
+        }
+    }
+    let lists: Vec<&Candidate> = inner.into_iter().flatten().collect();
+    let weight: f64 = lists.iter().map(|c| c.score).sum();
+    if lists.len() * 2 < best.records.len() || lists.len() < 2 || weight < best.score * 0.3 {
+        return None;
+    }
+    let mut records: Vec<Vec<NodeId>> = lists.iter().flat_map(|c| c.records.clone()).collect();
+    records.sort_by_key(|r| r[0]);
+    Some(Candidate {
+        records,
+        key: best.key.clone(),
+        score: best.score,
+        chrome: false,
+    })
 }
 
 /// When each record of `best` is a container whose text is mostly a list of smaller records

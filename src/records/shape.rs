@@ -55,6 +55,26 @@ pub(super) fn similarity(a: &Shape, b: &Shape) -> f64 {
     if a.paths.is_empty() && b.paths.is_empty() {
         return 1.0;
     }
+    let common = common_paths(a, b);
+    let union = a.paths.len() + b.paths.len() - common;
+    common as f64 / union as f64
+}
+
+/// Share of the smaller shape's paths that the other one has too (0 when the smaller has
+/// fewer than [`MIN_CONTAINED_PATHS`]): a card with a promotion added is still that card.
+pub(super) fn containment(a: &Shape, b: &Shape) -> f64 {
+    let smaller = a.paths.len().min(b.paths.len());
+    if smaller < MIN_CONTAINED_PATHS {
+        return 0.0;
+    }
+    common_paths(a, b) as f64 / smaller as f64
+}
+
+/// Paths below which a shape is too plain for containment to say anything: every element
+/// holds a lone `<a>` or `<span>`.
+const MIN_CONTAINED_PATHS: usize = 4;
+
+fn common_paths(a: &Shape, b: &Shape) -> usize {
     let (mut i, mut j, mut common) = (0, 0, 0usize);
     while i < a.paths.len() && j < b.paths.len() {
         match a.paths[i].cmp(&b.paths[j]) {
@@ -67,6 +87,5 @@ pub(super) fn similarity(a: &Shape, b: &Shape) -> f64 {
             }
         }
     }
-    let union = a.paths.len() + b.paths.len() - common;
-    common as f64 / union as f64
+    common
 }

@@ -384,3 +384,72 @@ fn groups_of_links_lose_to_the_records_they_sit_beside() {
         list.records[0]
     );
 }
+
+#[test]
+fn cards_with_a_promotion_inside_are_cards_of_the_same_grid() {
+    let cards: String = [
+        "Kettle", "Toaster", "Blender", "Mixer", "Grinder", "Juicer", "Steamer", "Fryer",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, name)| {
+        // Every third card carries a promotion block of its own markup.
+        let promo = if i % 3 == 1 {
+            "<div class='promo'><h4>Two for one</h4><p>Buy <strong>two</strong> and pay for one.</p>\
+             <ul><li>Online only</li><li>Ends Sunday</li></ul><span>Members</span><a href='/deal'>Details</a></div>"
+        } else {
+            ""
+        };
+        format!(
+            "<div class='card product-card'><a href='/p/{i}'><img src='/img/{i}.jpg' alt=''></a>\
+             <h3><a href='/p/{i}'>{name}</a></h3><span class='price'>${i}9.99</span>\
+             <button>Add to cart</button><a class='more' href='/p/{i}'>Read more</a>{promo}</div>"
+        )
+    })
+    .collect();
+    let html = page(&format!("<div class='grid'>{cards}</div>"), "");
+    let list = records_of(&html);
+    assert_eq!(list.total, 8);
+    let titles: Vec<&Value> = list.records.iter().map(|r| &r["title"]).collect();
+    assert_eq!(
+        titles,
+        [
+            "Kettle", "Toaster", "Blender", "Mixer", "Grinder", "Juicer", "Steamer", "Fryer"
+        ]
+    );
+}
+
+#[test]
+fn a_page_of_sections_gives_the_stories_of_every_section() {
+    let story = |section: &str, i: usize| {
+        format!(
+            "<a href='/{section}/{i}'>{section} story number {i} of the week</a>\
+             <span class='author'>Reporter {i}</span><time>May {i}, 2025</time>"
+        )
+    };
+    // Each section names its list its own way, so the lists do not read as one.
+    let sections: String = ["Science", "Health", "Space", "Climate"]
+        .iter()
+        .map(|section| {
+            let stories: String = (1..=4)
+                .map(|i| format!("<li class='item-{section}'>{}</li>", story(section, i)))
+                .collect();
+            format!(
+                "<section class='block'><div class='head'><h2>{section}</h2><a href='/{section}'>View all</a></div>\
+                 <ul class='list-{section}'>{stories}</ul></section>"
+            )
+        })
+        .collect();
+    let list = records_of(&page(
+        &format!("<div class='sections'>{sections}</div>"),
+        "",
+    ));
+    assert_eq!(list.total, 16);
+    let first_words: Vec<String> = list
+        .records
+        .iter()
+        .filter_map(|r| r.values().find_map(Value::as_str).map(str::to_owned))
+        .collect();
+    assert_eq!(first_words[0], "Science story number 1 of the week");
+    assert_eq!(first_words[15], "Climate story number 4 of the week");
+}
