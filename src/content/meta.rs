@@ -438,7 +438,10 @@ fn authors(
                     })
             })
             .filter_map(|img| img.value().attr("alt"))
-            .map(|alt| alt.split(',').next().unwrap_or(alt).trim().to_owned())
+            .map(|alt| {
+                let alt = strip_photo_words(alt);
+                alt.split(',').next().unwrap_or(alt).trim().to_owned()
+            })
             .find(|alt| {
                 let words = alt.split_whitespace().count();
                 (2..=4).contains(&words)
@@ -449,7 +452,16 @@ fn authors(
             });
         clean(&named.into_iter().collect::<Vec<_>>())
     };
-    let sources: [&dyn Fn() -> Vec<String>; 8] = [
+    // An author box's name: `<h4 class="elementor-author-box__name">`, `<span class="author-name">`.
+    let from_box = || {
+        let named = doc
+            .select_checked(static_selector!("[class]"))
+            .filter(|el| el.value().classes().any(names_author_name))
+            .map(|el| super::flat_text(el))
+            .find(|name| !name.is_empty() && name.chars().count() <= 60);
+        clean(&named.into_iter().collect::<Vec<_>>())
+    };
+    let sources: [&dyn Fn() -> Vec<String>; 9] = [
         &from_ld,
         &from_meta,
         &from_card,
@@ -457,6 +469,7 @@ fn authors(
         &from_poster,
         &from_label,
         &from_byline,
+        &from_box,
         &from_photo,
     ];
     let mut fallback = Vec::new();
@@ -520,6 +533,35 @@ fn home_links(page: &Page) -> Vec<String> {
 }
 
 /// A class forum software gives a post's author: `username`, `username--style2`.
+/// Whether a class names an author's name (`author-name`, `author-box__name`, `authorName`).
+fn names_author_name(class: &str) -> bool {
+    let class = class.to_ascii_lowercase();
+    let parts: Vec<&str> = class.split(['-', '_']).filter(|p| !p.is_empty()).collect();
+    match parts.as_slice() {
+        [one] => *one == "authorname",
+        _ => parts.iter().any(|p| p.starts_with("author")) && parts.last() == Some(&"name"),
+    }
+}
+
+/// An author photo's `alt` without the words around the name ("Picture of Liz Kenny",
+/// "Headshot of Ann Lee, with a lake behind").
+fn strip_photo_words(alt: &str) -> &str {
+    let lower = alt.to_ascii_lowercase();
+    let start = [
+        "picture of ",
+        "photo of ",
+        "headshot of ",
+        "image of ",
+        "portrait of ",
+        "avatar of ",
+    ]
+    .iter()
+    .find(|p| lower.starts_with(*p))
+    .map_or(0, |p| p.len());
+    let alt = &alt[start..];
+    alt.find(" with ").map_or(alt, |end| &alt[..end])
+}
+
 fn names_poster(class: &str) -> bool {
     class
         .split(['-', '_'])
@@ -1039,6 +1081,22 @@ mod tests {
             "https://blog.example/post",
         );
         assert_eq!(photo.authors, ["Chris Winter"]);
+        let described = meta_of(
+            r#"<html><body><p>Text.</p><div class="author-box"><img src="a.jpg" alt="Picture of Liz Kenny with a lake behind her"></div></body></html>"#,
+            "https://blog.example/post",
+        );
+        assert_eq!(described.authors, ["Liz Kenny"]);
+    }
+
+    #[test]
+    fn an_author_box_at_the_end_names_the_author() {
+        let m = meta_of(
+            r#"<html><body><main><h1>Pros and cons of consulting</h1><p>Consulting is a career many weigh for years before they start.</p>
+            <div class="elementor-author-box"><div class="elementor-author-box__text"><h4 class="elementor-author-box__name"> Liz Kenny </h4>
+            <div class="elementor-author-box__bio"><p>Former consultant.</p></div></div></div></main></body></html>"#,
+            "https://consulting.example/pros-and-cons",
+        );
+        assert_eq!(m.authors, ["Liz Kenny"]);
     }
 
     #[test]
