@@ -998,21 +998,22 @@ mod tests {
                 <body><article><h1>Ten ways to cook rice well</h1>{time}<p>Body text.</p></article></body></html>"#
             )
         };
-        let same_moment = meta_of(
-            &page(r#"<time datetime="2025-12-18T19:05:00-08:00">December 18, 2025</time>"#),
-            "https://news.example/rice",
-        );
+        let published = |time: &str| {
+            meta_of(
+                &page(&format!(
+                    r#"<time datetime="{time}">December 18, 2025</time>"#
+                )),
+                "https://news.example/rice",
+            )
+            .published_at
+        };
         assert_eq!(
-            same_moment.published_at.as_deref(),
+            published("2025-12-18T19:05:00-08:00").as_deref(),
             Some("2025-12-18T19:05:00-08:00")
         );
         // Another moment on the day before is another date: the CMS's tag stays.
-        let another = meta_of(
-            &page(r#"<time datetime="2025-12-18T11:00:00-08:00">December 18, 2025</time>"#),
-            "https://news.example/rice",
-        );
         assert_eq!(
-            another.published_at.as_deref(),
+            published("2025-12-18T11:00:00-08:00").as_deref(),
             Some("2025-12-19T03:05:00+00:00")
         );
     }

@@ -354,3 +354,18 @@ async fn every_list_on_the_page_gives_each_lists_records_tagged_with_their_list(
     assert_eq!(records.len(), 4);
     assert!(records.iter().all(|r| r.get("list").is_none()));
 }
+
+#[tokio::test]
+async fn a_front_page_of_sections_gives_the_stories_of_every_section() {
+    // Four sections, each a heading over a list named its own way.
+    let (records, columns) = every_item("records-sections.html").await;
+    assert_eq!(columns, ["title", "url", "byline", "date"]);
+    let titles: Vec<&str> = records.iter().filter_map(|r| r["title"].as_str()).collect();
+    assert_eq!(titles.len(), 13, "{records:?}");
+    assert_eq!(titles[0], "Telescope maps a cold galaxy");
+    assert_eq!(titles[3], "Sleep and memory, measured");
+    assert_eq!(
+        records[12],
+        json!({"title": "Storm seasons, longer", "url": "/climate/3", "byline": "Reporter 13", "date": "2025-05-13"})
+    );
+}
