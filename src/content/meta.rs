@@ -532,7 +532,6 @@ fn home_links(page: &Page) -> Vec<String> {
         .collect()
 }
 
-/// A class forum software gives a post's author: `username`, `username--style2`.
 /// Whether a class names an author's name (`author-name`, `author-box__name`, `authorName`).
 fn names_author_name(class: &str) -> bool {
     let class = class.to_ascii_lowercase();
@@ -562,6 +561,7 @@ fn strip_photo_words(alt: &str) -> &str {
     alt.find(" with ").map_or(alt, |end| &alt[..end])
 }
 
+/// A class forum software gives a post's author: `username`, `username--style2`.
 fn names_poster(class: &str) -> bool {
     class
         .split(['-', '_'])

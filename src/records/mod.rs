@@ -36,6 +36,8 @@ use stats::{Counts, RecordStats};
 
 /// Most sections a page made of sections has (see `lists_of_sections`).
 const MAX_SECTIONS: usize = 16;
+/// Share of the sections' score their inner lists must reach together to be the answer.
+const SECTION_LISTS_SHARE: f64 = 0.3;
 /// Fewest records a list must have.
 const MIN_RECORDS: usize = 3;
 /// Characters of one record that count toward its list's score: past it, a few long records
@@ -791,7 +793,7 @@ fn is_overlay(element: ElementRef<'_>) -> bool {
 /// The stories of a page made of sections ("Latest", "Science", "Seminars"), each a heading
 /// over a list of its own: when most of `best`'s records hold such a list, the records are
 /// sections and the list a person means is every section's items, in page order. The inner
-/// lists must carry weight (a third of `best`'s score together), and a page has a handful of
+/// lists must carry weight ([`SECTION_LISTS_SHARE`] of `best`'s score), and a page has a handful of
 /// sections ([`MAX_SECTIONS`]): the rows of an hourly forecast, each with its own details, or a
 /// card's colour swatches do not make the card a section.
 fn lists_of_sections(page: &Page, best: &Candidate, all: &[Candidate]) -> Option<Candidate> {
@@ -835,7 +837,10 @@ fn lists_of_sections(page: &Page, best: &Candidate, all: &[Candidate]) -> Option
     }
     let lists: Vec<&Candidate> = inner.into_iter().flatten().collect();
     let weight: f64 = lists.iter().map(|c| c.score).sum();
-    if lists.len() * 2 < best.records.len() || lists.len() < 2 || weight < best.score * 0.3 {
+    if lists.len() * 2 < best.records.len()
+        || lists.len() < 2
+        || weight < best.score * SECTION_LISTS_SHARE
+    {
         return None;
     }
     let mut records: Vec<Vec<NodeId>> = lists.iter().flat_map(|c| c.records.clone()).collect();
