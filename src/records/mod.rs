@@ -572,8 +572,9 @@ fn multi_element_records(
 /// list across those parents, in page order.
 fn merge_across_parents(doc: &scraper::Html, found: &[Candidate]) -> Vec<Candidate> {
     // Lists merge when their parents sit at the same tag path and their records look alike
-    // (same tag, a class in common, similar shape): the rows of one grid, or one catalogue
-    // split into sections, not two lists that happen to sit at the same depth.
+    // (same tag, a class in common and a similar shape, or nearly the same shape whatever
+    // their classes, as siblings do): the rows of one grid, or one catalogue split into
+    // sections named apart, not two lists that happen to sit at the same depth.
     let mut groups: Vec<(String, Shape, ElementRef<'_>, Vec<&Candidate>)> = Vec::new();
     for candidate in found {
         let Some(first) = candidate
@@ -593,7 +594,10 @@ fn merge_across_parents(doc: &scraper::Html, found: &[Candidate]) -> Vec<Candida
         );
         let shape = Shape::of(first);
         match groups.iter_mut().find(|(k, s, rep, _)| {
-            *k == key && similarity(s, &shape) >= SAME_SHAPE && classes_agree(*rep, first)
+            *k == key && {
+                let alike = similarity(s, &shape);
+                alike >= CLOSE_SHAPE || alike >= SAME_SHAPE && classes_agree(*rep, first)
+            }
         }) {
             Some((_, _, _, members)) => members.push(candidate),
             None => groups.push((key, shape, first, vec![candidate])),

@@ -453,3 +453,26 @@ fn a_page_of_sections_gives_the_stories_of_every_section() {
     assert_eq!(first_words[0], "Science story number 1 of the week");
     assert_eq!(first_words[15], "Climate story number 4 of the week");
 }
+
+#[test]
+fn two_sections_whose_lists_are_named_apart_give_both_lists() {
+    // Two sections are too few to be a list of their own; their lists, built alike but
+    // named each its own way, are one list across them.
+    let section = |name: &str| {
+        let stories: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<li class='item-{name}'><a href='/{name}/{i}'>{name} story number {i}</a>\
+                     <span class='author'>Reporter {i}</span><time>May {i}, 2025</time></li>"
+                )
+            })
+            .collect();
+        format!("<section><h2>{name}</h2><ul class='list-{name}'>{stories}</ul></section>")
+    };
+    let list = records_of(&page(
+        &format!("<div>{}{}</div>", section("Science"), section("Health")),
+        "",
+    ));
+    assert_eq!(list.total, 8);
+    assert_eq!(list.records[4]["title"], "Health story number 1");
+}
