@@ -252,11 +252,16 @@ pub(crate) fn author(doc: &Html) -> Option<String> {
             after_headline = true;
             continue;
         }
+        // Far from the headline only a signed ending counts: "Written by Ann Lee".
+        let far = after_headline && seen_after > MAX_ELEMENTS_AFTER;
         if after_headline {
             seen_after += 1;
-            if seen_after > MAX_ELEMENTS_AFTER {
+        }
+        if far && (before.is_some() || !signs_off(el)) {
+            if before.is_some() {
                 break;
             }
+            continue;
         }
         if is_author_photo(el) {
             photo_window = PHOTO_NAME_WINDOW;
@@ -491,8 +496,9 @@ fn names_date(el: ElementRef<'_>) -> bool {
 /// What a page's label says of the date after it.
 #[derive(Clone, Copy)]
 pub(crate) enum DateLabel {
-    /// "Published on", "Posted on", "Published:", a poster's name ("Started by Ann Lee, June
-    /// 4, 2024", "Posted by Ann on …").
+    /// "Published on", "Posted on", "Published:", "Publish date", a poster's name ("Started
+    /// by Ann Lee, June 4, 2024", "Posted by Ann on …"), a byline that ends an article
+    /// ("Written by Ann Lee April 8, 2024").
     Published,
     /// "Last updated:", "Updated on", "Last modified:".
     Updated,
@@ -509,7 +515,7 @@ impl DateLabel {
         match self {
             Self::Published => PUBLISHED.get_or_init(|| {
                 regex::Regex::new(
-                    r"(?i)(?:(?:published|posted|publication date|date published)(?: on(?: the)?)?\s*:?|(?:posted|started|submitted) by [^,»|\n]{1,40}(?:,| on| »| \|))\s*$",
+                    r"(?i)(?:(?:published|posted|publish(?:ed)? date|publication date|date published)(?: on(?: the)?)?\s*:?|(?:posted|started|submitted) by [^,»|\n]{1,40}(?:,| on| »| \|)|written by [^,»|\n.:]{1,40}?(?:,| on| »| \|)?)\s*$",
                 )
                 .expect("label pattern is valid")
             }),
@@ -629,6 +635,18 @@ fn author_of(el: ElementRef<'_>) -> Option<String> {
     }
     let text = line_of(el)?;
     name_in(strip_by(&text))
+}
+
+/// Whether the element's text starts "Written by": the byline some sites put at an
+/// article's end.
+fn signs_off(el: ElementRef<'_>) -> bool {
+    el.children()
+        .find_map(|c| match c.value() {
+            Node::Text(t) if !t.trim().is_empty() => Some(t.trim_start().to_ascii_lowercase()),
+            Node::Element(_) => Some(String::new()),
+            _ => None,
+        })
+        .is_some_and(|first| first.starts_with("written by"))
 }
 
 /// An author box's photo (`<img class="author-image">`, `alt="Photo of author"`): its name

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::people::{authors_in, is_publisher, site_owner};
 use crate::page::Page;
-use crate::page::dates::{month_first, normalise_date};
+use crate::page::dates::{month_first, normalise_date, other_reading};
 use crate::page::dom::collapse_whitespace;
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
@@ -656,14 +656,37 @@ fn published_at(
                 .and_then(string_of)
                 .and_then(valid)
         });
+    // Days the page's `<time datetime>` elements give in ISO form, wherever they stand (a
+    // sidebar's link to this very article counts): witnesses for a numeric date that reads
+    // two ways.
+    let iso_times: Vec<String> = doc
+        .select_checked(static_selector!("time[datetime]"))
+        .filter_map(|t| t.value().attr("datetime"))
+        .filter(|raw| is_iso_date(raw))
+        .filter_map(|raw| valid(raw.to_owned()))
+        .collect();
+    let in_url = url_date(page);
+    let witnesses: Vec<String> = [declared.clone(), in_url.clone()]
+        .into_iter()
+        .flatten()
+        .chain(iso_times)
+        .collect();
+    let witnessed = |day: &str| witnesses.iter().any(|d| same_day(d, day));
+    // A numeric date that reads two ways is read the way another source dates the page.
+    let read_numeric = |raw: &str| {
+        let read = normalise_date(raw, month_first)?;
+        match other_reading(raw, month_first) {
+            Some(other) if !witnessed(&read) && witnessed(&other) => Some(other),
+            _ => Some(read),
+        }
+    };
     let in_body_time = doc
         .select_checked(static_selector!("time[datetime]"))
         .filter(|t| !crate::page::chrome::in_chrome(*t))
         .find_map(|t| {
             t.value()
                 .attr("datetime")
-                .map(str::to_owned)
-                .and_then(valid)
+                .and_then(|raw| read_numeric(&collapse_whitespace(raw)))
         });
     // The page's `<time>` may write the declared moment in its own zone (`2025-12-18T19:05
     // -08:00` for `2025-12-19T03:05Z`): the day a reader sees is that zone's.
@@ -671,15 +694,10 @@ fn published_at(
         (Some(d), Some(t)) if !same_day(&d, t) && same_instant(&d, t) => Some(t.clone()),
         (declared, _) => declared,
     };
-    let in_url = url_date(page);
     // `09.10.2024` on a page that declares 2024-09-10 was written month first.
     let printed = super::byline::date(doc, month_first).map(|printed| {
-        let elsewhere = [&declared, &in_body_time, &in_url];
-        let agrees = |day: &str| {
-            elsewhere
-                .iter()
-                .any(|d| d.as_deref().is_some_and(|d| same_day(d, day)))
-        };
+        let agrees =
+            |day: &str| witnessed(day) || in_body_time.as_deref().is_some_and(|t| same_day(t, day));
         match printed.other_reading {
             Some(other) if !agrees(&printed.day) && agrees(&other) => other,
             _ => printed.day,
@@ -718,6 +736,20 @@ fn same_instant(a: &str, b: &str) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
+}
+
+/// Whether `raw` starts as an ISO-8601 date does (`2025-12-02`), the one numeric form that
+/// reads only one way.
+fn is_iso_date(raw: &str) -> bool {
+    let raw = raw.trim().as_bytes();
+    raw.len() >= 10
+        && raw[..10].iter().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                *b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        })
 }
 
 /// Whether two ISO-8601 dates (or date-times) fall on the same day as written.
@@ -970,6 +1002,47 @@ mod tests {
             "https://news.example/blog/rice",
         );
         assert_eq!(m.published_at.as_deref(), Some("2023-03-10"));
+        // A sidebar's ISO `<time>` on a link to this article witnesses the day-first reading,
+        // also of a `<time>` whose `datetime` is not ISO.
+        let m = meta_of(
+            r#"<html lang="en"><body><article><h1>Ten ways to cook rice well</h1><time datetime="02-12-2025">02-12-2025</time><p>Body text.</p></article>
+            <div class="recent"><a href="/rice">Ten ways to cook rice well</a><time datetime="2025-12-02">December 02, 2025</time>
+            <a href="/beans">Beans</a><time datetime="2024-06-03">June 03, 2024</time></div></body></html>"#,
+            "https://news.example/blog/rice",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2025-12-02"));
+    }
+
+    #[test]
+    fn labelled_dates_in_the_shapes_pages_print_them() {
+        // "Publish date", and a date written with dots year first.
+        let m = meta_of(
+            r#"<html><body><h1>Small business guide</h1><p>How to improve your security.</p>
+            <div><h4>Published</h4><h3 class="sr-only">Publish date</h3><time datetime="2018-11-15T12:00:00Z">15 November 2018</time></div>
+            <ul class="related"><li><h3 class="sr-only">Publish date</h3><time datetime="2019-01-17T12:00:00Z">17 Jan 2019</time></li></ul></body></html>"#,
+            "https://gov.example/guide",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2018-11-15"));
+        let m = meta_of(
+            r#"<html><body><h1>How small languages die</h1><p><span>Essay - Published: 2025.12.17 | </span><a href="/tags/ai">AI</a></p></body></html>"#,
+            "https://blog.example/essay",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2025-12-17"));
+    }
+
+    #[test]
+    fn the_byline_that_ends_an_article_names_and_dates_it() {
+        let body = "<p>A paragraph of the article that goes on for a while.</p>".repeat(120);
+        let m = meta_of(
+            &format!(
+                r#"<html><body><article><h1>How are apps created?</h1>{body}
+                <p><em>The article was originally published in April 2020.</em></p>
+                <div><p>Written by <a href="/blog/author/moses-kim">Moses Kim and Kate Shokurova</a></p><p>April 8, 2024</p></div></article></body></html>"#
+            ),
+            "https://studio.example/blog/how-are-apps-created",
+        );
+        assert_eq!(m.published_at.as_deref(), Some("2024-04-08"));
+        assert_eq!(m.authors, ["Moses Kim", "Kate Shokurova"]);
     }
 
     #[test]

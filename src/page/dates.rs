@@ -1,5 +1,5 @@
 //! Dates as pages write them (`2025-03-03T10:00Z`, `March 3, 2025`, `3 Mar 2025`,
-//! `03/04/2025`, `03.04.2025`), read into ISO-8601.
+//! `03/04/2025`, `03.04.2025`, `2025.12.17`), read into ISO-8601.
 
 use scraper::Html;
 
@@ -96,7 +96,7 @@ pub(crate) fn date_pattern() -> &'static regex::Regex {
     CELL.get_or_init(|| {
         let months = months_pattern();
         let source = format!(
-            r"(?i)(?-u:\b)(?:(?P<iy>\d{{4}})-(?P<im>\d{{2}})-(?P<id>\d{{2}})(?:[T ](?P<ih>\d{{2}}):(?P<imin>\d{{2}})(?::(?P<is>\d{{2}})(?:\.\d{{1,9}})?)?(?P<iz>Z|[+-]\d{{2}}:?\d{{2}})?)?|(?P<sy>\d{{4}})/(?P<sm>\d{{1,2}})/(?P<sd>\d{{1,2}})|(?P<cy>\d{{4}}) (?P<cmon>{months})\.? (?P<cd>\d{{1,2}})|(?P<ad>\d{{1,2}})(?:st|nd|rd|th|er|º)?\.? (?:of |de )?(?P<amon>{months})\.?,? (?:de )?(?P<ay>\d{{4}})|(?P<bmon>{months})\.? (?P<bd>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<by>\d{{4}})|(?P<n1>\d{{1,2}})(?P<ns1>[/.-])(?P<n2>\d{{1,2}})(?P<ns2>[/.-])(?P<ny>\d{{4}}))(?-u:\b)"
+            r"(?i)(?-u:\b)(?:(?P<iy>\d{{4}})-(?P<im>\d{{2}})-(?P<id>\d{{2}})(?:[T ](?P<ih>\d{{2}}):(?P<imin>\d{{2}})(?::(?P<is>\d{{2}})(?:\.\d{{1,9}})?)?(?P<iz>Z|[+-]\d{{2}}:?\d{{2}})?)?|(?P<sy>\d{{4}})/(?P<sm>\d{{1,2}})/(?P<sd>\d{{1,2}})|(?P<dy>\d{{4}})\.(?P<dm>\d{{2}})\.(?P<dd>\d{{2}})|(?P<cy>\d{{4}}) (?P<cmon>{months})\.? (?P<cd>\d{{1,2}})|(?P<ad>\d{{1,2}})(?:st|nd|rd|th|er|º)?\.? (?:of |de )?(?P<amon>{months})\.?,? (?:de )?(?P<ay>\d{{4}})|(?P<bmon>{months})\.? (?P<bd>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<by>\d{{4}})|(?P<n1>\d{{1,2}})(?P<ns1>[/.-])(?P<n2>\d{{1,2}})(?P<ns2>[/.-])(?P<ny>\d{{4}}))(?-u:\b)"
         );
         #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
         regex::Regex::new(&source).expect("date pattern is valid")
@@ -112,6 +112,8 @@ pub(crate) fn normalise_date(raw: &str, month_first: bool) -> Option<String> {
         (y, num("im")?, num("id")?)
     } else if let Some(y) = num("sy") {
         (y, num("sm")?, num("sd")?)
+    } else if let Some(y) = num("dy") {
+        (y, num("dm")?, num("dd")?)
     } else if let Some(y) = num("cy") {
         (y, month_number(caps.name("cmon")?.as_str())?, num("cd")?)
     } else if let Some(y) = num("ay") {
@@ -265,6 +267,8 @@ mod tests {
             ("7 de enero de 2023", false, Some("2023-01-07")),
             ("1er mars 2024", false, Some("2024-03-01")),
             ("March 3rd, 2025", true, Some("2025-03-03")),
+            ("2025.12.17", true, Some("2025-12-17")),
+            ("version 2024.1.2", true, None),
             ("PT7M", true, None),
             ("2026", true, None),
         ];

@@ -13,18 +13,25 @@ pub(crate) const MAX_ITEMS: usize = 1000;
 
 /// Every JSON-LD item of the page, `@graph` members flattened into top-level items (they
 /// inherit the graph's `@context`), arrays split, unparsable blocks skipped.
+///
+/// A block a head manager wrote as `<meta name="script:ld+json" content="{…}">` instead of a
+/// script (Nuxt's `unhead` does when it is misconfigured) is read as one, after the scripts.
 pub(crate) fn items(page: &Page) -> Vec<Value> {
-    let mut out = Vec::new();
-    for script in page
+    let scripts = page
         .document
         .select_checked(static_selector!("script[type]"))
-    {
-        let ty = script.value().attr("type").unwrap_or("");
-        let ty = ty.split(';').next().unwrap_or("").trim();
-        if !ty.eq_ignore_ascii_case("application/ld+json") {
-            continue;
-        }
-        let text: String = script.text().collect();
+        .filter(|script| {
+            let ty = script.value().attr("type").unwrap_or("");
+            let ty = ty.split(';').next().unwrap_or("").trim();
+            ty.eq_ignore_ascii_case("application/ld+json")
+        })
+        .map(|script| script.text().collect::<String>());
+    let metas = page
+        .document
+        .select_checked(static_selector!(r#"meta[name="script:ld+json"][content]"#))
+        .filter_map(|meta| meta.value().attr("content").map(str::to_owned));
+    let mut out = Vec::new();
+    for text in scripts.chain(metas) {
         if text.len() > MAX_SCRIPT_BYTES {
             continue;
         }

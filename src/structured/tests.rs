@@ -236,3 +236,19 @@ fn markup_inside_json_ld_strings_is_read_as_text() {
     assert_eq!(product["name"], "The Cream with TFC8® Face Moisturizer");
     assert_eq!(product["description"], "Zubehör & more");
 }
+
+#[test]
+fn json_ld_a_head_manager_wrote_into_a_meta_tag_is_read() {
+    let p = page(
+        "https://www.example.com/articles/full-ev-cars-guide",
+        r#"<html><head><meta name="script:ld+json" content="{&quot;@type&quot;:&quot;Article&quot;,&quot;@context&quot;:&quot;https://schema.org&quot;,&quot;datePublished&quot;:&quot;2025-11-17T09:00:00-05:00&quot;}"/>
+        <script type="application/ld+json">{"@type": "WebSite", "name": "Recharged"}</script></head><body></body></html>"#,
+    );
+    assert_eq!(
+        json_ld(&p),
+        vec![
+            json!({"@type": "WebSite", "name": "Recharged"}),
+            json!({"@type": "Article", "@context": "https://schema.org", "datePublished": "2025-11-17T09:00:00-05:00"}),
+        ]
+    );
+}
