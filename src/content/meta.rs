@@ -602,7 +602,8 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
 /// Feb 27, 2025"). A date declared only elsewhere (JSON-LD, which is more often generated apart
 /// from the page and stale, or the first draft's) gives way to the printed one, unless the
 /// page's first `<time datetime>` gives the same day. A printed `09.10.2024` is read the way
-/// another source dates the page when one of its two readings agrees. Then any
+/// another source (an ISO `<time>` anywhere on the page included) dates the page when one of
+/// its two readings agrees. Then any
 /// `<time datetime>` outside the page chrome, the URL's date (`/2024/05/31/`), the first date
 /// printed in an element named as a date or a byline (a forum post's "by Ann » Tue Aug 27,
 /// 2019"), and last the modification date: when that is all the page tells, it is the date a
