@@ -640,13 +640,18 @@ fn author_of(el: ElementRef<'_>) -> Option<String> {
 /// Whether the element's text starts "Written by": the byline some sites put at an
 /// article's end.
 fn signs_off(el: ElementRef<'_>) -> bool {
+    const SIGN_OFF: &str = "written by";
     el.children()
         .find_map(|c| match c.value() {
-            Node::Text(t) if !t.trim().is_empty() => Some(t.trim_start().to_ascii_lowercase()),
-            Node::Element(_) => Some(String::new()),
+            Node::Text(t) if !t.trim().is_empty() => Some(
+                t.trim_start()
+                    .get(..SIGN_OFF.len())
+                    .is_some_and(|start| start.eq_ignore_ascii_case(SIGN_OFF)),
+            ),
+            Node::Element(_) => Some(false),
             _ => None,
         })
-        .is_some_and(|first| first.starts_with("written by"))
+        .unwrap_or(false)
 }
 
 /// An author box's photo (`<img class="author-image">`, `alt="Photo of author"`): its name
