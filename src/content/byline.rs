@@ -236,7 +236,8 @@ fn in_site_chrome(el: ElementRef<'_>) -> bool {
     marked
 }
 
-/// The author named near the headline (see the module docs), without "By".
+/// The author named near the headline (see the module docs), without "By"; far past it, only
+/// an article's closing "Written by" line.
 pub(crate) fn author(doc: &Html) -> Option<String> {
     let start = headline(doc);
     let mut before: Option<String> = None;
