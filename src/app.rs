@@ -210,6 +210,7 @@ impl AppState {
 pub struct Application {
     listener: TcpListener,
     state: AppState,
+    limits: crate::http::listener::ConnectionLimits,
 }
 
 impl Application {
@@ -221,8 +222,19 @@ impl Application {
         let listener = TcpListener::bind(settings.server.bind)
             .await
             .map_err(|e| StartupError::Bind(settings.server.bind, e))?;
+        let open_files = crate::http::listener::raise_open_file_limit();
+        let limits = crate::http::listener::ConnectionLimits::new(&settings.server, open_files);
+        tracing::info!(
+            open_files,
+            max_connections = limits.max_connections,
+            "connection limits"
+        );
         let state = AppState::build(settings).await?;
-        Ok(Self { listener, state })
+        Ok(Self {
+            listener,
+            state,
+            limits,
+        })
     }
 
     /// The address actually bound.
@@ -257,7 +269,7 @@ impl Application {
         let drain = Duration::from_secs(self.state.settings.server.shutdown_drain_secs);
         let router = crate::http::router(self.state);
         let (runs_ended_tx, runs_ended) = tokio::sync::oneshot::channel::<()>();
-        let served = axum::serve(self.listener, router).with_graceful_shutdown(async move {
+        let served = crate::http::listener::serve(self.listener, router, self.limits, async move {
             shutdown.await;
             tracing::info!("shutting down: refusing new runs, letting running ones finish");
             hub.shutdown(grace, drain).await;

@@ -50,6 +50,15 @@ pub struct ServerSettings {
     /// Seconds, after the grace period, for cancelled runs to end and connections to close
     /// before the process exits anyway.
     pub shutdown_drain_secs: u64,
+    /// Host names (besides IP literals and loopback names) the server answers to.
+    pub allowed_hosts: Vec<String>,
+    /// Seconds a client has to send a request's headers, on a new connection and between
+    /// requests on a kept-alive one.
+    pub header_read_timeout_secs: u64,
+    /// Seconds a client has to send a request's body.
+    pub body_read_timeout_secs: u64,
+    /// Open client connections at most (lowered to fit the open-file limit).
+    pub max_connections: usize,
 }
 
 /// `[log]`
@@ -357,6 +366,7 @@ impl Settings {
                     .try_parsing(true)
                     .list_separator(",")
                     .with_list_parse_key("fetch.allowed_hosts")
+                    .with_list_parse_key("server.allowed_hosts")
                     .with_list_parse_key("fetch.resolve")
                     .with_list_parse_key("auth.allowed_origins")
                     .with_list_parse_key("llm.allowed_models"),

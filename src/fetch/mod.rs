@@ -225,14 +225,19 @@ impl Fetcher {
         let url =
             Url::parse(raw_url).map_err(|e| FetchError::InvalidUrl(format!("`{raw_url}`: {e}")))?;
         let mut attempt = 0;
+        let mut budget = NetworkBudget::new(self.settings.timeout_secs);
         loop {
             attempt += 1;
-            match self.fetch_once(url.clone()).await {
+            match self.fetch_once(url.clone(), &mut budget).await {
                 Ok(mut page) => {
                     page.attempts = attempt;
                     return Ok(page);
                 }
-                Err(err) if err.retryable() && attempt <= self.settings.retries => {
+                Err(err)
+                    if err.retryable()
+                        && attempt <= self.settings.retries
+                        && !budget.is_spent() =>
+                {
                     let backoff = self
                         .settings
                         .retry_backoff_ms
@@ -245,7 +250,11 @@ impl Fetcher {
         }
     }
 
-    async fn fetch_once(&self, mut url: Url) -> Result<FetchedPage, FetchError> {
+    async fn fetch_once(
+        &self,
+        mut url: Url,
+        budget: &mut NetworkBudget,
+    ) -> Result<FetchedPage, FetchError> {
         let mut redirects = Vec::new();
         loop {
             self.check(&url)?;
@@ -264,15 +273,17 @@ impl Fetcher {
             // `per_host_concurrency` requests in flight to one host, across every run.
             let _slot = self.host_slot(&url).await;
             self.wait_for_host(&url, crawl_delay).await;
-            let response = self
+            let request = self
                 .client
                 .get(url.clone())
                 .header(
                     reqwest::header::ACCEPT,
                     "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
                 )
-                .send()
-                .await
+                .send();
+            let response = budget
+                .spend(request)
+                .await?
                 .map_err(|e| self.classify(&e))?;
             let status = response.status();
             if status.is_redirection() {
@@ -291,7 +302,9 @@ impl Fetcher {
                 url = next;
                 continue;
             }
-            return self.read_page(url, redirects, response).await;
+            return budget
+                .spend(self.read_page(url, redirects, response))
+                .await?;
         }
     }
 
@@ -433,6 +446,40 @@ impl Fetcher {
             return FetchError::BlockedAddress(chain);
         }
         FetchError::Network(chain)
+    }
+}
+
+/// `fetch.timeout_secs` for one page, shared by its redirect hops and retries: only time on
+/// the network counts (not waiting for the host's turn), and once it is spent the fetch ends
+/// with [`FetchError::Timeout`] — so a page that trickles a byte a second costs the budget once,
+/// not once per attempt, and the error says the time it really took.
+#[derive(Debug)]
+struct NetworkBudget {
+    total_secs: u64,
+    left: Duration,
+}
+
+impl NetworkBudget {
+    fn new(total_secs: u64) -> Self {
+        Self {
+            total_secs,
+            left: Duration::from_secs(total_secs),
+        }
+    }
+
+    fn is_spent(&self) -> bool {
+        self.left.is_zero()
+    }
+
+    /// Runs `work` within what is left, and takes its time off.
+    async fn spend<T>(&mut self, work: impl Future<Output = T>) -> Result<T, FetchError> {
+        let started = Instant::now();
+        let outcome = tokio::time::timeout(self.left, work).await;
+        self.left = self.left.saturating_sub(started.elapsed());
+        outcome.map_err(|_| {
+            self.left = Duration::ZERO;
+            FetchError::Timeout(self.total_secs)
+        })
     }
 }
 

@@ -4,6 +4,7 @@ pub mod access;
 pub mod console;
 pub mod error;
 pub mod health;
+pub mod listener;
 pub mod openapi;
 pub mod scrape;
 pub mod tools;
@@ -65,7 +66,15 @@ pub fn router(state: AppState) -> Router {
         .merge(open_metrics)
         .merge(api)
         .fallback(|| async { ApiError::not_found("no such route") })
-        .layer(DefaultBodyLimit::max(body_limit));
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn(refuse_long_uri))
+        .layer(axum::middleware::from_fn(error::json_errors))
+        // Outside every other check: a request for a name the server does not answer to
+        // (DNS rebinding) learns nothing else.
+        .layer(from_fn_with_state(
+            access::HostRule::new(state.settings.server.bind, &state.settings.server.allowed_hosts),
+            access::refuse_foreign_host,
+        ));
     if let Some(cors) = cors(&state.settings.auth.allowed_origins) {
         router = router.layer(cors);
     }
@@ -88,6 +97,27 @@ pub fn router(state: AppState) -> Router {
         )
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)
+}
+
+/// Bytes of a request's path and query accepted: room for a run started by `GET` with every
+/// URL a request may carry, and under the HTTP parser's own limit (64 KiB), past which it
+/// answers a bare 414 before any handler runs.
+pub const MAX_URI_BYTES: usize = 32 * 1024;
+
+/// Refuses a request whose URI is longer than [`MAX_URI_BYTES`] with a JSON 414.
+async fn refuse_long_uri(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let length = request.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    if length > MAX_URI_BYTES {
+        return axum::response::IntoResponse::into_response(ApiError::new(
+            axum::http::StatusCode::URI_TOO_LONG,
+            "uri_too_long",
+            format!("the request's URI has {length} bytes; at most {MAX_URI_BYTES} are accepted (send long requests as a POST body)"),
+        ));
+    }
+    next.run(request).await
 }
 
 /// CORS for the configured origins; None (no CORS headers: browsers refuse) when there are none.

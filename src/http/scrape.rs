@@ -276,6 +276,13 @@ pub async fn get(
 
 fn parse_body(body: Result<Bytes, BytesRejection>) -> Result<ScrapeRequest, ApiError> {
     let bytes = body.map_err(|rejection| {
+        if timed_out(&rejection) {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                "the request body did not arrive in time (server.body_read_timeout_secs)",
+            );
+        }
         let status = rejection.status();
         let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
             "body_too_large"
@@ -292,6 +299,18 @@ fn parse_body(body: Result<Bytes, BytesRejection>) -> Result<ScrapeRequest, ApiE
             format!("the body is not a valid scrape request: {err}"),
         )
     })
+}
+
+/// Whether reading the body failed because its deadline passed.
+fn timed_out(rejection: &BytesRejection) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(rejection);
+    while let Some(err) = source {
+        if err.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        source = err.source();
+    }
+    false
 }
 
 /// Reads a request from query parameters; `url` (or `urls`) may repeat.

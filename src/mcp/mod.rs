@@ -86,16 +86,13 @@ impl ServerHandler for ScrapeMcp {
 /// MCP sessions live in memory (an MCP session is a connection's worth of state; the scrape
 /// sessions it starts are in the store like any other), and end when the server shuts down,
 /// after its runs have ended (see [`AppState::closing`]). Request bodies are capped like the
-/// HTTP API's. When the server listens on a loopback address, only loopback `Host` headers are
-/// accepted, so a web page cannot reach the local server through DNS rebinding; a server bound
-/// to a public address is meant to be reached by its public names, so it accepts any `Host`.
+/// HTTP API's. `Host` is checked for every route by [`crate::http::access::refuse_foreign_host`]
+/// (one rule, honouring `server.allowed_hosts`), so the SDK's own loopback-only check is off.
 pub fn http_service(state: AppState) -> StreamableHttpService<ScrapeMcp, LocalSessionManager> {
-    let mut config = StreamableHttpServerConfig::default()
+    let config = StreamableHttpServerConfig::default()
         .with_max_request_body_bytes(state.settings.server.max_body_bytes)
-        .with_cancellation_token(state.closing.child_token());
-    if !state.settings.server.bind.ip().is_loopback() {
-        config = config.disable_allowed_hosts();
-    }
+        .with_cancellation_token(state.closing.child_token())
+        .disable_allowed_hosts();
     StreamableHttpService::new(
         move || Ok(ScrapeMcp::new(state.clone())),
         Arc::new(LocalSessionManager::default()),

@@ -135,7 +135,7 @@ impl ScrapeRequest {
     ///
     /// # Errors
     /// The first problem found.
-    pub fn validate(self, limits: &LimitSettings) -> Result<ValidRequest, Rejection> {
+    pub fn validate(mut self, limits: &LimitSettings) -> Result<ValidRequest, Rejection> {
         if self.urls.is_empty() {
             return Err(Rejection::new(
                 "no_urls",
@@ -154,9 +154,17 @@ impl ScrapeRequest {
                 json!({"given": self.urls.len(), "max": limits.max_urls_per_request}),
             ));
         }
-        for (index, raw) in self.urls.iter().enumerate() {
+        for (index, raw) in self.urls.iter_mut().enumerate() {
             match Url::parse(raw) {
-                Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}
+                Ok(mut url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {
+                    // `user:pass@` would be kept in every event, the stored request and the
+                    // session list; it is dropped here, before anything sees it, and never sent.
+                    if !url.username().is_empty() || url.password().is_some() {
+                        let _ = url.set_username("");
+                        let _ = url.set_password(None);
+                        *raw = url.to_string();
+                    }
+                }
                 Ok(url) => {
                     return Err(Rejection::new(
                         "invalid_url",
@@ -189,11 +197,14 @@ impl ScrapeRequest {
                 json!(null),
             ));
         }
-        if self.instructions.len() > 10_000 {
+        let instruction_chars = self.instructions.chars().count();
+        if instruction_chars > MAX_INSTRUCTION_CHARS {
             return Err(Rejection::new(
                 "instructions_too_long",
-                "`instructions` is longer than 10000 characters",
-                json!(null),
+                format!(
+                    "`instructions` has {instruction_chars} characters; at most {MAX_INSTRUCTION_CHARS} are accepted"
+                ),
+                json!({"given": instruction_chars, "max": MAX_INSTRUCTION_CHARS}),
             ));
         }
         let output_format = match self.output_format.as_deref() {
@@ -287,6 +298,10 @@ impl ScrapeRequest {
     }
 }
 
+/// Characters of `instructions` accepted (what a person writes is far shorter; a page of text
+/// pasted as instructions is a mistake worth saying).
+pub const MAX_INSTRUCTION_CHARS: usize = 10_000;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,6 +354,19 @@ mod tests {
             code(json!({"urls": many, "instructions": "x"})),
             "too_many_urls"
         );
+    }
+
+    #[test]
+    fn credentials_in_urls_are_dropped_and_instructions_are_counted_in_characters() {
+        let ok = check(json!({"urls": ["https://ann:s3cret@a.b/x?q=1", "https://a.b"], "instructions": "x"}))
+            .unwrap();
+        assert_eq!(ok.urls, vec!["https://a.b/x?q=1", "https://a.b"]);
+        let wide = "é".repeat(MAX_INSTRUCTION_CHARS);
+        assert!(check(json!({"urls": ["https://a.b/"], "instructions": wide})).is_ok());
+        let over = "é".repeat(MAX_INSTRUCTION_CHARS + 1);
+        let refused = check(json!({"urls": ["https://a.b/"], "instructions": over})).unwrap_err();
+        assert_eq!(refused.code, "instructions_too_long");
+        assert_eq!(refused.details["given"], MAX_INSTRUCTION_CHARS + 1);
     }
 
     #[test]

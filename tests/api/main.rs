@@ -6,6 +6,7 @@ mod access;
 mod bad_requests;
 mod console;
 mod contract;
+mod edges;
 mod interrupt;
 mod lifecycle;
 mod llm;

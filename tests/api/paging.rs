@@ -95,8 +95,9 @@ async fn list_page(
         (n - 1) * PER_PAGE + 1
     };
     let last = (first + PER_PAGE - 1).min(PRODUCTS);
-    // "ext" links each product on another origin: the same server under the name `localhost`.
-    let site = if style == "ext" {
+    // "ext" links each product on another origin: the same server under the name `localhost`;
+    // "relx" links its next page there.
+    let other_origin = if style == "ext" || style == "relx" {
         let port = headers
             .get(header::HOST)
             .and_then(|h| h.to_str().ok())
@@ -106,7 +107,8 @@ async fn list_page(
     } else {
         String::new()
     };
-    let cards: String = (first..=last).map(|n| product_card(n, &site)).collect();
+    let site = if style == "ext" { other_origin.as_str() } else { "" };
+    let cards: String = (first..=last).map(|n| product_card(n, site)).collect();
     let has_next = n < pages || style == "trap";
     let next = format!("/{style}/page/{}", n + 1);
     let (head, bar) = match style.as_str() {
@@ -117,6 +119,10 @@ async fn list_page(
             } else {
                 String::new()
             },
+            String::new(),
+        ),
+        "relx" => (
+            format!(r#"<link rel="next" href="{other_origin}{next}">"#),
             String::new(),
         ),
         // A numbered bar with the current page marked.
@@ -393,6 +399,29 @@ async fn a_page_that_repeats_ends_pagination() {
         .cloned()
         .unwrap();
     assert_eq!(stop["next"], looping);
+}
+
+#[tokio::test]
+async fn a_next_page_on_another_site_stops_as_cross_origin_and_is_not_fetched() {
+    let shop = Shop::start().await;
+    let app = spawn_app().await;
+    let url = shop.url("/relx/page/1");
+    let frames = scrape(
+        &app,
+        json!({"urls": [&url], "instructions": "all products, across all pages"}),
+    )
+    .await;
+    assert_eq!(records(&frames, &url).len(), PER_PAGE);
+    assert_eq!(stop_rule(&frames), "cross_origin");
+    let stop = steps(&frames, "navigate")
+        .into_iter()
+        .find(|d| d["kind"] == "stop")
+        .unwrap();
+    assert!(
+        stop["next"].as_str().unwrap().starts_with("http://localhost:"),
+        "{stop}"
+    );
+    assert_eq!(shop.requested("/relx/"), vec!["/relx/page/1"]);
 }
 
 #[tokio::test]

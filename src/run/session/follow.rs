@@ -238,6 +238,23 @@ impl Run<'_> {
                 .filter(|_| found.success)
                 .and_then(|value| serde_json::from_value::<NextPage>(value).ok());
             let Some(next) = next else {
+                // A `rel=next` to another site is filtered out by the lookup above; ask once
+                // more, allowing other sites, so the stop names the real reason.
+                if !cross_origin {
+                    let elsewhere = ToolCall::new(
+                        "nav.next_page",
+                        json!({"cross_origin": true}),
+                        "check whether the next page is on another site",
+                    );
+                    if let Ok((found, _)) = worker.execute(elsewhere).await
+                        && let Some(other) = found
+                            .result
+                            .filter(|_| found.success)
+                            .and_then(|value| serde_json::from_value::<NextPage>(value).ok())
+                    {
+                        break Some((StopRule::CrossOrigin, Some(other.url)));
+                    }
+                }
                 break Some((StopRule::NoNextLink, None));
             };
             if !seen_urls.insert(page_key(&next.url)) {

@@ -29,13 +29,37 @@ impl Server {
         env: &[(&str, &str)],
         log: Option<&std::path::Path>,
     ) -> Self {
+        Self::spawn(db_url, env, log, None).await
+    }
+
+    /// Starts it under an open-file limit of `files` (soft and hard, so the server cannot raise
+    /// it), through util-linux's `prlimit`.
+    pub async fn start_limited(db_url: &str, files: u64, log: Option<&std::path::Path>) -> Self {
+        Self::spawn(db_url, &[], log, Some(files)).await
+    }
+
+    async fn spawn(
+        db_url: &str,
+        env: &[(&str, &str)],
+        log: Option<&std::path::Path>,
+        file_limit: Option<u64>,
+    ) -> Self {
         // Ask the OS for a free port, then hand it to the server.
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_scrape-agent"))
+        let binary = env!("CARGO_BIN_EXE_scrape-agent");
+        let mut command = match file_limit {
+            Some(files) => {
+                let mut command = std::process::Command::new("prlimit");
+                command.arg(format!("--nofile={files}:{files}")).arg(binary);
+                command
+            }
+            None => std::process::Command::new(binary),
+        };
+        let child = command
             .args(["--bind", &format!("127.0.0.1:{port}")])
             .env("SCRAPE_AGENT__DATABASE__URL", db_url)
             .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "true")
