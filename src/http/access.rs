@@ -111,7 +111,8 @@ pub async fn refuse_cross_site(
     request: Request,
     next: Next,
 ) -> Response {
-    let starts_run = request.method() == Method::GET && request.uri().path() == "/api/scrape/stream";
+    let starts_run =
+        request.method() == Method::GET && request.uri().path() == "/api/scrape/stream";
     if let Some(why) = cross_site(
         request.headers(),
         &state.settings.auth.allowed_origins,
@@ -342,7 +343,11 @@ mod tests {
         ] {
             let mut map = headers(&[("host", "127.0.0.1:8080")]);
             map.insert("sec-fetch-site", HeaderValue::from_static(site));
-            assert_eq!(cross_site(&map, &allowed, true).is_some(), refused, "{site}");
+            assert_eq!(
+                cross_site(&map, &allowed, true).is_some(),
+                refused,
+                "{site}"
+            );
         }
         assert!(cross_site(&headers(&[("host", "127.0.0.1:8080")]), &allowed, true).is_none());
         let mut same_site = headers(&[("host", "127.0.0.1:8080")]);
@@ -369,15 +374,25 @@ mod tests {
         ] {
             assert!(rule.allows(host), "{host}");
         }
-        for host in ["evil.example:8080", "localhost.evil.example", "", "127.0.0.1.evil.example"] {
+        for host in [
+            "evil.example:8080",
+            "localhost.evil.example",
+            "",
+            "127.0.0.1.evil.example",
+        ] {
             assert!(!rule.allows(host), "{host}");
         }
         let unlisted = HostRule::new(loopback, &[]);
         assert!(!unlisted.allows("scrape.example"));
         let public = HostRule::new(SocketAddr::from(([0, 0, 0, 0], 8080)), &[]);
-        assert!(public.allows("scrape.example"), "a public bind with no list takes any name");
-        let public_listed =
-            HostRule::new(SocketAddr::from(([0, 0, 0, 0], 8080)), &["a.example".to_owned()]);
+        assert!(
+            public.allows("scrape.example"),
+            "a public bind with no list takes any name"
+        );
+        let public_listed = HostRule::new(
+            SocketAddr::from(([0, 0, 0, 0], 8080)),
+            &["a.example".to_owned()],
+        );
         assert!(public_listed.allows("a.example:8080"));
         assert!(!public_listed.allows("evil.example"));
     }

@@ -163,7 +163,10 @@ const PLAIN_ERROR_TEXT_MAX: usize = 1024;
 /// already; those made by the framework or a library (405 from routing, 413 from the body
 /// limit, 408 from the body timeout, 415 from the MCP service) come as plain text or empty,
 /// and are rewritten here with a code named after the status and their text as the message.
-pub async fn json_errors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+pub async fn json_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let response = next.run(request).await;
     let status = response.status();
     let is_json = response

@@ -317,7 +317,9 @@ mod tests {
         let first = table.admit().unwrap();
         let second = table.admit().unwrap();
         let _serving = BusyGuard::enter(first.busy.clone());
-        let third = table.admit().expect("the idle second connection makes room");
+        let third = table
+            .admit()
+            .expect("the idle second connection makes room");
         assert!(second.evicted.is_cancelled());
         assert!(!first.evicted.is_cancelled());
         let _also_serving = BusyGuard::enter(third.busy.clone());
@@ -330,8 +332,14 @@ mod tests {
     fn the_cap_leaves_files_for_everything_else() {
         let mut server = crate::settings::Settings::defaults().server;
         server.max_connections = 10_000;
-        assert_eq!(ConnectionLimits::new(&server, Some(1024)).max_connections, 768);
-        assert_eq!(ConnectionLimits::new(&server, Some(100)).max_connections, 36);
+        assert_eq!(
+            ConnectionLimits::new(&server, Some(1024)).max_connections,
+            768
+        );
+        assert_eq!(
+            ConnectionLimits::new(&server, Some(100)).max_connections,
+            36
+        );
         assert_eq!(
             ConnectionLimits::new(&server, Some(1 << 20)).max_connections,
             10_000

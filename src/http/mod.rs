@@ -72,7 +72,10 @@ pub fn router(state: AppState) -> Router {
         // Outside every other check: a request for a name the server does not answer to
         // (DNS rebinding) learns nothing else.
         .layer(from_fn_with_state(
-            access::HostRule::new(state.settings.server.bind, &state.settings.server.allowed_hosts),
+            access::HostRule::new(
+                state.settings.server.bind,
+                &state.settings.server.allowed_hosts,
+            ),
             access::refuse_foreign_host,
         ));
     if let Some(cors) = cors(&state.settings.auth.allowed_origins) {
@@ -109,12 +112,17 @@ async fn refuse_long_uri(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    let length = request.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    let length = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
     if length > MAX_URI_BYTES {
         return axum::response::IntoResponse::into_response(ApiError::new(
             axum::http::StatusCode::URI_TOO_LONG,
             "uri_too_long",
-            format!("the request's URI has {length} bytes; at most {MAX_URI_BYTES} are accepted (send long requests as a POST body)"),
+            format!(
+                "the request's URI has {length} bytes; at most {MAX_URI_BYTES} are accepted (send long requests as a POST body)"
+            ),
         ));
     }
     next.run(request).await

@@ -156,15 +156,19 @@ fn build() -> Value {
         ("401", "An API key is needed (`unauthorized`)"),
         (
             "403",
-            "A page of another site sent it (`cross_site_request`)",
+            "A page of another site sent it (`cross_site_request`), or a host name the server does not answer to (`foreign_host`)",
         ),
+        ("408", "The body did not arrive in time (`request_timeout`)"),
         ("409", "The session id is taken (`duplicate_session`)"),
         ("413", "Too many URLs or too large a body"),
         (
             "429",
             "Too many runs (`too_many_runs`, `too_many_runs_for_key`); see Retry-After",
         ),
-        ("503", "The server is shutting down (`shutting_down`)"),
+        (
+            "503",
+            "The server is shutting down (`shutting_down`) or its store cannot write (`store_unavailable`)",
+        ),
     ]);
     let mut stream_responses = Map::new();
     stream_responses.insert("200".into(), stream.clone());

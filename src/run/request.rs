@@ -358,8 +358,10 @@ mod tests {
 
     #[test]
     fn credentials_in_urls_are_dropped_and_instructions_are_counted_in_characters() {
-        let ok = check(json!({"urls": ["https://ann:s3cret@a.b/x?q=1", "https://a.b"], "instructions": "x"}))
-            .unwrap();
+        let ok = check(
+            json!({"urls": ["https://ann:s3cret@a.b/x?q=1", "https://a.b"], "instructions": "x"}),
+        )
+        .unwrap();
         assert_eq!(ok.urls, vec!["https://a.b/x?q=1", "https://a.b"]);
         let wide = "é".repeat(MAX_INSTRUCTION_CHARS);
         assert!(check(json!({"urls": ["https://a.b/"], "instructions": wide})).is_ok());

@@ -13,7 +13,10 @@ use crate::support::{FixtureServer, Server, TempDir, read_stream, spawn_app, spa
 
 async fn error_code(response: reqwest::Response) -> String {
     let body: Value = response.json().await.expect("a JSON error body");
-    body["error"]["code"].as_str().unwrap_or_default().to_owned()
+    body["error"]["code"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// Every route the server has, with a method it answers.
@@ -29,7 +32,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/scrape"),
     ("POST", "/api/scrape"),
     ("POST", "/api/scrape/stream"),
-    ("GET", "/api/scrape/stream?url=http://127.0.0.1:9/&instructions=x"),
+    (
+        "GET",
+        "/api/scrape/stream?url=http://127.0.0.1:9/&instructions=x",
+    ),
     ("GET", "/api/scrape/some-session"),
     ("DELETE", "/api/scrape/some-session"),
     ("GET", "/api/scrape/some-session/events"),
@@ -55,7 +61,11 @@ async fn a_rebound_page_is_refused_on_every_route_and_listed_names_are_served() 
             .await
             .unwrap();
         assert_eq!(response.status(), StatusCode::FORBIDDEN, "{method} {path}");
-        assert_eq!(error_code(response).await, "foreign_host", "{method} {path}");
+        assert_eq!(
+            error_code(response).await,
+            "foreign_host",
+            "{method} {path}"
+        );
     }
     // No run was started by any of them.
     let sessions: Value = app.get("/api/scrape").await.json().await.unwrap();
@@ -64,7 +74,10 @@ async fn a_rebound_page_is_refused_on_every_route_and_listed_names_are_served() 
     // The names the operator lists are served, and so are loopback names.
     let listed = spawn_app_with(|s| s.server.allowed_hosts = vec!["scrape.example".into()]).await;
     let port = listed.base.rsplit(':').next().unwrap().to_owned();
-    for host in [format!("scrape.example:{port}"), format!("localhost:{port}")] {
+    for host in [
+        format!("scrape.example:{port}"),
+        format!("localhost:{port}"),
+    ] {
         let response = listed
             .client
             .get(format!("{}/api/tools", listed.base))
@@ -236,7 +249,10 @@ async fn a_key_sent_under_an_encoded_parameter_name_is_redacted_in_every_log_lin
     let client = reqwest::Client::new();
     // Accepted as the key (the name is decoded) ...
     let missing = client
-        .get(format!("{}/api/scrape/none/events?access%5Ftoken={KEY}", server.base))
+        .get(format!(
+            "{}/api/scrape/none/events?access%5Ftoken={KEY}",
+            server.base
+        ))
         .send()
         .await
         .unwrap();
@@ -277,4 +293,55 @@ async fn a_key_sent_under_an_encoded_parameter_name_is_redacted_in_every_log_lin
     assert!(logged.contains("access%5Ftoken=REDACTED"), "{logged}");
     assert!(logged.contains("acc%65ss_token=REDACTED"), "{logged}");
     assert!(!logged.contains(KEY), "{logged}");
+}
+
+#[tokio::test]
+async fn a_page_that_trickles_costs_the_fetch_budget_once_and_says_so() {
+    use axum::body::Body;
+    use futures::StreamExt;
+    // A page that sends its head and then a byte every 200 ms, for ever.
+    let router = axum::Router::new().route(
+        "/trickle",
+        axum::routing::get(|| async {
+            let head = futures::stream::once(async {
+                Ok::<_, std::io::Error>(axum::body::Bytes::from_static(b"<html><body><p>"))
+            });
+            let drip = futures::stream::unfold((), |()| async {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Some((Ok(axum::body::Bytes::from_static(b"x")), ()))
+            });
+            (
+                [("content-type", "text/html")],
+                Body::from_stream(head.chain(drip)),
+            )
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let page = format!("http://{}/trickle", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let app = spawn_app_with(|s| {
+        s.fetch.timeout_secs = 2;
+        s.fetch.retries = 2;
+        s.fetch.retry_backoff_ms = 10;
+    })
+    .await;
+    let started = Instant::now();
+    let frames = app
+        .stream(&json!({"urls": [&page], "instructions": "the article"}))
+        .await;
+    let took = started.elapsed();
+    let error = frames
+        .iter()
+        .find(|f| f.event == "error")
+        .expect("an error event")
+        .payload()
+        .clone();
+    assert_eq!(error["code"], "timeout", "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("2 s"),
+        "{error}"
+    );
+    // Three attempts of 2 s each would take 6 s; the budget is spent once.
+    assert!(took < Duration::from_secs(4), "took {took:?}");
+    assert_eq!(frames.last().unwrap().event, "complete");
 }

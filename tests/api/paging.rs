@@ -107,7 +107,11 @@ async fn list_page(
     } else {
         String::new()
     };
-    let site = if style == "ext" { other_origin.as_str() } else { "" };
+    let site = if style == "ext" {
+        other_origin.as_str()
+    } else {
+        ""
+    };
     let cards: String = (first..=last).map(|n| product_card(n, site)).collect();
     let has_next = n < pages || style == "trap";
     let next = format!("/{style}/page/{}", n + 1);
@@ -418,7 +422,10 @@ async fn a_next_page_on_another_site_stops_as_cross_origin_and_is_not_fetched() 
         .find(|d| d["kind"] == "stop")
         .unwrap();
     assert!(
-        stop["next"].as_str().unwrap().starts_with("http://localhost:"),
+        stop["next"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://localhost:"),
         "{stop}"
     );
     assert_eq!(shop.requested("/relx/"), vec!["/relx/page/1"]);
