@@ -23,7 +23,7 @@ use axum::response::IntoResponse;
 use hyper::body::{Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
@@ -38,8 +38,13 @@ const RESERVED_FILES_SHARE: u64 = 4;
 /// See [`RESERVED_FILES_SHARE`]: enough for the default 32 runs × 4 fetches, the store's
 /// pool and the process's own files.
 const MIN_RESERVED_FILES: u64 = 64;
-/// How long a refusal may take to write before the connection is dropped anyway.
+/// How long a refusal may take (reading the request's head, writing the answer) before the
+/// connection is dropped anyway.
 const REFUSAL_WRITE_TIMEOUT: Duration = Duration::from_secs(1);
+/// Refusals being answered at once at most.
+const MAX_PENDING_REFUSALS: usize = 64;
+/// Bytes of a refused request's head read at most before answering.
+const REFUSAL_READ_MAX: usize = 16 * 1024;
 /// Pause after `accept` fails (out of file descriptors): the error repeats until a connection
 /// closes, and a busy loop would starve the tasks that close them.
 const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(50);
@@ -97,6 +102,7 @@ pub async fn serve(
     stop: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let table = Arc::new(ConnectionTable::new(limits.max_connections));
+    let refusals = Arc::new(tokio::sync::Semaphore::new(MAX_PENDING_REFUSALS));
     let graceful = GracefulShutdown::new();
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
@@ -118,7 +124,14 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let Some(ticket) = table.admit() else {
-            tokio::spawn(refuse(stream, limits.max_connections));
+            // Answered while few refusals are pending; past that, closed at once, so refusals
+            // cannot hold the files the cap protects.
+            if let Ok(permit) = refusals.clone().try_acquire_owned() {
+                tokio::spawn(async move {
+                    refuse(stream, limits.max_connections).await;
+                    drop(permit);
+                });
+            }
             continue;
         };
         let busy = ticket.busy.clone();
@@ -174,6 +187,16 @@ async fn refuse(mut stream: TcpStream, cap: usize) {
         body.len()
     );
     let write = async {
+        // Read the request's head first: a client answered before it has sent its request
+        // takes the answer for a broken connection, not for a refusal.
+        let mut seen = Vec::new();
+        let mut chunk = [0u8; 2048];
+        while !seen.windows(4).any(|w| w == b"\r\n\r\n") && seen.len() < REFUSAL_READ_MAX {
+            match stream.read(&mut chunk).await? {
+                0 => break,
+                n => seen.extend_from_slice(&chunk[..n]),
+            }
+        }
         stream.write_all(head.as_bytes()).await?;
         stream.write_all(&body).await?;
         stream.shutdown().await

@@ -345,3 +345,69 @@ async fn a_page_that_trickles_costs_the_fetch_budget_once_and_says_so() {
     assert!(took < Duration::from_secs(4), "took {took:?}");
     assert_eq!(frames.last().unwrap().event, "complete");
 }
+
+#[tokio::test]
+async fn when_every_connection_is_busy_a_new_one_is_refused_clearly() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| s.server.max_connections = 2).await;
+    // Two runs streaming a slow page: two busy connections (one client each, so they do not
+    // share a kept-alive connection).
+    let mut streams = Vec::new();
+    for n in 0..2 {
+        let response = reqwest::Client::new()
+            .post(format!("{}/api/scrape/stream", app.base))
+            .json(&json!({"urls": [fixtures.url(&format!("/delay/2000/news.html?{n}"))], "instructions": "the top 3 stories"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        streams.push(response);
+    }
+    let refused = reqwest::Client::new()
+        .get(format!("{}/healthz", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(refused.headers()["retry-after"], "1");
+    assert_eq!(error_code(refused).await, "too_many_connections");
+    // The busy streams were not cut: both end with `complete`.
+    for stream in streams {
+        let frames = read_stream(stream).await;
+        assert_eq!(frames.last().unwrap().event, "complete");
+    }
+    let after = reqwest::Client::new()
+        .get(format!("{}/healthz", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(after.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn credentials_in_a_url_are_never_stored_streamed_or_listed() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let page = fixtures.url("/pages/news.html");
+    let with_credentials = page.replacen("http://", "http://ann:s3cret-pw@", 1);
+    let frames = app
+        .stream(&json!({"urls": [&with_credentials], "instructions": "the top 3 stories", "session_id": "creds"}))
+        .await;
+    assert_eq!(frames.last().unwrap().event, "complete");
+    let streamed: String = frames.iter().map(|f| f.payload().to_string()).collect();
+    assert!(!streamed.contains("s3cret-pw"), "{streamed}");
+    assert!(
+        streamed.contains(&page),
+        "the run answers the URL without them"
+    );
+    let stored = app.get("/api/scrape/creds").await.text().await.unwrap();
+    let listed = app.get("/api/scrape").await.text().await.unwrap();
+    let replayed = read_stream(app.get("/api/scrape/creds/events").await).await;
+    let replayed: String = replayed.iter().map(|f| f.payload().to_string()).collect();
+    for text in [&stored, &listed, &replayed] {
+        assert!(
+            !text.contains("s3cret-pw") && !text.contains("ann:"),
+            "{text}"
+        );
+    }
+}
