@@ -7,7 +7,7 @@ use crate::static_selector;
 /// The language and region a page declares (`<html lang="de-CH">`, `content-language`,
 /// `og:locale`), lower-cased.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Locale {
+pub struct Locale {
     /// Primary language subtag: `de`, `en`, `pt`.
     pub language: String,
     /// Region subtag when given: `ch`, `us`, `br`.
@@ -16,7 +16,7 @@ pub(crate) struct Locale {
 
 impl Locale {
     /// Parses a language tag (`pt-BR`, `en_GB`, `sv`).
-    pub(crate) fn parse(tag: &str) -> Self {
+    pub fn parse(tag: &str) -> Self {
         let mut parts = tag
             .trim()
             .split(['-', '_'])
@@ -29,7 +29,7 @@ impl Locale {
     }
 
     /// The locale a page declares, or an empty one.
-    pub(crate) fn of_page(page: &Page) -> Self {
+    pub fn of_page(page: &Page) -> Self {
         let doc = &page.document;
         let html_lang = doc
             .select_checked(static_selector!("html[lang]"))
@@ -58,7 +58,7 @@ impl Locale {
 
     /// The ISO 4217 code a dollar sign means here (`$` is also the Canadian, Australian,
     /// Mexican… dollar or peso).
-    pub(crate) fn dollar(&self) -> &'static str {
+    pub fn dollar(&self) -> &'static str {
         const REGIONS: &[(&str, &str)] = &[
             ("ca", "CAD"),
             ("au", "AUD"),
@@ -79,7 +79,7 @@ impl Locale {
 
     /// The crown a `kr` means: Swedish, Danish, Norwegian or Icelandic; None without a
     /// Nordic locale (a reader could not tell either).
-    pub(crate) fn crown(&self) -> Option<&'static str> {
+    pub fn crown(&self) -> Option<&'static str> {
         const LANGUAGES: &[(&str, &str, &str)] = &[
             ("sv", "se", "SEK"),
             ("da", "dk", "DKK"),
@@ -95,7 +95,7 @@ impl Locale {
     }
 
     /// The currency a `¥` means: the renminbi on Chinese pages, else the yen.
-    pub(crate) fn yen(&self) -> &'static str {
+    pub fn yen(&self) -> &'static str {
         if self.is("zh", None) || self.is("", Some("cn")) {
             "CNY"
         } else {
