@@ -8,6 +8,8 @@ pub mod dates;
 pub(crate) mod disclosure;
 pub mod dom;
 pub mod interrupt;
+pub mod locale;
+pub mod money;
 pub mod nesting;
 
 use ego_tree::iter::Edge;

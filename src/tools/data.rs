@@ -16,6 +16,7 @@ use super::html::element_record;
 use super::registry::{Effect, Tool, ToolError};
 use super::workspace::Workspace;
 use crate::page::dom::{compile_regex, field_value, first_number};
+use crate::page::money::amount_of_price_text;
 
 /// The `data` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
@@ -189,11 +190,13 @@ enum SortKey {
     Text(String),
 }
 
-/// The number a value stands for: a JSON number, or a text that starts with one (`30 points`,
-/// `$19.99`, `-4 °C`); `Chapter 2` is a text.
+/// The number a value stands for: a JSON number, a price as the one money reader reads it
+/// (`$1,227.00`, `Price $ 4.99`, `1.299,00 €`, `¥1,299`), or a text that starts with a number
+/// (`30 points`, `-4 °C`); `Chapter 2` is a text.
 pub(crate) fn numeric(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
+        Value::String(s) if let Some(amount) = amount_of_price_text(s) => Some(amount),
         Value::String(s) => {
             let trimmed = s.trim();
             let start = trimmed
@@ -575,6 +578,28 @@ mod tests {
                 "Mud King"
             ]
         );
+        let out = run(records(), "data.sort", json!({"by": "name"})).unwrap();
+        assert_eq!(
+            names(&out),
+            [
+                "Alpine 2",
+                "Mud King",
+                "Ridge Runner",
+                "Ridge Runner",
+                "scree pro"
+            ]
+        );
+        // Prices as the money reader reads them, whatever the label or convention.
+        let priced = json!([
+            {"name": "big", "price": "$1,227.00"},
+            {"name": "small", "price": "Price $ 4.99"},
+            {"name": "euro", "price": "1.299,00 €"},
+            {"name": "yen", "price": "¥1,299"},
+            {"name": "crowns", "price": "1 234,50 kr"},
+            {"name": "titled", "price": "Bike 2 with bell, now $3"}
+        ]);
+        let out = run(priced, "data.sort", json!({"by": "price"})).unwrap();
+        assert_eq!(names(&out), ["small", "big", "crowns", "euro", "yen", "titled"]);
         let out = run(records(), "data.sort", json!({"by": "name"})).unwrap();
         assert_eq!(
             names(&out),

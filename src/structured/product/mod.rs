@@ -5,18 +5,18 @@
 
 mod availability;
 mod identifiers;
-mod locale;
 mod price;
 mod scope;
 
 use serde_json::{Map, Value};
 
 pub use availability::Availability;
-pub(crate) use locale::Locale;
-pub(crate) use price::{parse_amount, parse_money};
+pub(crate) use crate::page::locale::Locale;
+pub(crate) use crate::page::money::{parse_amount, parse_money};
 
 use super::jsonld::types_of;
 use crate::page::Page;
+use crate::page::money::{Money, iso_code};
 use crate::page::dom::{collapse_whitespace, json_number};
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
@@ -232,16 +232,16 @@ impl Reader<'_> {
     }
 
     /// An offer's price and currency; an `AggregateOffer` answers its lowest price.
-    fn offer_price(&self, offer: &Map<String, Value>) -> Option<price::Money> {
+    fn offer_price(&self, offer: &Map<String, Value>) -> Option<Money> {
         let currency = |m: &Map<String, Value>| {
             m.get("priceCurrency")
                 .and_then(text_of)
-                .and_then(|c| price::iso_code(&c))
+                .and_then(|c| iso_code(&c))
         };
         let own_currency = currency(offer);
         for key in ["price", "lowPrice", "highPrice"] {
             if let Some(amount) = offer.get(key).and_then(|v| self.amount(v, own_currency)) {
-                return Some(price::Money {
+                return Some(Money {
                     amount,
                     currency: own_currency,
                 });
@@ -254,7 +254,7 @@ impl Reader<'_> {
         let spec = spec.as_object()?;
         let currency = currency(spec).or(own_currency);
         let amount = spec.get("price").and_then(|v| self.amount(v, currency))?;
-        Some(price::Money { amount, currency })
+        Some(Money { amount, currency })
     }
 
     /// A structured price: JSON numbers as they are, strings ("1.299,00", "$19.99") read as
@@ -324,9 +324,9 @@ impl Reader<'_> {
             "og:price:currency",
             "product:sale_price:currency",
         ])
-        .and_then(|c| price::iso_code(&c));
+        .and_then(|c| iso_code(&c));
         if let Some(amount) = price.and_then(|p| self.amount(&Value::String(p), currency)) {
-            fill_money(out, &price::Money { amount, currency });
+            fill_money(out, &Money { amount, currency });
         }
         if let Some(v) = get(&["product:availability", "og:availability"])
             && let Some(a) = Availability::from_schema(&v)
@@ -418,7 +418,7 @@ impl Reader<'_> {
 }
 
 /// Sets the price (a JSON number, whole amounts as integers) and its currency.
-fn fill_money(out: &mut Map<String, Value>, money: &price::Money) {
+fn fill_money(out: &mut Map<String, Value>, money: &Money) {
     if let Some(amount) = json_number(money.amount) {
         fill(out, "price", amount);
         if let Some(currency) = money.currency {

@@ -1,171 +1,18 @@
-//! Prices: reading "1.299,00 €", "CHF 1'290.00" or "₹1,29,999" as an amount and an ISO 4217
-//! currency, and finding the main product's current price among the prices a shop page
-//! shows (list prices, related products, shipping, instalments, unit prices).
+//! The main product's current price among the prices a shop page shows (list prices, related
+//! products, shipping, instalments, unit prices). Amounts are read by [`crate::page::money`].
 
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
 
 use ego_tree::NodeId;
-use iso_currency::Currency;
-use regex::Regex;
 use scraper::ElementRef;
 
-use super::locale::Locale;
 use super::scope::{
     Scope, in_other_product, in_variant_picker, names, self_and_ancestors, short_text, unseen,
 };
 use crate::page::Page;
+use crate::page::locale::Locale;
+use crate::page::money::{Money, parse_money};
 use crate::page::dom::is_block;
-
-/// An amount in a currency, as a shopper would copy it.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Money {
-    /// The amount, rounded to the currency's minor unit.
-    pub amount: f64,
-    /// ISO 4217 code, when the page says which currency.
-    pub currency: Option<&'static str>,
-}
-
-/// A money amount in text: a currency sign or code before or after a number. The number
-/// keeps its separators (`.`, `,`, spaces, apostrophes) for [`parse_amount`]; a trailing
-/// `,-` or `.–` says "no cents".
-fn money_pattern() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        const SIGN: &str = r"US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|MX\$|R\$|\$|€|£|¥|￥|円|元|₹|₩|₽|₺|₪|₫|฿|₴|\bRs\.?|\bkr\.?|\bzł|\bzl\b|\bKč|\bFt\b|\blei\b|\bFr\.|\bCHF\b|\b[A-Z]{3}\b";
-        let number = r"\d{1,3}(?:[.,'’\x{a0}\x{202f}\x{2009} ]\d{2,3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?";
-        #[allow(clippy::expect_used, reason = "a constant pattern, covered by the tests")]
-        Regex::new(&format!(
-            r"(?P<before>{SIGN})?\s?(?P<number>{number})(?P<dash>[.,]\s?[-–—])?\s?(?P<after>{SIGN})?"
-        ))
-        .expect("money pattern")
-    })
-}
-
-/// The first amount with a currency sign or code in `text`.
-pub(crate) fn parse_money(text: &str, locale: &Locale) -> Option<Money> {
-    for caps in money_pattern().captures_iter(text) {
-        // "TTC 45 €": a word before the number that is no currency leaves the sign after it.
-        let currency_at = |group: &str| {
-            caps.name(group)
-                .and_then(|s| currency_of_sign(s.as_str(), locale))
-        };
-        let Some(currency) = currency_at("before").or_else(|| currency_at("after")) else {
-            continue;
-        };
-        let Some(number) = caps.name("number") else {
-            continue;
-        };
-        // A digit right after the number: two prices run together ("15.4915.49"), not 15491.
-        if text[number.end()..].starts_with(|c: char| c.is_ascii_digit()) {
-            continue;
-        }
-        let number = number.as_str();
-        let whole_only = caps.name("dash").is_some();
-        if let Some(amount) = parse_amount(number, Some(currency), whole_only) {
-            return Some(Money {
-                amount,
-                currency: Some(currency),
-            });
-        }
-    }
-    None
-}
-
-/// The ISO 4217 code a currency sign or code stands for on a page in this locale.
-pub(crate) fn currency_of_sign(sign: &str, locale: &Locale) -> Option<&'static str> {
-    let sign = sign.trim().trim_end_matches('.');
-    let code = match sign {
-        "US$" => "USD",
-        "CA$" | "C$" => "CAD",
-        "AU$" | "A$" => "AUD",
-        "NZ$" => "NZD",
-        "HK$" => "HKD",
-        "S$" => "SGD",
-        "MX$" => "MXN",
-        "R$" => "BRL",
-        "$" => locale.dollar(),
-        "€" => "EUR",
-        "£" => "GBP",
-        "¥" | "￥" => locale.yen(),
-        "円" => "JPY",
-        "元" => "CNY",
-        "₹" | "Rs" => "INR",
-        "₩" => "KRW",
-        "₽" => "RUB",
-        "₺" => "TRY",
-        "₪" => "ILS",
-        "₫" => "VND",
-        "฿" => "THB",
-        "₴" => "UAH",
-        "kr" => locale.crown()?,
-        "zł" | "zl" => "PLN",
-        "Kč" => "CZK",
-        "Ft" => "HUF",
-        "lei" => "RON",
-        "Fr" | "CHF" => "CHF",
-        // Codes that are also capitalised English words ("TOP 10", "ALL 3") are not read from
-        // text; structured data's `priceCurrency` goes through [`iso_code`] and keeps them.
-        "ALL" | "TOP" | "CUP" | "MOP" | "BOB" | "PEN" | "MAD" | "SOS" | "GEL" => return None,
-        other => iso_code(other)?,
-    };
-    Some(code)
-}
-
-/// An ISO 4217 code as the data gives it ("eur", " EUR "), if it is one.
-pub(crate) fn iso_code(text: &str) -> Option<&'static str> {
-    Currency::from_code(&text.trim().to_ascii_uppercase()).map(|c| c.code())
-}
-
-/// Digits after the decimal separator in this currency (2 unless ISO 4217 says otherwise).
-fn minor_digits(currency: Option<&str>) -> u16 {
-    currency
-        .and_then(Currency::from_code)
-        .and_then(Currency::exponent)
-        .unwrap_or(2)
-}
-
-/// Reads a number as written in a price: `1,299.00`, `1.299,00`, `1 299,00`, `1'299.00`,
-/// `1,29,999`, `19,99`, `298000`. One `,` or `.` followed by exactly three digits groups
-/// thousands (prices are not written to the tenth of a cent) unless the currency has three
-/// decimals; with both, the last one is the decimal separator. Rounded to the currency's
-/// minor unit.
-pub(crate) fn parse_amount(number: &str, currency: Option<&str>, whole_only: bool) -> Option<f64> {
-    let digits: String = number
-        .chars()
-        .filter(|c| c.is_ascii_digit() || matches!(c, ',' | '.'))
-        .collect();
-    let digits = digits.trim_matches(['.', ',']);
-    if digits.is_empty() {
-        return None;
-    }
-    let minor = minor_digits(currency);
-    let last_comma = digits.rfind(',');
-    let last_dot = digits.rfind('.');
-    let decimal_at = match (last_comma, last_dot) {
-        (Some(c), Some(d)) => Some(c.max(d)),
-        (Some(at), None) | (None, Some(at)) => {
-            let separator = digits.as_bytes()[at];
-            let repeated = digits.bytes().filter(|b| *b == separator).count() > 1;
-            let after = digits.len() - at - 1;
-            let groups_thousands = repeated || (after == 3 && minor != 3) || minor == 0;
-            (!groups_thousands).then_some(at)
-        }
-        (None, None) => None,
-    };
-    let normalized: String = match decimal_at {
-        Some(at) => {
-            let (whole, fraction) = digits.split_at(at);
-            let whole: String = whole.chars().filter(char::is_ascii_digit).collect();
-            format!("{whole}.{}", &fraction[1..])
-        }
-        None => digits.chars().filter(char::is_ascii_digit).collect(),
-    };
-    let amount: f64 = normalized.parse().ok().filter(|a: &f64| a.is_finite())?;
-    let amount = if whole_only { amount.trunc() } else { amount };
-    let scale = 10f64.powi(i32::from(minor));
-    Some((amount * scale).round() / scale)
-}
 
 /// Words at the start of a price line that say it is the old or list price.
 const WAS_LABELS: &[&str] = &[

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::availability::Availability;
-use super::locale::Locale;
-use super::price::parse_money;
+use crate::page::locale::Locale;
+use crate::page::money::parse_money;
 use super::scope::Scope;
 use crate::page::Page;
 

@@ -15,6 +15,8 @@ use crate::page::dom::{
     block_text, bound_json, compile_regex, first_number, json_number, percent_decode, text_capped,
 };
 use crate::page::interrupt;
+use crate::page::locale::Locale;
+use crate::page::money::money_in;
 use crate::page::interrupt::SelectChecked;
 use crate::static_regex;
 
@@ -775,130 +777,19 @@ fn phone_in_text(line: &str, start: usize, end: usize) -> Option<String> {
 }
 
 fn prices(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
-    let lang = ws
-        .page
-        .document
-        .root_element()
-        .value()
-        .attr("lang")
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let locale = Locale::of_page(ws.page);
     let text = scope_text(ws, &no_skip);
-    let pattern = static_regex!(concat!(
-        r"(?P<pre>US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|R\$|MX\$|CN¥|\$|€|£|¥|￥|₹|₩|₽|₺|₴|₪|₫|฿|₱|(?-u:\b)Rs\.?|(?-u:\b)(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|RUB|TRY|ZAR|KRW|SGD|HKD|ILS|THB|PHP|IDR|MYR|VND|UAH|AED|SAR|RON|BGN)(?-u:\b))[ \u{a0}\u{202f}]?",
-        r"(?P<a1>\d{1,3}(?:[,.\u{a0}\u{202f} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)",
-        r"|(?P<a2>\d{1,3}(?:[,.\u{a0}\u{202f} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)[ \u{a0}\u{202f}]?",
-        r"(?P<suf>€|£|¥|₹|₽|₺|₴|₪|₫|zł|Kč|kr(?-u:\b)\.?|Ft(?-u:\b)|lei(?-u:\b)|\$|(?-u:\b)(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|RUB|TRY|ZAR|KRW|SGD|HKD|ILS|THB|PHP|IDR|MYR|VND|UAH|AED|SAR|RON|BGN)(?-u:\b))"
-    ));
-    let mut out = Vec::new();
-    for caps in pattern.captures_iter(&text) {
-        if out.len() >= ws.limits.max_items {
-            break;
-        }
-        let Some(whole) = caps.get(0) else { continue };
-        let (amount, symbol) = match (
-            caps.name("a1"),
-            caps.name("pre"),
-            caps.name("a2"),
-            caps.name("suf"),
-        ) {
-            (Some(a), Some(p), _, _) => (a, p),
-            (_, _, Some(a), Some(s)) => (a, s),
-            _ => continue,
-        };
-        // A number glued to letters or digits is part of something else (`A4 2024 EUR`).
-        let before = text[..whole.start()].chars().next_back();
-        let after = text[amount.end()..].chars().next();
-        if caps.name("a2").is_some()
-            && before.is_some_and(|c| c.is_alphanumeric() || c == '.' || c == ',')
-        {
-            continue;
-        }
-        if caps.name("a1").is_some() && after.is_some_and(|c| c.is_ascii_digit()) {
-            continue;
-        }
-        let Some(value) = parse_amount(amount.as_str()).and_then(json_number) else {
-            continue;
-        };
-        out.push(json!({
-            "amount": value,
-            "currency": currency_code(symbol.as_str(), &lang),
-            "text": whole.as_str().trim(),
-        }));
-    }
-    Ok(Value::Array(out))
-}
-
-/// `1,234.56`, `1.234,56`, `1 234,56`, `19,99` → the number. A single separator followed by
-/// exactly three digits groups thousands; otherwise the last separator is the decimal point.
-fn parse_amount(raw: &str) -> Option<f64> {
-    let compact: String = raw
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\u{202f}'))
+    let found: Vec<Value> = money_in(&text, &locale)
+        .filter_map(|found| {
+            Some(json!({
+                "amount": json_number(found.money.amount)?,
+                "currency": found.money.currency.unwrap_or("XXX"),
+                "text": found.text,
+            }))
+        })
+        .take(ws.limits.max_items)
         .collect();
-    let Some(last) = compact.rfind([',', '.']) else {
-        return compact.parse().ok();
-    };
-    let separators = compact.matches([',', '.']).count();
-    let kinds = usize::from(compact.contains(',')) + usize::from(compact.contains('.'));
-    let fraction_len = compact.len() - last - 1;
-    let decimal = kinds == 2 || (separators == 1 && fraction_len != 3);
-    let number = if decimal {
-        let int: String = compact[..last]
-            .chars()
-            .filter(char::is_ascii_digit)
-            .collect();
-        format!("{int}.{}", &compact[last + 1..])
-    } else {
-        compact.chars().filter(char::is_ascii_digit).collect()
-    };
-    number.parse().ok()
-}
-
-/// The ISO 4217 code of a symbol or code; `$` is USD and `kr` follows the page language.
-fn currency_code(symbol: &str, lang: &str) -> &'static str {
-    let symbol = symbol.trim().trim_end_matches('.');
-    match symbol {
-        "$" | "US$" | "USD" => "USD",
-        "C$" | "CA$" | "CAD" => "CAD",
-        "A$" | "AU$" | "AUD" => "AUD",
-        "NZ$" | "NZD" => "NZD",
-        "HK$" | "HKD" => "HKD",
-        "S$" | "SGD" => "SGD",
-        "R$" | "BRL" => "BRL",
-        "MX$" | "MXN" => "MXN",
-        "€" | "EUR" => "EUR",
-        "£" | "GBP" => "GBP",
-        "¥" | "￥" | "JPY" => "JPY",
-        "CN¥" | "CNY" | "RMB" => "CNY",
-        "₹" | "Rs" | "INR" => "INR",
-        "₩" | "KRW" => "KRW",
-        "₽" | "RUB" => "RUB",
-        "₺" | "TRY" => "TRY",
-        "₴" | "UAH" => "UAH",
-        "₪" | "ILS" => "ILS",
-        "₫" | "VND" => "VND",
-        "฿" | "THB" => "THB",
-        "₱" | "PHP" => "PHP",
-        "zł" | "PLN" => "PLN",
-        "Kč" | "CZK" => "CZK",
-        "Ft" | "HUF" => "HUF",
-        "lei" | "RON" => "RON",
-        "kr" if lang.starts_with("da") => "DKK",
-        "kr" if lang.starts_with("nb") || lang.starts_with("no") || lang.starts_with("nn") => "NOK",
-        "kr" if lang.starts_with("is") => "ISK",
-        "kr" | "SEK" => "SEK",
-        "NOK" => "NOK",
-        "DKK" => "DKK",
-        "CHF" => "CHF",
-        "ZAR" => "ZAR",
-        "IDR" => "IDR",
-        "MYR" => "MYR",
-        "AED" => "AED",
-        "SAR" => "SAR",
-        "BGN" => "BGN",
-        _ => "XXX",
-    }
+    Ok(Value::Array(found))
 }
 
 fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {

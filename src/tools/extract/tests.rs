@@ -101,7 +101,8 @@ fn fields_without_selection_is_a_clear_failure() {
 }
 
 mod catalog {
-    use super::super::{normalise_date, parse_amount};
+    use super::super::normalise_date;
+    use crate::page::money::parse_amount;
     use crate::tools::testkit::{CONTACT, SHOP, call, call_err, chain, page};
     use serde_json::{Value, json};
 
@@ -306,7 +307,7 @@ mod catalog {
             call(&p, "extract.prices", json!({})),
             json!([
                 {"amount": 1234.5, "currency": "SEK", "text": "1 234,50 kr"},
-                {"amount": 99, "currency": "CHF", "text": "CHF 99"},
+                {"amount": 99, "currency": "CHF", "text": "CHF 99.–"},
                 {"amount": 10, "currency": "BRL", "text": "R$ 10,00"},
                 {"amount": 1200, "currency": "JPY", "text": "¥1200"},
                 {"amount": 3.5, "currency": "USD", "text": "3.50 USD"}
@@ -316,12 +317,13 @@ mod catalog {
 
     #[test]
     fn amounts_parse_in_both_conventions() {
-        assert_eq!(parse_amount("1,234.56"), Some(1234.56));
-        assert_eq!(parse_amount("1.234,56"), Some(1234.56));
-        assert_eq!(parse_amount("19,99"), Some(19.99));
-        assert_eq!(parse_amount("1,234"), Some(1234.0));
-        assert_eq!(parse_amount("1\u{a0}234 567"), Some(1_234_567.0));
-        assert_eq!(parse_amount("7"), Some(7.0));
+        let amount = |text| parse_amount(text, Some("USD"), false);
+        assert_eq!(amount("1,234.56"), Some(1234.56));
+        assert_eq!(amount("1.234,56"), Some(1234.56));
+        assert_eq!(amount("19,99"), Some(19.99));
+        assert_eq!(amount("1,234"), Some(1234.0));
+        assert_eq!(amount("1\u{a0}234 567"), Some(1_234_567.0));
+        assert_eq!(amount("7"), Some(7.0));
     }
 
     #[test]

@@ -1,0 +1,228 @@
+//! Money in text, read once for every reader and tool: "1.299,00 €", "CHF 1'290.00",
+//! "₹1,29,999", "Price $ 4.99" as an amount and an ISO 4217 currency (which currency a bare
+//! `$`, `kr` or `¥` means follows the page's [`Locale`]).
+
+use std::sync::OnceLock;
+
+use iso_currency::Currency;
+use regex::Regex;
+
+use super::locale::Locale;
+
+/// An amount in a currency, as a shopper would copy it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Money {
+    /// The amount, rounded to the currency's minor unit.
+    pub amount: f64,
+    /// ISO 4217 code, when the page says which currency.
+    pub currency: Option<&'static str>,
+}
+
+/// A money amount in text: a currency sign or code before or after a number. The number
+/// keeps its separators (`.`, `,`, spaces, apostrophes) for [`parse_amount`]; a trailing
+/// `,-` or `.–` says "no cents".
+fn money_pattern() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        const SIGN: &str = r"US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|MX\$|R\$|\$|€|£|¥|￥|円|元|₹|₩|₽|₺|₪|₫|฿|₴|\bRs\.?|\bkr\.?|\bzł|\bzl\b|\bKč|\bFt\b|\blei\b|\bFr\.|\bCHF\b|\b[A-Z]{3}\b";
+        let number = r"\d{1,3}(?:[.,'’\x{a0}\x{202f}\x{2009} ]\d{2,3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?";
+        #[allow(clippy::expect_used, reason = "a constant pattern, covered by the tests")]
+        Regex::new(&format!(
+            r"(?P<before>{SIGN})?\s?(?P<number>{number})(?P<dash>[.,]\s?[-–—])?\s?(?P<after>{SIGN})?"
+        ))
+        .expect("money pattern")
+    })
+}
+
+/// The first amount with a currency sign or code in `text`.
+pub fn parse_money(text: &str, locale: &Locale) -> Option<Money> {
+    money_in(text, locale).next().map(|found| found.money)
+}
+
+/// An amount found in text, with the words that wrote it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoneyText<'t> {
+    /// What it says.
+    pub money: Money,
+    /// The sign or code and the number, as written (`$1,249.00`, `1 234,50 kr`).
+    pub text: &'t str,
+}
+
+/// Every amount with a currency sign or code in `text`, in order.
+pub fn money_in<'t>(text: &'t str, locale: &Locale) -> impl Iterator<Item = MoneyText<'t>> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while let Some(caps) = money_pattern().captures_at(text, at) {
+            let whole = caps.get(0)?;
+            // Resume after the number: in "$1,249.00 $1,399.00" the second `$` is the next
+            // price's sign, not the first one's trailing code.
+            let number = caps.name("number")?;
+            at = caps.name("dash").unwrap_or(number).end().max(whole.start() + 1);
+            if let Some(found) = read_match(text, &caps, locale) {
+                if found.1 {
+                    at = at.max(whole.end());
+                }
+                return Some(found.0);
+            }
+        }
+        None
+    })
+}
+
+/// The amount one match of [`money_pattern`] writes, and whether its sign came after it.
+fn read_match<'t>(
+    text: &'t str,
+    caps: &regex::Captures<'t>,
+    locale: &Locale,
+) -> Option<(MoneyText<'t>, bool)> {
+    // "TTC 45 €": a word before the number that is no currency leaves the sign after it.
+    let currency_at = |group: &str| {
+        let sign = caps.name(group)?;
+        currency_of_sign(sign.as_str(), locale).map(|code| (code, sign))
+    };
+    let number = caps.name("number")?;
+    let signed_before = currency_at("before");
+    let (currency, sign) = signed_before.or_else(|| currency_at("after"))?;
+    // A digit right after the number: two prices run together ("15.4915.49"), not 15491.
+    if text[number.end()..].starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    // A number glued to what comes before it is part of something else (`A42024 EUR`).
+    if signed_before.is_none()
+        && text[..number.start()]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '.' || c == ',')
+    {
+        return None;
+    }
+    let whole_only = caps.name("dash").is_some();
+    let amount = parse_amount(number.as_str(), Some(currency), whole_only)?;
+    let (start, end) = if signed_before.is_some() {
+        (sign.start(), caps.name("dash").unwrap_or(number).end())
+    } else {
+        (number.start(), sign.end())
+    };
+    let found = MoneyText {
+        money: Money {
+            amount,
+            currency: Some(currency),
+        },
+        text: text[start..end].trim(),
+    };
+    Some((found, signed_before.is_none()))
+}
+
+/// The amount a short text stands for when it is a price with at most a label (`$19.99`,
+/// `Price $ 4.99`, `1.299,00 €`, `from ¥1,299`): what sorting and filtering compare. A longer
+/// text that mentions a price somewhere ("iPhone 15, now $799") is not read as that price.
+pub fn amount_of_price_text(text: &str) -> Option<f64> {
+    // Which crown a `kr` is depends on the page's language; its amount does not (every crown
+    // has two decimals), so without a page any of them reads it.
+    let found = money_in(text, &Locale::default())
+        .next()
+        .or_else(|| money_in(text, &Locale::parse("sv")).next())?;
+    let rest = text.replacen(found.text, " ", 1);
+    let label_words = rest.split_whitespace().count();
+    (label_words <= MAX_PRICE_LABEL_WORDS).then_some(found.money.amount)
+}
+
+/// Words besides the amount a price text may have ("Sale price:", "from", "was", "each").
+/// Two covers every label in the shop fixtures; a name with a price in it has more.
+const MAX_PRICE_LABEL_WORDS: usize = 2;
+
+/// The ISO 4217 code a currency sign or code stands for on a page in this locale.
+pub fn currency_of_sign(sign: &str, locale: &Locale) -> Option<&'static str> {
+    let sign = sign.trim().trim_end_matches('.');
+    let code = match sign {
+        "US$" => "USD",
+        "CA$" | "C$" => "CAD",
+        "AU$" | "A$" => "AUD",
+        "NZ$" => "NZD",
+        "HK$" => "HKD",
+        "S$" => "SGD",
+        "MX$" => "MXN",
+        "R$" => "BRL",
+        "$" => locale.dollar(),
+        "€" => "EUR",
+        "£" => "GBP",
+        "¥" | "￥" => locale.yen(),
+        "円" => "JPY",
+        "元" => "CNY",
+        "₹" | "Rs" => "INR",
+        "₩" => "KRW",
+        "₽" => "RUB",
+        "₺" => "TRY",
+        "₪" => "ILS",
+        "₫" => "VND",
+        "฿" => "THB",
+        "₴" => "UAH",
+        "kr" => locale.crown()?,
+        "zł" | "zl" => "PLN",
+        "Kč" => "CZK",
+        "Ft" => "HUF",
+        "lei" => "RON",
+        "Fr" | "CHF" => "CHF",
+        // Codes that are also capitalised English words ("TOP 10", "ALL 3") are not read from
+        // text; structured data's `priceCurrency` goes through [`iso_code`] and keeps them.
+        "ALL" | "TOP" | "CUP" | "MOP" | "BOB" | "PEN" | "MAD" | "SOS" | "GEL" => return None,
+        other => iso_code(other)?,
+    };
+    Some(code)
+}
+
+/// An ISO 4217 code as the data gives it ("eur", " EUR "), if it is one.
+pub fn iso_code(text: &str) -> Option<&'static str> {
+    Currency::from_code(&text.trim().to_ascii_uppercase()).map(|c| c.code())
+}
+
+/// Digits after the decimal separator in this currency (2 unless ISO 4217 says otherwise).
+fn minor_digits(currency: Option<&str>) -> u16 {
+    currency
+        .and_then(Currency::from_code)
+        .and_then(Currency::exponent)
+        .unwrap_or(2)
+}
+
+/// Reads a number as written in a price: `1,299.00`, `1.299,00`, `1 299,00`, `1'299.00`,
+/// `1,29,999`, `19,99`, `298000`. One `,` or `.` followed by exactly three digits groups
+/// thousands (prices are not written to the tenth of a cent) unless the currency has three
+/// decimals; with both, the last one is the decimal separator. Rounded to the currency's
+/// minor unit.
+pub fn parse_amount(number: &str, currency: Option<&str>, whole_only: bool) -> Option<f64> {
+    let digits: String = number
+        .chars()
+        .filter(|c| c.is_ascii_digit() || matches!(c, ',' | '.'))
+        .collect();
+    let digits = digits.trim_matches(['.', ',']);
+    if digits.is_empty() {
+        return None;
+    }
+    let minor = minor_digits(currency);
+    let last_comma = digits.rfind(',');
+    let last_dot = digits.rfind('.');
+    let decimal_at = match (last_comma, last_dot) {
+        (Some(c), Some(d)) => Some(c.max(d)),
+        (Some(at), None) | (None, Some(at)) => {
+            let separator = digits.as_bytes()[at];
+            let repeated = digits.bytes().filter(|b| *b == separator).count() > 1;
+            let after = digits.len() - at - 1;
+            let groups_thousands = repeated || (after == 3 && minor != 3) || minor == 0;
+            (!groups_thousands).then_some(at)
+        }
+        (None, None) => None,
+    };
+    let normalized: String = match decimal_at {
+        Some(at) => {
+            let (whole, fraction) = digits.split_at(at);
+            let whole: String = whole.chars().filter(char::is_ascii_digit).collect();
+            format!("{whole}.{}", &fraction[1..])
+        }
+        None => digits.chars().filter(char::is_ascii_digit).collect(),
+    };
+    let amount: f64 = normalized.parse().ok().filter(|a: &f64| a.is_finite())?;
+    let amount = if whole_only { amount.trunc() } else { amount };
+    let scale = 10f64.powi(i32::from(minor));
+    Some((amount * scale).round() / scale)
+}
+
