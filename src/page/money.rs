@@ -57,7 +57,11 @@ pub fn money_in<'t>(text: &'t str, locale: &Locale) -> impl Iterator<Item = Mone
             // Resume after the number: in "$1,249.00 $1,399.00" the second `$` is the next
             // price's sign, not the first one's trailing code.
             let number = caps.name("number")?;
-            at = caps.name("dash").unwrap_or(number).end().max(whole.start() + 1);
+            at = caps
+                .name("dash")
+                .unwrap_or(number)
+                .end()
+                .max(whole.start() + 1);
             if let Some(found) = read_match(text, &caps, locale) {
                 if found.1 {
                     at = at.max(whole.end());
@@ -226,3 +230,58 @@ pub fn parse_amount(number: &str, currency: Option<&str>, whole_only: bool) -> O
     Some((amount * scale).round() / scale)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str, lang: &str) -> Vec<(f64, Option<&'static str>, String)> {
+        money_in(text, &Locale::parse(lang))
+            .map(|m| (m.money.amount, m.money.currency, m.text.to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn every_amount_in_a_text_with_its_own_sign() {
+        assert_eq!(
+            found("$1,249.00 $1,399.00", "en"),
+            vec![
+                (1249.0, Some("USD"), "$1,249.00".to_owned()),
+                (1399.0, Some("USD"), "$1,399.00".to_owned())
+            ]
+        );
+        assert_eq!(
+            found("Preis: 1.299,00 € statt 1.499,00 €", "de"),
+            vec![
+                (1299.0, Some("EUR"), "1.299,00 €".to_owned()),
+                (1499.0, Some("EUR"), "1.499,00 €".to_owned())
+            ]
+        );
+        assert_eq!(
+            found("¥1,299", "ja"),
+            vec![(1299.0, Some("JPY"), "¥1,299".to_owned())]
+        );
+        assert_eq!(
+            found("TTC 45 €", "fr"),
+            vec![(45.0, Some("EUR"), "45 €".to_owned())]
+        );
+        assert!(
+            found("Art. A42024 EUR", "de").is_empty(),
+            "glued to a letter"
+        );
+        assert!(
+            found("15.4915.49 $", "en").is_empty(),
+            "two prices run together"
+        );
+    }
+
+    #[test]
+    fn a_price_text_with_a_short_label_has_an_amount_and_a_sentence_does_not() {
+        assert_eq!(amount_of_price_text("Price $ 4.99"), Some(4.99));
+        assert_eq!(amount_of_price_text("$1,227.00"), Some(1227.0));
+        assert_eq!(amount_of_price_text("1.299,00 €"), Some(1299.0));
+        assert_eq!(amount_of_price_text("from ¥1,299"), Some(1299.0));
+        assert_eq!(amount_of_price_text("1 234,50 kr"), Some(1234.5));
+        assert_eq!(amount_of_price_text("Bike 2 with bell, now $3"), None);
+        assert_eq!(amount_of_price_text("30 points"), None);
+    }
+}

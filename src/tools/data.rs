@@ -599,7 +599,10 @@ mod tests {
             {"name": "titled", "price": "Bike 2 with bell, now $3"}
         ]);
         let out = run(priced, "data.sort", json!({"by": "price"})).unwrap();
-        assert_eq!(names(&out), ["small", "big", "crowns", "euro", "yen", "titled"]);
+        assert_eq!(
+            names(&out),
+            ["small", "big", "crowns", "euro", "yen", "titled"]
+        );
         let out = run(records(), "data.sort", json!({"by": "name"})).unwrap();
         assert_eq!(
             names(&out),

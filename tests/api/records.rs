@@ -369,3 +369,22 @@ async fn a_front_page_of_sections_gives_the_stories_of_every_section() {
         json!({"title": "Storm seasons, longer", "url": "/climate/3", "byline": "Reporter 13", "date": "2025-05-13"})
     );
 }
+
+#[tokio::test]
+async fn the_cheapest_products_are_ordered_by_the_amount_the_money_reader_reads() {
+    let Answer { records, .. } = ask("shop-prices.html", "the 3 cheapest products").await;
+    let text: Vec<String> = records.iter().map(Value::to_string).collect();
+    assert_eq!(records.len(), 3, "{text:?}");
+    for (record, name) in text
+        .iter()
+        .zip(["Enamel mug", "Titanium spork", "Pocket stove"])
+    {
+        assert!(record.contains(name), "{text:?}");
+    }
+    let Answer { records, .. } = ask("shop-prices.html", "the 2 most expensive products").await;
+    let text: Vec<String> = records.iter().map(Value::to_string).collect();
+    assert!(
+        text[0].contains("Trail lantern") && text[1].contains("Ridge tent"),
+        "{text:?}"
+    );
+}

@@ -328,7 +328,8 @@ pub(crate) fn shown_brand(page: &Page, scope: &Scope<'_>) -> Option<String> {
         let in_control = super::scope::self_and_ancestors(el)
             .any(|a| matches!(a.value().name(), "button" | "select" | "option" | "form"));
         let shows_price =
-            crate::page::money::parse_money(&value, &crate::page::locale::Locale::default()).is_some();
+            crate::page::money::parse_money(&value, &crate::page::locale::Locale::default())
+                .is_some();
         if !in_control && !shows_price && !unseen(el) && !in_other_product(el) {
             found.push((el, value));
         }

@@ -10,15 +10,15 @@ mod scope;
 
 use serde_json::{Map, Value};
 
-pub use availability::Availability;
 pub(crate) use crate::page::locale::Locale;
 pub(crate) use crate::page::money::{parse_amount, parse_money};
+pub use availability::Availability;
 
 use super::jsonld::types_of;
 use crate::page::Page;
-use crate::page::money::{Money, iso_code};
 use crate::page::dom::{collapse_whitespace, json_number};
 use crate::page::interrupt::SelectChecked;
+use crate::page::money::{Money, iso_code};
 use crate::static_selector;
 use scope::Scope;
 

@@ -10,9 +10,9 @@ use super::scope::{
     Scope, in_other_product, in_variant_picker, names, self_and_ancestors, short_text, unseen,
 };
 use crate::page::Page;
+use crate::page::dom::is_block;
 use crate::page::locale::Locale;
 use crate::page::money::{Money, parse_money};
-use crate::page::dom::is_block;
 
 /// Words at the start of a price line that say it is the old or list price.
 const WAS_LABELS: &[&str] = &[

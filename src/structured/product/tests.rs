@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::availability::Availability;
-use crate::page::locale::Locale;
-use crate::page::money::parse_money;
 use super::scope::Scope;
 use crate::page::Page;
+use crate::page::locale::Locale;
+use crate::page::money::parse_money;
 
 fn page(html: &str) -> Page {
     Page::parse(url::Url::parse("https://shop.example/p/1").unwrap(), html)

@@ -15,9 +15,9 @@ use crate::page::dom::{
     block_text, bound_json, compile_regex, first_number, json_number, percent_decode, text_capped,
 };
 use crate::page::interrupt;
+use crate::page::interrupt::SelectChecked;
 use crate::page::locale::Locale;
 use crate::page::money::money_in;
-use crate::page::interrupt::SelectChecked;
 use crate::static_regex;
 
 /// The `extract` namespace, in catalog order.
