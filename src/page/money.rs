@@ -131,6 +131,12 @@ pub fn amount_of_price_text(text: &str) -> Option<f64> {
     (label_words <= MAX_PRICE_LABEL_WORDS).then_some(found.money.amount)
 }
 
+/// Whether a short text is a price (see [`amount_of_price_text`]): how list columns and page
+/// outlines tell a price from other numbers.
+pub fn is_price_text(text: &str) -> bool {
+    amount_of_price_text(text).is_some()
+}
+
 /// Words besides the amount a price text may have ("Sale price:", "from", "was", "each").
 /// Two covers every label in the shop fixtures; a name with a price in it has more.
 const MAX_PRICE_LABEL_WORDS: usize = 2;

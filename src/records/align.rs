@@ -2,6 +2,7 @@
 //! column, named from the page first (table headers, `itemprop`, visible labels, attributes,
 //! class names) and from the value's type last; values are typed.
 
+use crate::page::money::is_price_text;
 use std::collections::HashMap;
 
 use scraper::ElementRef;
@@ -811,7 +812,7 @@ fn name_column(
         }
         SlotKind::Text => {
             let present: Vec<&str> = values.iter().flatten().map(String::as_str).collect();
-            if present.iter().all(|v| looks_like_price(v)) {
+            if present.iter().all(|v| is_price_text(v)) {
                 Some("price")
             } else {
                 text_kind(draft, &present)
@@ -1152,19 +1153,6 @@ fn unique(used: &mut HashMap<String, usize>, name: String) -> String {
     } else {
         format!("{name}_{count}")
     }
-}
-
-fn looks_like_price(text: &str) -> bool {
-    let t = text.trim();
-    t.chars().count() < 30
-        && t.chars().any(|c| c.is_ascii_digit())
-        && (t.contains(['$', '€', '£', '¥', '₹'])
-            || t.split_whitespace().any(|w| {
-                matches!(
-                    w.to_ascii_uppercase().as_str(),
-                    "USD" | "EUR" | "GBP" | "CHF" | "JPY"
-                )
-            }))
 }
 
 /// A plain number as shown ("1,234", "4.5", "-3"), not a code with digits in it.

@@ -5,6 +5,7 @@
 //! counts. Built once per page; the heuristic planner chooses from it and the LLM planner
 //! reads it as (untrusted) context.
 
+use crate::page::money::is_price_text;
 use std::collections::HashMap;
 
 use ego_tree::NodeId;
@@ -13,7 +14,7 @@ use serde::Serialize;
 
 use crate::page::Page;
 use crate::page::chrome::in_chrome;
-use crate::page::dom::{first_number, is_css_ident, parse_selector, simple_selector, text_of};
+use crate::page::dom::{is_css_ident, parse_selector, simple_selector, text_of};
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
 
@@ -679,7 +680,7 @@ type TextMatcher = fn(&str) -> bool;
 
 /// Roles recognised by what their text says.
 const TEXT_ROLES: &[(&str, TextMatcher)] = &[
-    ("price", looks_like_price),
+    ("price", is_price_text),
     ("score", |t| {
         has_number_before(
             t,
@@ -693,19 +694,6 @@ const TEXT_ROLES: &[(&str, TextMatcher)] = &[
     }),
     ("date", looks_like_date),
 ];
-
-fn looks_like_price(text: &str) -> bool {
-    let t = text.trim();
-    t.len() < 40
-        && first_number(t).is_some()
-        && (t.contains(['$', '€', '£', '¥', '₹'])
-            || t.split_whitespace().any(|w| {
-                matches!(
-                    w.to_ascii_uppercase().as_str(),
-                    "USD" | "EUR" | "GBP" | "CHF" | "JPY"
-                )
-            }))
-}
 
 fn has_number_before(text: &str, words: &[&str]) -> bool {
     let lower = text.to_lowercase();
