@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{ErrorCode, StepStatus};
-pub use crate::tools::nav::NextEvidence;
 
 /// The payload of a `step` event (the seed's `ScrapeStep`).
 ///
@@ -124,16 +123,6 @@ pub struct PlannedCall {
     pub params: Value,
     /// Why the planner chose it.
     pub reasoning: String,
-}
-
-impl From<&crate::tools::ToolCall> for PlannedCall {
-    fn from(call: &crate::tools::ToolCall) -> Self {
-        Self {
-            tool: call.tool.clone(),
-            params: call.params.clone(),
-            reasoning: call.reasoning.clone(),
-        }
-    }
 }
 
 /// A tool call still streaming in from the LLM planner.
@@ -369,4 +358,19 @@ pub struct ItemCap {
     pub limit: usize,
     /// Items the page has.
     pub on_page: u64,
+}
+
+/// How a next-page link was recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum NextEvidence {
+    /// `<link rel=next>` or `<a rel=next>`.
+    RelNext,
+    /// A link whose text or label says "next" (or an arrow), inside a pagination bar.
+    LabelInPagination,
+    /// The number after the current page in a numbered bar.
+    NumberAfterCurrent,
+    /// A link whose text or label says "next" (or an arrow), elsewhere.
+    Label,
 }

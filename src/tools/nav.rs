@@ -138,20 +138,8 @@ pub struct NextPageParams {
     pub cross_origin: bool,
 }
 
-/// How a next-page link was recognised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum NextEvidence {
-    /// `<link rel=next>` or `<a rel=next>`.
-    RelNext,
-    /// A link whose text or label says "next" (or an arrow), inside a pagination bar.
-    LabelInPagination,
-    /// The number after the current page in a numbered bar.
-    NumberAfterCurrent,
-    /// A link whose text or label says "next" (or an arrow), elsewhere.
-    Label,
-}
+/// How a next-page link was recognised: a wire type, since `navigate` steps carry it.
+pub use crate::events::NextEvidence;
 
 /// The next page of a list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -190,6 +190,17 @@ impl ToolCall {
     }
 }
 
+/// A planned call as its `agent_decision` step shows it.
+impl From<&ToolCall> for crate::events::PlannedCall {
+    fn from(call: &ToolCall) -> Self {
+        Self {
+            tool: call.tool.clone(),
+            params: call.params.clone(),
+            reasoning: call.reasoning.clone(),
+        }
+    }
+}
+
 /// What executing a call produced (the seed's `ToolCallResult`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCallResult {
