@@ -10,6 +10,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use super::remote::Remote;
 use super::{CliError, Exit, SessionsArgs, write_stdout};
 use crate::events::RunStatus;
+use crate::page::dom::{collapse_whitespace, shorten};
 use crate::settings::{DatabaseSettings, Settings};
 use crate::store::{SessionFilter, Store, StoreError};
 
@@ -104,21 +105,10 @@ fn table(sessions: &[SessionSummary]) -> String {
             session.created_at.format("%Y-%m-%d %H:%M:%S"),
             session.request.urls.len(),
             session.step_count,
-            shorten(&session.request.instructions, 60),
+            shorten(&collapse_whitespace(&session.request.instructions), 60),
         ));
     }
     text
-}
-
-/// The first `max` characters of a one-line version of `text`, with `…` when cut.
-fn shorten(text: &str, max: usize) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() <= max {
-        return line;
-    }
-    let mut cut: String = line.chars().take(max - 1).collect();
-    cut.push('…');
-    cut
 }
 
 /// Opens the configured store to read it; `None` when it is a SQLite file that does not exist
@@ -152,8 +142,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn long_instructions_are_cut_on_one_line() {
-        assert_eq!(shorten("the top\n 5   stories", 60), "the top 5 stories");
+    fn long_instructions_are_cut_on_collapse_whitespace() {
+        assert_eq!(
+            shorten(&collapse_whitespace("the top\n 5   stories"), 60),
+            "the top 5 stories"
+        );
         assert_eq!(shorten("abcdefghij", 5), "abcd…");
     }
 }

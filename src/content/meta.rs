@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::people::{authors_in, is_publisher, site_owner};
 use crate::page::Page;
 use crate::page::dates::{month_first, normalise_date, other_reading};
-use crate::page::dom::collapse_whitespace;
+use crate::page::dom::{collapse_whitespace, shorten};
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
 use crate::structured::types_of;
@@ -226,7 +226,7 @@ pub fn read(page: &Page) -> Metadata {
     let description = metas
         .first(&["description", "og:description", "twitter:description"])
         .or_else(|| ld_str("description"))
-        .map(|d| clip(&d, MAX_DESCRIPTION));
+        .map(|d| shorten(&collapse_whitespace(&d), MAX_DESCRIPTION));
     let canonical = doc
         .select_checked(static_selector!("link[rel][href]"))
         .find(|l| {
@@ -904,17 +904,6 @@ pub(super) fn clean_title(title: &str) -> String {
         }
     }
     title.to_owned()
-}
-
-fn clip(s: &str, max: usize) -> String {
-    let s = collapse_whitespace(s);
-    if s.chars().count() <= max {
-        s
-    } else {
-        let mut out: String = s.chars().take(max).collect();
-        out.push('…');
-        out
-    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod stats;
 use serde::Serialize;
 
 use crate::page::Page;
+use crate::page::dom::cut_chars;
 
 pub(crate) use crate::page::chrome::is_hidden;
 pub(crate) use render::{flat_text, flat_text_raw};
@@ -64,8 +65,8 @@ pub fn main_content(page: &Page) -> MainContent {
         lang: meta.lang,
         excerpt,
         site_name: meta.site_name,
-        text: cap_chars(text),
-        markdown: cap_chars(markdown),
+        text: cut_chars(text, MAX_CHARS),
+        markdown: cut_chars(markdown, MAX_CHARS),
     }
 }
 
@@ -79,12 +80,10 @@ fn body_of(page: &Page, article: bool) -> (String, String) {
 /// Converts an element (and its descendants) to Markdown, links and images made absolute
 /// against the page. Scripts, styles, navigation and hidden elements are left out.
 pub fn markdown_of(page: &Page, element: scraper::ElementRef<'_>) -> String {
-    cap_chars(render::render(
-        page,
-        element,
-        &Default::default(),
-        render::Mode::Markdown,
-    ))
+    cut_chars(
+        render::render(page, element, &Default::default(), render::Mode::Markdown),
+        MAX_CHARS,
+    )
 }
 
 fn first_paragraph(text: &str) -> Option<String> {
@@ -99,14 +98,6 @@ fn first_paragraph(text: &str) -> Option<String> {
     } else {
         line.to_owned()
     })
-}
-
-fn cap_chars(s: String) -> String {
-    if s.len() <= MAX_CHARS || s.chars().count() <= MAX_CHARS {
-        s
-    } else {
-        s.chars().take(MAX_CHARS).collect()
-    }
 }
 
 #[cfg(test)]

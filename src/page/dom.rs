@@ -118,6 +118,27 @@ pub fn text_capped(element: ElementRef<'_>, max_chars: usize) -> String {
     text.out
 }
 
+/// `text` cut to at most `max_chars` characters, the last of them `…` when it was cut: the
+/// one way a text is shortened for people and models (step messages, outlines, samples).
+pub fn shorten(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max_chars.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// `text` cut to at most `max_chars` characters, unmarked: for answers bounded by a stated
+/// limit (`limits.max_text_chars`), where a `…` would be a character the page never had.
+pub fn cut_chars(text: String, max_chars: usize) -> String {
+    if text.len() <= max_chars || text.chars().count() <= max_chars {
+        text
+    } else {
+        text.chars().take(max_chars).collect()
+    }
+}
+
 /// Text gathered with whitespace already collapsed, up to a cap.
 struct Collapsed {
     out: String,

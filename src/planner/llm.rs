@@ -22,8 +22,8 @@ use futures::StreamExt;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::outline::shorten;
 use super::{DraftCall, DraftSender, Plan, Planner, PlannerContext, PlannerError, ToolSpec};
+use crate::page::dom::shorten;
 use crate::settings::LlmSettings;
 use crate::tools::{Registry, ToolCall};
 

@@ -22,7 +22,7 @@ use crate::events::{
 };
 use crate::fetch::{FetchError, FetchedPage, Fetcher};
 use crate::output;
-use crate::planner::outline::shorten;
+use crate::page::dom::shorten;
 use crate::planner::{DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec};
 use crate::settings::Settings;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::page::Page;
 use crate::page::chrome::in_chrome;
-use crate::page::dom::{is_css_ident, parse_selector, simple_selector, text_of};
+use crate::page::dom::{is_css_ident, parse_selector, shorten, simple_selector, text_of};
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
 
@@ -1049,16 +1049,6 @@ fn collect_types(value: &serde_json::Value, out: &mut Vec<String>) {
         }
         _ => {}
     }
-}
-
-/// Shortens a text to `max` characters, marking the cut.
-pub fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(max).collect();
-    out.push('…');
-    out
 }
 
 #[cfg(test)]
