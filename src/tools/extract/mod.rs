@@ -896,6 +896,11 @@ pub struct RecordsParams {
     /// Which lists: the page's main list (the default) or every list of records it shows.
     #[serde(default)]
     pub lists: ListScope,
+    /// Fields the user named: each record then has exactly these keys, in this order, each
+    /// filled from the column that matches it (`null` where no column does); the evidence
+    /// names the column and rule of each, and the fields no column has.
+    #[serde(default)]
+    pub fields: Option<Vec<columns::WantedField>>,
 }
 
 /// Which of a page's lists `extract.records` reads.
@@ -957,6 +962,43 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
                 .all(|l| l.columns.iter().all(|c| c.name != *key))
         })
         .unwrap_or("from_list");
+    let named = params.fields.filter(|f| !f.is_empty());
+    let sources = named
+        .as_ref()
+        .map(|fields| columns::choose(fields, &main.columns, &main.records));
+    if let (Some(fields), Some(sources)) = (&named, &sources) {
+        let missing: Vec<&str> = sources
+            .iter()
+            .filter(|s| s.column.is_none())
+            .map(|s| s.field.as_str())
+            .collect();
+        if missing.len() == fields.len() {
+            return Err(ToolError::Failed(format!(
+                "extract.records: the main list's columns ({}) hold none of the fields named ({})",
+                main.columns
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                missing.join(", ")
+            )));
+        }
+        evidence["fields"] = json!(sources);
+        evidence["missing"] = json!(missing);
+    }
+    // Each list's own columns answer the fields (with `lists: "all"` they differ).
+    let lists: Vec<crate::records::RecordList> = match &named {
+        Some(fields) => lists
+            .into_iter()
+            .map(|mut list| {
+                let sources = columns::choose(fields, &list.columns, &list.records);
+                list.records =
+                    columns::project(fields, &sources, std::mem::take(&mut list.records));
+                list
+            })
+            .collect(),
+        None => lists,
+    };
     let rows: Vec<Value> = lists
         .into_iter()
         .enumerate()
@@ -1064,6 +1106,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
     Ok(Value::String(ws.cap_text(out)))
 }
 
+mod columns;
 mod named;
 pub use named::{NamedFieldsParams, key_of};
 
