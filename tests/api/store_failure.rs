@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::support::postgres::PgSchema;
-use crate::support::{Frame, FrameReader, FixtureServer, Server, TempDir, read_stream};
+use crate::support::{FixtureServer, Frame, FrameReader, Server, TempDir, read_stream};
 
 /// Set by CI: the tests that need root may not skip.
 const REQUIRE_ROOT: &str = "SCRAPE_AGENT_REQUIRE_ROOT_TESTS";
@@ -98,7 +98,12 @@ async fn readyz(client: &reqwest::Client, base: &str) -> (u16, Value) {
 }
 
 /// Waits until `/readyz` answers `want`; returns its last body.
-async fn readyz_becomes(client: &reqwest::Client, base: &str, want: u16, within: Duration) -> Value {
+async fn readyz_becomes(
+    client: &reqwest::Client,
+    base: &str,
+    want: u16,
+    within: Duration,
+) -> Value {
     let deadline = Instant::now() + within;
     loop {
         let (status, body) = readyz(client, base).await;
@@ -130,7 +135,11 @@ async fn replay(client: &reqwest::Client, base: &str, id: &str) -> Vec<Frame> {
 fn assert_seen_is_stored(seen: &[Frame], stored: &[Frame]) {
     let stored_seqs: Vec<u64> = stored.iter().map(seq_of).collect();
     let n = stored.len() as u64;
-    assert_eq!(stored_seqs, (1..=n).collect::<Vec<_>>(), "no gap, no reused seq");
+    assert_eq!(
+        stored_seqs,
+        (1..=n).collect::<Vec<_>>(),
+        "no gap, no reused seq"
+    );
     let last = stored.last().expect("stored events");
     assert_eq!(last.event, "complete", "the stored log ends with complete");
     assert_eq!(
@@ -138,7 +147,12 @@ fn assert_seen_is_stored(seen: &[Frame], stored: &[Frame]) {
         1,
         "one complete"
     );
-    assert!(seen.len() <= stored.len(), "seen {} > stored {}", seen.len(), stored.len());
+    assert!(
+        seen.len() <= stored.len(),
+        "seen {} > stored {}",
+        seen.len(),
+        stored.len()
+    );
     assert_eq!(
         shown(seen),
         shown(&stored[..seen.len()]),
@@ -191,7 +205,12 @@ async fn run_completes(client: &reqwest::Client, base: &str, url: &str, id: &str
     )
     .await;
     let last = frames.last().expect("frames");
-    assert_eq!(last.event, "complete", "{id}: {:?}", frames.iter().map(|f| &f.event).collect::<Vec<_>>());
+    assert_eq!(
+        last.event,
+        "complete",
+        "{id}: {:?}",
+        frames.iter().map(|f| &f.event).collect::<Vec<_>>()
+    );
     assert_eq!(last.payload()["status"], "completed", "{id}");
 }
 
@@ -223,7 +242,10 @@ async fn a_sqlite_file_that_turns_read_only_mid_run_fails_closed_and_loses_nothi
     let wal = PathBuf::from(format!("{}-wal", file.display()));
     let immutable = Immutable::set(&[file.clone(), wal]);
     let not_ready = readyz_becomes(&client, &base, 503, Duration::from_secs(10)).await;
-    assert_eq!(not_ready["error"]["code"], "store_unavailable", "{not_ready}");
+    assert_eq!(
+        not_ready["error"]["code"], "store_unavailable",
+        "{not_ready}"
+    );
     let (status, refused) = start_detached(
         &client,
         &base,
@@ -263,11 +285,20 @@ async fn a_sqlite_file_that_turns_read_only_mid_run_fails_closed_and_loses_nothi
     server.child.kill().expect("SIGKILL");
     server.child.wait().expect("exits");
     let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let after = text.get(usize::try_from(recovered_at).unwrap_or(0)..).unwrap_or("");
-    assert!(!after.contains("database is locked"), "after recovery: {after}");
+    let after = text
+        .get(usize::try_from(recovered_at).unwrap_or(0)..)
+        .unwrap_or("");
+    assert!(
+        !after.contains("database is locked"),
+        "after recovery: {after}"
+    );
     let restarted = Server::start(&db).await;
     let again = replay(&client, &restarted.base, "ro-1").await;
-    assert_eq!(shown(&again), shown(&stored), "the restart lost or changed events");
+    assert_eq!(
+        shown(&again),
+        shown(&stored),
+        "the restart lost or changed events"
+    );
     assert_seen_is_stored(&seen, &again);
     for i in 0..3 {
         let frames = replay(&client, &restarted.base, &format!("ro-after-{i}")).await;
@@ -383,9 +414,15 @@ async fn a_second_server_on_one_sqlite_file_is_refused_and_the_first_runs_on() {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(!status.success(), "the second server exits non-zero: {said}");
+    assert!(
+        !status.success(),
+        "the second server exits non-zero: {said}"
+    );
     let lock = format!("{}.lock", dir.0.join("scrape-agent.db").display());
-    assert!(said.contains(&lock), "the refusal names the lock file {lock}: {said}");
+    assert!(
+        said.contains(&lock),
+        "the refusal names the lock file {lock}: {said}"
+    );
     assert!(said.contains("another"), "the refusal says why: {said}");
 
     let seen = tokio::time::timeout(Duration::from_secs(30), following)
