@@ -499,7 +499,8 @@ impl Store {
             .await
         });
         stored.ok().flatten().is_some_and(|row| {
-            row.kind == event.kind.as_str() && row.payload == event.data.to_string()
+            row.kind == event.kind.as_str()
+                && serde_json::from_str::<Value>(&row.payload).is_ok_and(|data| data == event.data)
         })
     }
 
