@@ -164,7 +164,11 @@ fn build() -> Value {
             "429",
             "Too many runs (`too_many_runs`, `too_many_runs_for_key`); see Retry-After",
         ),
-        ("503", "The server is shutting down (`shutting_down`)"),
+        (
+            "503",
+            "The server is shutting down (`shutting_down`), or the session store cannot take \
+             the run now (`store_unavailable`, retryable); see Retry-After",
+        ),
     ]);
     let mut stream_responses = Map::new();
     stream_responses.insert("200".into(), stream.clone());

@@ -435,3 +435,36 @@ async fn a_second_server_on_one_sqlite_file_is_refused_and_the_first_runs_on() {
     let (status, body) = readyz(&client, &first.base).await;
     assert_eq!(status, 200, "{body}");
 }
+
+#[tokio::test]
+async fn a_deleted_sqlite_file_gives_errors_not_a_fresh_empty_database() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let db = dir.sqlite_url();
+    let file = dir.0.join("scrape-agent.db");
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let news = fixtures.url("/pages/news.html");
+    run_completes(&client, &server.base, &news, "before-delete").await;
+
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+    }
+    // Every request, on whichever pooled connection it lands, says the store is unavailable;
+    // none finds an empty database ("no such table") and none recreates the file.
+    for i in 0..6 {
+        let (status, body) = readyz(&client, &server.base).await;
+        assert_eq!(status, 503, "{body}");
+        assert_eq!(body["error"]["code"], "store_unavailable", "{body}");
+        let (status, refused) = start_detached(
+            &client,
+            &server.base,
+            &json!({"urls": [&news], "instructions": "x", "session_id": format!("gone-{i}")}),
+        )
+        .await;
+        assert_eq!(status, 503, "{refused}");
+        assert_eq!(refused["error"]["code"], "store_unavailable", "{refused}");
+        assert!(!refused.to_string().contains("no such table"), "{refused}");
+    }
+    assert!(!file.exists(), "the server created a new database file");
+}
