@@ -306,7 +306,7 @@ impl Store {
             let pool = PgPoolOptions::new()
                 .max_connections(max)
                 .acquire_timeout(Duration::from_secs(10))
-                .after_release(|conn, _| Box::pin(refuse_unfinished_transaction(conn)))
+                .after_release(|conn, _| Box::pin(refuse_unfinished_transaction(conn, false)))
                 .connect_with(options)
                 .await?;
             sqlx::migrate!("migrations/postgres").run(&pool).await?;
@@ -336,7 +336,7 @@ impl Store {
             let pool = SqlitePoolOptions::new()
                 .max_connections(max)
                 .acquire_timeout(Duration::from_secs(10))
-                .after_release(|conn, _| Box::pin(refuse_unfinished_transaction(conn)))
+                .after_release(|conn, _| Box::pin(refuse_unfinished_transaction(conn, true)))
                 // A connection to a file that was deleted (or replaced) since it was opened
                 // writes where nobody will ever read: it is closed, and its replacement fails
                 // to open instead of creating an empty database.
@@ -1053,9 +1053,17 @@ fn lock_file(file: &Path) -> Result<File, StoreError> {
 
 /// The pool's second line behind [`with_conn!`]: a connection that comes back still inside a
 /// transaction (its rollback failed, or the work holding it was dropped mid-way) is closed.
-async fn refuse_unfinished_transaction<C: Connection>(conn: &mut C) -> Result<bool, sqlx::Error> {
-    // The rollback of a dropped transaction is queued, not done: the ping waits for it.
-    conn.ping().await?;
+///
+/// `settle`: SQLite's connection counts a dropped transaction's rollback only once its worker
+/// thread ran it, so a ping (an in-process round trip) waits for that first. PostgreSQL's
+/// counts it when it is queued, and a ping there would cost a network round trip per release.
+async fn refuse_unfinished_transaction<C: Connection>(
+    conn: &mut C,
+    settle: bool,
+) -> Result<bool, sqlx::Error> {
+    if settle {
+        conn.ping().await?;
+    }
     Ok(!conn.is_in_transaction())
 }
 
