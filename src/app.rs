@@ -71,6 +71,14 @@ pub enum StartupError {
     /// The session store could not be opened or migrated.
     #[error("cannot open the session store: {0}")]
     Store(#[from] crate::store::StoreError),
+    /// Another server uses the same SQLite file (it holds the lock file named here).
+    #[error(
+        "another scrape-agent server is using this SQLite database: its lock file {} is held \
+         (one server per SQLite file; stop the other one, give this one a database of its own, \
+         or share PostgreSQL between several)",
+        .0.display()
+    )]
+    StoreLocked(std::path::PathBuf),
     /// `planner.default` is `llm` but no LLM is configured.
     #[error("planner.default is \"llm\" but [llm] base_url is empty")]
     LlmRequired,
@@ -90,7 +98,15 @@ impl AppState {
             return Err(StartupError::LlmRequired);
         }
         let settings = Arc::new(settings);
-        let store = Store::connect(&settings.database).await?;
+        // Locks a SQLite file before anything reads it: a second server on the same file stops
+        // here, before it could take the first one's live runs for a crash's leftovers.
+        let store =
+            Store::connect_exclusive(&settings.database)
+                .await
+                .map_err(|err| match err {
+                    crate::store::StoreError::Locked(path) => StartupError::StoreLocked(path),
+                    other => StartupError::Store(other),
+                })?;
         let stale_after = Duration::from_secs(settings.runs.stale_after_secs.max(1));
         // A SQLite file has one server: whatever it left running was cut off by a crash. A
         // shared PostgreSQL may hold live runs of other instances: only stale ones are closed.

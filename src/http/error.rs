@@ -128,13 +128,30 @@ impl From<StartError> for ApiError {
                     err.to_string(),
                 )
             },
-            StartError::Store(_) => Self::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
-                err.to_string(),
-            ),
+            // The session could not be stored, so the run did not start; the store may well
+            // answer again in a moment (a full disk freed, a database restarted).
+            StartError::Store(_) => {
+                tracing::error!(%err, "a run could not start: the store failed");
+                Self {
+                    retry_after: Some(5),
+                    details: serde_json::to_value(RetryDetails { retryable: true })
+                        .unwrap_or(Value::Null),
+                    ..Self::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "store_unavailable",
+                        format!("the session store cannot take the run now: {err}"),
+                    )
+                }
+            }
         }
     }
+}
+
+/// `details` of an error that says whether trying again later can work.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+pub struct RetryDetails {
+    /// True when the same request may succeed later.
+    pub retryable: bool,
 }
 
 impl From<StoreError> for ApiError {
@@ -144,7 +161,7 @@ impl From<StoreError> for ApiError {
             StoreError::Duplicate(_) => {
                 Self::new(StatusCode::CONFLICT, "duplicate_session", err.to_string())
             }
-            StoreError::Database(_) | StoreError::NotOwner(_) => {
+            StoreError::Database(_) | StoreError::NotOwner(_) | StoreError::Locked(_) => {
                 tracing::error!(%err, "store failure");
                 Self::new(
                     StatusCode::INTERNAL_SERVER_ERROR,

@@ -13,8 +13,9 @@ pub async fn healthz() -> Json<Value> {
     Json(json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}))
 }
 
-/// Readiness: the store answers and the server takes new runs (503 otherwise, with the reason),
-/// so a load balancer stops sending work to an instance that is shutting down.
+/// Readiness: the store takes a write and the server takes new runs (503 otherwise, with the
+/// reason), so a load balancer stops sending work to an instance that is shutting down or whose
+/// store cannot write (a full disk, a read-only or deleted file, a database that is down).
 pub async fn readyz(State(state): State<AppState>) -> Response {
     if state.hub.is_shutting_down() {
         return not_ready(
@@ -22,13 +23,13 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
             "the server is shutting down and takes no new runs",
         );
     }
-    match state.hub.store().ping().await {
+    match state.hub.store().check_writable().await {
         Ok(()) => {
             Json(json!({"status": "ready", "store": state.hub.store().backend()})).into_response()
         }
         Err(err) => not_ready(
             "store_unavailable",
-            &format!("the session store does not answer: {err}"),
+            &format!("the session store does not take writes: {err}"),
         ),
     }
 }

@@ -167,7 +167,8 @@ fn build() -> Value {
         ),
         (
             "503",
-            "The server is shutting down (`shutting_down`) or its store cannot write (`store_unavailable`)",
+            "The server is shutting down (`shutting_down`), or the session store cannot take \
+             the run now (`store_unavailable`, retryable); see Retry-After",
         ),
     ]);
     let mut stream_responses = Map::new();

@@ -178,11 +178,14 @@ fn start_failure(err: &StartError) -> CallToolResult {
         StartError::KeyBusy(_) => "too_many_runs_for_key",
         StartError::Duplicate(_) => "duplicate_session",
         StartError::ShuttingDown => "shutting_down",
-        StartError::Store(_) => "internal",
+        StartError::Store(_) => "store_unavailable",
     };
     let retryable = matches!(
         err,
-        StartError::Busy(_) | StartError::KeyBusy(_) | StartError::ShuttingDown
+        StartError::Busy(_)
+            | StartError::KeyBusy(_)
+            | StartError::ShuttingDown
+            | StartError::Store(_)
     );
     failure(
         code,

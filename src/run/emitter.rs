@@ -1,6 +1,10 @@
 //! The event log of one run: one place assigns `seq` and `step_number`, stores the event, and
 //! only then delivers it, so a subscriber never sees an event a replay would not have.
 //!
+//! "Stored" means committed: [`Store::append_event`] returns only once its commit is confirmed,
+//! and a connection whose commit failed is closed rather than reused, so an event a client saw
+//! is one a restart still has.
+//!
 //! An append that fails is retried; one that still fails (or that the store refuses because
 //! this instance no longer owns the session) breaks the log: nothing more is stored or
 //! delivered, and the run is stopped. Every send is awaited, so no event can race `complete`.

@@ -34,6 +34,11 @@ const LIVE_BUFFER: usize = 1024;
 const POLL_INTERVAL: Duration = Duration::from_millis(200);
 /// How often such a subscriber tells the store it is still there.
 const WATCH_INTERVAL: Duration = Duration::from_secs(1);
+/// First wait before closing a run whose end could not be stored is tried again; it doubles
+/// up to [`CLOSE_RETRY_MAX`], so a store that comes back is noticed within seconds.
+const CLOSE_RETRY_FIRST: Duration = Duration::from_millis(250);
+/// Longest wait between two tries of closing such a run.
+const CLOSE_RETRY_MAX: Duration = Duration::from_secs(5);
 
 /// Timings of [`Hub::spawn_watcher`].
 #[derive(Debug, Clone, Copy)]
@@ -176,9 +181,19 @@ fn lock(runs: &Mutex<RunMap>) -> MutexGuard<'_, RunMap> {
 struct RunGuard {
     runs: Arc<Mutex<RunMap>>,
     run: Arc<LiveRun>,
-    _permit: OwnedSemaphorePermit,
+    /// The server's permit, until the run's work is over.
+    permit: Option<OwnedSemaphorePermit>,
     /// The API key's own permit, when the key has a limit.
-    _key_permit: Option<OwnedSemaphorePermit>,
+    key_permit: Option<OwnedSemaphorePermit>,
+}
+
+impl RunGuard {
+    /// Gives the run's concurrency permits back while it stays in the hub: it does no more
+    /// work, it only waits for the store to take its end.
+    fn release_permits(&mut self) {
+        self.permit = None;
+        self.key_permit = None;
+    }
 }
 
 impl Drop for RunGuard {
@@ -298,15 +313,19 @@ impl Hub {
             }
             let run = hub.register(&request.session_id, detached);
             hub.metrics.run_started();
-            let guard = RunGuard {
+            let mut guard = RunGuard {
                 runs: hub.runs.clone(),
                 run: run.clone(),
-                _permit: permit,
-                _key_permit: key_permit,
+                permit: Some(permit),
+                key_permit,
             };
             // The caller may be gone; the run goes on either way.
             let _ = created_tx.send(Ok(()));
-            hub.supervise(&run, deps, request).await;
+            if hub.supervise(&run, deps, request).await {
+                // Its subscribers stay attached meanwhile, and get the closing events.
+                guard.release_permits();
+                hub.close_unfinished(&run.id).await;
+            }
             drop(guard);
         });
         match created_rx.await {
@@ -341,8 +360,9 @@ impl Hub {
         run
     }
 
-    /// Runs the session's body and makes sure its log ends with `complete`.
-    async fn supervise(&self, run: &Arc<LiveRun>, deps: RunDeps, request: ValidRequest) {
+    /// Runs the session's body and makes sure its log ends with `complete`. True when it could
+    /// not: the store failed under it, and the run is left for [`Hub::close_unfinished`].
+    async fn supervise(&self, run: &Arc<LiveRun>, deps: RunDeps, request: ValidRequest) -> bool {
         let started = Instant::now();
         let control = run.control.clone();
         let session_id = run.id.clone();
@@ -371,20 +391,35 @@ impl Hub {
                 end_after_panic(&mut emitter, &request, started).await;
             }
         }
-        if let Some(LogBroken::Store(_)) = emitter.broken() {
-            self.close_unfinished(&session_id).await;
-        }
+        matches!(emitter.broken(), Some(LogBroken::Store(_)))
     }
 
-    /// A run whose `complete` could not be stored: closed as after a crash once the store
-    /// answers again (at the latest, the next start or another instance does it).
+    /// A run whose `complete` could not be stored: closed as after a crash (a typed error,
+    /// then `complete` numbered after what was committed) as soon as the store answers again,
+    /// tried with a growing wait until it works, the store is closed, or the server shuts
+    /// down (then the next start, or another instance, closes it).
     async fn close_unfinished(&self, session_id: &str) {
-        match self.store.close_unfinished(session_id).await {
-            Ok(true) => tracing::warn!(%session_id, "closed a run whose end could not be stored"),
-            Ok(false) => {}
-            Err(err) => {
-                tracing::error!(%session_id, %err, "a run's end could not be stored; it will be closed at the next start");
+        let mut wait = CLOSE_RETRY_FIRST;
+        loop {
+            match self.store.close_unfinished(session_id).await {
+                Ok(true) => {
+                    tracing::warn!(%session_id, "closed a run whose end could not be stored");
+                    return;
+                }
+                Ok(false) => return,
+                Err(err) if self.store.is_closed() || self.root.is_cancelled() => {
+                    tracing::error!(%session_id, %err, "a run's end could not be stored; it will be closed at the next start");
+                    return;
+                }
+                Err(err) => {
+                    tracing::warn!(%session_id, %err, retry_in = ?wait, "a run's end could not be stored yet");
+                }
             }
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = self.root.cancelled() => {}
+            }
+            wait = (wait * 2).min(CLOSE_RETRY_MAX);
         }
     }
 

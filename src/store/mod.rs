@@ -13,17 +13,21 @@
 
 mod recover;
 
-use std::path::Path;
+use std::fs::File;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
+use sqlx::Connection;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+    SqliteSynchronous,
 };
 
 use crate::events::{Event, EventType, RunStatus};
@@ -46,6 +50,14 @@ pub enum StoreError {
     /// The database failed (or `database.url` names no supported database).
     #[error("database error: {0}")]
     Database(String),
+    /// Another server holds the lock of this SQLite file: one file has one server.
+    #[error(
+        "another scrape-agent server is using this SQLite database: its lock file {} is held \
+         (one server per SQLite file; stop the other one, give this one a database of its own, \
+         or share PostgreSQL between several)",
+        .0.display()
+    )]
+    Locked(PathBuf),
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -127,12 +139,47 @@ macro_rules! with_pool {
     };
 }
 
+/// Runs `$body` (an expression of type `Result<T, sqlx::Error>`) with `$conn` bound to a
+/// connection acquired for it alone, and gives back its result as `Result<T, sqlx::Error>`.
+///
+/// A connection on which anything failed is closed, never handed back to the pool: a failed
+/// `COMMIT` (disk full, a read-only or deleted file, a killed server connection) can leave it
+/// inside a transaction that never ends, and sqlx would then turn the next `BEGIN` on it into a
+/// `SAVEPOINT` whose "commit" commits nothing while it keeps holding the write lock.
+macro_rules! with_conn {
+    ($store:expr, $conn:ident => $body:expr) => {
+        with_pool!($store, pool => {
+            match pool.acquire().await {
+                Err(err) => Err(err),
+                Ok(mut pooled) => {
+                    let result = async {
+                        let $conn = &mut *pooled;
+                        $body
+                    }
+                    .await;
+                    if result.is_err() {
+                        pooled.close_on_drop();
+                    }
+                    result
+                }
+            }
+        })
+    };
+}
+
+/// How long the write probe of [`Store::check_writable`] may take: past it the store counts
+/// as unable to write (a wedged writer holds SQLite's lock, or the server does not answer).
+const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
+
 /// The session and event store.
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: Pool,
     /// This process's identity: written as the owner of the sessions it runs.
     instance: Arc<str>,
+    /// The lock file of a SQLite database this process serves (see [`Store::connect_exclusive`]),
+    /// held open (and so locked) until [`Store::close`].
+    lock: Arc<Mutex<Option<File>>>,
 }
 
 /// A `sessions` row as selected by `session_columns!()`.
@@ -224,35 +271,79 @@ fn final_fields(data: &Value) -> (String, String, f64) {
 impl Store {
     /// Opens the database named by `settings.url` and applies the embedded migrations.
     ///
-    /// SQLite: the file and its directory are created when missing; WAL journal (readers
-    /// never block the writer), `synchronous = NORMAL` (durable across a process crash, which
-    /// is what matters here), and a busy timeout so concurrent writers wait instead of failing.
+    /// SQLite: the file and its directory are created when missing, by this call only: the
+    /// pool's own connections never create it, so a file deleted under a running server gives
+    /// errors instead of a fresh empty database. WAL journal (readers never block the writer),
+    /// `synchronous = NORMAL` (durable across a process crash, which is what matters here), and
+    /// a busy timeout so concurrent writers wait instead of failing.
+    ///
+    /// This takes no lock: tools that read a database a server is using open it this way. A
+    /// server opens it with [`Store::connect_exclusive`].
     ///
     /// # Errors
     /// An unsupported URL, an unreachable database, or a failed migration.
     pub async fn connect(settings: &DatabaseSettings) -> Result<Self, StoreError> {
+        Self::open(settings, false).await
+    }
+
+    /// [`Store::connect`] for a server: a SQLite file is locked first (`<file>.lock`, held
+    /// until [`Store::close`]), so a second server on the same file is refused before it reads
+    /// or writes anything, instead of taking the first one's live runs for a crash's leftovers.
+    /// In-memory SQLite and PostgreSQL take no lock (PostgreSQL is meant to be shared).
+    ///
+    /// # Errors
+    /// [`StoreError::Locked`] when another process holds the lock; as [`Store::connect`].
+    pub async fn connect_exclusive(settings: &DatabaseSettings) -> Result<Self, StoreError> {
+        Self::open(settings, true).await
+    }
+
+    async fn open(settings: &DatabaseSettings, exclusive: bool) -> Result<Self, StoreError> {
         let url = settings.url.trim();
         let max = settings.max_connections.max(1);
+        let mut lock = None;
         let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let options = PgConnectOptions::from_str(url)?;
             let pool = PgPoolOptions::new()
                 .max_connections(max)
                 .acquire_timeout(Duration::from_secs(10))
+                .after_release(|conn, _| Box::pin(refuse_unfinished_transaction(conn, false)))
                 .connect_with(options)
                 .await?;
             sqlx::migrate!("migrations/postgres").run(&pool).await?;
             Pool::Postgres(pool)
         } else if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)?
-                .create_if_missing(true)
+                .create_if_missing(false)
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true);
-            create_parent_dir(options.get_filename())?;
+            let file = options.get_filename().to_path_buf();
+            let on_disk = !is_in_memory(url);
+            let mut identity = None;
+            if on_disk {
+                create_parent_dir(&file)?;
+                if exclusive {
+                    lock = Some(lock_file(&file)?);
+                }
+                // The one connection allowed to create the file.
+                SqliteConnection::connect_with(&options.clone().create_if_missing(true))
+                    .await?
+                    .close()
+                    .await?;
+                identity = file_identity(&file);
+            }
             let pool = SqlitePoolOptions::new()
                 .max_connections(max)
                 .acquire_timeout(Duration::from_secs(10))
+                .after_release(|conn, _| Box::pin(refuse_unfinished_transaction(conn, true)))
+                // A connection to a file that was deleted (or replaced) since it was opened
+                // writes where nobody will ever read: it is closed, and its replacement fails
+                // to open instead of creating an empty database.
+                .before_acquire(move |_, _| {
+                    let same = identity.is_none() || file_identity(&file) == identity;
+                    Box::pin(async move { Ok(same) })
+                })
                 .connect_with(options)
                 .await?;
             sqlx::migrate!("migrations/sqlite").run(&pool).await?;
@@ -265,6 +356,7 @@ impl Store {
         Ok(Self {
             pool,
             instance: uuid::Uuid::new_v4().to_string().into(),
+            lock: Arc::new(Mutex::new(lock)),
         })
     }
 
@@ -287,18 +379,49 @@ impl Store {
         &self.instance
     }
 
-    /// Closes the pool (waits for connections in use to be returned).
+    /// Closes the pool (waits for connections in use to be returned), then lets go of the
+    /// SQLite file's lock.
     pub async fn close(&self) {
         with_pool!(self, pool => pool.close().await);
+        self.lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
     }
 
-    /// Whether the database answers a trivial query (for `/readyz`).
+    /// Whether the database answers a trivial query.
     ///
     /// # Errors
     /// The database's error when it does not.
     pub async fn ping(&self) -> Result<(), StoreError> {
-        with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()))?;
+        with_conn!(self, conn => sqlx::query("SELECT 1").execute(&mut *conn).await.map(|_| ()))?;
         Ok(())
+    }
+
+    /// Whether the database takes a write now (for `/readyz`): one row of `store_probe`
+    /// updated in a transaction and committed, within [`PROBE_TIMEOUT`]. Answering a read is
+    /// not enough: a full disk or a read-only file still answers `SELECT 1`.
+    ///
+    /// # Errors
+    /// The database's error, or a timeout, when it does not.
+    pub async fn check_writable(&self) -> Result<(), StoreError> {
+        let probe = async {
+            with_conn!(self, conn => {
+                let mut tx = conn.begin().await?;
+                sqlx::query("UPDATE store_probe SET checked_at = $1, instance = $2 WHERE id = 1")
+                    .bind(Utc::now())
+                    .bind(&*self.instance)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await
+            })
+        };
+        match tokio::time::timeout(PROBE_TIMEOUT, probe).await {
+            Ok(result) => Ok(result?),
+            Err(_) => Err(StoreError::Database(format!(
+                "a write did not finish within {PROBE_TIMEOUT:?}"
+            ))),
+        }
     }
 
     /// Whether [`Store::close`] was called.
@@ -318,7 +441,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let now = Utc::now();
         let request = request.to_string();
-        let result = with_pool!(self, pool => {
+        let result = with_conn!(self, conn => {
             sqlx::query(
                 "INSERT INTO sessions (id, status, request, detached, created_at, updated_at, \
                  owner, heartbeat_at) VALUES ($1, 'running', $2, $3, $4, $4, $5, $4)",
@@ -328,7 +451,7 @@ impl Store {
             .bind(detached)
             .bind(now)
             .bind(&*self.instance)
-            .execute(pool)
+            .execute(&mut *conn)
             .await
             .map(|_| ())
         });
@@ -353,15 +476,45 @@ impl Store {
     /// [`StoreError::NotOwner`] when the session is not running under this instance, or the
     /// database failed.
     pub async fn append_event(&self, event: &Event) -> Result<(), StoreError> {
+        match self.insert_event(event).await {
+            Err(StoreError::Database(err)) if self.holds(event).await => {
+                // The same event is stored already: an earlier attempt committed and only its
+                // answer was lost (a connection killed after its `COMMIT`). Its retry is done.
+                tracing::warn!(session_id = %event.session_id, seq = event.seq, %err, "the append had committed before it failed");
+                Ok(())
+            }
+            other => other,
+        }
+    }
+
+    /// Whether exactly `event` (same seq, type and data) is stored.
+    async fn holds(&self, event: &Event) -> bool {
+        let stored: Result<Option<EventRow>, sqlx::Error> = with_conn!(self, conn => {
+            sqlx::query_as(
+                "SELECT seq, type, payload FROM events WHERE session_id = $1 AND seq = $2",
+            )
+            .bind(&event.session_id)
+            .bind(to_i64(event.seq))
+            .fetch_optional(&mut *conn)
+            .await
+        });
+        stored.ok().flatten().is_some_and(|row| {
+            row.kind == event.kind.as_str()
+                && serde_json::from_str::<Value>(&row.payload).is_ok_and(|data| data == event.data)
+        })
+    }
+
+    async fn insert_event(&self, event: &Event) -> Result<(), StoreError> {
         let now = Utc::now();
         let payload = event.data.to_string();
         let is_step = i64::from(event.kind == EventType::Step);
         let finish = (event.kind == EventType::Complete).then(|| final_fields(&event.data));
-        if let (Pool::Postgres(pool), None) = (&self.pool, &finish) {
+        if let (Pool::Postgres(_), None) = (&self.pool, &finish) {
             // The hot path on PostgreSQL: one statement (atomic by itself) instead of
             // BEGIN/UPDATE/INSERT/COMMIT, so each event costs one round trip, not four.
             // SQLite has no data-modifying CTEs; it is in-process, so round trips are cheap.
-            let inserted = sqlx::query(
+            // (Compiled for both backends by `with_conn!`; only PostgreSQL gets here.)
+            let inserted = with_conn!(self, conn => sqlx::query(
                 "WITH s AS (UPDATE sessions SET event_count = event_count + 1, \
                  step_count = step_count + $5, updated_at = $6 \
                  WHERE id = $1 AND owner = $7 AND status = 'running' RETURNING id) \
@@ -375,17 +528,17 @@ impl Store {
             .bind(is_step)
             .bind(now)
             .bind(&*self.instance)
-            .execute(pool)
-            .await?
-            .rows_affected();
+            .execute(&mut *conn)
+            .await
+            .map(|done| done.rows_affected()))?;
             return if inserted == 1 {
                 Ok(())
             } else {
                 Err(StoreError::NotOwner(event.session_id.clone()))
             };
         }
-        let updated = with_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
+        let updated = with_conn!(self, conn => {
+            let mut tx = conn.begin().await?;
             // The session row first: it is the write lock SQLite takes anyway, and a missing
             // session is found before the event is inserted.
             let updated = match &finish {
@@ -428,10 +581,12 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
+                // Delivered only after this returns: the commit is confirmed, or the
+                // connection is closed and the event counts as not stored.
                 tx.commit().await?;
             }
-            updated
-        });
+            Ok(updated)
+        })?;
         if updated == 1 {
             Ok(())
         } else {
@@ -556,17 +711,17 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn request_cancel(&self, id: &str) -> Result<bool, StoreError> {
-        let updated = with_pool!(self, pool => {
+        let updated = with_conn!(self, conn => {
             sqlx::query(
                 "UPDATE sessions SET cancel_requested = TRUE, updated_at = $2 \
                  WHERE id = $1 AND status = 'running'",
             )
             .bind(id)
             .bind(Utc::now())
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
+            .execute(&mut *conn)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
         Ok(updated > 0)
     }
 
@@ -583,15 +738,16 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn mark_watched(&self, id: &str) -> Result<(), StoreError> {
-        with_pool!(self, pool => {
+        with_conn!(self, conn => {
             sqlx::query(
                 "UPDATE sessions SET watched_at = $2 WHERE id = $1 AND status = 'running'",
             )
             .bind(id)
             .bind(Utc::now())
-            .execute(pool)
-            .await?;
-        });
+            .execute(&mut *conn)
+            .await
+            .map(|_| ())
+        })?;
         Ok(())
     }
 
@@ -640,7 +796,7 @@ impl Store {
         // a portable string test instead of a variable-length IN list; `_` is a LIKE wildcard,
         // so it is escaped (`job_1` must not match a live `jobA1`).
         let ids = live.join(",");
-        Ok(with_pool!(self, pool => {
+        Ok(with_conn!(self, conn => {
             sqlx::query(
                 "UPDATE sessions SET heartbeat_at = $2 WHERE owner = $1 AND status = 'running' \
                  AND ',' || $3 || ',' LIKE '%,' || replace(id, '_', '\\_') || ',%' ESCAPE '\\'",
@@ -648,10 +804,10 @@ impl Store {
             .bind(&*self.instance)
             .bind(Utc::now())
             .bind(&ids)
-            .execute(pool)
-            .await?
-            .rows_affected()
-        }))
+            .execute(&mut *conn)
+            .await
+            .map(|done| done.rows_affected())
+        })?)
     }
 
     /// Closes sessions left `running` by a process that is gone: status `interrupted`, an
@@ -705,8 +861,8 @@ impl Store {
     async fn interrupt_one(&self, id: &str, cutoff: DateTime<Utc>) -> Result<bool, StoreError> {
         let now = Utc::now();
         let events_sql = "SELECT seq, type, payload FROM events WHERE session_id = $1 ORDER BY seq";
-        with_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
+        let closed = with_conn!(self, conn => {
+            let mut tx = conn.begin().await?;
             // Claim it first: the conditional update is the lock, so two instances sweeping at
             // once cannot both append a `complete`.
             let claimed = sqlx::query(
@@ -721,6 +877,7 @@ impl Store {
             .await?
             .rows_affected();
             if claimed == 0 {
+                tx.rollback().await?;
                 return Ok(false);
             }
             let (request, created_at): (String, DateTime<Utc>) =
@@ -732,9 +889,17 @@ impl Store {
                 .bind(id)
                 .fetch_all(&mut *tx)
                 .await?;
+            // Numbered after the last committed row, whether or not it still parses: a seq
+            // any client may have seen is never given to another event.
+            let last_seq = rows
+                .iter()
+                .map(|r| u64::try_from(r.seq).unwrap_or(0))
+                .max()
+                .unwrap_or(0);
             let events: Vec<Event> = rows.into_iter().filter_map(|r| r.into_event(id)).collect();
             let request = serde_json::from_str(&request).unwrap_or(Value::Null);
-            let closing = recover::closing_events(id, &request, &events, created_at, now);
+            let closing =
+                recover::closing_events(id, &request, &events, last_seq, created_at, now);
             for event in &closing {
                 sqlx::query(
                     "INSERT INTO events (session_id, seq, type, payload, created_at) \
@@ -761,7 +926,11 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             tx.commit().await?;
-        });
+            Ok(true)
+        })?;
+        if !closed {
+            return Ok(false);
+        }
         tracing::warn!(session_id = %id, "closed a session left running by a stopped server");
         Ok(true)
     }
@@ -780,8 +949,8 @@ impl Store {
         let batch = i64::from(batch.max(1));
         let mut total = 0;
         loop {
-            let deleted = with_pool!(self, pool => {
-                let mut tx = pool.begin().await?;
+            let deleted = with_conn!(self, conn => {
+                let mut tx = conn.begin().await?;
                 let ids: Vec<String> = sqlx::query_scalar(
                     "SELECT id FROM sessions WHERE created_at < $1 AND status <> 'running' \
                      ORDER BY n LIMIT $2",
@@ -806,8 +975,8 @@ impl Store {
                         .rows_affected();
                 }
                 tx.commit().await?;
-                deleted
-            });
+                Ok(deleted)
+            })?;
             total += deleted;
             if deleted < u64::try_from(batch).unwrap_or(u64::MAX) {
                 return Ok(total);
@@ -823,13 +992,14 @@ impl Store {
     /// When the database fails.
     #[doc(hidden)]
     pub async fn backdate(&self, id: &str, created_at: DateTime<Utc>) -> Result<(), StoreError> {
-        with_pool!(self, pool => {
+        with_conn!(self, conn => {
             sqlx::query("UPDATE sessions SET created_at = $2 WHERE id = $1")
                 .bind(id)
                 .bind(created_at)
-                .execute(pool)
-                .await?;
-        });
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })?;
         Ok(())
     }
 }
@@ -843,5 +1013,80 @@ fn create_parent_dir(file: &Path) -> Result<(), StoreError> {
             })
         }
         _ => Ok(()),
+    }
+}
+
+/// Whether a SQLite URL names an in-memory database (no file, so nothing to create or lock).
+fn is_in_memory(url: &str) -> bool {
+    let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
+    let (database, params) = rest.split_once('?').unwrap_or((rest, ""));
+    database.is_empty() && params.is_empty()
+        || database == ":memory:"
+        || params.split('&').any(|param| param == "mode=memory")
+}
+
+/// The device and inode of a file: which file a path names now, or `None` when none.
+fn file_identity(file: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(file).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// Locks `<file>.lock` for this process (created when missing, never removed: removing a lock
+/// file races with the next process taking it). The lock goes with the returned handle, and
+/// with the process whatever way it ends.
+fn lock_file(file: &Path) -> Result<File, StoreError> {
+    let path = PathBuf::from(format!("{}.lock", file.display()));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|err| StoreError::Database(format!("cannot open {}: {err}", path.display())))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Locked(path)),
+        Err(std::fs::TryLockError::Error(err)) => Err(StoreError::Database(format!(
+            "cannot lock {}: {err}",
+            path.display()
+        ))),
+    }
+}
+
+/// The pool's second line behind [`with_conn!`]: a connection that comes back still inside a
+/// transaction (its rollback failed, or the work holding it was dropped mid-way) is closed.
+///
+/// `settle`: SQLite's connection counts a dropped transaction's rollback only once its worker
+/// thread ran it, so a ping (an in-process round trip) waits for that first. PostgreSQL's
+/// counts it when it is queued, and a ping there would cost a network round trip per release.
+async fn refuse_unfinished_transaction<C: Connection>(
+    conn: &mut C,
+    settle: bool,
+) -> Result<bool, sqlx::Error> {
+    if settle {
+        conn.ping().await?;
+    }
+    Ok(!conn.is_in_transaction())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_memory_urls_are_told_from_files() {
+        for url in [
+            "sqlite::memory:",
+            "sqlite://:memory:",
+            "sqlite://?mode=memory",
+            "sqlite:",
+        ] {
+            assert!(is_in_memory(url), "{url}");
+        }
+        for url in [
+            "sqlite://data/a.db",
+            "sqlite:a.db",
+            "sqlite://a.db?mode=rwc",
+        ] {
+            assert!(!is_in_memory(url), "{url}");
+        }
     }
 }

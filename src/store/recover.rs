@@ -13,15 +13,18 @@ use crate::events::{
 use crate::output::{self, OutputFormat};
 
 /// The events that close `events` (the session's stored events, in order): an `error` saying
-/// the server stopped, then `complete` with status `interrupted`.
+/// the server stopped, then `complete` with status `interrupted`, numbered after `last_seq`,
+/// the highest seq committed (a stored row that no longer parses is not in `events`, but a
+/// client may have seen its seq).
 pub(super) fn closing_events(
     session_id: &str,
     request: &Value,
     events: &[Event],
+    last_seq: u64,
     created_at: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Vec<Event> {
-    let mut next_seq = events.last().map_or(0, |e| e.seq);
+    let mut next_seq = events.last().map_or(0, |e| e.seq).max(last_seq);
     let mut event = |kind: EventType, data: Value| {
         next_seq += 1;
         Event {
@@ -138,6 +141,7 @@ mod tests {
             "s",
             &json!({"urls": [url], "output_format": "json"}),
             &events,
+            4,
             now,
             now,
         );
@@ -154,5 +158,14 @@ mod tests {
         assert_eq!(data["metrics"]["bytes_fetched"], 1234);
         assert_eq!(data["extracted_data"][url], Value::Null);
         assert_eq!(data["errors"][0]["code"], "internal");
+    }
+
+    #[test]
+    fn closing_events_never_reuse_a_committed_seq_that_did_not_parse() {
+        let events = vec![ev(1, EventType::Init, json!({}))];
+        let now = Utc::now();
+        let closing = closing_events("s", &json!({"urls": []}), &events, 3, now, now);
+        assert_eq!(closing[0].seq, 4);
+        assert_eq!(closing[1].seq, 5);
     }
 }

@@ -20,5 +20,6 @@ mod records;
 mod scrape_stream;
 mod sessions;
 mod ssrf;
+mod store_failure;
 mod support;
 mod tools_api;
