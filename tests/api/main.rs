@@ -10,6 +10,7 @@ mod interrupt;
 mod lifecycle;
 mod llm;
 mod mcp;
+mod memory;
 mod nav;
 mod paging;
 mod parallel;
