@@ -10,6 +10,8 @@ pub mod dom;
 pub mod interrupt;
 pub mod nesting;
 pub mod nodes;
+#[cfg(test)]
+mod props;
 
 use ego_tree::iter::Edge;
 use scraper::{ElementRef, Html, Node};
