@@ -12,6 +12,7 @@ use crate::metrics::Metrics;
 use crate::planner::Planner;
 use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
+use crate::run::page::PageBudget;
 use crate::run::request::Rejection;
 use crate::run::{Hub, HubSettings, PlannerChoice, RunDeps, ValidRequest, WatchSettings};
 use crate::settings::{DefaultPlanner, Settings};
@@ -44,6 +45,8 @@ pub struct AppState {
     pub fetcher: Fetcher,
     /// The tool registry.
     pub registry: Arc<Registry>,
+    /// The memory budget of parsed pages, shared by every run.
+    pub page_budget: PageBudget,
     /// The planners.
     pub planners: Planners,
     /// Live runs.
@@ -154,6 +157,7 @@ impl AppState {
         let state = Self {
             fetcher: Fetcher::new(&settings.fetch)?,
             registry,
+            page_budget: PageBudget::new(&settings.limits),
             planners: Planners {
                 heuristic: Arc::new(HeuristicPlanner),
                 llm,
@@ -217,6 +221,7 @@ impl AppState {
             registry: self.registry.clone(),
             planner,
             fallback: heuristic,
+            page_budget: self.page_budget.clone(),
         })
     }
 }

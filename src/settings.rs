@@ -144,6 +144,10 @@ pub struct LimitSettings {
     pub max_pages: u32,
     /// Item pages one URL may open to enrich its records.
     pub max_detail_pages: u32,
+    /// Nodes (elements, texts, comments) one parsed page may hold.
+    pub max_page_nodes: usize,
+    /// Memory all pages being parsed or read may take together, in bytes (0: no budget).
+    pub max_page_memory_bytes: u64,
 }
 
 /// `[fetch]`

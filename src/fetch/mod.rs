@@ -3,6 +3,8 @@
 
 pub mod charset;
 pub mod guard;
+#[cfg(test)]
+mod guard_props;
 pub mod robots;
 
 use std::sync::{Arc, Mutex, PoisonError};

@@ -11,12 +11,16 @@ pub mod interrupt;
 pub mod locale;
 pub mod money;
 pub mod nesting;
+pub mod nodes;
+#[cfg(test)]
+mod props;
 
 use ego_tree::iter::Edge;
 use scraper::{ElementRef, Html, Node};
 use url::Url;
 
 pub use interrupt::{Interrupt, Interrupted};
+pub use nodes::TooManyNodes;
 
 /// A page parsed once; every tool of the URL reads the same document.
 #[derive(Debug)]
@@ -28,22 +32,53 @@ pub struct Page {
 }
 
 impl Page {
-    /// Parses `html` fetched from `url`.
+    /// Parses `html` fetched from `url` (trusted or test markup: no cap on its nodes).
     pub fn parse(url: Url, html: &str) -> Self {
+        let whole = |source: &str, options| {
+            use html5ever::tendril::TendrilSink;
+            let sink = scraper::HtmlTreeSink::new(Html::new_document());
+            Ok::<_, std::convert::Infallible>(
+                html5ever::driver::parse_document(sink, options).one(source),
+            )
+        };
+        match Self::assemble(url, html, whole) {
+            Ok(page) => page,
+            Err(never) => match never {},
+        }
+    }
+
+    /// Parses `html` fetched from `url`, giving up once the document holds more than
+    /// `max_nodes` nodes, before the rest of it is parsed.
+    ///
+    /// # Errors
+    /// [`TooManyNodes`] when the parsed tree would pass `max_nodes`.
+    pub fn parse_within(url: Url, html: &str, max_nodes: usize) -> Result<Self, TooManyNodes> {
+        Self::assemble(url, html, |source, options| {
+            nodes::parse_capped(source, options, max_nodes)
+        })
+    }
+
+    /// The page from `html`, each parse done by `parse`: the nesting guard first, then the
+    /// document, read again from its `<noscript>` when that is where the content is.
+    fn assemble<E>(
+        url: Url,
+        html: &str,
+        parse: impl Fn(&str, html5ever::ParseOpts) -> Result<Html, E>,
+    ) -> Result<Self, E> {
         let source = nesting::limit_depth(html);
-        let mut document = Html::parse_document(&source);
+        let mut document = parse(&source, html5ever::ParseOpts::default())?;
         if renders_in_noscript(&document) {
-            document = parse_noscript_as_content(&source);
+            document = parse_noscript_as_content(&source, parse)?;
         }
         let base = document
             .select(&dom::selector_static("base[href]"))
             .next()
             .and_then(|el| el.value().attr("href"))
             .and_then(|href| url.join(href).ok());
-        Self {
+        Ok(Self {
             url: base.unwrap_or(url),
             document,
-        }
+        })
     }
 
     /// Resolves a link found in the page to an absolute URL string (None for `javascript:` etc.).
@@ -78,8 +113,10 @@ fn renders_in_noscript(document: &Html) -> bool {
 
 /// Parses with scripting off, so `<noscript>` content is markup, and turns the body's
 /// `<noscript>` elements into plain containers: every tool then reads that content as the page.
-fn parse_noscript_as_content(source: &str) -> Html {
-    use html5ever::tendril::TendrilSink;
+fn parse_noscript_as_content<E>(
+    source: &str,
+    parse: impl Fn(&str, html5ever::ParseOpts) -> Result<Html, E>,
+) -> Result<Html, E> {
     let options = html5ever::ParseOpts {
         tree_builder: html5ever::tree_builder::TreeBuilderOpts {
             scripting_enabled: false,
@@ -87,11 +124,7 @@ fn parse_noscript_as_content(source: &str) -> Html {
         },
         ..Default::default()
     };
-    let mut document = html5ever::driver::parse_document(
-        scraper::HtmlTreeSink::new(Html::new_document()),
-        options,
-    )
-    .one(source);
+    let mut document = parse(source, options)?;
     let noscripts: Vec<_> = document
         .select(&dom::selector_static("body noscript"))
         .map(|el| el.id())
@@ -104,7 +137,7 @@ fn parse_noscript_as_content(source: &str) -> Html {
                 html5ever::QualName::new(None, html5ever::ns!(html), html5ever::local_name!("div"));
         }
     }
-    document
+    Ok(document)
 }
 
 /// Characters of prose in the body (link text discounted, chrome left out), to judge whether

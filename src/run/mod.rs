@@ -7,6 +7,8 @@ pub mod hub;
 pub mod page;
 mod prefetch;
 pub mod request;
+#[cfg(test)]
+mod request_props;
 pub mod rewards;
 pub mod session;
 

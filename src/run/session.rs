@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use super::control::{RunControl, StopReason};
 use super::emitter::{Emitter, NewStep};
 use super::fault::{self, FaultPoint};
-use super::page::{PageWorker, has_content};
+use super::page::{PageBudget, PageWorker, WorkerError, has_content};
 use super::prefetch::Prefetch;
 use super::request::ValidRequest;
 use super::rewards;
@@ -43,6 +43,8 @@ pub struct RunDeps {
     pub planner: Arc<dyn Planner>,
     /// The fallback when the chosen planner fails (the heuristic planner).
     pub fallback: Arc<dyn Planner>,
+    /// The server-wide memory budget of parsed pages, shared by every run.
+    pub page_budget: PageBudget,
 }
 
 impl std::fmt::Debug for RunDeps {
@@ -321,12 +323,14 @@ impl Run<'_> {
             () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
             outline = worker.outline() => outline,
         };
-        let Ok(outline) = outline else {
-            return fail(
-                ErrorCode::Internal,
-                "the page could not be parsed".into(),
-                false,
-            );
+        let outline = match outline {
+            Ok(outline) => outline,
+            Err(err) => {
+                return UrlOutcome {
+                    answer: Value::Null,
+                    error: Some(page_error(url, err)),
+                };
+            }
         };
         self.executed.clear();
         let budget_result = self.agent_loop(url, &worker, outline).await;
@@ -334,6 +338,11 @@ impl Run<'_> {
         let mut stopped_early = budget_result.err();
         if stopped_early.is_none() && self.reach.max_pages > 1 {
             (answer, stopped_early) = self.follow_pages(url, worker, &first_url, answer).await;
+        } else {
+            // The page's share of the memory budget goes back before item pages take theirs:
+            // a run holding one page while it waits for another could wait forever on runs
+            // doing the same.
+            drop(worker);
         }
         if stopped_early.is_none() && self.reach.details.is_some() {
             (answer, stopped_early) = self.read_details(url, &first_url, answer).await;
@@ -402,6 +411,7 @@ impl Run<'_> {
                 max_selector_parts: limits.max_selector_parts,
             },
             self.control.interrupt(),
+            &self.deps.page_budget,
         )
     }
 
@@ -791,6 +801,25 @@ impl DraftThrottle {
         } else {
             false
         }
+    }
+}
+
+/// The `error` of a URL whose page worker could not answer.
+fn page_error(url: &str, err: WorkerError) -> ErrorData {
+    let message = match err {
+        WorkerError::TooManyNodes(too_many) => {
+            format!("{too_many}, the limit set by limits.max_page_nodes; the page was not read")
+        }
+        WorkerError::Gone => "the page worker stopped".to_owned(),
+    };
+    ErrorData {
+        code: match err {
+            WorkerError::TooManyNodes(_) => ErrorCode::TooLarge,
+            WorkerError::Gone => ErrorCode::Internal,
+        },
+        message,
+        url: Some(url.to_owned()),
+        retryable: false,
     }
 }
 

@@ -11,6 +11,7 @@ mod interrupt;
 mod lifecycle;
 mod llm;
 mod mcp;
+mod memory;
 mod nav;
 mod paging;
 mod parallel;

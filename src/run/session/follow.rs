@@ -13,10 +13,10 @@ use serde_json::{Map, Value, json};
 use url::Url;
 
 use super::super::prefetch::Prefetch;
-use super::{NewStep, Run, stopped_error};
+use super::{NewStep, Run, page_error, stopped_error};
 use crate::events::{
-    Decision, DecisionDetails, DetailPageLink, ErrorCode, ErrorData, ItemCap, NavigateDetails,
-    NavigateStop, NextPageLink, PlannedCall, StepPayload, StepStatus, StopRule,
+    Decision, DecisionDetails, DetailPageLink, ErrorData, ItemCap, NavigateDetails, NavigateStop,
+    NextPageLink, PlannedCall, StepPayload, StepStatus, StopRule,
 };
 use crate::fetch::FetchError;
 use crate::planner::reach::{self, PagesWanted};
@@ -162,19 +162,28 @@ impl Run<'_> {
         Some(fetched)
     }
 
-    /// Runs `calls` on a page, each shown as a `tool_call` step; false when the run stopped
-    /// or the worker is gone.
-    async fn replay(&mut self, url: &str, worker: &PageWorker, calls: &[ToolCall]) -> bool {
+    /// Runs `calls` on a page, each shown as a `tool_call` step; the URL's error when the run
+    /// stopped or the worker could not answer (a page over the node cap, a lost worker).
+    async fn replay(
+        &mut self,
+        url: &str,
+        worker: &PageWorker,
+        calls: &[ToolCall],
+    ) -> Result<(), ErrorData> {
         for call in calls {
             if self.control.is_stopped() {
-                return false;
+                return Err(stopped_error(self.control, url));
             }
-            let Ok((result, _)) = worker.execute(call.clone()).await else {
-                return false;
+            let (result, _) = match worker.execute(call.clone()).await {
+                Ok(done) => done,
+                Err(_) if self.control.is_stopped() => {
+                    return Err(stopped_error(self.control, url));
+                }
+                Err(err) => return Err(page_error(url, err)),
             };
             self.tool_step(url, call, &result).await;
         }
-        true
+        Ok(())
     }
 
     /// Follows the list's next pages from the URL's own page (read by `first`), replaying the
@@ -229,9 +238,12 @@ impl Run<'_> {
                 json!({"cross_origin": cross_origin}),
                 "find the next page of the list",
             );
-            let Ok((found, _)) = worker.execute(lookup).await else {
-                error = Some(worker_gone(url));
-                break None;
+            let found = match worker.execute(lookup).await {
+                Ok((found, _)) => found,
+                Err(err) => {
+                    error = Some(page_error(url, err));
+                    break None;
+                }
             };
             let next = found
                 .result
@@ -291,12 +303,8 @@ impl Run<'_> {
                 format!("Page {position}: the calls that answered page 1"),
             )
             .await;
-            if !self.replay(url, &worker, &calls).await {
-                error = Some(if self.control.is_stopped() {
-                    stopped_error(self.control, url)
-                } else {
-                    worker_gone(url)
-                });
+            if let Err(why) = self.replay(url, &worker, &calls).await {
+                error = Some(why);
                 break None;
             }
             let items = match worker.answer().await {
@@ -486,7 +494,7 @@ impl Run<'_> {
                     self.fetched_step(url, &page, took).await;
                     let worker = self.spawn_worker(page);
                     match worker.execute(read_call.clone()).await {
-                        Err(_) => Err("the page worker stopped".to_owned()),
+                        Err(err) => Err(err.to_string()),
                         Ok((result, _)) => {
                             self.tool_step(url, &read_call, &result).await;
                             match result.result {
@@ -530,14 +538,5 @@ impl Run<'_> {
             self.stop_step(url, rule, opened, items.len(), None).await;
         }
         (Value::Array(items), error)
-    }
-}
-
-fn worker_gone(url: &str) -> ErrorData {
-    ErrorData {
-        code: ErrorCode::Internal,
-        message: "the page worker stopped".into(),
-        url: Some(url.to_owned()),
-        retryable: false,
     }
 }
