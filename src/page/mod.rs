@@ -12,8 +12,6 @@ pub mod locale;
 pub mod money;
 pub mod nesting;
 pub mod nodes;
-#[cfg(test)]
-mod props;
 
 use ego_tree::iter::Edge;
 use scraper::{ElementRef, Html, Node};

@@ -16,6 +16,8 @@ pub mod html;
 #[cfg(test)]
 mod interrupt_tests;
 pub mod nav;
+#[cfg(test)]
+mod page_props;
 pub mod registry;
 #[cfg(test)]
 mod robustness;

@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use super::Page;
+use crate::page::Page;
 use crate::tools::ToolLimits;
 use crate::tools::testkit::chain;
 
