@@ -6,7 +6,9 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use std::time::Duration;
 
-use crate::support::{FixtureServer, Server, TempDir, TestApp, read_stream, spawn_app_with};
+use crate::support::{
+    FixtureServer, Server, TempDir, TestApp, error_code, read_stream, spawn_app_with,
+};
 
 const KEY_A: &str = "key-alpha-0123456789";
 const KEY_B: &str = "key-beta-9876543210";
@@ -50,14 +52,6 @@ async fn send_keyed(
 ) -> reqwest::Response {
     let bearer = format!("Bearer {key}");
     send(app, method, path, &[("authorization", &bearer)], body).await
-}
-
-async fn error_code(response: reqwest::Response) -> String {
-    let body: Value = response.json().await.expect("a JSON error body");
-    body["error"]["code"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 fn scrape_body(fixtures: &FixtureServer) -> Value {

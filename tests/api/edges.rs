@@ -9,15 +9,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::support::{FixtureServer, Server, TempDir, read_stream, spawn_app, spawn_app_with};
-
-async fn error_code(response: reqwest::Response) -> String {
-    let body: Value = response.json().await.expect("a JSON error body");
-    body["error"]["code"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
+use crate::support::{
+    FixtureServer, Server, TempDir, error_code, read_stream, spawn_app, spawn_app_with,
+};
 
 /// Every route the server has, with a method it answers.
 const ROUTES: &[(&str, &str)] = &[

@@ -24,15 +24,6 @@ fn event_names(frames: &[Frame]) -> Vec<&str> {
     frames.iter().map(|f| f.event.as_str()).collect()
 }
 
-fn seq_of(frame: &Frame) -> u64 {
-    frame
-        .id
-        .as_deref()
-        .expect("an id")
-        .parse()
-        .expect("a number")
-}
-
 /// Waits until the app runs nothing any more.
 async fn wait_idle(app: &TestApp, within: Duration) {
     let deadline = Instant::now() + within;
@@ -87,10 +78,10 @@ async fn panic_ends_the_run(point: FaultPoint, id: &str) {
         "the internal error is counted in complete: {complete}"
     );
     // The follower replayed from the start and ended on the same complete.
-    assert_eq!(followed.first().map(seq_of), Some(1));
+    assert_eq!(followed.first().map(Frame::seq), Some(1));
     assert_eq!(
-        followed.iter().map(seq_of).collect::<Vec<_>>(),
-        (1..=seq_of(seen.last().unwrap())).collect::<Vec<_>>()
+        followed.iter().map(Frame::seq).collect::<Vec<_>>(),
+        (1..=seen.last().unwrap().seq()).collect::<Vec<_>>()
     );
     assert_eq!(followed.last().unwrap().data, seen.last().unwrap().data);
 
@@ -146,7 +137,7 @@ async fn a_store_that_fails_mid_run_never_shows_an_event_it_does_not_hold() {
     let stored: Vec<(u64, Value)> = stored.into_iter().map(|e| (e.seq, e.data)).collect();
     let shown: Vec<(u64, Value)> = seen
         .iter()
-        .map(|f| (seq_of(f), f.payload().clone()))
+        .map(|f| (f.seq(), f.payload().clone()))
         .collect();
     assert_eq!(shown, stored);
     assert_eq!(

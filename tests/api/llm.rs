@@ -11,7 +11,7 @@ use crate::support::openai::{
     DONE_USAGE, FakeOpenAi, INJECTION, Reply, chunk, completion, finish_chunk, tool_delta,
     usage_chunk,
 };
-use crate::support::{FixtureServer, Frame, TestApp, spawn_app_with};
+use crate::support::{FixtureServer, Frame, TestApp, complete, spawn_app_with};
 
 const API_KEY: &str = "sk-test-123";
 const NEWS_TASK: &str = "top 3 items with title and link";
@@ -64,12 +64,6 @@ fn steps<'a>(frames: &'a [Frame], action: &str, status: &str) -> Vec<&'a Value> 
         .filter(|f| f.event == "step" && f.action() == action && f.payload()["status"] == status)
         .map(Frame::payload)
         .collect()
-}
-
-fn complete(frames: &[Frame]) -> &Value {
-    let last = frames.last().expect("frames");
-    assert_eq!(last.event, "complete", "complete is last");
-    last.payload()
 }
 
 /// Every partial decision precedes its round's final decision (or the fallback that replaces

@@ -10,21 +10,7 @@ use axum::response::Html;
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use crate::support::{FixtureServer, Frame, spawn_app_with};
-
-fn errors(frames: &[Frame]) -> Vec<&Value> {
-    frames
-        .iter()
-        .filter(|f| f.event == "error")
-        .map(Frame::payload)
-        .collect()
-}
-
-fn complete(frames: &[Frame]) -> &Value {
-    let last = frames.last().expect("frames");
-    assert_eq!(last.event, "complete", "complete is last");
-    last.payload()
-}
+use crate::support::{FixtureServer, complete, errors, spawn_app_with};
 
 #[tokio::test]
 async fn a_page_over_the_node_cap_fails_its_url_with_too_large_and_the_run_goes_on() {

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{FixtureServer, Frame, spawn_app};
+use crate::support::{FixtureServer, Frame, complete, spawn_app};
 
 fn events(frames: &[Frame]) -> Vec<String> {
     frames
@@ -15,12 +15,6 @@ fn events(frames: &[Frame]) -> Vec<String> {
             }
         })
         .collect()
-}
-
-fn complete(frames: &[Frame]) -> &Value {
-    let last = frames.last().expect("frames");
-    assert_eq!(last.event, "complete", "complete is last");
-    last.payload()
 }
 
 #[tokio::test]

@@ -72,18 +72,9 @@ fn chattr(flag: &str, file: &Path) {
     assert!(status.success(), "chattr {flag} {}", file.display());
 }
 
-fn seq_of(frame: &Frame) -> u64 {
-    frame
-        .id
-        .as_deref()
-        .expect("an id")
-        .parse()
-        .expect("a number")
-}
-
 /// `(seq, envelope)` of each frame: what a client can compare.
 fn shown(frames: &[Frame]) -> Vec<(u64, Value)> {
-    frames.iter().map(|f| (seq_of(f), f.data.clone())).collect()
+    frames.iter().map(|f| (f.seq(), f.data.clone())).collect()
 }
 
 /// GETs `/readyz`: its status and body.
@@ -133,7 +124,7 @@ async fn replay(client: &reqwest::Client, base: &str, id: &str) -> Vec<Frame> {
 /// What a client saw is exactly the beginning of what the store holds, and the store's log is
 /// whole: numbered from 1 without a gap or a repeat, ending with one `complete`.
 fn assert_seen_is_stored(seen: &[Frame], stored: &[Frame]) {
-    let stored_seqs: Vec<u64> = stored.iter().map(seq_of).collect();
+    let stored_seqs: Vec<u64> = stored.iter().map(Frame::seq).collect();
     let n = stored.len() as u64;
     assert_eq!(
         stored_seqs,

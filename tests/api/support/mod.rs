@@ -18,6 +18,31 @@ pub use fixtures::FixtureServer;
 pub use server::Server;
 pub use sse::{Frame, FrameReader, read_stream};
 
+/// The `complete` payload of a run's frames, checking that it is the last one.
+pub fn complete(frames: &[Frame]) -> &serde_json::Value {
+    let last = frames.last().expect("frames");
+    assert_eq!(last.event, "complete", "complete is last");
+    last.payload()
+}
+
+/// The payloads of a run's `error` events.
+pub fn errors(frames: &[Frame]) -> Vec<&serde_json::Value> {
+    frames
+        .iter()
+        .filter(|f| f.event == "error")
+        .map(Frame::payload)
+        .collect()
+}
+
+/// The `error.code` of a JSON error response.
+pub async fn error_code(response: reqwest::Response) -> String {
+    let body: serde_json::Value = response.json().await.expect("a JSON error body");
+    body["error"]["code"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// A running server.
 pub struct TestApp {
     /// Base URL, e.g. `http://127.0.0.1:41234`.

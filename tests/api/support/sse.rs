@@ -23,6 +23,15 @@ impl Frame {
         &self.data["data"]
     }
 
+    /// The `id:` line as the event's sequence number.
+    pub fn seq(&self) -> u64 {
+        self.id
+            .as_deref()
+            .expect("an id")
+            .parse()
+            .expect("a number")
+    }
+
     /// The step's action, for `step` frames.
     pub fn action(&self) -> &str {
         self.payload()["action"].as_str().unwrap_or("")
