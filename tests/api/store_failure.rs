@@ -459,3 +459,109 @@ async fn a_deleted_sqlite_file_gives_errors_not_a_fresh_empty_database() {
     }
     assert!(!file.exists(), "the server created a new database file");
 }
+
+/// A small tmpfs mounted for one test, unmounted (lazily, whatever holds it) when dropped.
+struct SmallFilesystem(PathBuf);
+
+impl SmallFilesystem {
+    fn mount(at: PathBuf, size: &str) -> Self {
+        std::fs::create_dir_all(&at).expect("mount point");
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&at)
+            .status()
+            .expect("mount runs");
+        assert!(status.success(), "mount a tmpfs at {}", at.display());
+        Self(at)
+    }
+
+    /// Writes a file until the filesystem is full; returns it.
+    fn fill(&self) -> PathBuf {
+        use std::io::Write;
+        let filler = self.0.join("filler");
+        let mut file = std::fs::File::create(&filler).expect("filler");
+        let chunk = vec![0u8; 64 * 1024];
+        while file.write_all(&chunk).is_ok() {}
+        let _ = file.sync_all();
+        filler
+    }
+}
+
+impl Drop for SmallFilesystem {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+#[tokio::test]
+async fn a_full_filesystem_under_a_run_loses_nothing_a_client_saw_and_the_server_lives() {
+    let test = "a_full_filesystem_under_a_run_loses_nothing_a_client_saw_and_the_server_lives";
+    // Root is what `mount` needs, as `chattr` does.
+    if !may_chattr(test) {
+        return;
+    }
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let disk = SmallFilesystem::mount(dir.0.join("small"), "8m");
+    let db = format!("sqlite://{}", disk.0.join("scrape-agent.db").display());
+    let log = dir.0.join("server.log");
+    let mut server = Server::start_logging(&db, &[], Some(&log)).await;
+    let client = reqwest::Client::new();
+    let base = server.base.clone();
+
+    let news = fixtures.url("/pages/news.html");
+    let mut urls = vec![news.clone()];
+    urls.extend((0..8).map(|i| fixtures.url(&format!("/delay/{}/news.html", 400 + i))));
+    let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": "full-1"});
+    let following = follow(&client, &base, &body, |f| {
+        f.event == "url_start" && f.payload()["index"] == 1
+    })
+    .await;
+    let filler = disk.fill();
+    // Appends go on while the write-ahead log has room, then fail; either way the server
+    // must live through it.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(
+        server.child.try_wait().expect("status").is_none(),
+        "the server died on a full disk: {}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+    let (status, refused) = start_detached(
+        &client,
+        &base,
+        &json!({"urls": [&news], "instructions": "x", "session_id": "full-refused"}),
+    )
+    .await;
+    assert!(
+        status == 202 || (status == 503 && refused["error"]["code"] == "store_unavailable"),
+        "{status} {refused}"
+    );
+    eprintln!("while full: a new run got {status}");
+    std::fs::remove_file(&filler).expect("space freed");
+
+    readyz_becomes(&client, &base, 200, Duration::from_secs(20)).await;
+    let seen = tokio::time::timeout(Duration::from_secs(60), following)
+        .await
+        .expect("the run's stream ends once the store answers")
+        .expect("reader");
+    let stored = replay(&client, &base, "full-1").await;
+    assert_seen_is_stored(&seen, &stored);
+    eprintln!(
+        "the run ended {} after {} events",
+        stored.last().unwrap().payload()["status"],
+        stored.len()
+    );
+    run_completes(&client, &base, &news, "full-after").await;
+
+    server.child.kill().expect("SIGKILL");
+    server.child.wait().expect("exits");
+    let restarted = Server::start(&db).await;
+    let again = replay(&client, &restarted.base, "full-1").await;
+    assert_eq!(
+        shown(&again),
+        shown(&stored),
+        "the restart lost or changed events"
+    );
+    drop(restarted);
+    drop(disk);
+}
