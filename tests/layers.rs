@@ -55,12 +55,6 @@ const KNOWN_DEBT: &[(&str, &str, &str)] = &[
         "#29: the store renders a rebuilt `complete`",
     ),
     (
-        "app",
-        "http",
-        "#29: the listener and router are started from app",
-    ),
-    ("http", "app", "#29: the other side of the app ↔ http cycle"),
-    (
         "content",
         "structured",
         "#29: readers move to read/, one floor",

@@ -4,7 +4,7 @@
 use std::error::Error;
 
 use axum::Router;
-use scrape_agent::app::Application;
+use scrape_agent::http::Application;
 use scrape_agent::settings::Settings;
 
 /// Serves `pages` on a free local port; returns its base URL (`http://127.0.0.1:PORT`).

@@ -15,7 +15,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
-use crate::app::{AppState, Application, shutdown_signal};
+use crate::app::{AppState, shutdown_signal};
+use crate::http::Application;
 use crate::output::OutputFormat;
 use crate::run::PlannerChoice;
 use crate::settings::{LogFormat, Settings};

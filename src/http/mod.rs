@@ -7,6 +7,7 @@ pub mod health;
 pub mod listener;
 pub mod openapi;
 pub mod scrape;
+pub mod serve;
 pub mod tools;
 
 use std::time::Duration;
@@ -22,6 +23,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::app::AppState;
 pub use error::ApiError;
+pub use serve::Application;
 
 /// The header that carries a request's id (the client's own when it sends one).
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");

@@ -713,7 +713,7 @@ async fn models_outside_the_allow_list_are_refused_and_planner_default_is_honour
     // planner.default = "llm" without an LLM: the server refuses to start.
     let mut settings = crate::support::test_settings();
     settings.planner.default = scrape_agent::settings::DefaultPlanner::Llm;
-    let err = scrape_agent::app::Application::build(settings)
+    let err = scrape_agent::http::Application::build(settings)
         .await
         .expect_err("no LLM configured");
     assert!(err.to_string().contains("planner.default"), "{err}");

@@ -661,7 +661,7 @@ async fn an_open_mcp_session_does_not_hold_the_server_at_shutdown() {
     let mut settings = crate::support::test_settings_in(&dir);
     settings.server.shutdown_grace_secs = 1;
     settings.server.shutdown_drain_secs = 20;
-    let app = scrape_agent::app::Application::build(settings)
+    let app = scrape_agent::http::Application::build(settings)
         .await
         .unwrap();
     let base = format!("http://{}", app.local_addr().unwrap());

@@ -10,7 +10,7 @@ pub mod sse;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use scrape_agent::app::Application;
+use scrape_agent::http::Application;
 use scrape_agent::settings::Settings;
 use tokio::sync::oneshot;
 
