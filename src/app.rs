@@ -1,6 +1,6 @@
 //! Application state shared by every face (HTTP, MCP, the CLI): the store, the hub of runs, the
 //! planners, the fetcher and the registry, and the background retention sweep. Serving it over
-//! HTTP is [`crate::http::Application`].
+//! HTTP is the `http` module's `Application`.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
