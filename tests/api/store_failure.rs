@@ -205,6 +205,54 @@ async fn run_completes(client: &reqwest::Client, base: &str, url: &str, id: &str
     assert_eq!(last.payload()["status"], "completed", "{id}");
 }
 
+/// The real server on `db`, its log in `log`, and a run of nine URLs (the last eight slow)
+/// followed in the background from the moment its second URL starts.
+struct LongRun {
+    server: Server,
+    client: reqwest::Client,
+    base: String,
+    /// A quick page of the fixture site.
+    news: String,
+    following: tokio::task::JoinHandle<Vec<Frame>>,
+}
+
+impl LongRun {
+    async fn start(fixtures: &FixtureServer, db: &str, log: &Path, session_id: &str) -> Self {
+        let server = Server::start_logging(db, &[], Some(log)).await;
+        let client = reqwest::Client::new();
+        let base = server.base.clone();
+        let news = fixtures.url("/pages/news.html");
+        let mut urls = vec![news.clone()];
+        urls.extend((0..8).map(|i| fixtures.url(&format!("/delay/{}/news.html", 500 + i))));
+        let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": session_id});
+        let following = follow(&client, &base, &body, |f| {
+            f.event == "url_start" && f.payload()["index"] == 1
+        })
+        .await;
+        Self {
+            server,
+            client,
+            base,
+            news,
+            following,
+        }
+    }
+}
+
+/// Kills the server, starts it again on `db`, and replays session `id` from it.
+async fn replay_after_restart(
+    mut server: Server,
+    db: &str,
+    client: &reqwest::Client,
+    id: &str,
+) -> (Server, Vec<Frame>) {
+    server.child.kill().expect("SIGKILL");
+    server.child.wait().expect("exits");
+    let restarted = Server::start(db).await;
+    let again = replay(client, &restarted.base, id).await;
+    (restarted, again)
+}
+
 #[tokio::test]
 async fn a_sqlite_file_that_turns_read_only_mid_run_fails_closed_and_loses_nothing() {
     if !may_chattr("a_sqlite_file_that_turns_read_only_mid_run_fails_closed_and_loses_nothing") {
@@ -215,18 +263,13 @@ async fn a_sqlite_file_that_turns_read_only_mid_run_fails_closed_and_loses_nothi
     let db = dir.sqlite_url();
     let file = dir.0.join("scrape-agent.db");
     let log = dir.0.join("server.log");
-    let mut server = Server::start_logging(&db, &[], Some(&log)).await;
-    let client = reqwest::Client::new();
-    let base = server.base.clone();
-
-    let news = fixtures.url("/pages/news.html");
-    let mut urls = vec![news.clone()];
-    urls.extend((0..8).map(|i| fixtures.url(&format!("/delay/{}/news.html", 600 + i))));
-    let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": "ro-1"});
-    let following = follow(&client, &base, &body, |f| {
-        f.event == "url_start" && f.payload()["index"] == 1
-    })
-    .await;
+    let LongRun {
+        server,
+        client,
+        base,
+        news,
+        following,
+    } = LongRun::start(&fixtures, &db, &log, "ro-1").await;
 
     // The database and its write-ahead log stop taking writes under the running server.
     // (Not the -shm file: it is memory-mapped, and a write fault there is a SIGBUS.)
@@ -273,8 +316,7 @@ async fn a_sqlite_file_that_turns_read_only_mid_run_fails_closed_and_loses_nothi
     assert_eq!(status, 200, "{body}");
 
     // After a restart the store holds exactly what it showed before.
-    server.child.kill().expect("SIGKILL");
-    server.child.wait().expect("exits");
+    let (restarted, again) = replay_after_restart(server, &db, &client, "ro-1").await;
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let after = text
         .get(usize::try_from(recovered_at).unwrap_or(0)..)
@@ -283,8 +325,6 @@ async fn a_sqlite_file_that_turns_read_only_mid_run_fails_closed_and_loses_nothi
         !after.contains("database is locked"),
         "after recovery: {after}"
     );
-    let restarted = Server::start(&db).await;
-    let again = replay(&client, &restarted.base, "ro-1").await;
     assert_eq!(
         shown(&again),
         shown(&stored),
@@ -505,18 +545,13 @@ async fn a_full_filesystem_under_a_run_loses_nothing_a_client_saw_and_the_server
     let disk = SmallFilesystem::mount(dir.0.join("small"), "8m");
     let db = format!("sqlite://{}", disk.0.join("scrape-agent.db").display());
     let log = dir.0.join("server.log");
-    let mut server = Server::start_logging(&db, &[], Some(&log)).await;
-    let client = reqwest::Client::new();
-    let base = server.base.clone();
-
-    let news = fixtures.url("/pages/news.html");
-    let mut urls = vec![news.clone()];
-    urls.extend((0..8).map(|i| fixtures.url(&format!("/delay/{}/news.html", 400 + i))));
-    let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": "full-1"});
-    let following = follow(&client, &base, &body, |f| {
-        f.event == "url_start" && f.payload()["index"] == 1
-    })
-    .await;
+    let LongRun {
+        mut server,
+        client,
+        base,
+        news,
+        following,
+    } = LongRun::start(&fixtures, &db, &log, "full-1").await;
     let filler = disk.fill();
     // Appends go on while the write-ahead log has room, then fail; either way the server
     // must live through it.
@@ -553,10 +588,7 @@ async fn a_full_filesystem_under_a_run_loses_nothing_a_client_saw_and_the_server
     );
     run_completes(&client, &base, &news, "full-after").await;
 
-    server.child.kill().expect("SIGKILL");
-    server.child.wait().expect("exits");
-    let restarted = Server::start(&db).await;
-    let again = replay(&client, &restarted.base, "full-1").await;
+    let (restarted, again) = replay_after_restart(server, &db, &client, "full-1").await;
     assert_eq!(
         shown(&again),
         shown(&stored),
