@@ -14,8 +14,6 @@ use std::io::Read;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::http::header;
 use futures::StreamExt;
 use serde_json::json;
 use tokio::sync::Semaphore;
@@ -54,23 +52,9 @@ async fn run(
     html: Vec<u8>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let page_bytes = html.len();
-    let html = Arc::new(html);
     let delay = Duration::from_millis(knob("LOAD_PAGE_DELAY_MS").unwrap_or(0));
     let urls_per_run = usize::try_from(knob("LOAD_URLS_PER_RUN").unwrap_or(1).max(1))?;
-    let pages = Router::new().route(
-        "/page",
-        axum::routing::get(move || {
-            let html = html.clone();
-            async move {
-                tokio::time::sleep(delay).await;
-                (
-                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                    html.as_ref().clone(),
-                )
-            }
-        }),
-    );
-    let page_url = format!("{}/page", common::serve_pages(pages).await?);
+    let page_url = common::serve_one_page(html, delay).await?;
     let api = format!(
         "{}/api/scrape/stream",
         common::start_server(|settings| {

@@ -15,8 +15,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::http::header;
 use futures::StreamExt;
 use scrape_agent::settings::Settings;
 use serde_json::json;
@@ -57,21 +55,9 @@ fn page(kind: &str, defaults: &Settings) -> Result<String, String> {
 
 async fn run(runs: usize, kind: &str) -> Result<(), Box<dyn std::error::Error>> {
     let unbounded = std::env::var("MEMORY_UNBOUNDED").is_ok_and(|v| v == "1");
-    let html = Arc::new(page(kind, &Settings::defaults())?);
+    let html = page(kind, &Settings::defaults())?;
     let page_bytes = html.len();
-    let pages = Router::new().route(
-        "/page",
-        axum::routing::get(move || {
-            let html = html.clone();
-            async move {
-                (
-                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                    html.as_ref().clone(),
-                )
-            }
-        }),
-    );
-    let page_url = format!("{}/page", common::serve_pages(pages).await?);
+    let page_url = common::serve_one_page(html, Duration::ZERO).await?;
     let api = format!(
         "{}/api/scrape/stream",
         common::start_server(|settings| {

@@ -15,6 +15,33 @@ pub async fn serve_pages(pages: Router) -> Result<String, Box<dyn Error>> {
     Ok(base)
 }
 
+/// Serves one HTML page at `/page` on a free local port, each answer after `delay`; returns
+/// the page's URL.
+#[allow(
+    dead_code,
+    reason = "load and memory_worst_page use it; eval_planner includes this module too"
+)]
+pub async fn serve_one_page(
+    html: impl Into<axum::body::Bytes>,
+    delay: std::time::Duration,
+) -> Result<String, Box<dyn Error>> {
+    let html: axum::body::Bytes = html.into();
+    let pages = Router::new().route(
+        "/page",
+        axum::routing::get(move || {
+            let html = html.clone();
+            async move {
+                tokio::time::sleep(delay).await;
+                (
+                    [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    html,
+                )
+            }
+        }),
+    );
+    Ok(format!("{}/page", serve_pages(pages).await?))
+}
+
 /// Starts the server on a free port, allowed to fetch local pages, without robots.txt, on a
 /// throwaway database (measurements must not touch ./data or an earlier run's sessions).
 /// `adjust` changes further settings. Returns the server's base URL.
