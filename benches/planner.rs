@@ -7,8 +7,8 @@ use std::io::Read;
 use criterion::{Criterion, criterion_group, criterion_main};
 use scrape_agent::page::Page;
 use scrape_agent::planner::heuristic;
-use scrape_agent::planner::outline::outline;
 use scrape_agent::planner::{Outline, PlannerContext};
+use scrape_agent::read::outline::outline;
 
 fn corpus_page(id: &str) -> Option<String> {
     let path = format!(
@@ -52,11 +52,11 @@ fn bench(c: &mut Criterion) {
         group.bench_function("outline", |b| b.iter(|| outline(&page)));
         // Record detection + field alignment (extract.records) on the parsed page.
         group.bench_function("records", |b| {
-            b.iter(|| scrape_agent::records::find(&page, 1000))
+            b.iter(|| scrape_agent::read::records::find(&page, 1000))
         });
         // Every list of the page (extract.records with `lists: "all"`).
         group.bench_function("records_all", |b| {
-            b.iter(|| scrape_agent::records::find_all(&page, 1000))
+            b.iter(|| scrape_agent::read::records::find_all(&page, 1000))
         });
         let ctx = context(outline(&page));
         group.bench_function("heuristic_plan", |b| b.iter(|| heuristic::plan(&ctx)));

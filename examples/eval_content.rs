@@ -279,7 +279,7 @@ fn run_inner(name: &str, html: &str, url: &str) -> Option<String> {
     match name {
         "ours" => {
             let page = Page::parse(url::Url::parse(url).ok()?, html);
-            Some(scrape_agent::content::main_content(&page).text)
+            Some(scrape_agent::read::content::main_content(&page).text)
         }
         #[cfg(feature = "compare-extractors")]
         "dom_smoothie" => {

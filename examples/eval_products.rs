@@ -43,7 +43,7 @@ fn main() {
         let html = std::fs::read_to_string(dir.join(file)).unwrap();
         let url = url::Url::parse(&format!("https://shop.example/{file}")).unwrap();
         let page = Page::parse(url, &html);
-        let got = scrape_agent::structured::product(&page, true).unwrap_or(Value::Null);
+        let got = scrape_agent::read::structured::product(&page, true).unwrap_or(Value::Null);
         let set = label["set"].as_str().unwrap_or("tuned").to_owned();
         for field in FIELDS {
             let (got_value, want) = (&got[*field], &label[*field]);

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use scrape_agent::page::Page;
-use scrape_agent::records::{self, ColumnKind};
+use scrape_agent::read::records::{self, ColumnKind};
 use scraper::{ElementRef, Html};
 
 const MATCH_SHARE: f64 = 0.6;

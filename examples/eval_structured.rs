@@ -55,7 +55,7 @@ fn main() {
                 other => other,
             };
             flatten(expected, None, &mut want);
-            let got: Vec<Value> = scrape_agent::structured::json_ld(&page);
+            let got: Vec<Value> = scrape_agent::read::structured::json_ld(&page);
             let ok = same_items(&got, &want);
             ld_ok += usize::from(ok);
             println!("json-ld   {} {name}", if ok { "ok  " } else { "DIFF" });
@@ -66,7 +66,7 @@ fn main() {
         let md = html_path.with_extension("json");
         if let Some(expected) = read_json(&md).filter(is_microdata_shape) {
             md_n += 1;
-            let got: Vec<Value> = scrape_agent::structured::microdata(&page)
+            let got: Vec<Value> = scrape_agent::read::structured::microdata(&page)
                 .iter()
                 .map(|i| normalize(&to_extruct(i, "", true)))
                 .collect();
@@ -79,7 +79,7 @@ fn main() {
                 println!("  want {}\n  got  {}", Value::from(want), Value::from(got));
             }
         }
-        if let Some(product) = scrape_agent::structured::product(&page, false)
+        if let Some(product) = scrape_agent::read::structured::product(&page, false)
             && (name.to_string().contains("product") || verbose)
         {
             println!("product   {name}: {product}");
@@ -123,7 +123,7 @@ fn product_coverage(dir: &Path, verbose: bool) {
             .and_then(|u| url::Url::parse(&u).ok())
             .unwrap_or_else(|| url::Url::parse(BASE).unwrap());
         let page = Page::parse(url, &html);
-        if let Some(product) = scrape_agent::structured::product(&page, false) {
+        if let Some(product) = scrape_agent::read::structured::product(&page, false) {
             found += 1;
             for (k, v) in product.as_object().into_iter().flatten() {
                 if !v.is_null() {

@@ -4,7 +4,7 @@
 use std::io::Read;
 
 use scrape_agent::page::Page;
-use scrape_agent::planner::outline::outline;
+use scrape_agent::read::outline::outline;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

@@ -20,6 +20,15 @@ use crate::settings::{DefaultPlanner, Settings};
 use crate::store::Store;
 use crate::tools::Registry;
 
+/// The header that carries a request's id (the client's own when it sends one). HTTP sets it;
+/// MCP over HTTP reads it into its runs.
+pub const REQUEST_ID: axum::http::HeaderName = axum::http::HeaderName::from_static("x-request-id");
+
+/// Which of `auth.api_keys` a request came with (its position), for per-key limits. HTTP's
+/// access layer sets it; MCP over HTTP reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyId(pub usize);
+
 /// The planners a run can use.
 #[derive(Clone)]
 pub struct Planners {

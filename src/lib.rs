@@ -3,7 +3,6 @@
 
 pub mod app;
 pub mod cli;
-pub mod content;
 pub mod events;
 pub mod fetch;
 pub mod http;
@@ -12,9 +11,8 @@ pub mod metrics;
 pub mod output;
 pub mod page;
 pub mod planner;
-pub mod records;
+pub mod read;
 pub mod run;
 pub mod settings;
 pub mod store;
-pub mod structured;
 pub mod tools;

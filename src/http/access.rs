@@ -22,9 +22,7 @@ use crate::app::AppState;
 /// The query parameter that carries a key where no header can (browser `EventSource`).
 pub const ACCESS_TOKEN: &str = "access_token";
 
-/// Which of `auth.api_keys` a request came with (its position), for per-key limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct KeyId(pub usize);
+pub use crate::app::KeyId;
 
 /// Which `Host` names the server answers to: a rebinding page can make a browser send any
 /// name it controls, never an IP literal or a loopback name it does not serve from.

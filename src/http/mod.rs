@@ -25,8 +25,7 @@ use crate::app::AppState;
 pub use error::ApiError;
 pub use serve::Application;
 
-/// The header that carries a request's id (the client's own when it sends one).
-pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+pub use crate::app::REQUEST_ID;
 
 /// Builds the router over shared state.
 pub fn router(state: AppState) -> Router {

@@ -86,7 +86,7 @@ impl ServerHandler for ScrapeMcp {
 /// MCP sessions live in memory (an MCP session is a connection's worth of state; the scrape
 /// sessions it starts are in the store like any other), and end when the server shuts down,
 /// after its runs have ended (see [`AppState::closing`]). Request bodies are capped like the
-/// HTTP API's. `Host` is checked for every route by [`crate::http::access::refuse_foreign_host`]
+/// HTTP API's. `Host` is checked for every route by the HTTP router's `refuse_foreign_host`
 /// (one rule, honouring `server.allowed_hosts`), so the SDK's own loopback-only check is off.
 pub fn http_service(state: AppState) -> StreamableHttpService<ScrapeMcp, LocalSessionManager> {
     let config = StreamableHttpServerConfig::default()

@@ -362,7 +362,7 @@ pub async fn scrape(
     };
     let http = context.extensions.get::<axum::http::request::Parts>();
     valid.request_id = http
-        .and_then(|parts| parts.headers.get(crate::http::REQUEST_ID))
+        .and_then(|parts| parts.headers.get(crate::app::REQUEST_ID))
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
     let deps = match state.run_deps(&valid) {
@@ -372,7 +372,7 @@ pub async fn scrape(
     // Over HTTP the API key the call came with (see `http::access`) counts the run against
     // that key's own limit, as on the HTTP API; stdio has no keys.
     let key = http
-        .and_then(|parts| parts.extensions.get::<crate::http::access::KeyId>())
+        .and_then(|parts| parts.extensions.get::<crate::app::KeyId>())
         .map(|key| key.0);
     let id = match state.hub.start_for(deps, valid, false, key).await {
         Ok(id) => id,

@@ -7,8 +7,8 @@ use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
 use super::intent::{self, Intent, Request, RequestedField};
-use super::outline::RepeatedBlock;
 use super::{DraftSender, Plan, Planner, PlannerContext, PlannerError};
+use crate::read::outline::RepeatedBlock;
 use crate::tools::ToolCall;
 use crate::tools::extract::FieldSpec;
 
@@ -513,7 +513,7 @@ fn field_specs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::planner::outline::FieldCandidate;
+    use crate::read::outline::FieldCandidate;
 
     fn block(fields: Vec<FieldCandidate>) -> RepeatedBlock {
         RepeatedBlock {
@@ -574,7 +574,7 @@ mod tests {
             instructions: instructions.into(),
             output_instructions: None,
             url: "https://shop.example/".into(),
-            outline: crate::planner::outline::Outline {
+            outline: crate::read::outline::Outline {
                 blocks: vec![block(Vec::new())],
                 ..Default::default()
             },

@@ -6,7 +6,7 @@
 pub mod heuristic;
 pub mod intent;
 pub mod llm;
-pub mod outline;
+
 pub mod reach;
 
 use futures::future::BoxFuture;
@@ -14,8 +14,8 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+pub use crate::read::outline::Outline;
 use crate::tools::ToolCall;
-pub use outline::Outline;
 
 /// A summary of one executed call, fed back to the planner.
 #[derive(Debug, Clone, Serialize)]

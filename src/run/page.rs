@@ -11,7 +11,7 @@ use url::Url;
 
 use crate::page::{Interrupt, Page, TooManyNodes};
 use crate::planner::Outline;
-use crate::planner::outline::outline;
+use crate::read::outline::outline;
 use crate::settings::LimitSettings;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits, Workspace};
 

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::page::dates::timestamp;
 use crate::page::money::is_price_text;
-use crate::records::{Column, ColumnKind, NameSource};
+use crate::read::records::{Column, ColumnKind, NameSource};
 
 /// What a named field is, as far as its values show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -873,7 +873,7 @@ const DATE_META: &[&str] = &[
 ];
 
 fn main_content(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
-    let mut content = crate::content::main_content(ws.page);
+    let mut content = crate::read::content::main_content(ws.page);
     content.text = ws.cap_text(std::mem::take(&mut content.text));
     content.markdown = ws.cap_text(std::mem::take(&mut content.markdown));
     let value = serde_json::to_value(content)
@@ -918,8 +918,10 @@ pub enum ListScope {
 fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolError> {
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
     let lists = match params.lists {
-        ListScope::Main => crate::records::find(ws.page, cap).into_iter().collect(),
-        ListScope::All => crate::records::find_all(ws.page, cap),
+        ListScope::Main => crate::read::records::find(ws.page, cap)
+            .into_iter()
+            .collect(),
+        ListScope::All => crate::read::records::find_all(ws.page, cap),
     };
     let Some(main) = lists.first() else {
         return Err(ToolError::Failed(
@@ -987,7 +989,7 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
         evidence["missing"] = json!(missing);
     }
     // Each list's own columns answer the fields (with `lists: "all"` they differ).
-    let lists: Vec<crate::records::RecordList> = match &named {
+    let lists: Vec<crate::read::records::RecordList> = match &named {
         Some(fields) => lists
             .into_iter()
             .map(|mut list| {
@@ -1041,7 +1043,7 @@ pub struct ProductParams {
 }
 
 fn product(ws: &mut Workspace<'_>, params: ProductParams) -> Result<Value, ToolError> {
-    let product = crate::structured::product(ws.page, params.assume_product).ok_or_else(|| {
+    let product = crate::read::structured::product(ws.page, params.assume_product).ok_or_else(|| {
         ToolError::Failed(
             "extract.product: the page shows no product (no schema.org Product in JSON-LD or microdata, no OpenGraph product tags, no product markup)".into(),
         )
@@ -1093,7 +1095,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
         if out.chars().count() >= ws.limits.max_text_chars {
             break;
         }
-        let part = crate::content::markdown_of(page, el);
+        let part = crate::read::content::markdown_of(page, el);
         let part = part.trim();
         if part.is_empty() {
             continue;

@@ -150,7 +150,7 @@ pub(super) fn named_fields(
         ));
     }
     let page = ws.page;
-    let structured = crate::structured::items(page);
+    let structured = crate::read::structured::items(page);
     let root = page.document.root_element();
     let pairs = labelled_pairs(root);
     if params.fields.is_empty() {

@@ -391,7 +391,7 @@ mod catalog {
         let content = call(&shop, "extract.main_content", json!({}));
         assert_eq!(
             content,
-            serde_json::to_value(crate::content::main_content(&shop)).unwrap()
+            serde_json::to_value(crate::read::content::main_content(&shop)).unwrap()
         );
         for key in [
             "title",
@@ -406,7 +406,7 @@ mod catalog {
             assert!(content.get(key).is_some(), "{key} missing");
         }
         let contact = page(CONTACT, CONTACT_URL);
-        match crate::structured::product(&contact, false) {
+        match crate::read::structured::product(&contact, false) {
             Some(product) => assert_eq!(call(&contact, "extract.product", json!({})), product),
             None => assert!(
                 call_err(&contact, "extract.product", json!({}))
@@ -416,7 +416,11 @@ mod catalog {
         let h2s: Vec<String> = shop
             .document
             .select(&scraper::Selector::parse("h2").unwrap())
-            .map(|el| crate::content::markdown_of(&shop, el).trim().to_owned())
+            .map(|el| {
+                crate::read::content::markdown_of(&shop, el)
+                    .trim()
+                    .to_owned()
+            })
             .collect();
         assert_eq!(
             call(&shop, "extract.markdown", json!({"selector": "h2"})),
@@ -440,7 +444,11 @@ mod catalog {
             .unwrap();
         assert_eq!(
             answer,
-            Value::String(crate::content::markdown_of(&shop, h1).trim().to_owned())
+            Value::String(
+                crate::read::content::markdown_of(&shop, h1)
+                    .trim()
+                    .to_owned()
+            )
         );
     }
 }

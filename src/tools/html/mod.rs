@@ -489,7 +489,7 @@ fn code(ws: &mut Workspace<'_>, params: CodeParams) -> Result<Value, ToolError> 
             if records.len() >= cap {
                 break;
             }
-            let text = crate::content::flat_text_raw(block);
+            let text = crate::read::content::flat_text_raw(block);
             // `<code>` inside `<pre>` is that block; a one-line `<code>` is a word in a sentence.
             let inside_pre = || {
                 block
@@ -1010,7 +1010,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
     Ok(Value::Array(out))
 }
 
-/// The result of `html.meta`: the page's one metadata reader ([`crate::content::meta`]),
+/// The result of `html.meta`: the page's one metadata reader ([`crate::read::content::meta`]),
 /// capped, plus the OpenGraph and Twitter card tags as the page wrote them.
 #[derive(Debug, Serialize)]
 struct PageMeta {
@@ -1053,7 +1053,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
             }
         }
     }
-    let read = crate::content::meta::read(ws.page);
+    let read = crate::read::content::meta::read(ws.page);
     let cap = |text: Option<String>| text.map(|t| cap_label(ws, t));
     let author = read.byline().map(|a| ws.cap_text(a));
     let authors: Vec<String> = read
@@ -1105,7 +1105,7 @@ fn push_meta(map: &mut Map<String, Value>, key: &str, content: &str, max_items: 
 }
 
 fn jsonld(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
-    let items = crate::structured::items(ws.page);
+    let items = crate::read::structured::items(ws.page);
     Ok(bound_json(
         Value::Array(items),
         ws.limits.max_items,
@@ -1114,7 +1114,7 @@ fn jsonld(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
 }
 
 fn outline(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
-    let outline = crate::planner::outline::outline(ws.page);
+    let outline = crate::read::outline::outline(ws.page);
     let value = serde_json::to_value(outline)
         .map_err(|e| ToolError::Failed(format!("html.outline: {e}")))?;
     Ok(bound_json(

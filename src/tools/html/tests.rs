@@ -345,7 +345,7 @@ mod catalog {
         let items = call(&shop, "html.jsonld", json!({}));
         assert_eq!(
             items,
-            serde_json::Value::Array(crate::structured::items(&shop))
+            serde_json::Value::Array(crate::read::structured::items(&shop))
         );
         let (results, answer) = chain(
             &shop,

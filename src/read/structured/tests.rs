@@ -15,7 +15,7 @@ fn page(url: &str, html: &str) -> Page {
 fn json_ld_product_every_field() {
     let p = page(
         "https://www.ifixit.com/products/jimmy",
-        include_str!("../../tests/fixtures/structured/jsonld_product.html"),
+        include_str!("../../../tests/fixtures/structured/jsonld_product.html"),
     );
     assert_eq!(
         product(&p, false).unwrap(),
@@ -38,7 +38,7 @@ fn json_ld_product_every_field() {
 fn microdata_only_product() {
     let p = page(
         "http://example.com/shop/anvil",
-        include_str!("../../tests/fixtures/structured/microdata_product.html"),
+        include_str!("../../../tests/fixtures/structured/microdata_product.html"),
     );
     assert_eq!(
         product(&p, false).unwrap(),
@@ -83,13 +83,13 @@ fn microdata_only_product() {
 fn microdata_itemref_is_followed() {
     let p = page(
         "http://example.com/",
-        include_str!("../../tests/fixtures/structured/microdata_product_ref.html"),
+        include_str!("../../../tests/fixtures/structured/microdata_product_ref.html"),
     );
     let items = items(&p);
     let product = items.iter().find(|i| i["@type"] == "Product").unwrap();
     // Properties of the elements named by `itemref` belong to the product.
     let expected: Value = serde_json::from_str(include_str!(
-        "../../tests/fixtures/structured/microdata_product_ref.expected.json"
+        "../../../tests/fixtures/structured/microdata_product_ref.expected.json"
     ))
     .unwrap();
     let want_props = expected[0]["properties"].as_object().unwrap();
@@ -110,7 +110,7 @@ fn microdata_itemref_is_followed() {
 fn opengraph_only_product() {
     let p = page(
         "https://www.fye.com/better-off-dead.html",
-        include_str!("../../tests/fixtures/structured/opengraph_product.html"),
+        include_str!("../../../tests/fixtures/structured/opengraph_product.html"),
     );
     assert!(items(&p).is_empty());
     assert_eq!(
@@ -134,10 +134,10 @@ fn opengraph_only_product() {
 fn json_ld_with_js_comments_matches_extruct() {
     let p = page(
         "http://example.com/",
-        include_str!("../../tests/fixtures/structured/jsonld_js_comment.html"),
+        include_str!("../../../tests/fixtures/structured/jsonld_js_comment.html"),
     );
     let expected: Value = serde_json::from_str(include_str!(
-        "../../tests/fixtures/structured/jsonld_js_comment.expected.jsonld"
+        "../../../tests/fixtures/structured/jsonld_js_comment.expected.jsonld"
     ))
     .unwrap();
     assert_eq!(Value::Array(items(&p)), expected);

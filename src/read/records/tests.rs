@@ -315,7 +315,7 @@ fn items_whose_own_class_names_differ_stay_bounded_and_are_all_counted() {
 
 #[test]
 fn every_list_is_the_main_list_then_the_other_tables_of_records_not_menus_or_tags() {
-    let html = include_str!("../../tests/fixtures/pages/records-lists.html");
+    let html = include_str!("../../../tests/fixtures/pages/records-lists.html");
     let page = Page::parse(url::Url::parse("https://isp.example/plans").unwrap(), html);
     let main = find(&page, 1000).expect("a list");
     assert_eq!(main.total, 4, "the four plan cards");

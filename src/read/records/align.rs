@@ -98,7 +98,7 @@ pub(super) enum TextSlots {
 
 /// How [`walk`] reads `element`'s text, without building slots.
 pub(super) fn text_slots(element: ElementRef<'_>) -> TextSlots {
-    if is_skipped(element.value().name()) || crate::content::is_hidden(element) {
+    if is_skipped(element.value().name()) || crate::read::content::is_hidden(element) {
         return TextSlots::None;
     }
     if is_text_leaf(element) {
@@ -186,7 +186,7 @@ fn is_text_leaf(element: ElementRef<'_>) -> bool {
 
 fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slot<'a>>) {
     let name = element.value().name();
-    if is_skipped(name) || crate::content::is_hidden(element) {
+    if is_skipped(name) || crate::read::content::is_hidden(element) {
         return;
     }
     if is_text_leaf(element) {

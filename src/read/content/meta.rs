@@ -15,8 +15,8 @@ use crate::page::Page;
 use crate::page::dates::{month_first, normalise_date, other_reading};
 use crate::page::dom::{collapse_whitespace, shorten};
 use crate::page::interrupt::SelectChecked;
+use crate::read::structured::types_of;
 use crate::static_selector;
-use crate::structured::types_of;
 
 /// Longest description kept, in characters.
 const MAX_DESCRIPTION: usize = 500;
@@ -145,7 +145,7 @@ const AUTHOR_KEYS: &[&str] = &[
 pub fn read(page: &Page) -> Metadata {
     let doc = &page.document;
     let metas = MetaTags::of(doc);
-    let ld = crate::structured::json_ld(page);
+    let ld = crate::read::structured::json_ld(page);
     let article = main_item(&ld);
     let ld_str = |key: &str| article.and_then(|m| m.get(key)).and_then(string_of);
     let month_first = month_first(doc);

@@ -279,7 +279,10 @@ fn scope_finds_the_product_heading() {
     let p = page("<html><body><nav><h1>Shop</h1></nav><main><h1>Lamp</h1></main></body></html>");
     let scope = Scope::of(&p);
     assert_eq!(
-        scope.heading.map(crate::content::flat_text).as_deref(),
+        scope
+            .heading
+            .map(crate::read::content::flat_text)
+            .as_deref(),
         Some("Lamp")
     );
 }
@@ -317,8 +320,12 @@ fn every_fixture_page_answers_its_labels() {
             has_markup, label.structured_data,
             "{file}: structured_data label"
         );
-        let got =
-            super::product(&page(&html), &crate::structured::items(&page(&html)), true).unwrap();
+        let got = super::product(
+            &page(&html),
+            &crate::read::structured::items(&page(&html)),
+            true,
+        )
+        .unwrap();
         let fields = [
             ("name", &label.name),
             ("brand", &label.brand),

@@ -12,7 +12,7 @@ fn page(url: &str, html: &str) -> Page {
 fn real_article_metadata_and_text() {
     let p = page(
         "https://about.gitlab.com/blog/2024/06/25/3-surprising-findings/",
-        include_str!("../../tests/fixtures/content/gitlab-blog.html"),
+        include_str!("../../../tests/fixtures/content/gitlab-blog.html"),
     );
     let c = main_content(&p);
     assert_eq!(

@@ -356,7 +356,7 @@ fn record_children(element: ElementRef<'_>) -> Vec<ElementRef<'_>> {
         .filter_map(ElementRef::wrap)
         .filter(|child| {
             !is_skipped(child.value().name())
-                && (!crate::content::is_hidden(*child) || is_shown_on_demand(*child))
+                && (!crate::read::content::is_hidden(*child) || is_shown_on_demand(*child))
                 && has_substance(*child)
         })
         .collect()

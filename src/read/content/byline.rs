@@ -8,10 +8,10 @@
 use scraper::node::Node;
 use scraper::{ElementRef, Html};
 
-use crate::content::{flat_text, is_hidden};
 use crate::page::dates::{date_pattern, normalise_date, other_reading};
 use crate::page::dom::collapse_whitespace;
 use crate::page::interrupt::SelectChecked;
+use crate::read::content::{flat_text, is_hidden};
 
 /// A name is at most this long.
 const MAX_NAME_CHARS: usize = 60;
