@@ -15,7 +15,10 @@ use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
 use crate::run::page::PageBudget;
 use crate::run::request::Rejection;
-use crate::run::{Hub, HubSettings, PlannerChoice, RunDeps, ValidRequest, WatchSettings};
+use crate::run::{
+    Hub, HubSettings, PlannerChoice, RunDeps, ScrapeRequest, StartError, ValidRequest,
+    WatchSettings,
+};
 use crate::settings::{DefaultPlanner, Settings};
 use crate::store::Store;
 use crate::tools::Registry;
@@ -28,6 +31,46 @@ pub const REQUEST_ID: axum::http::HeaderName = axum::http::HeaderName::from_stat
 /// access layer sets it; MCP over HTTP reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeyId(pub usize);
+
+/// The request's id (`X-Request-Id`: the client's own, or the one the router gave it).
+pub fn request_id(headers: &axum::http::HeaderMap) -> Option<String> {
+    headers
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// What a face knows about where a run's request came from.
+#[derive(Debug, Clone, Default)]
+pub struct RunOrigin {
+    /// The request's id, carried into the run's session and logs.
+    pub request_id: Option<String>,
+    /// The API key the request came with: the run counts against that key's own limit too.
+    pub key: Option<KeyId>,
+    /// Whether the run goes on with no one following it (`POST /api/scrape`): a run someone
+    /// follows is cancelled when they all leave.
+    pub detached: bool,
+}
+
+/// Why [`AppState::start_run`] started no run. Each face turns it into its own error shape
+/// (an HTTP status and JSON body, an MCP tool error, a CLI exit status).
+#[derive(Debug, thiserror::Error)]
+pub enum StartRefusal {
+    /// The request cannot run here: it breaks a limit, or asks for a planner or a model this
+    /// server does not offer.
+    #[error("{}: {}", .0.code, .0.message)]
+    Rejected(Rejection),
+    /// The request is fine, but the hub took no run now (too many runs, shutting down, the
+    /// session id taken, the store failing).
+    #[error(transparent)]
+    NotStarted(#[from] StartError),
+}
+
+impl From<Rejection> for StartRefusal {
+    fn from(rejection: Rejection) -> Self {
+        Self::Rejected(rejection)
+    }
+}
 
 /// The planners a run can use.
 #[derive(Clone)]
@@ -180,13 +223,34 @@ impl AppState {
         Ok(state)
     }
 
+    /// Starts a run of `request`: the one way every face (HTTP, MCP, the CLI) starts one. The
+    /// request is checked against the limits, given its planners, and handed to the hub; the
+    /// run's session id comes back.
+    ///
+    /// # Errors
+    /// [`StartRefusal::Rejected`] for a request that cannot run here,
+    /// [`StartRefusal::NotStarted`] when the hub takes no run now.
+    pub async fn start_run(
+        &self,
+        request: ScrapeRequest,
+        origin: RunOrigin,
+    ) -> Result<String, StartRefusal> {
+        let mut valid = request.validate(&self.settings.limits)?;
+        valid.request_id = origin.request_id;
+        let deps = self.run_deps(&valid)?;
+        let key = origin.key.map(|KeyId(position)| position);
+        Ok(self
+            .hub
+            .start_for(deps, valid, origin.detached, key)
+            .await?)
+    }
+
     /// The dependencies of a run: the planner the request asks for (with the heuristic one as
-    /// its fallback), the fetcher, the registry and the settings. The same for every face of
-    /// the server (HTTP, MCP).
+    /// its fallback), the fetcher, the registry and the settings.
     ///
     /// # Errors
     /// `llm_not_configured` when the request asks for the LLM planner and none is configured.
-    pub fn run_deps(&self, request: &ValidRequest) -> Result<RunDeps, Rejection> {
+    fn run_deps(&self, request: &ValidRequest) -> Result<RunDeps, Rejection> {
         let heuristic = self.planners.heuristic.clone();
         let choice = match (request.planner, self.settings.planner.default) {
             (PlannerChoice::Auto, DefaultPlanner::Heuristic) => PlannerChoice::Heuristic,

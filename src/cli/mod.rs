@@ -15,10 +15,10 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
-use crate::app::{AppState, shutdown_signal};
+use crate::app::{AppState, StartRefusal, shutdown_signal};
 use crate::http::Application;
 use crate::output::OutputFormat;
-use crate::run::PlannerChoice;
+use crate::run::{PlannerChoice, StartError};
 use crate::settings::{LogFormat, Settings};
 
 mod progress;
@@ -247,6 +247,20 @@ pub enum CliError {
 impl From<crate::run::request::Rejection> for CliError {
     fn from(rejection: crate::run::request::Rejection) -> Self {
         Self::Usage(format!("{}: {}", rejection.code, rejection.message))
+    }
+}
+
+/// A run this process could not start: the caller's mistake (a request the agent refuses, a
+/// session id already taken) or the store's.
+impl From<StartRefusal> for CliError {
+    fn from(refusal: StartRefusal) -> Self {
+        match refusal {
+            StartRefusal::Rejected(rejection) => rejection.into(),
+            StartRefusal::NotStarted(err @ StartError::Duplicate(_)) => {
+                Self::Usage(err.to_string())
+            }
+            StartRefusal::NotStarted(err) => Self::Unavailable(err.to_string()),
+        }
     }
 }
 

@@ -9,9 +9,9 @@ use super::progress::Progress;
 use super::remote::{Interrupt, Remote};
 use super::watch::Watch;
 use super::{CliError, Exit, Interrupts, RunArgs};
-use crate::app::AppState;
+use crate::app::{AppState, RunOrigin};
 use crate::output::OutputFormat;
-use crate::run::{ScrapeRequest, StartError};
+use crate::run::ScrapeRequest;
 use crate::settings::Settings;
 use crate::tools::ToolCall;
 
@@ -109,8 +109,9 @@ async fn run_here(
     request: ScrapeRequest,
     watch: &mut Watch,
 ) -> Result<String, CliError> {
-    // Checked first: a mistake in the request needs no store.
-    let valid = request.validate(&settings.limits)?;
+    // Checked first: a mistake in the request needs no store. `start_run` checks it again
+    // (the same pure check, so the same answer) as it does for every face.
+    request.clone().validate(&settings.limits)?;
     let scratch = ScratchStore::new();
     settings.database.url = scratch.url();
     settings.database.max_connections = settings.database.max_connections.clamp(1, 4);
@@ -120,16 +121,8 @@ async fn run_here(
         crate::app::StartupError::LlmRequired => CliError::Usage(err.to_string()),
         other => CliError::Unavailable(other.to_string()),
     })?;
-    let deps = state.run_deps(&valid)?;
     let mut interrupts = Interrupts::new();
-    let id = state
-        .hub
-        .start(deps, valid, false)
-        .await
-        .map_err(|err| match err {
-            StartError::Duplicate(_) => CliError::Usage(err.to_string()),
-            other => CliError::Unavailable(other.to_string()),
-        })?;
+    let id = state.start_run(request, RunOrigin::default()).await?;
     let mut events = std::pin::pin!(state.hub.subscribe(&id, 0));
     let mut cancelled = false;
     loop {

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::app::StartRefusal;
 use crate::run::StartError;
 use crate::run::request::Rejection;
 use crate::store::StoreError;
@@ -143,6 +144,15 @@ impl From<StartError> for ApiError {
                     )
                 }
             }
+        }
+    }
+}
+
+impl From<StartRefusal> for ApiError {
+    fn from(refusal: StartRefusal) -> Self {
+        match refusal {
+            StartRefusal::Rejected(rejection) => rejection.into(),
+            StartRefusal::NotStarted(err) => err.into(),
         }
     }
 }

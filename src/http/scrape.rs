@@ -16,9 +16,9 @@ use serde_json::{Value, json};
 
 use super::access::KeyId;
 use super::error::ApiError;
-use crate::app::AppState;
+use crate::app::{AppState, RunOrigin, request_id};
 use crate::events::{Event, RunStatus};
-use crate::run::{PlannerChoice, RunDeps, ScrapeRequest, ValidRequest};
+use crate::run::{PlannerChoice, ScrapeRequest};
 use crate::store::SessionFilter;
 
 /// `POST /api/scrape/stream`: start a run and stream its events.
@@ -60,12 +60,8 @@ pub async fn start_detached(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_body(body)?;
-    let mut valid = request.validate(&state.settings.limits)?;
-    valid.request_id = request_id(&headers);
-    let deps = run_deps(&state, &valid)?;
     let id = state
-        .hub
-        .start_for(deps, valid, true, key.map(|Extension(KeyId(k))| k))
+        .start_run(request, origin(&headers, key, true))
         .await?;
     let body = json!({
         "session_id": id,
@@ -374,17 +370,14 @@ fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
     Ok(request)
 }
 
-/// The request's id (`X-Request-Id`, set by the router when the client sent none).
-fn request_id(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get(super::REQUEST_ID)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-}
-
-/// Chooses the planners for a request.
-fn run_deps(state: &AppState, request: &ValidRequest) -> Result<RunDeps, ApiError> {
-    Ok(state.run_deps(request)?)
+/// Where a run's request came from: its id (`X-Request-Id`, set by the router when the client
+/// sent none) and the API key the access layer found.
+fn origin(headers: &HeaderMap, key: Option<Extension<KeyId>>, detached: bool) -> RunOrigin {
+    RunOrigin {
+        request_id: request_id(headers),
+        key: key.map(|Extension(key)| key),
+        detached,
+    }
 }
 
 async fn start_and_stream(
@@ -393,12 +386,8 @@ async fn start_and_stream(
     key: Option<Extension<KeyId>>,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    let mut valid = request.validate(&state.settings.limits)?;
-    valid.request_id = request_id(headers);
-    let deps = run_deps(state, &valid)?;
     let id = state
-        .hub
-        .start_for(deps, valid, false, key.map(|Extension(KeyId(k))| k))
+        .start_run(request, origin(headers, key, false))
         .await?;
     let events = state.hub.subscribe(&id, 0);
     Ok(sse_response(state, &id, events))

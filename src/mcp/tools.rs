@@ -20,7 +20,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::app::AppState;
+use crate::app::{AppState, KeyId, RunOrigin, StartRefusal, request_id};
 use crate::events::{
     CompleteData, ErrorCode, ErrorData, EventPayload, RunMetrics, RunStatus, StepPayload,
     StepStatus, UrlCompleteData,
@@ -169,6 +169,15 @@ fn failure(code: &'static str, message: impl Into<String>, details: Value) -> Ca
 impl From<Rejection> for CallToolResult {
     fn from(rejection: Rejection) -> Self {
         failure(rejection.code, rejection.message, rejection.details)
+    }
+}
+
+impl From<StartRefusal> for CallToolResult {
+    fn from(refusal: StartRefusal) -> Self {
+        match refusal {
+            StartRefusal::Rejected(rejection) => rejection.into(),
+            StartRefusal::NotStarted(err) => start_failure(&err),
+        }
     }
 }
 
@@ -356,27 +365,18 @@ pub async fn scrape(
         Ok(request) => request,
         Err(result) => return Ok(result),
     };
-    let mut valid = match request.validate(&state.settings.limits) {
-        Ok(valid) => valid,
-        Err(rejection) => return Ok(rejection.into()),
-    };
+    // Over HTTP the call carries the request's id, and the API key it came with (see
+    // `http::access`) counts the run against that key's own limit, as on the HTTP API; stdio
+    // has neither.
     let http = context.extensions.get::<axum::http::request::Parts>();
-    valid.request_id = http
-        .and_then(|parts| parts.headers.get(crate::app::REQUEST_ID))
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let deps = match state.run_deps(&valid) {
-        Ok(deps) => deps,
-        Err(rejection) => return Ok(rejection.into()),
+    let origin = RunOrigin {
+        request_id: http.and_then(|parts| request_id(&parts.headers)),
+        key: http.and_then(|parts| parts.extensions.get::<KeyId>().copied()),
+        detached: false,
     };
-    // Over HTTP the API key the call came with (see `http::access`) counts the run against
-    // that key's own limit, as on the HTTP API; stdio has no keys.
-    let key = http
-        .and_then(|parts| parts.extensions.get::<crate::app::KeyId>())
-        .map(|key| key.0);
-    let id = match state.hub.start_for(deps, valid, false, key).await {
+    let id = match state.start_run(request, origin).await {
         Ok(id) => id,
-        Err(err) => return Ok(start_failure(&err)),
+        Err(refusal) => return Ok(refusal.into()),
     };
     // Subscribed at once: the run is not detached, so it would be cancelled as abandoned
     // after the grace period if this call went away without a word.
