@@ -4,13 +4,21 @@
 //! round leaves no answer, the next round tries the next candidate block.
 
 use futures::future::BoxFuture;
-use serde_json::{Map, Value, json};
+use indexmap::IndexMap;
+use serde_json::Value;
 
 use super::intent::{self, Intent, Request, RequestedField};
 use super::{DraftSender, Plan, Planner, PlannerContext, PlannerError};
 use crate::read::outline::RepeatedBlock;
 use crate::tools::ToolCall;
-use crate::tools::extract::FieldSpec;
+use crate::tools::data::{DedupeParams, FilterOp, FilterParams, SelectColumnsParams, SortParams};
+use crate::tools::extract::{
+    DatesParams, EmailsParams, FieldKind, FieldSpec, FieldsParams, FullFieldSpec, ListScope,
+    MainContentParams, PhonesParams, PricesParams, ProductParams, RecordsParams, TopNParams,
+};
+use crate::tools::html::{
+    CodeParams, ImagesParams, LinksParams, MetaParams, SelectParams, TablesParams,
+};
 
 /// The default planner.
 #[derive(Debug, Default, Clone, Copy)]
@@ -76,77 +84,74 @@ fn describe(request: &Request) -> String {
 
 fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
     let mut calls = match intent {
-        Intent::MainContent => vec![ToolCall::new(
-            "extract.main_content",
-            json!({}),
+        Intent::MainContent => vec![ToolCall::typed(
+            &MainContentParams {},
             "the request asks for the page's main text",
         )],
-        Intent::Product => vec![ToolCall::new(
-            "extract.product",
+        Intent::Product => vec![ToolCall::typed(
             // The user says the page shows a product, so its title counts without markup.
-            json!({"assume_product": true}),
+            &ProductParams {
+                assume_product: true,
+            },
             "the request asks for a product's details",
         )],
-        Intent::Metadata => vec![ToolCall::new(
-            "html.meta",
-            json!({}),
+        Intent::Metadata => vec![ToolCall::typed(
+            &MetaParams {},
             "the request asks for page metadata",
         )],
         Intent::Links {
             external_only,
             contains,
-        } => {
-            let mut params = Map::new();
-            if *external_only {
-                params.insert("same_host".into(), json!(false));
-            }
-            if let Some(text) = contains {
-                params.insert("pattern".into(), json!(regex::escape(text)));
-            }
-            vec![ToolCall::new(
-                "html.links",
-                Value::Object(params),
-                "the request asks for links",
-            )]
-        }
-        Intent::Tables => vec![ToolCall::new(
-            "html.tables",
-            json!({}),
+        } => vec![ToolCall::typed(
+            &LinksParams {
+                pattern: contains.as_deref().map(regex::escape),
+                same_host: external_only.then_some(false),
+                limit: None,
+                within: false,
+            },
+            "the request asks for links",
+        )],
+        Intent::Tables => vec![ToolCall::typed(
+            &TablesParams {
+                selector: None,
+                all: false,
+            },
             "the request asks for table data",
         )],
         Intent::Contacts => {
-            let mut emails = ToolCall::new(
-                "extract.emails",
-                json!({}),
+            let mut emails = ToolCall::typed(
+                &EmailsParams {},
                 "the request asks for contact details: emails",
             );
             emails.save_as = Some("emails".into());
-            let mut phones = ToolCall::new(
-                "extract.phones",
-                json!({}),
+            let mut phones = ToolCall::typed(
+                &PhonesParams {},
                 "the request asks for contact details: phone numbers",
             );
             phones.save_as = Some("phones".into());
             vec![emails, phones]
         }
-        Intent::Prices => vec![ToolCall::new(
-            "extract.prices",
-            json!({}),
+        Intent::Prices => vec![ToolCall::typed(
+            &PricesParams {},
             "the request asks for prices",
         )],
-        Intent::Dates => vec![ToolCall::new(
-            "extract.dates",
-            json!({}),
+        Intent::Dates => vec![ToolCall::typed(
+            &DatesParams {},
             "the request asks for dates",
         )],
-        Intent::Images => vec![ToolCall::new(
-            "html.images",
-            json!({}),
+        Intent::Images => vec![ToolCall::typed(
+            &ImagesParams {
+                selector: None,
+                limit: None,
+                within: false,
+            },
             "the request asks for images",
         )],
-        Intent::Code => vec![ToolCall::new(
-            "html.code",
-            json!({}),
+        Intent::Code => vec![ToolCall::typed(
+            &CodeParams {
+                limit: None,
+                within: false,
+            },
             "the request asks for code blocks",
         )],
         Intent::List => Vec::new(),
@@ -157,9 +162,8 @@ fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
             Intent::Links { .. } | Intent::Images | Intent::Prices | Intent::Dates | Intent::Code
         )
     {
-        calls.push(ToolCall::new(
-            "extract.top_n",
-            json!({"n": n}),
+        calls.push(ToolCall::typed(
+            &TopNParams::first(n),
             format!("the request asks for {n}"),
         ));
     }
@@ -209,9 +213,11 @@ fn product_shape(instructions: &str) -> Option<ToolCall> {
     }
     // One word ("the price of this product") asks about the product, not for a projection.
     (columns.len() >= 2).then(|| {
-        ToolCall::new(
-            "data.select_columns",
-            json!({"columns": columns}),
+        ToolCall::typed(
+            &SelectColumnsParams {
+                columns: columns.iter().map(|c| (*c).to_owned()).collect(),
+                rename: None,
+            },
             format!("the request names the fields {}", columns.join(", ")),
         )
     })
@@ -221,7 +227,7 @@ fn product_shape(instructions: &str) -> Option<ToolCall> {
 /// publish date") gets those, under their own names, in their order.
 fn metadata_shape(fields: &[RequestedField]) -> Option<ToolCall> {
     let mut columns: Vec<String> = Vec::new();
-    let mut rename = Map::new();
+    let mut rename = IndexMap::new();
     for field in fields {
         let key = match field.role {
             "title" => "title",
@@ -240,16 +246,19 @@ fn metadata_shape(fields: &[RequestedField]) -> Option<ToolCall> {
         }
         columns.push(key.to_owned());
         if field.name != key {
-            rename.insert(key.to_owned(), json!(field.name));
+            rename.insert(key.to_owned(), field.name.clone());
         }
     }
     if columns.is_empty() {
         return None;
     }
     let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-    Some(ToolCall::new(
-        "data.select_columns",
-        json!({"columns": columns, "rename": rename}),
+    Some(ToolCall::typed(
+        // The renames are shown even when there are none: the call says no field was renamed.
+        &SelectColumnsParams {
+            columns,
+            rename: Some(rename),
+        },
         format!("the request names the fields {}", names.join(", ")),
     ))
 }
@@ -320,9 +329,12 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         ));
     }
     let mut calls = vec![
-        ToolCall::new(
-            "html.select",
-            json!({"selector": block.selector}),
+        ToolCall::typed(
+            &SelectParams {
+                selector: block.selector.clone(),
+                limit: None,
+                within: false,
+            },
             format!(
                 "{} repeated `{}` items{}; best fit for the request{}",
                 block.count,
@@ -339,23 +351,28 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
                 }
             ),
         ),
-        ToolCall::new(
-            "extract.fields",
-            json!({"fields": fields, "order": order}),
+        ToolCall::typed(
+            &FieldsParams {
+                fields,
+                selector: None,
+                order: Some(order.clone()),
+            },
             format!("read {} from each item", order.join(", ")),
         ),
     ];
     // Items without their main field are not items (ads, spacers); carousels repeat items.
     if let Some(primary) = order.first() {
-        calls.push(ToolCall::new(
-            "data.filter",
-            json!({"field": primary, "op": "exists"}),
+        calls.push(ToolCall::typed(
+            &FilterParams {
+                field: primary.clone(),
+                op: FilterOp::Exists,
+                value: None,
+            },
             format!("drop entries that have no {primary}"),
         ));
     }
-    calls.push(ToolCall::new(
-        "data.dedupe",
-        json!({}),
+    calls.push(ToolCall::typed(
+        &DedupeParams { by: None },
         "drop entries that repeat an earlier one",
     ));
     // Dates that do not read as moments would sort as words; the page's own order (usually
@@ -375,9 +392,11 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             .map(|f| f.name.clone())
             .or_else(|| order.iter().find(|n| *n == role).cloned())
     {
-        calls.push(ToolCall::new(
-            "data.sort",
-            json!({"by": field, "descending": descending}),
+        calls.push(ToolCall::typed(
+            &SortParams {
+                by: field.clone(),
+                descending,
+            },
             format!("the request asks for items ordered by {field}"),
         ));
     }
@@ -392,9 +411,8 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
 
 /// Keeps the first `n` items, as the request's count asks.
 fn top_n(n: usize) -> ToolCall {
-    ToolCall::new(
-        "extract.top_n",
-        json!({"n": n}),
+    ToolCall::typed(
+        &TopNParams::first(n),
         format!("the request asks for {n} items"),
     )
 }
@@ -403,15 +421,16 @@ fn top_n(n: usize) -> ToolCall {
 /// the count asked for.
 fn records_plan(request: &Request) -> Plan {
     let call = if request.all_lists {
-        ToolCall::new(
-            "extract.records",
-            json!({"lists": "all"}),
+        ToolCall::typed(
+            &RecordsParams {
+                lists: ListScope::All,
+                ..RecordsParams::default()
+            },
             "the request asks for every list on the page: the records of each, with every field they show",
         )
     } else {
-        ToolCall::new(
-            "extract.records",
-            json!({}),
+        ToolCall::typed(
+            &RecordsParams::default(),
             "the request names no fields: every item of the page's main list, with every field it shows",
         )
     };
@@ -430,8 +449,8 @@ fn records_plan(request: &Request) -> Plan {
 fn field_specs(
     block: &RepeatedBlock,
     wanted: &[RequestedField],
-) -> (Map<String, Value>, Vec<String>, Vec<String>) {
-    let mut fields = Map::new();
+) -> (IndexMap<String, FieldSpec>, Vec<String>, Vec<String>) {
+    let mut fields = IndexMap::new();
     let mut order = Vec::new();
     let mut missing = Vec::new();
     let defaults: Vec<RequestedField>;
@@ -445,7 +464,7 @@ fn field_specs(
             })
             .collect();
         if defaults.is_empty() {
-            fields.insert("text".into(), json!("."));
+            fields.insert("text".into(), whole_item_text());
             return (fields, vec!["text".into()], missing);
         }
         &defaults
@@ -481,15 +500,23 @@ fn field_specs(
                 let spec = if field.role == "date" {
                     // Dates come back as ISO-8601 where the page prints one.
                     let full = FieldSpec::Short(candidate.spec.clone()).to_full();
-                    json!({"selector": full.selector, "attr": full.attr, "kind": "date", "next_sibling": full.next_sibling})
+                    FieldSpec::Full(FullFieldSpec {
+                        kind: FieldKind::Date,
+                        ..full
+                    })
                 } else if matches!(field.role, "score" | "comments") {
                     let (next_sibling, selector) = candidate
                         .spec
                         .strip_prefix('+')
                         .map_or((false, candidate.spec.as_str()), |s| (true, s));
-                    json!({"selector": selector, "kind": "number", "next_sibling": next_sibling})
+                    FieldSpec::Full(FullFieldSpec {
+                        selector: selector.to_owned(),
+                        attr: None,
+                        kind: FieldKind::Number,
+                        next_sibling,
+                    })
                 } else {
-                    json!(candidate.spec)
+                    FieldSpec::Short(candidate.spec.clone())
                 };
                 fields.insert(name.clone(), spec);
                 order.push(name);
@@ -497,21 +524,28 @@ fn field_specs(
             // Items with no part that looks like a name (paragraph promos, text rows) are
             // named by their whole text rather than left without the field asked for.
             None if matches!(field.role, "text" | "title") => {
-                fields.insert(name.clone(), json!("."));
+                fields.insert(name.clone(), whole_item_text());
                 order.push(name);
             }
             None => missing.push(name),
         }
     }
     if fields.is_empty() {
-        fields.insert("text".into(), json!("."));
+        fields.insert("text".into(), whole_item_text());
         order.push("text".into());
     }
     (fields, order, missing)
 }
 
+/// The field spec that reads an item's whole text.
+fn whole_item_text() -> FieldSpec {
+    FieldSpec::Short(".".into())
+}
+
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::read::outline::FieldCandidate;
 
@@ -638,7 +672,10 @@ mod tests {
             &block(Vec::new()),
             &wanted(&[("title", "title"), ("link", "url")]),
         );
-        assert_eq!(Value::Object(fields), json!({"title": "."}));
+        assert_eq!(
+            serde_json::to_value(&fields).unwrap(),
+            json!({"title": "."})
+        );
         assert_eq!(order, vec!["title".to_owned()]);
         assert_eq!(missing, vec!["link".to_owned()]);
     }
@@ -652,7 +689,10 @@ mod tests {
         };
         let (fields, order, missing) =
             field_specs(&block(vec![title]), &wanted(&[("name", "title")]));
-        assert_eq!(Value::Object(fields), json!({"name": "h3"}));
+        assert_eq!(
+            serde_json::to_value(&fields).unwrap(),
+            json!({"name": "h3"})
+        );
         assert_eq!(order, vec!["name".to_owned()]);
         assert!(missing.is_empty());
     }

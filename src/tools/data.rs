@@ -8,12 +8,14 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
 
+use indexmap::IndexMap;
+
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::html::element_record;
-use super::registry::{Effect, Tool, ToolError};
+use super::registry::{Effect, Tool, ToolError, ToolParams};
 use super::workspace::Workspace;
 use crate::page::dom::{compile_regex, field_value, first_number};
 use crate::page::money::amount_of_price_text;
@@ -22,28 +24,24 @@ use crate::page::money::amount_of_price_text;
 pub fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
-            "data.dedupe",
             "Drop repeated records: equal on the `by` fields (records missing all of them are kept), or equal as a whole.",
             "Array of records, first occurrences in their order.",
             Effect::Replace,
             dedupe,
         ),
         Tool::new(
-            "data.sort",
             "Sort records by a field (numbers, and texts starting with a number or a currency, compare as numbers; dates and relative times like `3 hours ago` compare as moments; records without the field go last).",
             "Array of the same records, sorted (stable).",
             Effect::Replace,
             sort,
         ),
         Tool::new(
-            "data.filter",
             "Keep the records whose field passes a test: eq, ne, contains, not_contains (case-insensitive), gt, gte, lt, lte (numbers as numbers, else text order), matches (regex), exists, missing.",
             "Array of the records that pass, in their order.",
             Effect::Replace,
             filter,
         ),
         Tool::new(
-            "data.select_columns",
             "Keep only some fields of every record (or of the one object the working value is, such as `html.meta`'s), in the given order, optionally renamed (dotted paths like `offers.price` reach into nested objects).",
             "Array of records with exactly those fields (null where a record lacks one); an object when the working value was one object.",
             Effect::Replace,
@@ -110,12 +108,17 @@ fn keep<'p>(
 }
 
 /// Params of `data.dedupe`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DedupeParams {
     /// Fields that identify a record (e.g. `["url"]`); without them, whole records are compared.
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<Vec<String>>,
+}
+
+impl ToolParams for DedupeParams {
+    const TOOL: &'static str = "data.dedupe";
 }
 
 fn dedupe(ws: &mut Workspace<'_>, params: DedupeParams) -> Result<Value, ToolError> {
@@ -148,7 +151,7 @@ fn dedupe(ws: &mut Workspace<'_>, params: DedupeParams) -> Result<Value, ToolErr
 }
 
 /// Params of `data.sort`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SortParams {
     /// Field to sort by.
@@ -157,6 +160,10 @@ pub struct SortParams {
     /// Largest first (default false: smallest first).
     #[serde(default)]
     pub descending: bool,
+}
+
+impl ToolParams for SortParams {
+    const TOOL: &'static str = "data.sort";
 }
 
 fn sort(ws: &mut Workspace<'_>, params: SortParams) -> Result<Value, ToolError> {
@@ -281,7 +288,7 @@ pub enum FilterOp {
 }
 
 /// Params of `data.filter`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FilterParams {
     /// Field to test.
@@ -291,7 +298,12 @@ pub struct FilterParams {
     pub op: FilterOp,
     /// What to compare with (not needed for `exists` and `missing`).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Value>,
+}
+
+impl ToolParams for FilterParams {
+    const TOOL: &'static str = "data.filter";
 }
 
 fn filter(ws: &mut Workspace<'_>, params: FilterParams) -> Result<Value, ToolError> {
@@ -421,7 +433,7 @@ fn contains(field: &Value, value: &Value) -> bool {
 }
 
 /// Params of `data.select_columns`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SelectColumnsParams {
     /// Fields to keep, in this order.
@@ -429,12 +441,20 @@ pub struct SelectColumnsParams {
     pub columns: Vec<String>,
     /// New names for some of them: {old: new}.
     #[serde(default)]
-    pub rename: Option<BTreeMap<String, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    // Kept in the order given, so a call shows it as its maker wrote it.
+    #[schemars(with = "Option<BTreeMap<String, String>>")]
+    pub rename: Option<IndexMap<String, String>>,
+}
+
+impl ToolParams for SelectColumnsParams {
+    const TOOL: &'static str = "data.select_columns";
 }
 
 fn select_columns(ws: &mut Workspace<'_>, params: SelectColumnsParams) -> Result<Value, ToolError> {
     let rename = params.rename.unwrap_or_default();
-    if let Some(unknown) = rename.keys().find(|k| !params.columns.contains(k)) {
+    // The first unknown name in name order, as the message has always named it.
+    if let Some(unknown) = rename.keys().filter(|k| !params.columns.contains(k)).min() {
         return Err(ToolError::InvalidParams(format!(
             "data.select_columns: `rename` names `{unknown}`, which is not one of `columns`"
         )));

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use url::Url;
 
-use super::registry::{Effect, Tool, ToolError};
+use super::registry::{Effect, Tool, ToolError, ToolParams};
 use super::workspace::Workspace;
 use crate::page::dom::text_capped;
 use crate::page::interrupt::SelectChecked;
@@ -19,14 +19,12 @@ use crate::static_selector;
 pub fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
-            "nav.next_page",
             "The link to the next page of this page's list, on the same site unless `cross_origin`: `rel=next`, a link reading Next / › / » / Older posts (preferably inside a pagination bar), or the number after the current page in a numbered bar.",
             "{url (absolute), page (its number when the link or URL says), evidence (how it was found)}; fails when the page links to no next page.",
             Effect::Observe,
             next_page,
         ),
         Tool::new(
-            "nav.item_links",
             "The link to each record's own page, for the records the plan has built so far: the record's `url`/`link`/`href` field, else its first web address that is not a picture; on the page's origin unless `cross_origin`.",
             "Array, one per record: {item (index), url (absolute) or null, field (where it came from), refused (why it is not followed, when it is not)}.",
             Effect::Observe,
@@ -36,12 +34,16 @@ pub fn tools() -> Vec<Tool> {
 }
 
 /// Params of `nav.item_links`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ItemLinksParams {
     /// Also accept links to another origin (scheme, host, port); off by default.
     #[serde(default)]
     pub cross_origin: bool,
+}
+
+impl ToolParams for ItemLinksParams {
+    const TOOL: &'static str = "nav.item_links";
 }
 
 /// A record's own page.
@@ -130,12 +132,16 @@ struct ItemLinkRow {
 }
 
 /// Params of `nav.next_page`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NextPageParams {
     /// Also accept a next link to another origin (scheme, host, port); off by default.
     #[serde(default)]
     pub cross_origin: bool,
+}
+
+impl ToolParams for NextPageParams {
+    const TOOL: &'static str = "nav.next_page";
 }
 
 /// How a next-page link was recognised: a wire type, since `navigate` steps carry it.

@@ -72,22 +72,23 @@ impl std::fmt::Debug for Tool {
 }
 
 impl Tool {
-    /// A tool whose params deserialize into `P`; the schema is derived from `P`.
+    /// A tool whose params deserialize into `P`; its name is `P`'s and its schema is derived
+    /// from `P`.
     ///
     /// # Panics
     /// When the derived schema is not a valid JSON Schema (a programming error caught by tests).
     #[allow(clippy::expect_used)]
     pub fn new<P, F>(
-        name: &'static str,
         description: &'static str,
         result_description: &'static str,
         effect: Effect,
         run: F,
     ) -> Self
     where
-        P: DeserializeOwned + JsonSchema,
+        P: ToolParams + DeserializeOwned + JsonSchema,
         F: Fn(&mut Workspace<'_>, P) -> Result<Value, ToolError> + Send + Sync + 'static,
     {
+        let name = P::TOOL;
         let mut params_schema = schemars::schema_for!(P).to_value();
         if let Some(obj) = params_schema.as_object_mut() {
             obj.remove("$schema");
@@ -157,6 +158,35 @@ impl Tool {
     }
 }
 
+/// The params of one tool, as a type: the tool's name comes with it, so a call built from it
+/// cannot name the wrong tool or misspell a field. The planner and the run build their calls
+/// from these; calls from outside (an explicit plan, the LLM) come as JSON and are checked
+/// against the tool's schema instead. The serialized form is what the tool reads back.
+pub trait ToolParams: Serialize {
+    /// The tool these params are for (`namespace.action`).
+    const TOOL: &'static str;
+}
+
+/// Declares the params type of a tool that takes none: an empty object, one type per tool so
+/// that a typed call names its tool. Their schema keeps the description they had when all of
+/// them shared one type, so the served catalog is the same.
+macro_rules! no_params {
+    ($name:ident, $tool:literal) => {
+        #[doc = concat!("Params of `", $tool, "`, which takes none.")]
+        #[derive(
+            Debug, Default, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+        )]
+        #[serde(deny_unknown_fields)]
+        #[schemars(description = "Params of tools that take none.")]
+        pub struct $name {}
+
+        impl $crate::tools::registry::ToolParams for $name {
+            const TOOL: &'static str = $tool;
+        }
+    };
+}
+pub(crate) use no_params;
+
 /// One call in a plan. Its schema is part of the MCP `scrape` tool's input schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolCall {
@@ -187,6 +217,18 @@ impl ToolCall {
             reasoning: reasoning.into(),
             save_as: None,
         }
+    }
+}
+
+impl ToolCall {
+    /// A call of `P::TOOL` with typed params, serialized once here (for the step that shows it
+    /// and for the tool, which reads them back).
+    pub fn typed<P: ToolParams>(params: &P, reasoning: impl Into<String>) -> Self {
+        // Params types hold strings, numbers, lists and maps with string keys, which always
+        // serialize; a failure would be the bug of a new params type (the registry's test
+        // serializes every one), and the call would carry null params, checked like any call.
+        let params = serde_json::to_value(params).unwrap_or(Value::Null);
+        Self::new(P::TOOL, params, reasoning)
     }
 }
 
@@ -347,5 +389,205 @@ pub fn count_items(value: &Value) -> usize {
             usize::from(map.values().any(|v| !v.is_null()))
         }
         _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::tools::data::{
+        DedupeParams, FilterOp, FilterParams, SelectColumnsParams, SortParams,
+    };
+    use crate::tools::extract::{
+        DatesParams, EmailsParams, FieldKind, FieldRole, FieldSpec, FieldsParams, FullFieldSpec,
+        ListScope, MainContentParams, MarkdownParams, NamedFieldsParams, PhonesParams,
+        PricesParams, ProductParams, RecordsParams, RegexParams, TopNParams, WantedField,
+    };
+    use crate::tools::html::{
+        AttrParams, CodeParams, FormsParams, ImagesParams, JsonLdParams, LinksParams, MetaParams,
+        OutlineParams, SelectOneParams, SelectParams, TablesParams, TextParams,
+    };
+    use crate::tools::nav::{ItemLinksParams, NextPageParams};
+    use crate::tools::validate::{CompletenessParams, SchemaParams};
+
+    /// Checks one typed call: its tool is registered, its params pass that tool's schema, and
+    /// the tool reads them back as the same params.
+    struct Checker {
+        registry: Registry,
+        checked: Vec<&'static str>,
+    }
+
+    impl Checker {
+        fn check<P: ToolParams + DeserializeOwned>(&mut self, params: P) -> Value {
+            let call = ToolCall::typed(&params, "");
+            assert_eq!(call.tool, P::TOOL);
+            let Some(tool) = self.registry.get(P::TOOL) else {
+                panic!("`{}` is not a registered tool", P::TOOL);
+            };
+            if let Err(err) = tool.validate(&call.params) {
+                panic!("{}: {} fails the schema: {err}", P::TOOL, call.params);
+            }
+            let back: P = serde_json::from_value(call.params.clone()).unwrap();
+            assert_eq!(
+                serde_json::to_value(&back).unwrap(),
+                call.params,
+                "{}",
+                P::TOOL
+            );
+            self.checked.push(P::TOOL);
+            call.params
+        }
+    }
+
+    #[test]
+    fn every_params_type_makes_a_call_its_tool_accepts_and_reads_back() {
+        let mut c = Checker {
+            registry: Registry::builtin(),
+            checked: Vec::new(),
+        };
+        let select = SelectParams {
+            selector: "li".into(),
+            limit: None,
+            within: false,
+        };
+        // Fields at their defaults are left out, as the calls that were written by hand did.
+        assert_eq!(c.check(select), json!({"selector": "li"}));
+        let select = SelectParams {
+            selector: "li".into(),
+            limit: Some(3),
+            within: true,
+        };
+        assert_eq!(
+            c.check(select),
+            json!({"selector": "li", "limit": 3, "within": true})
+        );
+        c.check(SelectOneParams {
+            selector: "h1".into(),
+        });
+        c.check(TextParams { selector: None });
+        c.check(AttrParams {
+            selector: Some("a".into()),
+            attribute: "href".into(),
+        });
+        let links = LinksParams {
+            pattern: Some("blog".into()),
+            same_host: Some(false),
+            limit: None,
+            within: false,
+        };
+        assert_eq!(
+            c.check(links),
+            json!({"pattern": "blog", "same_host": false})
+        );
+        c.check(ImagesParams {
+            selector: None,
+            limit: Some(2),
+            within: false,
+        });
+        c.check(CodeParams {
+            limit: None,
+            within: true,
+        });
+        c.check(TablesParams {
+            selector: Some("table".into()),
+            all: true,
+        });
+        for empty in [
+            c.check(FormsParams {}),
+            c.check(MetaParams {}),
+            c.check(JsonLdParams {}),
+            c.check(OutlineParams {}),
+            c.check(EmailsParams {}),
+            c.check(PhonesParams {}),
+            c.check(PricesParams {}),
+            c.check(DatesParams {}),
+            c.check(MainContentParams {}),
+        ] {
+            assert_eq!(empty, json!({}));
+        }
+        let fields = FieldsParams {
+            fields: [
+                ("title".to_owned(), FieldSpec::Short("a".into())),
+                (
+                    "date".to_owned(),
+                    FieldSpec::Full(FullFieldSpec {
+                        selector: "time".into(),
+                        attr: None,
+                        kind: FieldKind::Date,
+                        next_sibling: false,
+                    }),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+            selector: None,
+            order: Some(vec!["title".into(), "date".into()]),
+        };
+        // The fields keep the order they were given in, not their names' order.
+        assert_eq!(
+            serde_json::to_string(&c.check(fields)).unwrap(),
+            r#"{"fields":{"title":"a","date":{"selector":"time","kind":"date","next_sibling":false}},"order":["title","date"]}"#
+        );
+        assert_eq!(c.check(TopNParams::first(5)), json!({"n": 5}));
+        c.check(RegexParams {
+            pattern: "\\d+".into(),
+            field: Some("price".into()),
+            group: Some(0),
+            limit: None,
+        });
+        assert_eq!(c.check(RecordsParams::default()), json!({}));
+        c.check(RecordsParams {
+            limit: Some(10),
+            lists: ListScope::All,
+            fields: Some(vec![WantedField {
+                name: "author".into(),
+                role: FieldRole::Text,
+                words: vec!["by".into()],
+            }]),
+        });
+        c.check(NamedFieldsParams {
+            fields: vec!["sku".into()],
+        });
+        c.check(ProductParams {
+            assume_product: true,
+        });
+        c.check(MarkdownParams { selector: None });
+        c.check(DedupeParams { by: None });
+        assert_eq!(
+            c.check(SortParams {
+                by: "price".into(),
+                descending: false,
+            }),
+            json!({"by": "price", "descending": false})
+        );
+        c.check(FilterParams {
+            field: "title".into(),
+            op: FilterOp::Exists,
+            value: None,
+        });
+        let rename = [("title".to_owned(), "headline".to_owned())];
+        c.check(SelectColumnsParams {
+            columns: vec!["title".into()],
+            rename: Some(rename.into_iter().collect()),
+        });
+        assert_eq!(
+            c.check(NextPageParams {
+                cross_origin: false,
+            }),
+            json!({"cross_origin": false})
+        );
+        c.check(ItemLinksParams { cross_origin: true });
+        c.check(CompletenessParams { fields: None });
+        c.check(SchemaParams {
+            schema: json!({"type": "object"}),
+        });
+        // Every tool was checked.
+        let mut tools: Vec<&str> = c.registry.tools().iter().map(|t| t.name).collect();
+        tools.sort_unstable();
+        c.checked.sort_unstable();
+        c.checked.dedup();
+        assert_eq!(c.checked, tools);
     }
 }

@@ -3,10 +3,10 @@
 //! Both tools only report: the working value stays, so a plan can check and carry on.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::registry::{Effect, Tool, ToolError};
+use super::registry::{Effect, Tool, ToolError, ToolParams};
 use super::workspace::Workspace;
 use crate::page::dom::field_value;
 
@@ -14,14 +14,12 @@ use crate::page::dom::field_value;
 pub fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
-            "validate.completeness",
             "How complete the records are: the share of filled cells over the given fields (default: every field seen).",
             "{score (0..1), records, complete_records, missing: {field: count of records where it is null, empty or absent}}.",
             Effect::Observe,
             completeness,
         ),
         Tool::new(
-            "validate.schema",
             "Check every record (or the value, when it is not a list) against a JSON Schema.",
             "{valid, records, errors: [{index, path, message}]} (index: the record's position).",
             Effect::Observe,
@@ -45,12 +43,17 @@ fn records<'v>(value: &'v Value, tool: &str) -> Result<Vec<&'v Value>, ToolError
 }
 
 /// Params of `validate.completeness`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompletenessParams {
     /// Fields to check (dotted paths reach into nested objects); default: every field seen.
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
+}
+
+impl ToolParams for CompletenessParams {
+    const TOOL: &'static str = "validate.completeness";
 }
 
 fn filled(value: Option<&Value>) -> bool {
@@ -119,11 +122,15 @@ fn completeness(ws: &mut Workspace<'_>, params: CompletenessParams) -> Result<Va
 }
 
 /// Params of `validate.schema`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SchemaParams {
     /// A JSON Schema every record must satisfy (no remote `$ref`s).
     pub schema: Value,
+}
+
+impl ToolParams for SchemaParams {
+    const TOOL: &'static str = "validate.schema";
 }
 
 /// Error messages quote the offending value; a page's text can be long.

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use url::Url;
 
 use super::super::prefetch::Prefetch;
@@ -20,12 +20,12 @@ use crate::events::{
 };
 use crate::fetch::FetchError;
 use crate::planner::reach::{self, PagesWanted};
-use crate::run::page::PageWorker;
+use crate::run::page::{PageWorker, WorkerError};
 use crate::run::request::ValidRequest;
 use crate::settings::LimitSettings;
 use crate::tools::ToolCall;
-use crate::tools::extract::key_of;
-use crate::tools::nav::{NextPage, item_link};
+use crate::tools::extract::{NamedFieldsParams, key_of};
+use crate::tools::nav::{NextPage, NextPageParams, item_link};
 
 /// The record key that says which page of the list a record came from (1 is the URL's own),
 /// added when more than one page was read.
@@ -98,6 +98,21 @@ impl Reach {
 /// A URL without its fragment, for telling pages apart.
 fn page_key(url: &str) -> String {
     url.split('#').next().unwrap_or(url).to_owned()
+}
+
+/// Asks the page for the link to its list's next page (`nav.next_page`, shown as a tool step
+/// like any call) and reads the answer; `None` when the page links to none.
+async fn next_page(
+    worker: &PageWorker,
+    cross_origin: bool,
+    reasoning: &str,
+) -> Result<Option<NextPage>, WorkerError> {
+    let lookup = ToolCall::typed(&NextPageParams { cross_origin }, reasoning);
+    let (found, _) = worker.execute(lookup).await?;
+    Ok(found
+        .result
+        .filter(|_| found.success)
+        .and_then(|value| serde_json::from_value(value).ok()))
 }
 
 /// A digest of a page's items, to notice a page that repeats another under a new URL.
@@ -233,39 +248,26 @@ impl Run<'_> {
                 break None;
             }
             let cross_origin = self.deps.settings.fetch.follow_cross_origin;
-            let lookup = ToolCall::new(
-                "nav.next_page",
-                json!({"cross_origin": cross_origin}),
-                "find the next page of the list",
-            );
-            let found = match worker.execute(lookup).await {
-                Ok((found, _)) => found,
-                Err(err) => {
-                    error = Some(page_error(url, err));
-                    break None;
-                }
-            };
-            let next = found
-                .result
-                .filter(|_| found.success)
-                .and_then(|value| serde_json::from_value::<NextPage>(value).ok());
+            let next =
+                match next_page(&worker, cross_origin, "find the next page of the list").await {
+                    Ok(next) => next,
+                    Err(err) => {
+                        error = Some(page_error(url, err));
+                        break None;
+                    }
+                };
             let Some(next) = next else {
                 // A `rel=next` to another site is filtered out by the lookup above; ask once
                 // more, allowing other sites, so the stop names the real reason.
-                if !cross_origin {
-                    let elsewhere = ToolCall::new(
-                        "nav.next_page",
-                        json!({"cross_origin": true}),
+                if !cross_origin
+                    && let Ok(Some(other)) = next_page(
+                        &worker,
+                        true,
                         "check whether the next page is on another site",
-                    );
-                    if let Ok((found, _)) = worker.execute(elsewhere).await
-                        && let Some(other) = found
-                            .result
-                            .filter(|_| found.success)
-                            .and_then(|value| serde_json::from_value::<NextPage>(value).ok())
-                    {
-                        break Some((StopRule::CrossOrigin, Some(other.url)));
-                    }
+                    )
+                    .await
+                {
+                    break Some((StopRule::CrossOrigin, Some(other.url)));
                 }
                 break Some((StopRule::NoNextLink, None));
             };
@@ -325,7 +327,7 @@ impl Run<'_> {
         for (index, items) in pages.into_iter().enumerate() {
             for mut item in items {
                 if tag && let Value::Object(fields) = &mut item {
-                    fields.insert(PAGE_KEY.to_owned(), json!(index + 1));
+                    fields.insert(PAGE_KEY.to_owned(), Value::from(index + 1));
                 }
                 merged.push(item);
             }
@@ -407,8 +409,8 @@ impl Run<'_> {
                 Some((_, link)) if !allowed(&link) => {
                     fields.insert(
                         DETAIL_ERROR_KEY.into(),
-                        json!(
-                            "the item's page is on another site (fetch.follow_cross_origin is off)"
+                        Value::from(
+                            "the item's page is on another site (fetch.follow_cross_origin is off)",
                         ),
                     );
                 }
@@ -416,14 +418,15 @@ impl Run<'_> {
                 None => {
                     fields.insert(
                         DETAIL_ERROR_KEY.into(),
-                        json!("the record has no link to its own page"),
+                        Value::from("the record has no link to its own page"),
                     );
                 }
             }
         }
-        let read_call = ToolCall::new(
-            "extract.named_fields",
-            json!({"fields": plan.fields}),
+        let read_call = ToolCall::typed(
+            &NamedFieldsParams {
+                fields: plan.fields.clone(),
+            },
             if plan.fields.is_empty() {
                 "read what the item's page shows".to_owned()
             } else {

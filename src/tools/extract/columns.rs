@@ -38,7 +38,7 @@ pub enum FieldRole {
 }
 
 /// A field the user named.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WantedField {
     /// The key in the answer (the user's own word).

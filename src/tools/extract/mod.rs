@@ -2,13 +2,15 @@
 
 use std::collections::BTreeMap;
 
+use indexmap::IndexMap;
+
 use schemars::JsonSchema;
 use scraper::ElementRef;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::html::{NoParams, attribute_value, element_record};
-use super::registry::{Effect, Tool, ToolError};
+use super::html::{attribute_value, element_record};
+use super::registry::{Effect, Tool, ToolError, ToolParams, no_params};
 use super::workspace::Workspace;
 use crate::page::dates::{date_pattern, month_first, normalise_date};
 use crate::page::dom::{
@@ -24,84 +26,72 @@ use crate::static_regex;
 pub fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
-            "extract.fields",
             "Build one record per selected element from a map of field → spec (`css`, `css@attr`, `@attr`, `.` for the element's own text, a leading `+` to look in the next sibling element).",
             "Array of records (objects with the requested fields; a field not found is null; records with no field found are dropped).",
             Effect::Replace,
             fields,
         ),
         Tool::new(
-            "extract.top_n",
             "Keep the first n records, optionally sorted by a field (numbers compare as numbers, dates and relative times like `3 hours ago` as moments).",
             "Array of at most n records.",
             Effect::Replace,
             top_n,
         ),
         Tool::new(
-            "extract.regex",
             "Matches of a regular expression (linear-time engine) in a record field, else in the working value's strings, else in the page (or selection) text.",
             "Array of matches: the whole match, or capture `group` (default: group 1 when the pattern has groups); with named groups and no `group`, one object per match.",
             Effect::Replace,
             regex_matches,
         ),
         Tool::new(
-            "extract.emails",
             "Email addresses in the page or selection: mailto: links, text (also `name [at] example [dot] com`) and Cloudflare-protected addresses.",
             "Array of lower-cased addresses, deduplicated, in order of appearance.",
             Effect::Replace,
             emails,
         ),
         Tool::new(
-            "extract.phones",
             "Phone numbers in the page or selection: tel: links and numbers in text (dates, prices and IDs are not taken for phones).",
             "Array of numbers normalised to digits (`+` and the country code kept when given), deduplicated.",
             Effect::Replace,
             phones,
         ),
         Tool::new(
-            "extract.prices",
             "Prices in the page or selection text: an amount with a currency symbol or ISO code before or after it.",
             "Array of {amount (number), currency (ISO 4217), text}.",
             Effect::Replace,
             prices,
         ),
         Tool::new(
-            "extract.dates",
             "Dates in the page or selection: <time datetime>, date meta tags, and dates in text (ISO, `March 3, 2025`, `3 Mar 2025`, `03/04/2025`, `03.04.2025`).",
             "Array of {date (yyyy-mm-dd, or yyyy-mm-ddThh:mm:ss with the offset when known), text}, deduplicated.",
             Effect::Replace,
             dates,
         ),
         Tool::new(
-            "extract.main_content",
             "The page's main content (the article, without navigation and boilerplate) with its metadata.",
             "{title, byline, published_at, lang, excerpt, site_name, text, markdown}.",
             Effect::Replace,
             main_content,
         ),
         Tool::new(
-            "extract.records",
             "Every record of the page's main list (found by its repeated structure: cards, rows, table rows, feed items, records of two rows), each with every field it shows; names come from table headers, itemprop, visible labels and class names, else from the value's type. `lists: \"all\"` reads every list of records the page shows outside its menus, header and footer (the same items as a table and as cards, several sections of cards), main list first.",
             "Array of records (one object per record, the same keys in each, null where a record lacks a field; numbers and ISO dates typed, links absolute); with `lists: \"all\"` each record starts with `list` (1 for the main list; `list_number` when the page has a column named `list`). The step's `evidence` gives the list's selector, how many records the page has, the columns with where each name came from, and the lists passed over (with `lists: \"all\"`, each list read).",
             Effect::Replace,
             records,
         ),
         Tool::new(
-            "extract.named_fields",
             "Values for fields named in plain words (`sku`, `salary`, `full description`) on a page about one thing (a product, a job, a person): from schema.org data, `itemprop`, a visible label next to its value (`<dt>`/`<dd>`, a header cell, `SKU: 123`), a class named after the field, or the meta description. No fields: every labelled value the page shows, with its title and description.",
             "One object: each field (snake_case key) → its text or null; evidence says where each was found. Fails when none is found.",
             Effect::Replace,
             named::named_fields,
         ),
         Tool::new(
-            "extract.product",
             "The page's product from schema.org JSON-LD, microdata or OpenGraph, with DOM fallbacks.",
             "{name, price, currency, availability, sku, brand, gtin, mpn, image, description}: price the main product's current price as a number (not a list price, related product or shipping), currency an ISO 4217 code, availability a schema.org name (InStock, OutOfStock, PreOrder, BackOrder, LimitedAvailability, …); fails when the page shows no product.",
             Effect::Replace,
             product,
         ),
         Tool::new(
-            "extract.markdown",
             "Markdown of the elements matching `selector`, else of the selection, else of the whole page (links absolute).",
             "A Markdown string.",
             Effect::Replace,
@@ -111,7 +101,7 @@ pub fn tools() -> Vec<Tool> {
 }
 
 /// How to read one field from an item.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum FieldSpec {
     /// `css` (text), `css@attr`, `@attr`, `.` (own text); prefix `+` searches the next sibling.
@@ -121,7 +111,7 @@ pub enum FieldSpec {
 }
 
 /// The long form of a field spec.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FullFieldSpec {
     /// CSS selector inside the item; empty or `.` for the item itself.
@@ -129,6 +119,7 @@ pub struct FullFieldSpec {
     pub selector: String,
     /// Attribute to read instead of the text.
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub attr: Option<String>,
     /// `text` (default), `number` (first number in the text), `date` (ISO-8601 when the text holds a date), `html` (inner HTML) or `list` (all matches' texts).
     #[serde(default)]
@@ -139,7 +130,7 @@ pub struct FullFieldSpec {
 }
 
 /// What to produce from a matched element.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldKind {
     /// Collapsed text (or the attribute).
@@ -186,17 +177,26 @@ impl FieldSpec {
 }
 
 /// Params of `extract.fields`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FieldsParams {
     /// Field name → spec. Keys keep their order in the records.
-    pub fields: BTreeMap<String, FieldSpec>,
+    // Kept in the order given, so a call shows its fields as its maker wrote them; the tool
+    // reads them in name order, as it always has.
+    #[schemars(with = "BTreeMap<String, FieldSpec>")]
+    pub fields: IndexMap<String, FieldSpec>,
     /// Select the items first with this CSS selector (otherwise the current selection is used).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
     /// Order of the fields in each record (defaults to the order of `fields`' keys, sorted).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub order: Option<Vec<String>>,
+}
+
+impl ToolParams for FieldsParams {
+    const TOOL: &'static str = "extract.fields";
 }
 
 fn fields(ws: &mut Workspace<'_>, params: FieldsParams) -> Result<Value, ToolError> {
@@ -217,8 +217,10 @@ fn fields(ws: &mut Workspace<'_>, params: FieldsParams) -> Result<Value, ToolErr
             "extract.fields: nothing is selected; call html.select first or pass `selector`".into(),
         ));
     };
+    let mut by_name: Vec<(&String, &FieldSpec)> = params.fields.iter().collect();
+    by_name.sort_by_key(|(name, _)| *name);
     let mut compiled = Vec::new();
-    for (name, spec) in &params.fields {
+    for (name, spec) in by_name {
         let full = spec.to_full();
         let selector = match full.selector.trim() {
             "" | "." => None,
@@ -229,7 +231,7 @@ fn fields(ws: &mut Workspace<'_>, params: FieldsParams) -> Result<Value, ToolErr
     let order: Vec<String> = params
         .order
         .clone()
-        .unwrap_or_else(|| params.fields.keys().cloned().collect());
+        .unwrap_or_else(|| compiled.iter().map(|(name, _, _)| name.clone()).collect());
     let mut records = Vec::new();
     let mut kept = Vec::new();
     for item in items {
@@ -344,7 +346,7 @@ fn read_field(
 }
 
 /// Params of `extract.top_n`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TopNParams {
     /// How many records to keep.
@@ -352,14 +354,36 @@ pub struct TopNParams {
     pub n: usize,
     /// Sort by this field first (numbers compare as numbers; records without it go last).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sort_by: Option<String>,
     /// Sort largest first (default true).
     #[serde(default = "yes")]
+    #[serde(skip_serializing_if = "is_descending")]
     pub descending: bool,
+}
+
+impl ToolParams for TopNParams {
+    const TOOL: &'static str = "extract.top_n";
+}
+
+impl TopNParams {
+    /// The first `n` records, in the order they have.
+    pub fn first(n: usize) -> Self {
+        Self {
+            n,
+            sort_by: None,
+            descending: true,
+        }
+    }
 }
 
 fn yes() -> bool {
     true
+}
+
+/// Whether `descending` holds its default, which a call leaves out.
+fn is_descending(descending: &bool) -> bool {
+    *descending
 }
 
 fn top_n(ws: &mut Workspace<'_>, params: TopNParams) -> Result<Value, ToolError> {
@@ -411,7 +435,7 @@ fn no_skip(_: ElementRef<'_>) -> bool {
 }
 
 /// Params of `extract.regex`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegexParams {
     /// Regular expression (Rust `regex` syntax: no look-around or backreferences; `(?i)` ignores case).
@@ -419,14 +443,21 @@ pub struct RegexParams {
     pub pattern: String,
     /// Search this field of each record of the working value.
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// Capture group to return (0 = the whole match).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<usize>,
     /// Keep at most this many matches.
     #[serde(default)]
     #[schemars(range(min = 1))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
+}
+
+impl ToolParams for RegexParams {
+    const TOOL: &'static str = "extract.regex";
 }
 
 fn regex_matches(ws: &mut Workspace<'_>, params: RegexParams) -> Result<Value, ToolError> {
@@ -517,7 +548,13 @@ fn collect_strings(value: &Value, out: &mut Vec<String>, budget: usize) {
     }
 }
 
-fn emails(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+no_params!(EmailsParams, "extract.emails");
+no_params!(PhonesParams, "extract.phones");
+no_params!(PricesParams, "extract.prices");
+no_params!(DatesParams, "extract.dates");
+no_params!(MainContentParams, "extract.main_content");
+
+fn emails(ws: &mut Workspace<'_>, _params: EmailsParams) -> Result<Value, ToolError> {
     let mut found = Vec::new();
     let scope = ws.scope();
     for root in &scope {
@@ -608,7 +645,7 @@ fn normalise_email(raw: &str) -> Option<String> {
     Some(email)
 }
 
-fn phones(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+fn phones(ws: &mut Workspace<'_>, _params: PhonesParams) -> Result<Value, ToolError> {
     let mut found: Vec<String> = Vec::new();
     for root in ws.scope() {
         for a in interrupt::select(root, crate::static_selector!("a[href]")) {
@@ -776,7 +813,7 @@ fn phone_in_text(line: &str, start: usize, end: usize) -> Option<String> {
     normalise_phone(raw, 7)
 }
 
-fn prices(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+fn prices(ws: &mut Workspace<'_>, _params: PricesParams) -> Result<Value, ToolError> {
     let locale = Locale::of_page(ws.page);
     let text = scope_text(ws, &no_skip);
     let found: Vec<Value> = money_in(&text, &locale)
@@ -792,7 +829,7 @@ fn prices(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
     Ok(Value::Array(found))
 }
 
-fn dates(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+fn dates(ws: &mut Workspace<'_>, _params: DatesParams) -> Result<Value, ToolError> {
     let doc = &ws.page.document;
     let month_first = month_first(doc);
     let mut found: Vec<(String, String)> = Vec::new();
@@ -872,7 +909,7 @@ const DATE_META: &[&str] = &[
     "uploaddate",
 ];
 
-fn main_content(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+fn main_content(ws: &mut Workspace<'_>, _params: MainContentParams) -> Result<Value, ToolError> {
     let mut content = crate::read::content::main_content(ws.page);
     content.text = ws.cap_text(std::mem::take(&mut content.text));
     content.markdown = ws.cap_text(std::mem::take(&mut content.markdown));
@@ -886,25 +923,32 @@ fn main_content(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, Tool
 }
 
 /// Params of `extract.records`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecordsParams {
     /// Keep at most this many records (never more than `limits.max_items`).
     #[serde(default)]
     #[schemars(range(min = 1))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
     /// Which lists: the page's main list (the default) or every list of records it shows.
     #[serde(default)]
+    #[serde(skip_serializing_if = "ListScope::is_main")]
     pub lists: ListScope,
     /// Fields the user named: each record then has exactly these keys, in this order, each
     /// filled from the column that matches it (`null` where no column does); the evidence
     /// names the column and rule of each, and the fields no column has.
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<columns::WantedField>>,
 }
 
+impl ToolParams for RecordsParams {
+    const TOOL: &'static str = "extract.records";
+}
+
 /// Which of a page's lists `extract.records` reads.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ListScope {
     /// The list a person would point to.
@@ -913,6 +957,13 @@ pub enum ListScope {
     /// The main list first, then every other list of records outside the page's chrome; each
     /// row says which list it is from (`list`, from 1).
     All,
+}
+
+impl ListScope {
+    /// Whether this is the default scope, which a call leaves out.
+    fn is_main(&self) -> bool {
+        *self == Self::Main
+    }
 }
 
 fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolError> {
@@ -1033,13 +1084,17 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
 }
 
 /// Params of `extract.product`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProductParams {
     /// The request says this is a product page: without product markup, read the product
     /// from the page's visible title and facts instead of failing.
     #[serde(default)]
     pub assume_product: bool,
+}
+
+impl ToolParams for ProductParams {
+    const TOOL: &'static str = "extract.product";
 }
 
 fn product(ws: &mut Workspace<'_>, params: ProductParams) -> Result<Value, ToolError> {
@@ -1056,12 +1111,17 @@ fn product(ws: &mut Workspace<'_>, params: ProductParams) -> Result<Value, ToolE
 }
 
 /// Params of `extract.markdown`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MarkdownParams {
     /// CSS selector of the elements to convert; without it, the selection or the whole page.
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
+}
+
+impl ToolParams for MarkdownParams {
+    const TOOL: &'static str = "extract.markdown";
 }
 
 fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, ToolError> {
@@ -1110,6 +1170,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
 
 mod columns;
 mod named;
+pub use columns::{FieldRole, WantedField};
 pub use named::{NamedFieldsParams, key_of};
 
 #[cfg(test)]

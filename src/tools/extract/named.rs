@@ -8,17 +8,17 @@
 
 use schemars::JsonSchema;
 use scraper::ElementRef;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::super::registry::ToolError;
+use super::super::registry::{ToolError, ToolParams};
 use super::super::workspace::Workspace;
 use crate::page::dom::{bound_json, collapse_whitespace, is_block, text_capped};
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
 
 /// Params of `extract.named_fields`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NamedFieldsParams {
     /// Field names in the user's words ("sku", "salary", "full description"). Empty: every
@@ -26,6 +26,10 @@ pub struct NamedFieldsParams {
     /// with the page's title and description.
     #[serde(default)]
     pub fields: Vec<String>,
+}
+
+impl ToolParams for NamedFieldsParams {
+    const TOOL: &'static str = "extract.named_fields";
 }
 
 /// Longest value kept for one field; a longer text is a container, not a value.

@@ -7,7 +7,7 @@ use scraper::ElementRef;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::registry::{Effect, Tool, ToolError};
+use super::registry::{Effect, Tool, ToolError, ToolParams, no_params};
 use super::workspace::Workspace;
 use crate::page::dom::{bound_json, collapse_whitespace, compile_regex, text_capped};
 use crate::page::interrupt;
@@ -17,84 +17,72 @@ use crate::page::interrupt::SelectChecked;
 pub fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
-            "html.select",
             "Select every element matching a CSS selector (in the document, or inside the current selection with `within`).",
             "Array of {text, url} per element (url: the element's first link, absolute); the elements become the selection.",
             Effect::Replace,
             select,
         ),
         Tool::new(
-            "html.select_one",
             "Select the first element matching a CSS selector.",
             "{text, url, tag} of the element, or an error when nothing matches; it becomes the selection.",
             Effect::Replace,
             select_one,
         ),
         Tool::new(
-            "html.text",
             "Text of the current selection or of the elements matching `selector`, whitespace collapsed.",
             "Array of strings, one per element.",
             Effect::Replace,
             text,
         ),
         Tool::new(
-            "html.attr",
             "An attribute of every element matching `selector` (URLs in href/src are made absolute).",
             "Array of attribute values (elements without it are skipped).",
             Effect::Replace,
             attr,
         ),
         Tool::new(
-            "html.links",
             "Links of the page (or of the selection with `within`), absolute and deduplicated by URL; filter by a regex on URL or text and by host.",
             "Array of {url, text, rel?} in document order; the link elements become the selection.",
             Effect::Replace,
             links,
         ),
         Tool::new(
-            "html.images",
             "Images of the page (or those matching `selector`), resolving lazy-loading attributes and picking the largest `srcset` candidate.",
             "Array of {src, alt, width?, height?}, deduplicated by src; the img elements become the selection.",
             Effect::Replace,
             images,
         ),
         Tool::new(
-            "html.code",
             "Code blocks of the page (`<pre>`, and multi-line `<code>` outside one), outside its navigation and footer, whitespace kept.",
             "Array of {code, language} in page order (language from a `language-*`/`lang-*` class or `data-lang`, else null); the blocks become the selection.",
             Effect::Replace,
             code,
         ),
         Tool::new(
-            "html.tables",
             "Read a data table into records: header from <thead>, a row of <th>, or the first row; the table matching `selector`, else the largest data table. `all: true` reads every table.",
             "Array of row objects keyed by header text (missing cells null); with `all`: array of {caption, headers, rows}.",
             Effect::Replace,
             tables,
         ),
         Tool::new(
-            "html.forms",
             "Forms of the page with their fields.",
             "Array of {action (absolute), method (GET/POST), fields: [{name, type, required, options?}]}.",
             Effect::Replace,
             forms,
         ),
         Tool::new(
-            "html.meta",
             "Page metadata: title (the visible headline), document title, description, canonical URL, language, author, publication time, site name, OpenGraph and Twitter card tags.",
             "{title, document_title, description, canonical, lang, author (every author, as a person writes them: \"Ann Lee and Bo Chen\"), authors [..], published_time (ISO-8601; the date printed by the byline, else the declared one), modified_time (ISO-8601), site_name, og: {..}, twitter: {..}} (absent facts are null).",
             Effect::Replace,
             meta,
         ),
         Tool::new(
-            "html.jsonld",
             "Structured data embedded in the page (JSON-LD and microdata) as typed items.",
             "Array of items, each an object with `@type`.",
             Effect::Replace,
             jsonld,
         ),
         Tool::new(
-            "html.outline",
             "The compact page outline the planner reads: headings, repeated blocks (selector, count, sample), tables, forms, JSON-LD types, link counts.",
             "The outline object (reported only; the working value is unchanged).",
             Effect::Observe,
@@ -104,7 +92,7 @@ pub fn tools() -> Vec<Tool> {
 }
 
 /// Params of `html.select`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SelectParams {
     /// CSS selector.
@@ -112,10 +100,16 @@ pub struct SelectParams {
     /// Keep at most this many elements.
     #[serde(default)]
     #[schemars(range(min = 1))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
     /// Search inside the current selection instead of the whole document.
     #[serde(default)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub within: bool,
+}
+
+impl ToolParams for SelectParams {
+    const TOOL: &'static str = "html.select";
 }
 
 fn select(ws: &mut Workspace<'_>, params: SelectParams) -> Result<Value, ToolError> {
@@ -163,11 +157,15 @@ pub fn element_record(ws: &Workspace<'_>, el: scraper::ElementRef<'_>) -> Value 
 }
 
 /// Params of `html.select_one`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SelectOneParams {
     /// CSS selector.
     pub selector: String,
+}
+
+impl ToolParams for SelectOneParams {
+    const TOOL: &'static str = "html.select_one";
 }
 
 fn select_one(ws: &mut Workspace<'_>, params: SelectOneParams) -> Result<Value, ToolError> {
@@ -189,12 +187,17 @@ fn select_one(ws: &mut Workspace<'_>, params: SelectOneParams) -> Result<Value, 
 }
 
 /// Params of `html.text`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TextParams {
     /// CSS selector; without it, the current selection (or the whole page).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
+}
+
+impl ToolParams for TextParams {
+    const TOOL: &'static str = "html.text";
 }
 
 fn text(ws: &mut Workspace<'_>, params: TextParams) -> Result<Value, ToolError> {
@@ -215,14 +218,19 @@ fn text(ws: &mut Workspace<'_>, params: TextParams) -> Result<Value, ToolError> 
 }
 
 /// Params of `html.attr`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AttrParams {
     /// CSS selector; without it, the current selection.
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
     /// Attribute name, e.g. `href`.
     pub attribute: String,
+}
+
+impl ToolParams for AttrParams {
+    const TOOL: &'static str = "html.attr";
 }
 
 fn attr(ws: &mut Workspace<'_>, params: AttrParams) -> Result<Value, ToolError> {
@@ -264,10 +272,10 @@ pub fn attribute_value(ws: &Workspace<'_>, name: &str, raw: &str) -> String {
     }
 }
 
-/// Params of tools that take none.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NoParams {}
+no_params!(FormsParams, "html.forms");
+no_params!(MetaParams, "html.meta");
+no_params!(JsonLdParams, "html.jsonld");
+no_params!(OutlineParams, "html.outline");
 
 /// Labels (link texts, alt texts, header names) are short by nature; a longer one is a
 /// container the page misused, and repeating it per item would blow up the result.
@@ -298,22 +306,30 @@ fn site_host(url: &url::Url) -> Option<String> {
 }
 
 /// Params of `html.links`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinksParams {
     /// Regular expression matched against each link's absolute URL or its text (`(?i)` ignores case).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
     /// true: only links to the page's own host; false: only links to other hosts; absent: all.
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub same_host: Option<bool>,
     /// Keep at most this many links.
     #[serde(default)]
     #[schemars(range(min = 1))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
     /// Look only inside the current selection.
     #[serde(default)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub within: bool,
+}
+
+impl ToolParams for LinksParams {
+    const TOOL: &'static str = "html.links";
 }
 
 fn links(ws: &mut Workspace<'_>, params: LinksParams) -> Result<Value, ToolError> {
@@ -396,19 +412,26 @@ fn link_text(ws: &Workspace<'_>, a: ElementRef<'_>) -> String {
 }
 
 /// Params of `html.images`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImagesParams {
     /// CSS selector of images, or of containers whose images to take (default: every `img`).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
     /// Keep at most this many images.
     #[serde(default)]
     #[schemars(range(min = 1))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
     /// Look only inside the current selection.
     #[serde(default)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub within: bool,
+}
+
+impl ToolParams for ImagesParams {
+    const TOOL: &'static str = "html.images";
 }
 
 fn images(ws: &mut Workspace<'_>, params: ImagesParams) -> Result<Value, ToolError> {
@@ -467,16 +490,22 @@ fn images(ws: &mut Workspace<'_>, params: ImagesParams) -> Result<Value, ToolErr
 }
 
 /// Params of `html.code`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CodeParams {
     /// Keep at most this many blocks.
     #[serde(default)]
     #[schemars(range(min = 1))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
     /// Look only inside the current selection.
     #[serde(default)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub within: bool,
+}
+
+impl ToolParams for CodeParams {
+    const TOOL: &'static str = "html.code";
 }
 
 fn code(ws: &mut Workspace<'_>, params: CodeParams) -> Result<Value, ToolError> {
@@ -630,15 +659,21 @@ fn pixel_size(raw: &str) -> Option<u64> {
 }
 
 /// Params of `html.tables`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TablesParams {
     /// CSS selector of the table (or of an element containing it).
     #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
     /// Read every table (matching `selector`, else every data table) as {caption, headers, rows}.
     #[serde(default)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub all: bool,
+}
+
+impl ToolParams for TablesParams {
+    const TOOL: &'static str = "html.tables";
 }
 
 /// Wide tables beyond this many columns are cut; no data table needs more.
@@ -912,7 +947,7 @@ fn is_layout_table(table: ElementRef<'_>) -> bool {
             .any(|el| el.value().name() == "table")
 }
 
-fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+fn forms(ws: &mut Workspace<'_>, _params: FormsParams) -> Result<Value, ToolError> {
     let mut out = Vec::new();
     let mut elements = Vec::new();
     for form in ws
@@ -1031,7 +1066,7 @@ struct PageMeta {
     twitter: Map<String, Value>,
 }
 
-fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+fn meta(ws: &mut Workspace<'_>, _params: MetaParams) -> Result<Value, ToolError> {
     let doc = &ws.page.document;
     let mut og = Map::new();
     let mut twitter = Map::new();
@@ -1104,7 +1139,7 @@ fn push_meta(map: &mut Map<String, Value>, key: &str, content: &str, max_items: 
     }
 }
 
-fn jsonld(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+fn jsonld(ws: &mut Workspace<'_>, _params: JsonLdParams) -> Result<Value, ToolError> {
     let items = crate::read::structured::items(ws.page);
     Ok(bound_json(
         Value::Array(items),
@@ -1113,7 +1148,7 @@ fn jsonld(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError>
     ))
 }
 
-fn outline(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
+fn outline(ws: &mut Workspace<'_>, _params: OutlineParams) -> Result<Value, ToolError> {
     let outline = crate::read::outline::outline(ws.page);
     let value = serde_json::to_value(outline)
         .map_err(|e| ToolError::Failed(format!("html.outline: {e}")))?;
