@@ -114,6 +114,7 @@ pub struct DedupeParams {
     /// Fields that identify a record (e.g. `["url"]`); without them, whole records are compared.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub by: Option<Vec<String>>,
 }
 
@@ -299,6 +300,7 @@ pub struct FilterParams {
     /// What to compare with (not needed for `exists` and `missing`).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub value: Option<Value>,
 }
 
@@ -442,6 +444,7 @@ pub struct SelectColumnsParams {
     /// New names for some of them: {old: new}.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     // Kept in the order given, so a call shows it as its maker wrote it.
     #[schemars(with = "Option<BTreeMap<String, String>>")]
     pub rename: Option<IndexMap<String, String>>,

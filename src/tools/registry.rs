@@ -161,7 +161,9 @@ impl Tool {
 /// The params of one tool, as a type: the tool's name comes with it, so a call built from it
 /// cannot name the wrong tool or misspell a field. The planner and the run build their calls
 /// from these; calls from outside (an explicit plan, the LLM) come as JSON and are checked
-/// against the tool's schema instead. The serialized form is what the tool reads back.
+/// against the tool's schema instead. The serialized form is what the tool reads back. A field
+/// left out at its default carries `#[schemars(!skip_serializing_if)]` where the tool's schema
+/// stated that default before the type was serializable, so the served schema stays the same.
 pub trait ToolParams: Serialize {
     /// The tool these params are for (`namespace.action`).
     const TOOL: &'static str;

@@ -49,6 +49,7 @@ pub struct CompletenessParams {
     /// Fields to check (dotted paths reach into nested objects); default: every field seen.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub fields: Option<Vec<String>>,
 }
 

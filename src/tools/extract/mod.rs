@@ -120,9 +120,10 @@ pub struct FullFieldSpec {
     /// Attribute to read instead of the text.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub attr: Option<String>,
     /// `text` (default), `number` (first number in the text), `date` (ISO-8601 when the text holds a date), `html` (inner HTML) or `list` (all matches' texts).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "FieldKind::is_text")]
     pub kind: FieldKind,
     /// Look in the item's next sibling element (rows split over two `<tr>`s, `<dt>`/`<dd>` pairs).
     #[serde(default)]
@@ -145,6 +146,13 @@ pub enum FieldKind {
     Html,
     /// Texts of every match.
     List,
+}
+
+impl FieldKind {
+    /// Whether this is the default kind, which a spec leaves out.
+    fn is_text(&self) -> bool {
+        *self == Self::Text
+    }
 }
 
 impl FieldSpec {
@@ -188,10 +196,12 @@ pub struct FieldsParams {
     /// Select the items first with this CSS selector (otherwise the current selection is used).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub selector: Option<String>,
     /// Order of the fields in each record (defaults to the order of `fields`' keys, sorted).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub order: Option<Vec<String>>,
 }
 
@@ -355,10 +365,12 @@ pub struct TopNParams {
     /// Sort by this field first (numbers compare as numbers; records without it go last).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub sort_by: Option<String>,
     /// Sort largest first (default true).
     #[serde(default = "yes")]
     #[serde(skip_serializing_if = "is_descending")]
+    #[schemars(!skip_serializing_if)]
     pub descending: bool,
 }
 
@@ -444,15 +456,18 @@ pub struct RegexParams {
     /// Search this field of each record of the working value.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub field: Option<String>,
     /// Capture group to return (0 = the whole match).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub group: Option<usize>,
     /// Keep at most this many matches.
     #[serde(default)]
     #[schemars(range(min = 1))]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub limit: Option<usize>,
 }
 
@@ -930,6 +945,7 @@ pub struct RecordsParams {
     #[serde(default)]
     #[schemars(range(min = 1))]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub limit: Option<usize>,
     /// Which lists: the page's main list (the default) or every list of records it shows.
     #[serde(default)]
@@ -1117,6 +1133,7 @@ pub struct MarkdownParams {
     /// CSS selector of the elements to convert; without it, the selection or the whole page.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub selector: Option<String>,
 }
 

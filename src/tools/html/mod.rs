@@ -101,10 +101,12 @@ pub struct SelectParams {
     #[serde(default)]
     #[schemars(range(min = 1))]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub limit: Option<usize>,
     /// Search inside the current selection instead of the whole document.
     #[serde(default)]
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(!skip_serializing_if)]
     pub within: bool,
 }
 
@@ -193,6 +195,7 @@ pub struct TextParams {
     /// CSS selector; without it, the current selection (or the whole page).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub selector: Option<String>,
 }
 
@@ -224,6 +227,7 @@ pub struct AttrParams {
     /// CSS selector; without it, the current selection.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub selector: Option<String>,
     /// Attribute name, e.g. `href`.
     pub attribute: String,
@@ -312,19 +316,23 @@ pub struct LinksParams {
     /// Regular expression matched against each link's absolute URL or its text (`(?i)` ignores case).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub pattern: Option<String>,
     /// true: only links to the page's own host; false: only links to other hosts; absent: all.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub same_host: Option<bool>,
     /// Keep at most this many links.
     #[serde(default)]
     #[schemars(range(min = 1))]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub limit: Option<usize>,
     /// Look only inside the current selection.
     #[serde(default)]
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(!skip_serializing_if)]
     pub within: bool,
 }
 
@@ -418,15 +426,18 @@ pub struct ImagesParams {
     /// CSS selector of images, or of containers whose images to take (default: every `img`).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub selector: Option<String>,
     /// Keep at most this many images.
     #[serde(default)]
     #[schemars(range(min = 1))]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub limit: Option<usize>,
     /// Look only inside the current selection.
     #[serde(default)]
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(!skip_serializing_if)]
     pub within: bool,
 }
 
@@ -497,10 +508,12 @@ pub struct CodeParams {
     #[serde(default)]
     #[schemars(range(min = 1))]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub limit: Option<usize>,
     /// Look only inside the current selection.
     #[serde(default)]
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(!skip_serializing_if)]
     pub within: bool,
 }
 
@@ -665,10 +678,12 @@ pub struct TablesParams {
     /// CSS selector of the table (or of an element containing it).
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
     pub selector: Option<String>,
     /// Read every table (matching `selector`, else every data table) as {caption, headers, rows}.
     #[serde(default)]
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(!skip_serializing_if)]
     pub all: bool,
 }
 
