@@ -13,8 +13,9 @@ use crate::read::outline::RepeatedBlock;
 use crate::tools::ToolCall;
 use crate::tools::data::{DedupeParams, FilterOp, FilterParams, SelectColumnsParams, SortParams};
 use crate::tools::extract::{
-    DatesParams, EmailsParams, FieldKind, FieldSpec, FieldsParams, FullFieldSpec, ListScope,
-    MainContentParams, PhonesParams, PricesParams, ProductParams, RecordsParams, TopNParams,
+    DatesParams, EmailsParams, FieldKind, FieldRole, FieldSpec, FieldsParams, FullFieldSpec,
+    ListScope, MainContentParams, PhonesParams, PricesParams, ProductParams, RecordsParams,
+    TopNParams, WantedField,
 };
 use crate::tools::html::{
     CodeParams, ImagesParams, LinksParams, MetaParams, SelectParams, TablesParams,
@@ -310,6 +311,24 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             .partial_cmp(&fit(a, request))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
+    // Named fields the best block has no part for ("title, author and link" where the
+    // author is a "by …" line), or free names no item role means ("birth place", which only
+    // a column or a label can answer), are read as columns of the records first: the records
+    // engine reads every part of an item and names it. When it has no list with them, the
+    // blocks come next.
+    let records_for_fields = !request.fields.is_empty()
+        && (request.fields.iter().any(|f| f.role == "text")
+            || candidates
+                .first()
+                .is_none_or(|best| !field_specs(best, &request.fields).2.is_empty()));
+    if records_for_fields && attempt == 0 {
+        return fields_from_records(request);
+    }
+    let attempt = if records_for_fields {
+        attempt - 1
+    } else {
+        attempt
+    };
     let Some(block) = candidates.get(attempt) else {
         return Plan {
             done: true,
@@ -415,6 +434,84 @@ fn top_n(n: usize) -> ToolCall {
         &TopNParams::first(n),
         format!("the request asks for {n} items"),
     )
+}
+
+/// The named fields as columns of the records of the list that has the first of them, then
+/// the same tidying as the blocks' path: items without that field dropped, repeats dropped,
+/// the order and the count asked for.
+fn fields_from_records(request: &Request) -> Plan {
+    let fields: Vec<WantedField> = request
+        .fields
+        .iter()
+        .map(|field| WantedField {
+            name: field.name.clone(),
+            role: field_role(field.role),
+            words: intent::ROLE_WORDS
+                .iter()
+                .find(|(role, _)| *role == field.role)
+                .map(|(_, words)| words.iter().map(|w| (*w).to_owned()).collect())
+                .unwrap_or_default(),
+        })
+        .collect();
+    let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    let mut calls = vec![ToolCall::typed(
+        &RecordsParams {
+            fields: Some(fields.clone()),
+            ..RecordsParams::default()
+        },
+        format!(
+            "the best repeated block has no part for every field named; read {} as columns of the records",
+            names.join(", ")
+        ),
+    )];
+    if let Some(primary) = names.first() {
+        calls.push(ToolCall::typed(
+            &FilterParams {
+                field: (*primary).to_owned(),
+                op: FilterOp::Exists,
+                value: None,
+            },
+            format!("drop entries that have no {primary}"),
+        ));
+    }
+    calls.push(ToolCall::typed(
+        &DedupeParams { by: None },
+        "drop entries that repeat an earlier one",
+    ));
+    if let Some((role, descending)) = request.sort
+        && let Some(field) = request.fields.iter().find(|f| f.role == role)
+    {
+        calls.push(ToolCall::typed(
+            &SortParams {
+                by: field.name.clone(),
+                descending,
+            },
+            format!("the request asks for items ordered by {}", field.name),
+        ));
+    }
+    calls.extend(request.count.map(top_n));
+    Plan {
+        tool_calls: calls,
+        done: true,
+        notes: Vec::new(),
+        usage: (0, 0),
+    }
+}
+
+/// The records' role for an item part the request names.
+fn field_role(role: &str) -> FieldRole {
+    match role {
+        "title" => FieldRole::Title,
+        "url" => FieldRole::Url,
+        "score" => FieldRole::Score,
+        "price" => FieldRole::Price,
+        "image" => FieldRole::Image,
+        "date" => FieldRole::Date,
+        "author" => FieldRole::Author,
+        "comments" => FieldRole::Comments,
+        "description" => FieldRole::Description,
+        _ => FieldRole::Text,
+    }
 }
 
 /// Every record of the main list (or of every list, when asked) with all its fields, then
@@ -661,9 +758,54 @@ mod tests {
     }
 
     #[test]
-    fn named_fields_stay_exactly_those_fields() {
-        let named = plan(&context("every product with its name and price", 0));
+    fn named_fields_the_best_block_has_are_read_from_it() {
+        let mut with_parts = context("every product with its name and price", 0);
+        with_parts.outline.blocks = vec![block(vec![
+            FieldCandidate {
+                role: "title",
+                spec: "h3".into(),
+                sample: "Mug".into(),
+            },
+            FieldCandidate {
+                role: "price",
+                spec: ".price".into(),
+                sample: "$4.99".into(),
+            },
+        ])];
+        let named = plan(&with_parts);
         assert_eq!(tools_of(&named)[..2], ["html.select", "extract.fields"]);
+    }
+
+    #[test]
+    fn named_fields_the_best_block_lacks_are_read_from_the_records_then_the_block() {
+        // The block has no part for the price, and "birth place" is no item role.
+        for wording in [
+            "every product with its name and price",
+            "every pioneer with name and birth place",
+        ] {
+            let mut first = context(wording, 0);
+            if wording.contains("birth") {
+                first.output_instructions = Some("columns: name, birth place".into());
+            }
+            let records = plan(&first);
+            assert_eq!(
+                tools_of(&records),
+                ["extract.records", "data.filter", "data.dedupe"],
+                "{wording}"
+            );
+            let names: Vec<&Value> = records.tool_calls[0].params["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| &f["name"])
+                .collect();
+            assert_eq!(names.len(), 2, "{wording}");
+            first.round = 1;
+            assert_eq!(
+                tools_of(&plan(&first))[..2],
+                ["html.select", "extract.fields"]
+            );
+        }
     }
 
     #[test]

@@ -388,3 +388,95 @@ async fn the_cheapest_products_are_ordered_by_the_amount_the_money_reader_reads(
         "{text:?}"
     );
 }
+
+/// The named fields' values, row by row, as the every-item answer has them under its own
+/// column names: what the fields path must find when the records path finds it.
+fn columns_of(records: &[Value], columns: &[&str]) -> Vec<Vec<Value>> {
+    records
+        .iter()
+        .map(|r| columns.iter().map(|c| r[*c].clone()).collect())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_shop_grid_asked_by_name_and_price_gives_the_products_every_item_gives() {
+    let (every, _) = every_item("shop-grid.html").await;
+    let Answer { records, .. } = ask("shop-grid.html", "all products with name and price").await;
+    assert_eq!(records.len(), 5, "{records:?}");
+    assert_eq!(
+        columns_of(&records, &["name", "price"]),
+        columns_of(&every, &["name", "price"]),
+        "{records:?} vs {every:?}"
+    );
+    assert_eq!(
+        records[1],
+        json!({"name": "Clear glass pot, 1 l", "price": "€24.50"})
+    );
+}
+
+#[tokio::test]
+async fn cards_with_a_by_line_give_the_author_asked_for_without_the_by() {
+    let Answer { frames, records } = ask(
+        "cards-byline.html",
+        "every post with title, author and link",
+    )
+    .await;
+    assert_eq!(
+        records[2],
+        json!({"title": "Kites over the dunes", "author": "Chidi Okafor", "link": "/notes/kites"}),
+        "{records:?}"
+    );
+    let authors: Vec<&str> = records
+        .iter()
+        .map(|r| r["author"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        authors,
+        ["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"]
+    );
+    // The records engine answered, and its evidence names the column and the rule per field.
+    let steps = tool_steps(&frames, "extract.records");
+    let evidence = &steps[0]["extracted_data"]["evidence"];
+    assert_eq!(
+        evidence["list_rule"], "main_list_has_the_first_field",
+        "{evidence}"
+    );
+    let author = evidence["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["field"] == "author")
+        .unwrap();
+    assert_eq!(author["rule"], "value_kind", "{evidence}");
+}
+
+#[tokio::test]
+async fn a_table_asked_by_its_header_names_gives_those_columns() {
+    // Free words ("birth place") are named as columns; reading them from the request's own
+    // words is the wording issue's (#30).
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let url = fixtures.url("/pages/records-table.html");
+    let frames = app
+        .stream(&json!({
+            "urls": [&url],
+            "instructions": "every pioneer",
+            "output_instructions": "columns: name, birth place, born",
+        }))
+        .await;
+    let records = frames.last().unwrap().payload()["extracted_data"][&url].clone();
+    assert_eq!(records.as_array().map(Vec::len), Some(4), "{records}");
+    assert_eq!(
+        records[3],
+        json!({"name": "Edsger Dijkstra", "birth place": "Rotterdam", "born": 1930}),
+        "{records}"
+    );
+    let steps = tool_steps(&frames, "extract.records");
+    let rules: Vec<&Value> = steps[0]["extracted_data"]["evidence"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| &f["rule"])
+        .collect();
+    assert_eq!(rules, [&json!("same_name"); 3], "{steps:?}");
+}

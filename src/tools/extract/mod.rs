@@ -335,18 +335,8 @@ fn read_field(
     }
     match spec.kind {
         FieldKind::Number => first_number(&raw)
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::Null, |n| {
-                // Whole numbers print as integers: 42, not 42.0.
-                if n.as_f64()
-                    .is_some_and(|f| f.fract() == 0.0 && f.abs() < 9e15)
-                {
-                    #[allow(clippy::cast_possible_truncation)]
-                    Value::from(n.as_f64().unwrap_or_default() as i64)
-                } else {
-                    Value::Number(n)
-                }
-            }),
+            .and_then(crate::page::dom::number_value)
+            .unwrap_or(Value::Null),
         FieldKind::Date => Value::String(
             normalise_date(&raw, month_first(&ws.page.document))
                 .unwrap_or_else(|| ws.cap_text(raw)),
@@ -984,11 +974,30 @@ impl ListScope {
 
 fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolError> {
     let cap = params.limit.unwrap_or(usize::MAX).min(ws.limits.max_items);
-    let lists = match params.lists {
-        ListScope::Main => crate::read::records::find(ws.page, cap)
+    let named = params.fields.filter(|f| !f.is_empty());
+    let mut chosen_by = None;
+    let lists = match (params.lists, &named) {
+        (ListScope::Main, None) => crate::read::records::find(ws.page, cap)
             .into_iter()
             .collect(),
-        ListScope::All => crate::read::records::find_all(ws.page, cap),
+        (ListScope::Main, Some(fields)) => {
+            let lists = crate::read::records::find_all(ws.page, cap);
+            let found = lists.len();
+            match columns::list_with_the_fields(fields, lists) {
+                Some((list, rule)) => {
+                    chosen_by = Some(rule);
+                    vec![list]
+                }
+                None if found > 0 => {
+                    return Err(ToolError::Failed(format!(
+                        "extract.records: none of the page's {found} lists of records has `{}` in most of its records",
+                        fields[0].name
+                    )));
+                }
+                None => Vec::new(),
+            }
+        }
+        (ListScope::All, _) => crate::read::records::find_all(ws.page, cap),
     };
     let Some(main) = lists.first() else {
         return Err(ToolError::Failed(
@@ -1031,7 +1040,6 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
                 .all(|l| l.columns.iter().all(|c| c.name != *key))
         })
         .unwrap_or("from_list");
-    let named = params.fields.filter(|f| !f.is_empty());
     let sources = named
         .as_ref()
         .map(|fields| columns::choose(fields, &main.columns, &main.records));
@@ -1054,15 +1062,23 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
         }
         evidence["fields"] = json!(sources);
         evidence["missing"] = json!(missing);
+        if let Some(rule) = chosen_by {
+            evidence["list_rule"] = json!(rule);
+        }
     }
     // Each list's own columns answer the fields (with `lists: "all"` they differ).
+    let month_first = crate::page::dates::month_first(&ws.page.document);
     let lists: Vec<crate::read::records::RecordList> = match &named {
         Some(fields) => lists
             .into_iter()
             .map(|mut list| {
                 let sources = columns::choose(fields, &list.columns, &list.records);
-                list.records =
-                    columns::project(fields, &sources, std::mem::take(&mut list.records));
+                list.records = columns::project(
+                    fields,
+                    &sources,
+                    std::mem::take(&mut list.records),
+                    month_first,
+                );
                 list
             })
             .collect(),
