@@ -2,7 +2,9 @@
 //! They sit above `page` (the DOM, text, money, dates) and below the tools, which are thin
 //! adapters over them, and the planner, which reads the outline to choose calls.
 
+pub mod contacts;
 pub mod content;
+pub mod navigation;
 pub mod outline;
 pub mod records;
 pub mod structured;

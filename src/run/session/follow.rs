@@ -20,12 +20,13 @@ use crate::events::{
 };
 use crate::fetch::FetchError;
 use crate::planner::reach::{self, PagesWanted};
+use crate::read::navigation::{NextPage, item_link};
 use crate::run::page::{PageWorker, WorkerError};
 use crate::run::request::ValidRequest;
 use crate::settings::LimitSettings;
 use crate::tools::ToolCall;
 use crate::tools::extract::{NamedFieldsParams, key_of};
-use crate::tools::nav::{NextPage, NextPageParams, item_link};
+use crate::tools::nav::NextPageParams;
 
 /// The record key that says which page of the list a record came from (1 is the URL's own),
 /// added when more than one page was read.
