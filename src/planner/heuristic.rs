@@ -379,21 +379,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             format!("read {} from each item", order.join(", ")),
         ),
     ];
-    // Items without their main field are not items (ads, spacers); carousels repeat items.
-    if let Some(primary) = order.first() {
-        calls.push(ToolCall::typed(
-            &FilterParams {
-                field: primary.clone(),
-                op: FilterOp::Exists,
-                value: None,
-            },
-            format!("drop entries that have no {primary}"),
-        ));
-    }
-    calls.push(ToolCall::typed(
-        &DedupeParams { by: None },
-        "drop entries that repeat an earlier one",
-    ));
+    calls.extend(tidy(order.first().map(String::as_str)));
     // Dates that do not read as moments would sort as words; the page's own order (usually
     // newest first) is the better answer then.
     let sortable = |role: &str| {
@@ -426,6 +412,25 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         notes,
         usage: (0, 0),
     }
+}
+
+/// Items without their main field are not items (ads, spacers); carousels repeat items.
+fn tidy(primary: Option<&str>) -> Vec<ToolCall> {
+    let filter = primary.map(|primary| {
+        ToolCall::typed(
+            &FilterParams {
+                field: primary.to_owned(),
+                op: FilterOp::Exists,
+                value: None,
+            },
+            format!("drop entries that have no {primary}"),
+        )
+    });
+    let dedupe = ToolCall::typed(
+        &DedupeParams { by: None },
+        "drop entries that repeat an earlier one",
+    );
+    filter.into_iter().chain([dedupe]).collect()
 }
 
 /// Keeps the first `n` items, as the request's count asks.
@@ -464,20 +469,7 @@ fn fields_from_records(request: &Request) -> Plan {
             names.join(", ")
         ),
     )];
-    if let Some(primary) = names.first() {
-        calls.push(ToolCall::typed(
-            &FilterParams {
-                field: (*primary).to_owned(),
-                op: FilterOp::Exists,
-                value: None,
-            },
-            format!("drop entries that have no {primary}"),
-        ));
-    }
-    calls.push(ToolCall::typed(
-        &DedupeParams { by: None },
-        "drop entries that repeat an earlier one",
-    ));
+    calls.extend(tidy(names.first().copied()));
     if let Some((role, descending)) = request.sort
         && let Some(field) = request.fields.iter().find(|f| f.role == role)
     {
