@@ -3,7 +3,7 @@
 
 mod jsonld;
 mod microdata;
-mod product;
+pub mod product;
 
 use serde_json::Value;
 
@@ -43,6 +43,11 @@ pub fn microdata(page: &Page) -> Vec<Value> {
 /// when the page shows no product; with
 /// `assume_product` (the caller says it is a product page) the visible title is enough.
 pub fn product(page: &Page, assume_product: bool) -> Option<Value> {
+    read_product(page, assume_product).map(|p| Value::Object(p.fields))
+}
+
+/// As [`product`], with the rule that found each key (see [`product::Rule`]).
+pub fn read_product(page: &Page, assume_product: bool) -> Option<product::Product> {
     product::product(page, &items(page), assume_product)
 }
 

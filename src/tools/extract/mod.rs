@@ -883,13 +883,15 @@ impl ToolParams for ProductParams {
 }
 
 fn product(ws: &mut Workspace<'_>, params: ProductParams) -> Result<Value, ToolError> {
-    let product = crate::read::structured::product(ws.page, params.assume_product).ok_or_else(|| {
+    let product = crate::read::structured::read_product(ws.page, params.assume_product).ok_or_else(|| {
         ToolError::Failed(
             "extract.product: the page shows no product (no schema.org Product in JSON-LD or microdata, no OpenGraph product tags, no product markup)".into(),
         )
     })?;
+    // Which source each key came from, for the step's evidence.
+    ws.evidence = Some(json!({ "rules": product.rules }));
     Ok(bound_json(
-        product,
+        Value::Object(product.fields),
         ws.limits.max_items,
         ws.limits.max_text_chars,
     ))

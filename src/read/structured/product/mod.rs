@@ -8,6 +8,8 @@ mod identifiers;
 mod price;
 mod scope;
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 pub(crate) use crate::page::locale::Locale;
@@ -54,8 +56,8 @@ const MAX_DESCRIPTION: usize = 5000;
 /// Builds the product: the first Product item fills what it can, OpenGraph and the DOM fill
 /// the rest. None when nothing on the page says "product" — unless `assume_product` (the
 /// caller knows it is a product page), when the visible title alone is enough.
-pub(crate) fn product(page: &Page, items: &[Value], assume_product: bool) -> Option<Value> {
-    let mut out = Map::new();
+pub(crate) fn product(page: &Page, items: &[Value], assume_product: bool) -> Option<Product> {
+    let mut out = Filled::default();
     let reader = Reader {
         page,
         locale: Locale::of_page(page),
@@ -76,28 +78,48 @@ pub(crate) fn product(page: &Page, items: &[Value], assume_product: bool) -> Opt
                     .next()
                     .is_some() =>
             {
-                fill_money(&mut out, &money);
+                out.fill_money(Rule::ShownOnPage, &money);
             }
             _ if assume_product => {
-                fill(&mut out, "name", dom_name(&reader.scope)?.into());
+                out.fill(
+                    Rule::VisibleHeading,
+                    "name",
+                    dom_name(&reader.scope)?.into(),
+                );
             }
             _ => return None,
         }
     } else if item.is_none()
         && let (Some(Value::String(og_name)), Some(shown)) =
-            (out.get("name"), dom_name(&reader.scope))
+            (out.values.get("name"), dom_name(&reader.scope))
         && shown.len() < og_name.len()
         && og_name.contains(shown.as_str())
     {
         // `og:title` often carries the site's name ("Tee | Shop"); the heading does not.
-        out.insert("name".into(), shown.into());
+        out.set(Rule::VisibleHeading, "name", shown.into());
     }
     reader.dom_fallbacks(&mut out);
     let mut ordered = Map::new();
     for key in KEYS {
-        ordered.insert((*key).to_owned(), out.remove(*key).unwrap_or(Value::Null));
+        ordered.insert(
+            (*key).to_owned(),
+            out.values.remove(*key).unwrap_or(Value::Null),
+        );
     }
-    Some(Value::Object(ordered))
+    Some(Product {
+        fields: ordered,
+        rules: out.rules,
+    })
+}
+
+/// A product as read: its keys (all of [`KEYS`], `null` where the page has none) and, for
+/// each key found, the name of the rule that found it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Product {
+    /// Every key of [`KEYS`], in that order.
+    pub fields: Map<String, Value>,
+    /// Each key found, and the name of the rule that found it.
+    pub rules: BTreeMap<String, &'static str>,
 }
 
 fn is_product(map: &Map<String, Value>) -> bool {
@@ -122,15 +144,74 @@ fn find_product(value: &Value, depth: usize) -> Option<&Map<String, Value>> {
     }
 }
 
-/// Sets a key unless it already has a value.
-fn fill(out: &mut Map<String, Value>, key: &str, value: Value) {
-    let empty = match &value {
-        Value::Null => true,
-        Value::String(s) => s.trim().is_empty(),
-        _ => false,
-    };
-    if !empty && out.get(key).is_none_or(Value::is_null) {
-        out.insert(key.to_owned(), value);
+/// Where a product's key was read from, tried in this order (a key keeps the first value
+/// found); the name is the evidence (`rules` in `extract.product`'s step).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// A schema.org Product (JSON-LD or microdata).
+    SchemaOrgProduct,
+    /// The Product's first offer (a ProductGroup's first variant's).
+    SchemaOrgOffer,
+    /// `og:`/`product:` meta tags.
+    OpenGraph,
+    /// The page's main heading, when `og:title` is it plus the site's name, or when the
+    /// caller says the page is a product and nothing else names it.
+    VisibleHeading,
+    /// What the page shows near its main heading: a price, availability, identifiers.
+    ShownOnPage,
+}
+
+impl Rule {
+    /// The rule's name in evidence.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::SchemaOrgProduct => "schema_org_product",
+            Self::SchemaOrgOffer => "schema_org_offer",
+            Self::OpenGraph => "opengraph",
+            Self::VisibleHeading => "visible_heading",
+            Self::ShownOnPage => "shown_on_page",
+        }
+    }
+}
+
+/// The product's keys filled so far, and the rule that filled each.
+#[derive(Debug, Default)]
+struct Filled {
+    values: Map<String, Value>,
+    rules: BTreeMap<String, &'static str>,
+}
+
+impl Filled {
+    /// Sets a key unless it already has a value.
+    fn fill(&mut self, rule: Rule, key: &str, value: Value) {
+        let empty = match &value {
+            Value::Null => true,
+            Value::String(s) => s.trim().is_empty(),
+            _ => false,
+        };
+        if !empty && self.missing(key) {
+            self.set(rule, key, value);
+        }
+    }
+
+    /// Sets a key, whatever it held.
+    fn set(&mut self, rule: Rule, key: &str, value: Value) {
+        self.values.insert(key.to_owned(), value);
+        self.rules.insert(key.to_owned(), rule.name());
+    }
+
+    fn missing(&self, key: &str) -> bool {
+        self.values.get(key).is_none_or(Value::is_null)
+    }
+
+    /// Sets the price (a JSON number, whole amounts as integers) and its currency.
+    fn fill_money(&mut self, rule: Rule, money: &Money) {
+        if let Some(amount) = json_number(money.amount) {
+            self.fill(rule, "price", amount);
+            if let Some(currency) = money.currency {
+                self.fill(rule, "currency", currency.into());
+            }
+        }
     }
 }
 
@@ -174,35 +255,39 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     /// Fills from a schema.org Product item and its first offer.
-    fn read_item(&self, item: &Map<String, Value>, out: &mut Map<String, Value>) {
+    fn read_item(&self, item: &Map<String, Value>, out: &mut Filled) {
         let page = self.page;
         let get = |k: &str| item.get(k).and_then(text_of);
         if let Some(name) = get("name") {
-            fill(out, "name", name.into());
+            out.fill(Rule::SchemaOrgProduct, "name", name.into());
         }
         if let Some(d) = get("description") {
-            fill(out, "description", clip(d).into());
+            out.fill(Rule::SchemaOrgProduct, "description", clip(d).into());
         }
         if let Some(image) = item.get("image").and_then(text_of) {
-            fill(out, "image", page.absolute(&image).unwrap_or(image).into());
+            out.fill(
+                Rule::SchemaOrgProduct,
+                "image",
+                page.absolute(&image).unwrap_or(image).into(),
+            );
         }
         for k in ["sku", "productID"] {
             if let Some(v) = get(k) {
-                fill(out, "sku", v.into());
+                out.fill(Rule::SchemaOrgProduct, "sku", v.into());
             }
         }
         if let Some(v) = get("mpn") {
-            fill(out, "mpn", v.into());
+            out.fill(Rule::SchemaOrgProduct, "mpn", v.into());
         }
         if let Some(v) = gtin_of(item) {
-            fill(out, "gtin", v.into());
+            out.fill(Rule::SchemaOrgProduct, "gtin", v.into());
         }
         if let Some(brand) = item
             .get("brand")
             .or_else(|| item.get("manufacturer"))
             .and_then(text_of)
         {
-            fill(out, "brand", brand.into());
+            out.fill(Rule::SchemaOrgProduct, "brand", brand.into());
         }
         // ProductGroup: the variants carry the offers.
         let offers = item.get("offers").or_else(|| {
@@ -211,22 +296,22 @@ impl Reader<'_> {
         });
         if let Some(offer) = offers.and_then(|o| first_offer(o, 0)) {
             if let Some(money) = self.offer_price(offer) {
-                fill_money(out, &money);
+                out.fill_money(Rule::SchemaOrgOffer, &money);
             }
             if let Some(a) = offer
                 .get("availability")
                 .and_then(text_of)
                 .and_then(|a| Availability::from_schema(&a))
             {
-                fill(out, "availability", a.as_str().into());
+                out.fill(Rule::SchemaOrgOffer, "availability", a.as_str().into());
             }
             for k in ["sku", "mpn"] {
                 if let Some(v) = offer.get(k).and_then(text_of) {
-                    fill(out, k, v.into());
+                    out.fill(Rule::SchemaOrgOffer, k, v.into());
                 }
             }
             if let Some(v) = gtin_of(offer) {
-                fill(out, "gtin", v.into());
+                out.fill(Rule::SchemaOrgOffer, "gtin", v.into());
             }
         }
     }
@@ -276,7 +361,7 @@ impl Reader<'_> {
     }
 
     /// Fills from `og:`/`product:` meta; true when they say this is a product.
-    fn opengraph(&self, out: &mut Map<String, Value>) -> bool {
+    fn opengraph(&self, out: &mut Filled) -> bool {
         let page = self.page;
         let mut metas: Vec<(String, String)> = Vec::new();
         for m in page
@@ -317,7 +402,7 @@ impl Reader<'_> {
             return false;
         }
         if let Some(v) = get(&["og:title", "twitter:title"]) {
-            fill(out, "name", v.into());
+            out.fill(Rule::OpenGraph, "name", v.into());
         }
         let currency = get(&[
             "product:price:currency",
@@ -326,70 +411,74 @@ impl Reader<'_> {
         ])
         .and_then(|c| iso_code(&c));
         if let Some(amount) = price.and_then(|p| self.amount(&Value::String(p), currency)) {
-            fill_money(out, &Money { amount, currency });
+            out.fill_money(Rule::OpenGraph, &Money { amount, currency });
         }
         if let Some(v) = get(&["product:availability", "og:availability"])
             && let Some(a) = Availability::from_schema(&v)
         {
-            fill(out, "availability", a.as_str().into());
+            out.fill(Rule::OpenGraph, "availability", a.as_str().into());
         }
         if let Some(v) = get(&["product:brand", "og:brand"]) {
-            fill(out, "brand", v.into());
+            out.fill(Rule::OpenGraph, "brand", v.into());
         }
         if let Some(v) = get(&["product:retailer_item_id", "product:sku"]) {
-            fill(out, "sku", v.into());
+            out.fill(Rule::OpenGraph, "sku", v.into());
         }
         if let Some(v) = get(&["product:gtin", "product:ean", "product:upc", "product:isbn"]) {
-            fill(out, "gtin", v.into());
+            out.fill(Rule::OpenGraph, "gtin", v.into());
         }
         if let Some(v) = get(&["product:mfr_part_no"]) {
-            fill(out, "mpn", v.into());
+            out.fill(Rule::OpenGraph, "mpn", v.into());
         }
         if let Some(v) = get(&["og:image", "og:image:url", "og:image:secure_url"]) {
-            fill(out, "image", page.absolute(&v).unwrap_or(v).into());
+            out.fill(
+                Rule::OpenGraph,
+                "image",
+                page.absolute(&v).unwrap_or(v).into(),
+            );
         }
         if let Some(v) = get(&["og:description"]) {
-            fill(out, "description", clip(v).into());
+            out.fill(Rule::OpenGraph, "description", clip(v).into());
         }
         true
     }
 
-    fn dom_fallbacks(&self, out: &mut Map<String, Value>) {
+    fn dom_fallbacks(&self, out: &mut Filled) {
         let doc = &self.page.document;
-        let missing = |out: &Map<String, Value>, key: &str| out.get(key).is_none_or(Value::is_null);
+        let missing = |out: &Filled, key: &str| out.missing(key);
         if missing(out, "name")
             && let Some(name) = dom_name(&self.scope)
         {
-            fill(out, "name", name.into());
+            out.fill(Rule::VisibleHeading, "name", name.into());
         }
         if missing(out, "price") || missing(out, "currency") {
             let shown = price::main_price(self.page, &self.scope, &self.locale);
             if missing(out, "price")
                 && let Some(money) = &shown
             {
-                fill_money(out, money);
+                out.fill_money(Rule::ShownOnPage, money);
             } else if let Some(currency) = shown.and_then(|m| m.currency) {
                 // Structured data gave the amount without its currency.
-                fill(out, "currency", currency.into());
+                out.fill(Rule::ShownOnPage, "currency", currency.into());
             }
         }
         if missing(out, "availability")
             && let Some(a) = availability::shown_availability(self.page, &self.scope)
         {
-            fill(out, "availability", a.as_str().into());
+            out.fill(Rule::ShownOnPage, "availability", a.as_str().into());
         }
         if missing(out, "sku") || missing(out, "mpn") || missing(out, "gtin") {
             let ids = identifiers::shown_identifiers(self.page, &self.scope);
             for (key, value) in [("sku", ids.sku), ("mpn", ids.mpn), ("gtin", ids.gtin)] {
                 if let Some(v) = value {
-                    fill(out, key, v.into());
+                    out.fill(Rule::ShownOnPage, key, v.into());
                 }
             }
         }
         if missing(out, "brand")
             && let Some(brand) = identifiers::shown_brand(self.page, &self.scope)
         {
-            fill(out, "brand", brand.into());
+            out.fill(Rule::ShownOnPage, "brand", brand.into());
         }
         if missing(out, "description")
             && let Some(d) = doc
@@ -397,7 +486,11 @@ impl Reader<'_> {
                 .next()
                 .and_then(|m| m.value().attr("content"))
         {
-            fill(out, "description", clip(collapse_whitespace(d)).into());
+            out.fill(
+                Rule::ShownOnPage,
+                "description",
+                clip(collapse_whitespace(d)).into(),
+            );
         }
         if missing(out, "image")
             && let Some(src) = doc
@@ -405,24 +498,14 @@ impl Reader<'_> {
                 .next()
                 .and_then(|i| i.value().attr("src").or_else(|| i.value().attr("content")))
         {
-            fill(
-                out,
+            out.fill(
+                Rule::ShownOnPage,
                 "image",
                 self.page
                     .absolute(src)
                     .unwrap_or_else(|| src.to_owned())
                     .into(),
             );
-        }
-    }
-}
-
-/// Sets the price (a JSON number, whole amounts as integers) and its currency.
-fn fill_money(out: &mut Map<String, Value>, money: &Money) {
-    if let Some(amount) = json_number(money.amount) {
-        fill(out, "price", amount);
-        if let Some(currency) = money.currency {
-            fill(out, "currency", currency.into());
         }
     }
 }

@@ -134,7 +134,7 @@ fn availability_from_what_shops_write() {
 }
 
 fn read(html: &str) -> Value {
-    super::product(&page(html), &[], true).unwrap()
+    Value::Object(super::product(&page(html), &[], true).unwrap().fields)
 }
 
 #[test]
@@ -325,6 +325,7 @@ fn every_fixture_page_answers_its_labels() {
             &crate::read::structured::items(&page(&html)),
             true,
         )
+        .map(|p| Value::Object(p.fields))
         .unwrap();
         let fields = [
             ("name", &label.name),
@@ -346,4 +347,30 @@ fn every_fixture_page_answers_its_labels() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn each_key_names_the_rule_that_found_it() {
+    // schema.org gives the name and the offer's price; OpenGraph the brand; the page the
+    // availability it shows beside the heading.
+    let html = r#"<html><head>
+        <script type="application/ld+json">{"@type":"Product","name":"Trail lantern","offers":{"@type":"Offer","price":"49.00","priceCurrency":"EUR"}}</script>
+        <meta property="og:type" content="product"><meta property="product:brand" content="Lumo">
+        </head><body><h1>Trail lantern</h1><p class="stock">In stock</p></body></html>"#;
+    let shop = page(html);
+    let product = super::product(&shop, &crate::read::structured::items(&shop), false).unwrap();
+    let rule = |key: &str| product.rules.get(key).copied();
+    assert_eq!(rule("name"), Some("schema_org_product"));
+    assert_eq!(rule("price"), Some("schema_org_offer"));
+    assert_eq!(rule("currency"), Some("schema_org_offer"));
+    assert_eq!(rule("brand"), Some("opengraph"));
+    assert_eq!(rule("availability"), Some("shown_on_page"), "{product:?}");
+    assert_eq!(rule("gtin"), None);
+    // OpenGraph's title with the shop's name gives way to the heading.
+    let html = r#"<html><head><meta property="og:type" content="product">
+        <meta property="og:title" content="Trail lantern | Lumo shop"></head>
+        <body><h1>Trail lantern</h1><p>€49.00</p></body></html>"#;
+    let product = super::product(&page(html), &[], false).unwrap();
+    assert_eq!(product.fields["name"], "Trail lantern");
+    assert_eq!(product.rules.get("name").copied(), Some("visible_heading"));
 }
