@@ -3,6 +3,7 @@
 //! adapters over them, and the planner, which reads the outline to choose calls.
 
 pub mod content;
+pub mod metadata;
 pub mod outline;
 pub mod records;
 pub mod structured;

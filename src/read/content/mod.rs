@@ -4,10 +4,7 @@
 //! element pick the content container (see `select`), boilerplate inside it is skipped
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
-mod byline;
 mod furniture;
-pub mod meta;
-mod people;
 mod render;
 mod select;
 mod stats;
@@ -50,7 +47,7 @@ pub struct MainContent {
 /// "Related stories" lists are left out of the body (they have fields of their own); the
 /// Markdown opens with the headline as a `#` heading. Text is capped at [`MAX_CHARS`].
 pub fn main_content(page: &Page) -> MainContent {
-    let meta = meta::read(page);
+    let meta = crate::read::metadata::read(page);
     let (text, markdown) = body_of(page, meta.is_article);
     let excerpt = meta.description.clone().or_else(|| first_paragraph(&text));
     // The body leaves the headline out; the Markdown opens with it as its one `#` heading.

@@ -1010,7 +1010,7 @@ fn forms(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> 
     Ok(Value::Array(out))
 }
 
-/// The result of `html.meta`: the page's one metadata reader ([`crate::read::content::meta`]),
+/// The result of `html.meta`: the page's one metadata reader ([`crate::read::metadata`]),
 /// capped, plus the OpenGraph and Twitter card tags as the page wrote them.
 #[derive(Debug, Serialize)]
 struct PageMeta {
@@ -1053,7 +1053,7 @@ fn meta(ws: &mut Workspace<'_>, _params: NoParams) -> Result<Value, ToolError> {
             }
         }
     }
-    let read = crate::read::content::meta::read(ws.page);
+    let read = crate::read::metadata::read(ws.page);
     let cap = |text: Option<String>| text.map(|t| cap_label(ws, t));
     let author = read.byline().map(|a| ws.cap_text(a));
     let authors: Vec<String> = read
