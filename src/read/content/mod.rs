@@ -51,14 +51,14 @@ pub fn main_content(page: &Page) -> MainContent {
     let (text, markdown) = body_of(page, meta.is_article);
     let excerpt = meta.description.clone().or_else(|| first_paragraph(&text));
     // The body leaves the headline out; the Markdown opens with it as its one `#` heading.
-    let markdown = match &meta.title {
+    let markdown = match meta.title_text() {
         Some(title) if !markdown.starts_with("# ") => format!("# {title}\n\n{markdown}"),
         _ => markdown,
     };
     MainContent {
         byline: meta.byline(),
-        title: meta.title,
-        published_at: meta.published_at,
+        title: meta.title.map(|t| t.value),
+        published_at: meta.published_at.map(|d| d.value),
         lang: meta.lang,
         excerpt,
         site_name: meta.site_name,

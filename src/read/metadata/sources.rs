@@ -1,14 +1,133 @@
-//! The sources every fact reads: the page's `<meta>` tags and its JSON-LD values.
+//! The sources every fact reads, gathered once per page: the page's `<meta>` tags, its JSON-LD
+//! items (from the one JSON-LD reader, [`crate::read::structured::json_ld`]) and the item among
+//! them that describes the page's text.
 
 use scraper::Html;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use crate::page::Page;
+use crate::page::dates::month_first;
 use crate::page::dom::collapse_whitespace;
 use crate::page::interrupt::SelectChecked;
+use crate::read::structured::types_of;
 use crate::static_selector;
 
 /// How many `<meta>` tags are read at most (a page could hold millions).
 pub(super) const MAX_META_TAGS: usize = 2000;
+
+/// What every rule reads, gathered once per page.
+pub(super) struct Sources<'p> {
+    /// The page.
+    pub page: &'p Page,
+    /// Its `<meta>` tags.
+    pub metas: MetaTags,
+    /// Its JSON-LD items.
+    pub ld: Vec<Value>,
+    /// Where in `ld` the item that describes the page's text is (see [`main_item`]).
+    article: Option<usize>,
+    /// Whether the page writes numeric dates month first (`03/10/2023` is March 10).
+    pub month_first: bool,
+    /// `<title>`, whitespace collapsed, None when empty.
+    pub document_title: Option<String>,
+    /// The site's name (see [`super::about::site_name`]).
+    pub site_name: Option<String>,
+    /// Names that sign for the site rather than for a person: the site's name and the
+    /// article's publisher.
+    pub publishers: Vec<String>,
+}
+
+impl<'p> Sources<'p> {
+    pub(super) fn of(page: &'p Page) -> Self {
+        let doc = &page.document;
+        let metas = MetaTags::of(doc);
+        let ld = crate::read::structured::json_ld(page);
+        let article = main_item(&ld);
+        let document_title = doc
+            .select_checked(static_selector!("title"))
+            .next()
+            .map(|t| collapse_whitespace(&t.text().collect::<String>()))
+            .filter(|t| !t.is_empty());
+        let article_item = article.and_then(|i| ld[i].as_object());
+        let site_name = super::about::site_name(&metas, &ld, article_item);
+        let mut publishers: Vec<String> = site_name.iter().cloned().collect();
+        publishers.extend(
+            article_item
+                .and_then(|m| m.get("publisher"))
+                .map(names_of)
+                .unwrap_or_default(),
+        );
+        Self {
+            page,
+            metas,
+            month_first: month_first(doc),
+            document_title,
+            site_name,
+            publishers,
+            article,
+            ld,
+        }
+    }
+
+    /// The parsed document.
+    pub(super) fn doc(&self) -> &'p Html {
+        &self.page.document
+    }
+
+    /// The JSON-LD item that describes the page's text.
+    pub(super) fn article(&self) -> Option<&Map<String, Value>> {
+        self.article.and_then(|i| self.ld[i].as_object())
+    }
+
+    /// A text field of the page's JSON-LD item.
+    pub(super) fn article_text(&self, key: &str) -> Option<String> {
+        self.article().and_then(|m| m.get(key)).and_then(string_of)
+    }
+}
+
+/// Article types whose JSON-LD describes the page's own text; the first
+/// [`PROSE_TYPE_COUNT`] are written text (see [`PROSE_TYPES`]).
+pub(super) const ARTICLE_TYPES: &[&str] = &[
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "Report",
+    "ScholarlyArticle",
+    "TechArticle",
+    "AnalysisNewsArticle",
+    "OpinionNewsArticle",
+    "ReportageNewsArticle",
+    "ReviewNewsArticle",
+    "LiveBlogPosting",
+    "SocialMediaPosting",
+    "DiscussionForumPosting",
+    "QAPage",
+    "Question",
+    "WebPage",
+    "Recipe",
+    "VideoObject",
+    "HowTo",
+];
+
+/// How many of [`ARTICLE_TYPES`], from the first, are articles proper.
+const PROSE_TYPE_COUNT: usize = 10;
+
+/// JSON-LD types of an article proper: the types of [`ARTICLE_TYPES`] that are written text.
+pub(super) const PROSE_TYPES: &[&str] = ARTICLE_TYPES.split_at(PROSE_TYPE_COUNT).0;
+
+/// Where the JSON-LD item that describes the page's text is: a specific article type over a
+/// generic `WebPage` (the first of equals).
+fn main_item(ld: &[Value]) -> Option<usize> {
+    ld.iter()
+        .enumerate()
+        .filter_map(|(i, item)| item.as_object().map(|m| (i, m)))
+        .filter(|(_, m)| {
+            types_of(m)
+                .iter()
+                .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
+        })
+        .min_by_key(|(_, m)| types_of(m).iter().any(|t| t == "WebPage"))
+        .map(|(i, _)| i)
+}
 
 /// The first value of `key` in a JSON-LD value, depth first, at most a few levels down.
 pub(super) fn first_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
