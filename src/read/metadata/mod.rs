@@ -8,8 +8,9 @@
 //! as the title when what the page declares agrees with it.
 //!
 //! Where a fact has several sources, the choice is a table of named rules tried in order
-//! (`title::RULES`, `authors::RULES`, `dates::PUBLISHED_RULES`, `dates::MODIFIED_RULES`);
-//! the rule that gave the answer travels with it as [`Chosen::rule`], so a tool can show why.
+//! (`title::RULES`, `authors::RULES`, `dates::DECLARED_RULES` within `dates::PUBLISHED_RULES`,
+//! `dates::MODIFIED_RULES`); the rule that gave the answer travels with it as
+//! [`Chosen::rule`], so a tool can show why.
 
 mod about;
 mod authors;
