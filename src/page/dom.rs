@@ -2,6 +2,9 @@
 
 use std::sync::OnceLock;
 
+use ego_tree::NodeId;
+use ego_tree::iter::Edge;
+use scraper::node::Node;
 use scraper::{ElementRef, Selector};
 
 /// Parses a selector given by a client or a model, with a message naming it on failure.
@@ -116,6 +119,58 @@ pub fn text_capped(element: ElementRef<'_>, max_chars: usize) -> String {
     };
     walk(element, &mut text);
     text.out
+}
+
+/// Where [`flat_text_raw`] stops reading, in bytes of text (the same bound as the content
+/// renderer's output: text past it is never shown).
+const MAX_FLAT_TEXT_BYTES: usize = 200_000;
+
+/// Text of a subtree, whitespace collapsed, without recursion.
+pub fn flat_text(el: ElementRef<'_>) -> String {
+    collapse_whitespace(&flat_text_raw(el))
+}
+
+/// Text of a subtree as written (for `<pre>`), skipping scripts, styles, buttons and icons,
+/// without recursion.
+pub fn flat_text_raw(el: ElementRef<'_>) -> String {
+    let mut out = String::new();
+    let mut skipping: Option<NodeId> = None;
+    for edge in el.traverse() {
+        match edge {
+            Edge::Open(node) => {
+                if skipping.is_some() {
+                    continue;
+                }
+                match node.value() {
+                    Node::Text(t) => {
+                        out.push_str(t);
+                        if out.len() > MAX_FLAT_TEXT_BYTES {
+                            break;
+                        }
+                    }
+                    Node::Element(e) => {
+                        // A button's label ("Copy item path") or an icon's title is not text
+                        // of the element that holds it.
+                        if matches!(
+                            e.name(),
+                            "script" | "style" | "noscript" | "template" | "button" | "svg"
+                        ) {
+                            skipping = Some(node.id());
+                        } else if e.name() == "br" || is_block(e.name()) {
+                            out.push('\n');
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Edge::Close(node) => {
+                if skipping == Some(node.id()) {
+                    skipping = None;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `text` cut to at most `max_chars` characters, the last of them `…` when it was cut: the

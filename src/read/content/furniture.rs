@@ -10,9 +10,9 @@ use ego_tree::NodeId;
 use ego_tree::iter::Edge;
 use scraper::ElementRef;
 
-use super::render::flat_text;
 use super::stats::Stats;
 use crate::page::dates::date_pattern;
+use crate::page::dom::flat_text;
 
 /// A byline or date line is at most this long.
 const MAX_LINE_CHARS: usize = 160;

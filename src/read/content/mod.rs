@@ -4,10 +4,7 @@
 //! element pick the content container (see `select`), boilerplate inside it is skipped
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
-mod byline;
 mod furniture;
-pub mod meta;
-mod people;
 mod render;
 mod select;
 mod stats;
@@ -18,7 +15,7 @@ use crate::page::Page;
 use crate::page::dom::cut_chars;
 
 pub(crate) use crate::page::chrome::is_hidden;
-pub(crate) use render::{flat_text, flat_text_raw};
+pub(crate) use crate::page::dom::{flat_text, flat_text_raw};
 
 /// Longest `text` or `markdown`, in characters.
 pub const MAX_CHARS: usize = 200_000;
@@ -50,18 +47,18 @@ pub struct MainContent {
 /// "Related stories" lists are left out of the body (they have fields of their own); the
 /// Markdown opens with the headline as a `#` heading. Text is capped at [`MAX_CHARS`].
 pub fn main_content(page: &Page) -> MainContent {
-    let meta = meta::read(page);
+    let meta = crate::read::metadata::read(page);
     let (text, markdown) = body_of(page, meta.is_article);
     let excerpt = meta.description.clone().or_else(|| first_paragraph(&text));
     // The body leaves the headline out; the Markdown opens with it as its one `#` heading.
-    let markdown = match &meta.title {
+    let markdown = match meta.title_text() {
         Some(title) if !markdown.starts_with("# ") => format!("# {title}\n\n{markdown}"),
         _ => markdown,
     };
     MainContent {
         byline: meta.byline(),
-        title: meta.title,
-        published_at: meta.published_at,
+        title: meta.title.map(|t| t.value),
+        published_at: meta.published_at.map(|d| d.value),
         lang: meta.lang,
         excerpt,
         site_name: meta.site_name,

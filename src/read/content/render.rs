@@ -3,12 +3,12 @@
 use std::collections::HashSet;
 
 use ego_tree::NodeId;
-use ego_tree::iter::Edge;
 use scraper::ElementRef;
 use scraper::node::Node;
 
 use crate::page::Page;
 use crate::page::chrome;
+use crate::page::dom::{flat_text, flat_text_raw};
 
 /// Output cap, in bytes of text (the tool caps characters too; this bounds the work).
 pub(crate) const MAX_OUTPUT: usize = 200_000;
@@ -392,54 +392,6 @@ fn escape_inline(text: &str, markdown: bool) -> String {
             out.push('\\');
         }
         out.push(c);
-    }
-    out
-}
-
-/// Text of a subtree, whitespace collapsed, without recursion.
-pub(crate) fn flat_text(el: ElementRef<'_>) -> String {
-    crate::page::dom::collapse_whitespace(&flat_text_raw(el))
-}
-
-/// Text of a subtree as written (for `<pre>`), skipping scripts, styles, buttons and icons,
-/// without recursion.
-pub(crate) fn flat_text_raw(el: ElementRef<'_>) -> String {
-    let mut out = String::new();
-    let mut skipping: Option<NodeId> = None;
-    for edge in el.traverse() {
-        match edge {
-            Edge::Open(node) => {
-                if skipping.is_some() {
-                    continue;
-                }
-                match node.value() {
-                    Node::Text(t) => {
-                        out.push_str(t);
-                        if out.len() > MAX_OUTPUT {
-                            break;
-                        }
-                    }
-                    Node::Element(e) => {
-                        // A button's label ("Copy item path") or an icon's title is not text
-                        // of the element that holds it.
-                        if matches!(
-                            e.name(),
-                            "script" | "style" | "noscript" | "template" | "button" | "svg"
-                        ) {
-                            skipping = Some(node.id());
-                        } else if e.name() == "br" || crate::page::dom::is_block(e.name()) {
-                            out.push('\n');
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Edge::Close(node) => {
-                if skipping == Some(node.id()) {
-                    skipping = None;
-                }
-            }
-        }
     }
     out
 }

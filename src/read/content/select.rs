@@ -50,7 +50,7 @@ pub(crate) struct Choice<'a> {
 }
 
 /// Picks the main-content element of a document; `article` when the page declares itself an
-/// article (see `meta::Metadata::is_article`).
+/// article (see `metadata::Metadata::is_article`).
 pub(crate) fn choose(document: &Html, article: bool) -> Choice<'_> {
     let body = document
         .select_checked(static_selector!("body"))
@@ -119,7 +119,12 @@ pub(crate) fn choose(document: &Html, article: bool) -> Choice<'_> {
         }
     }
     prune_link_blocks(root, &stats, &mut skip);
-    super::furniture::skip_furniture(root, super::byline::headline(document), &stats, &mut skip);
+    super::furniture::skip_furniture(
+        root,
+        crate::read::metadata::headline(document),
+        &stats,
+        &mut skip,
+    );
     Choice { root, skip }
 }
 

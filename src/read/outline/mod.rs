@@ -16,6 +16,7 @@ use crate::page::Page;
 use crate::page::chrome::in_chrome;
 use crate::page::dom::{is_css_ident, parse_selector, shorten, simple_selector, text_of};
 use crate::page::interrupt::SelectChecked;
+use crate::read::structured::types_of;
 use crate::static_selector;
 
 /// The compact outline of a page.
@@ -35,7 +36,7 @@ pub struct Outline {
     pub tables: Vec<TableInfo>,
     /// Number of forms.
     pub forms: usize,
-    /// Types of JSON-LD items (`Product`, `Article`, …).
+    /// Types of JSON-LD items (`Product`, `Article`, …), as `html.jsonld` reads them.
     pub jsonld_types: Vec<String>,
     /// Whether there is an `<article>` or `<main>` element.
     pub has_article: bool,
@@ -147,7 +148,7 @@ pub fn outline(page: &Page) -> Outline {
         blocks: repeated_blocks(page),
         tables: tables(doc),
         forms: doc.select_checked(static_selector!("form")).count(),
-        jsonld_types: jsonld_types(doc),
+        jsonld_types: jsonld_types(page),
         has_article: doc
             .select_checked(static_selector!("article, main, [role=main]"))
             .next()
@@ -1018,37 +1019,22 @@ fn table_selector(doc: &Html, table: ElementRef<'_>) -> String {
     format!("table:nth-of-type({})", index + 1)
 }
 
-fn jsonld_types(doc: &Html) -> Vec<String> {
-    let mut types = Vec::new();
-    for script in doc.select_checked(static_selector!(r#"script[type="application/ld+json"]"#)) {
-        let text: String = script.text().collect();
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
-            continue;
-        };
-        collect_types(&value, &mut types);
-    }
-    types.dedup();
-    types.truncate(20);
-    types
-}
+/// Most JSON-LD types listed.
+const MAX_JSONLD_TYPES: usize = 20;
 
-fn collect_types(value: &serde_json::Value, out: &mut Vec<String>) {
-    match value {
-        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_types(v, out)),
-        serde_json::Value::Object(map) => {
-            match map.get("@type") {
-                Some(serde_json::Value::String(t)) => out.push(t.clone()),
-                Some(serde_json::Value::Array(ts)) => {
-                    out.extend(ts.iter().filter_map(|t| t.as_str().map(str::to_owned)))
-                }
-                _ => {}
-            }
-            if let Some(graph) = map.get("@graph") {
-                collect_types(graph, out);
-            }
-        }
-        _ => {}
-    }
+/// The `@type`s of the page's JSON-LD items as local names (`Product`, not
+/// `http://schema.org/Product`), a run of one type once. Read by the one JSON-LD reader, the
+/// one `html.jsonld` answers from, so the outline sees every item it finds (a block with
+/// comments or trailing commas, one a head manager wrote into a `<meta>`).
+fn jsonld_types(page: &Page) -> Vec<String> {
+    let mut types: Vec<String> = crate::read::structured::json_ld(page)
+        .iter()
+        .filter_map(serde_json::Value::as_object)
+        .flat_map(types_of)
+        .collect();
+    types.dedup();
+    types.truncate(MAX_JSONLD_TYPES);
+    types
 }
 
 #[cfg(test)]

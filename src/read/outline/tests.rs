@@ -217,3 +217,21 @@ fn a_card_link_spelled_as_a_definition_list_is_named_by_its_name_entry() {
         Some(("dl > dd:nth-of-type(2)".into(), "ST-5".into()))
     );
 }
+
+#[test]
+fn jsonld_types_are_those_the_structured_reader_finds() {
+    // Neither block is strict JSON: a comment and a trailing comma, and a block a head
+    // manager wrote into a `<meta>`. Types are local names.
+    let html = r#"<html><head>
+        <script type="application/ld+json; charset=utf-8">// generated
+        {"@context": "https://schema.org", "@type": "http://schema.org/Product", "name": "Kettle",}</script>
+        <meta name="script:ld+json" content='{"@type": "BreadcrumbList", "itemListElement": []}'>
+        </head><body><p>A kettle.</p></body></html>"#;
+    let page = Page::parse(
+        url::Url::parse("https://shop.example/kettle").unwrap(),
+        html,
+    );
+    assert_eq!(outline(&page).jsonld_types, ["Product", "BreadcrumbList"]);
+    // `html.jsonld` answers the same two items.
+    assert_eq!(crate::read::structured::items(&page).len(), 2);
+}

@@ -62,14 +62,7 @@ fn flatten(value: Value, context: Option<&Value>, out: &mut Vec<Value>) {
                     other => vec![other],
                 };
                 for member in graph {
-                    if let Value::Object(mut m) = member {
-                        if let Some(ctx) = context
-                            && !m.contains_key("@context")
-                        {
-                            m.insert("@context".into(), ctx.clone());
-                        }
-                        out.push(Value::Object(m));
-                    }
+                    push_graph_member(member, context, out);
                 }
                 // What remains next to the graph is an item only if it says something.
                 map.remove("@context");
@@ -86,6 +79,27 @@ fn flatten(value: Value, context: Option<&Value>, out: &mut Vec<Value>) {
                     map.insert("@context".into(), ctx.clone());
                 }
                 out.push(Value::Object(map));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Adds a member of a `@graph` as an item with the graph's `@context`; a member that is itself
+/// a list (`"@graph": [{…}, [{…}, {…}]]`, as some site builders write it) adds each of its own.
+fn push_graph_member(member: Value, context: Option<&Value>, out: &mut Vec<Value>) {
+    match member {
+        Value::Object(mut m) => {
+            if let Some(ctx) = context
+                && !m.contains_key("@context")
+            {
+                m.insert("@context".into(), ctx.clone());
+            }
+            out.push(Value::Object(m));
+        }
+        Value::Array(members) => {
+            for member in members {
+                push_graph_member(member, context, out);
             }
         }
         _ => {}
@@ -263,6 +277,19 @@ mod tests {
             parse_lenient(r#"{"url": "http://x.com/a//b"}"#).unwrap(),
             json!({"url": "http://x.com/a//b"})
         );
+    }
+
+    #[test]
+    fn a_list_inside_a_graph_is_flattened_too() {
+        let mut out = Vec::new();
+        flatten(
+            json!({"@context": "https://schema.org", "@graph": [{"@type": "A"}, [{"@type": "B"}, [{"@type": "C"}]]]}),
+            None,
+            &mut out,
+        );
+        let types: Vec<&str> = out.iter().filter_map(|v| v["@type"].as_str()).collect();
+        assert_eq!(types, ["A", "B", "C"]);
+        assert!(out.iter().all(|v| v["@context"] == "https://schema.org"));
     }
 
     #[test]

@@ -72,7 +72,7 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "Page metadata: title (the visible headline), document title, description, canonical URL, language, author, publication time, site name, OpenGraph and Twitter card tags.",
-            "{title, document_title, description, canonical, lang, author (every author, as a person writes them: \"Ann Lee and Bo Chen\"), authors [..], published_time (ISO-8601; the date printed by the byline, else the declared one), modified_time (ISO-8601), site_name, og: {..}, twitter: {..}} (absent facts are null).",
+            "{title, document_title, description, canonical, lang, author (every author, as a person writes them: \"Ann Lee and Bo Chen\"), authors [..], published_time (ISO-8601; the date printed by the byline, else the declared one), modified_time (ISO-8601), site_name, og: {..}, twitter: {..}, rules: {title, authors, published_time, modified_time} (the name of the rule that read each of these facts, e.g. \"og_title\", \"jsonld_date_published\")} (absent facts are null).",
             Effect::Replace,
             meta,
         ),
@@ -1060,7 +1060,7 @@ fn forms(ws: &mut Workspace<'_>, _params: FormsParams) -> Result<Value, ToolErro
     Ok(Value::Array(out))
 }
 
-/// The result of `html.meta`: the page's one metadata reader ([`crate::read::content::meta`]),
+/// The result of `html.meta`: the page's one metadata reader ([`crate::read::metadata`]),
 /// capped, plus the OpenGraph and Twitter card tags as the page wrote them.
 #[derive(Debug, Serialize)]
 struct PageMeta {
@@ -1079,6 +1079,18 @@ struct PageMeta {
     site_name: Option<String>,
     og: Map<String, Value>,
     twitter: Map<String, Value>,
+    /// Why: the rule that read each fact chosen among several sources.
+    rules: MetaRules,
+}
+
+/// The evidence of `html.meta`: for each fact read by a table of rules, the name of the rule
+/// that gave the answer (`"published_time": "jsonld_date_published"`), null when no rule did.
+#[derive(Debug, Serialize)]
+struct MetaRules {
+    title: Option<&'static str>,
+    authors: Option<&'static str>,
+    published_time: Option<&'static str>,
+    modified_time: Option<&'static str>,
 }
 
 fn meta(ws: &mut Workspace<'_>, _params: MetaParams) -> Result<Value, ToolError> {
@@ -1103,28 +1115,35 @@ fn meta(ws: &mut Workspace<'_>, _params: MetaParams) -> Result<Value, ToolError>
             }
         }
     }
-    let read = crate::read::content::meta::read(ws.page);
+    let read = crate::read::metadata::read(ws.page);
     let cap = |text: Option<String>| text.map(|t| cap_label(ws, t));
     let author = read.byline().map(|a| ws.cap_text(a));
     let authors: Vec<String> = read
-        .authors
+        .author_names()
         .iter()
         .take(ws.limits.max_items)
         .map(|a| cap_label(ws, a.clone()))
         .collect();
+    let rules = MetaRules {
+        title: read.title.as_ref().map(|t| t.rule),
+        authors: read.authors.as_ref().map(|a| a.rule),
+        published_time: read.published_at.as_ref().map(|d| d.rule),
+        modified_time: read.modified_at.as_ref().map(|d| d.rule),
+    };
     let result = PageMeta {
-        title: read.title.map(|t| ws.cap_text(t)),
+        title: read.title.map(|t| ws.cap_text(t.value)),
         document_title: read.document_title.map(|t| ws.cap_text(t)),
         description: read.description.map(|d| ws.cap_text(d)),
         canonical: cap(read.canonical),
         lang: cap(read.lang),
         author,
         authors,
-        published_time: read.published_at,
-        modified_time: read.modified_at,
+        published_time: read.published_at.map(|d| d.value),
+        modified_time: read.modified_at.map(|d| d.value),
         site_name: cap(read.site_name),
         og,
         twitter,
+        rules,
     };
     serde_json::to_value(result).map_err(|e| ToolError::Failed(e.to_string()))
 }

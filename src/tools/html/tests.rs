@@ -305,7 +305,8 @@ mod catalog {
                     "site_name": "Northwind Outfitters",
                     "image": ["https://cdn.northwind.example/og/trail-1.jpg", "https://cdn.northwind.example/og/trail-2.jpg"]
                 },
-                "twitter": {"card": "summary_large_image", "site": "@northwind"}
+                "twitter": {"card": "summary_large_image", "site": "@northwind"},
+                "rules": {"title": "h1", "authors": "meta_author", "published_time": "meta_published_time", "modified_time": null}
             })
         );
         let contact = page(CONTACT, "https://harbourbooks.example/contact");
@@ -314,7 +315,8 @@ mod catalog {
             json!({"title": "Contact Harbour Books", "document_title": "Contact us | Harbour Books", "description": null, "canonical": null, "lang": "en-GB",
                    "author": null,
                 "authors": [], "published_time": "2024-11-05",
-                "modified_time": null, "site_name": null, "og": {}, "twitter": {}})
+                "modified_time": null, "site_name": null, "og": {}, "twitter": {},
+                "rules": {"title": "h1", "authors": null, "published_time": "meta_date", "modified_time": null}})
         );
     }
 
@@ -337,6 +339,27 @@ mod catalog {
         assert_eq!(meta["author"], json!("Ada and Grace Hopper"));
         assert_eq!(meta["authors"], json!(["Ada", "Grace Hopper"]));
         assert_eq!(meta["site_name"], json!("Acme"));
+    }
+
+    #[test]
+    fn meta_names_the_rule_behind_each_chosen_fact() {
+        let p = page(
+            r#"<html><head><title>Why the sea is salty | Ocean Facts</title><meta property="og:title" content="Why the sea is salty">
+            <script type="application/ld+json">{"@type": "Article", "datePublished": "2025-01-02", "author": {"name": "Ada Lovelace"}}</script></head>
+            <body><h1>Ocean Facts</h1><p>Text.</p></body></html>"#,
+            "https://x.example/salty",
+        );
+        let meta = call(&p, "html.meta", json!({}));
+        assert_eq!(meta["title"], json!("Why the sea is salty"));
+        assert_eq!(
+            meta["rules"],
+            json!({
+                "title": "og_title",
+                "authors": "jsonld_author",
+                "published_time": "jsonld_date_published",
+                "modified_time": null
+            })
+        );
     }
 
     #[test]

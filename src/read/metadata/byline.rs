@@ -8,10 +8,11 @@
 use scraper::node::Node;
 use scraper::{ElementRef, Html};
 
+use crate::page::chrome::is_hidden;
 use crate::page::dates::{date_pattern, normalise_date, other_reading};
 use crate::page::dom::collapse_whitespace;
+use crate::page::dom::flat_text;
 use crate::page::interrupt::SelectChecked;
-use crate::read::content::{flat_text, is_hidden};
 
 /// A name is at most this long.
 const MAX_NAME_CHARS: usize = 60;
@@ -160,7 +161,7 @@ fn declared_titles(doc: &Html, without_site: bool) -> Vec<String> {
         .map(|t| {
             let title = flat_text(t);
             if without_site {
-                super::meta::clean_title(&title)
+                super::title::clean_title(&title)
             } else {
                 title
             }
@@ -171,7 +172,7 @@ fn declared_titles(doc: &Html, without_site: bool) -> Vec<String> {
 /// Whether two titles are the same headline: more than half the words of each are in the
 /// other (a logo "Site Co." is in "Story | Site Co." but not the other way round).
 fn same_title(a: &str, b: &str) -> bool {
-    let (a, b) = (super::meta::title_words(a), super::meta::title_words(b));
+    let (a, b) = (super::title::title_words(a), super::title::title_words(b));
     let covered = |x: &[String], y: &[String]| {
         !x.is_empty() && 2 * x.iter().filter(|w| y.contains(w)).count() > x.len()
     };
