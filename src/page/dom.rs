@@ -417,15 +417,6 @@ pub fn first_number(text: &str) -> Option<f64> {
     m.as_str().replace(',', "").parse().ok()
 }
 
-/// A number as JSON: whole numbers as integers (42, not 42.0), None when not finite.
-pub fn number_value(number: f64) -> Option<serde_json::Value> {
-    if number.fract() == 0.0 && number.abs() < 9e15 {
-        #[allow(clippy::cast_possible_truncation, reason = "whole and below 2^53")]
-        return Some(serde_json::Value::from(number as i64));
-    }
-    serde_json::Number::from_f64(number).map(serde_json::Value::Number)
-}
-
 /// Longest pattern a client or a model may send.
 pub const MAX_PATTERN_CHARS: usize = 1000;
 

@@ -458,10 +458,10 @@ fn fields_from_records(request: &Request) -> Plan {
                 .unwrap_or_default(),
         })
         .collect();
-    let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();
     let mut calls = vec![ToolCall::typed(
         &RecordsParams {
-            fields: Some(fields.clone()),
+            fields: Some(fields),
             ..RecordsParams::default()
         },
         format!(
@@ -469,7 +469,7 @@ fn fields_from_records(request: &Request) -> Plan {
             names.join(", ")
         ),
     )];
-    calls.extend(tidy(names.first().copied()));
+    calls.extend(tidy(names.first().map(String::as_str)));
     if let Some((role, descending)) = request.sort
         && let Some(field) = request.fields.iter().find(|f| f.role == role)
     {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::page::dates::{normalise_date, timestamp};
-use crate::page::dom::{first_number, number_value};
+use crate::page::dom::{first_number, json_number};
 use crate::page::money::is_price_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
 
@@ -244,7 +244,7 @@ fn typed(role: FieldRole, value: Value, month_first: bool) -> Value {
     let read = match role {
         FieldRole::Author => by_line(text).map(|name| Value::String(name.to_owned())),
         FieldRole::Date => normalise_date(text, month_first).map(Value::String),
-        FieldRole::Score | FieldRole::Comments => first_number(text).and_then(number_value),
+        FieldRole::Score | FieldRole::Comments => first_number(text).and_then(json_number),
         _ => None,
     };
     read.unwrap_or(value)

@@ -335,7 +335,7 @@ fn read_field(
     }
     match spec.kind {
         FieldKind::Number => first_number(&raw)
-            .and_then(crate::page::dom::number_value)
+            .and_then(json_number)
             .unwrap_or(Value::Null),
         FieldKind::Date => Value::String(
             normalise_date(&raw, month_first(&ws.page.document))
