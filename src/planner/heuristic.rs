@@ -10,12 +10,13 @@ use serde_json::Value;
 use super::intent::{self, Intent, Request, RequestedField};
 use super::{DraftSender, Plan, Planner, PlannerContext, PlannerError};
 use crate::read::outline::RepeatedBlock;
+use crate::read::role::FieldRole;
 use crate::tools::ToolCall;
 use crate::tools::data::{DedupeParams, FilterOp, FilterParams, SelectColumnsParams, SortParams};
 use crate::tools::extract::{
-    DatesParams, EmailsParams, FieldKind, FieldRole, FieldSpec, FieldsParams, FullFieldSpec,
-    ListScope, MainContentParams, PhonesParams, PricesParams, ProductParams, RecordsParams,
-    TopNParams, WantedField,
+    DatesParams, EmailsParams, FieldKind, FieldSpec, FieldsParams, FullFieldSpec, ListScope,
+    MainContentParams, PhonesParams, PricesParams, ProductParams, RecordsParams, TopNParams,
+    WantedField,
 };
 use crate::tools::html::{
     CodeParams, ImagesParams, LinksParams, MetaParams, SelectParams, TablesParams,
@@ -231,16 +232,18 @@ fn metadata_shape(fields: &[RequestedField]) -> Option<ToolCall> {
     let mut rename = IndexMap::new();
     for field in fields {
         let key = match field.role {
-            "title" => "title",
-            "author" => "author",
-            "date" if field.name.starts_with("update") || field.name.starts_with("modified") => {
+            FieldRole::Title => "title",
+            FieldRole::Author => "author",
+            FieldRole::Date
+                if field.name.starts_with("update") || field.name.starts_with("modified") =>
+            {
                 "modified_time"
             }
-            "date" => "published_time",
-            "description" => "description",
-            "url" => "canonical",
-            "image" => "og.image",
-            _ => continue,
+            FieldRole::Date => "published_time",
+            FieldRole::Description => "description",
+            FieldRole::Url => "canonical",
+            FieldRole::Image => "og.image",
+            FieldRole::Score | FieldRole::Price | FieldRole::Comments | FieldRole::Text => continue,
         };
         if columns.iter().any(|c| c == key) {
             continue;
@@ -269,8 +272,8 @@ fn metadata_shape(fields: &[RequestedField]) -> Option<ToolCall> {
 /// first 10 results").
 fn fit(block: &RepeatedBlock, request: &Request) -> f64 {
     let wanted = &request.fields;
-    let roles: Vec<&str> = if wanted.is_empty() {
-        vec!["title", "url"]
+    let roles: Vec<FieldRole> = if wanted.is_empty() {
+        vec![FieldRole::Title, FieldRole::Url]
     } else {
         wanted.iter().map(|f| f.role).collect()
     };
@@ -317,7 +320,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     // engine reads every part of an item and names it. When it has no list with them, the
     // blocks come next.
     let records_for_fields = !request.fields.is_empty()
-        && (request.fields.iter().any(|f| f.role == "text")
+        && (request.fields.iter().any(|f| f.role == FieldRole::Text)
             || candidates
                 .first()
                 .is_none_or(|best| !field_specs(best, &request.fields).2.is_empty()));
@@ -382,20 +385,19 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     calls.extend(tidy(order.first().map(String::as_str)));
     // Dates that do not read as moments would sort as words; the page's own order (usually
     // newest first) is the better answer then.
-    let sortable = |role: &str| {
-        role != "date"
-            || block
-                .fields
-                .iter()
-                .any(|f| f.role == "date" && crate::page::dates::timestamp(&f.sample, 0).is_some())
+    let sortable = |role: FieldRole| {
+        role != FieldRole::Date
+            || block.fields.iter().any(|f| {
+                f.role == FieldRole::Date && crate::page::dates::timestamp(&f.sample, 0).is_some()
+            })
     };
-    if let Some((role, descending)) = request.sort.filter(|(role, _)| sortable(role))
+    if let Some((role, descending)) = request.sort.filter(|(role, _)| sortable(*role))
         && let Some(field) = request
             .fields
             .iter()
             .find(|f| f.role == role)
             .map(|f| f.name.clone())
-            .or_else(|| order.iter().find(|n| *n == role).cloned())
+            .or_else(|| order.iter().find(|n| *n == role.as_str()).cloned())
     {
         calls.push(ToolCall::typed(
             &SortParams {
@@ -450,7 +452,7 @@ fn fields_from_records(request: &Request) -> Plan {
         .iter()
         .map(|field| WantedField {
             name: field.name.clone(),
-            role: field_role(field.role),
+            role: field.role,
             words: intent::ROLE_WORDS
                 .iter()
                 .find(|(role, _)| *role == field.role)
@@ -487,22 +489,6 @@ fn fields_from_records(request: &Request) -> Plan {
         done: true,
         notes: Vec::new(),
         usage: (0, 0),
-    }
-}
-
-/// The records' role for an item part the request names.
-fn field_role(role: &str) -> FieldRole {
-    match role {
-        "title" => FieldRole::Title,
-        "url" => FieldRole::Url,
-        "score" => FieldRole::Score,
-        "price" => FieldRole::Price,
-        "image" => FieldRole::Image,
-        "date" => FieldRole::Date,
-        "author" => FieldRole::Author,
-        "comments" => FieldRole::Comments,
-        "description" => FieldRole::Description,
-        _ => FieldRole::Text,
     }
 }
 
@@ -544,14 +530,21 @@ fn field_specs(
     let mut missing = Vec::new();
     let defaults: Vec<RequestedField>;
     let wanted = if wanted.is_empty() {
-        defaults = ["title", "url", "price", "score", "date", "image"]
-            .into_iter()
-            .filter(|role| block.fields.iter().any(|f| f.role == *role))
-            .map(|role| RequestedField {
-                name: role.to_owned(),
-                role,
-            })
-            .collect();
+        defaults = [
+            FieldRole::Title,
+            FieldRole::Url,
+            FieldRole::Price,
+            FieldRole::Score,
+            FieldRole::Date,
+            FieldRole::Image,
+        ]
+        .into_iter()
+        .filter(|role| block.fields.iter().any(|f| f.role == *role))
+        .map(|role| RequestedField {
+            name: role.as_str().to_owned(),
+            role,
+        })
+        .collect();
         if defaults.is_empty() {
             fields.insert("text".into(), whole_item_text());
             return (fields, vec!["text".into()], missing);
@@ -562,38 +555,39 @@ fn field_specs(
     };
     // Posts and comments have no heading: their "longest link" is the poster's name, which
     // is the author, not a title. Such an item is named by its text.
-    let sample_of = |role: &str| {
+    let sample_of = |role: FieldRole| {
         block
             .fields
             .iter()
             .find(|f| f.role == role)
             .map(|f| f.sample.as_str())
     };
-    let title_is_author = sample_of("title").is_some_and(|title| {
-        !title.is_empty() && sample_of("author").is_some_and(|author| author.contains(title))
+    let title_is_author = sample_of(FieldRole::Title).is_some_and(|title| {
+        !title.is_empty()
+            && sample_of(FieldRole::Author).is_some_and(|author| author.contains(title))
     });
-    let body_named = wanted.iter().any(|f| f.role == "description");
+    let body_named = wanted.iter().any(|f| f.role == FieldRole::Description);
     for field in wanted {
         // "posts with author, date and text": the body the user named stands for the item,
         // in the place the user gave it.
-        if field.role == "title" && title_is_author && body_named {
+        if field.role == FieldRole::Title && title_is_author && body_named {
             continue;
         }
-        let (role, name) = if field.role == "title" && title_is_author {
-            ("description", "text".to_owned())
+        let (role, name) = if field.role == FieldRole::Title && title_is_author {
+            (FieldRole::Description, "text".to_owned())
         } else {
             (field.role, field.name.clone())
         };
         match block.fields.iter().find(|f| f.role == role) {
             Some(candidate) => {
-                let spec = if field.role == "date" {
+                let spec = if field.role == FieldRole::Date {
                     // Dates come back as ISO-8601 where the page prints one.
                     let full = FieldSpec::Short(candidate.spec.clone()).to_full();
                     FieldSpec::Full(FullFieldSpec {
                         kind: FieldKind::Date,
                         ..full
                     })
-                } else if matches!(field.role, "score" | "comments") {
+                } else if matches!(field.role, FieldRole::Score | FieldRole::Comments) {
                     let (next_sibling, selector) = candidate
                         .spec
                         .strip_prefix('+')
@@ -612,7 +606,7 @@ fn field_specs(
             }
             // Items with no part that looks like a name (paragraph promos, text rows) are
             // named by their whole text rather than left without the field asked for.
-            None if matches!(field.role, "text" | "title") => {
+            None if matches!(field.role, FieldRole::Text | FieldRole::Title) => {
                 fields.insert(name.clone(), whole_item_text());
                 order.push(name);
             }
@@ -649,12 +643,12 @@ mod tests {
         }
     }
 
-    fn wanted(names: &[(&str, &'static str)]) -> Vec<RequestedField> {
+    fn wanted(names: &[(&str, FieldRole)]) -> Vec<RequestedField> {
         names
             .iter()
             .map(|(name, role)| RequestedField {
                 name: (*name).to_owned(),
-                role,
+                role: *role,
             })
             .collect()
     }
@@ -754,12 +748,12 @@ mod tests {
         let mut with_parts = context("every product with its name and price", 0);
         with_parts.outline.blocks = vec![block(vec![
             FieldCandidate {
-                role: "title",
+                role: FieldRole::Title,
                 spec: "h3".into(),
                 sample: "Mug".into(),
             },
             FieldCandidate {
-                role: "price",
+                role: FieldRole::Price,
                 spec: ".price".into(),
                 sample: "$4.99".into(),
             },
@@ -804,7 +798,7 @@ mod tests {
     fn a_requested_title_falls_back_to_the_item_text() {
         let (fields, order, missing) = field_specs(
             &block(Vec::new()),
-            &wanted(&[("title", "title"), ("link", "url")]),
+            &wanted(&[("title", FieldRole::Title), ("link", FieldRole::Url)]),
         );
         assert_eq!(
             serde_json::to_value(&fields).unwrap(),
@@ -817,12 +811,12 @@ mod tests {
     #[test]
     fn a_found_title_is_used_as_found() {
         let title = FieldCandidate {
-            role: "title",
+            role: FieldRole::Title,
             spec: "h3".into(),
             sample: "First".into(),
         };
         let (fields, order, missing) =
-            field_specs(&block(vec![title]), &wanted(&[("name", "title")]));
+            field_specs(&block(vec![title]), &wanted(&[("name", FieldRole::Title)]));
         assert_eq!(
             serde_json::to_value(&fields).unwrap(),
             json!({"name": "h3"})

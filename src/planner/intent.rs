@@ -5,6 +5,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
+use crate::read::role::FieldRole;
+
 /// What the user is asking for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -44,7 +46,7 @@ pub struct RequestedField {
     /// The key used in the output (the user's own word).
     pub name: String,
     /// The item part: title, url, image, price, date, score, comments, author, description.
-    pub role: &'static str,
+    pub role: FieldRole,
 }
 
 /// The request as understood.
@@ -57,16 +59,16 @@ pub struct Request {
     /// Fields named by the user, in the order named.
     pub fields: Vec<RequestedField>,
     /// Sort wanted: (role, descending).
-    pub sort: Option<(&'static str, bool)>,
+    pub sort: Option<(FieldRole, bool)>,
     /// The user asked for every list on the page ("all the lists", "every table and list"),
     /// not only the main one.
     pub all_lists: bool,
 }
 
 /// Words for each item role; the first is the default output key.
-pub const ROLE_WORDS: &[(&str, &[&str])] = &[
+pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
     (
-        "title",
+        FieldRole::Title,
         &[
             "title",
             "titles",
@@ -79,7 +81,7 @@ pub const ROLE_WORDS: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "url",
+        FieldRole::Url,
         &[
             "url",
             "urls",
@@ -91,14 +93,14 @@ pub const ROLE_WORDS: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "score",
+        FieldRole::Score,
         &[
             "points", "point", "score", "scores", "votes", "upvotes", "likes", "karma",
         ],
     ),
-    ("price", &["price", "prices", "cost", "costs"]),
+    (FieldRole::Price, &["price", "prices", "cost", "costs"]),
     (
-        "image",
+        FieldRole::Image,
         &[
             "image",
             "images",
@@ -112,7 +114,7 @@ pub const ROLE_WORDS: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "date",
+        FieldRole::Date,
         &[
             "date",
             "dates",
@@ -124,7 +126,7 @@ pub const ROLE_WORDS: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "author",
+        FieldRole::Author,
         &[
             "author",
             "authors",
@@ -136,9 +138,9 @@ pub const ROLE_WORDS: &[(&str, &[&str])] = &[
             "byline",
         ],
     ),
-    ("comments", &["comments", "comment", "replies"]),
+    (FieldRole::Comments, &["comments", "comment", "replies"]),
     (
-        "description",
+        FieldRole::Description,
         &[
             "description",
             "descriptions",
@@ -278,7 +280,7 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
     // Explicit columns win and keep their exact names: "columns: title, url, points".
     if let Some(columns) = output_instructions.and_then(explicit_columns) {
         for column in columns {
-            let role = role_of(&column.to_lowercase()).unwrap_or("text");
+            let role = role_of(&column.to_lowercase()).unwrap_or(FieldRole::Text);
             if !out.iter().any(|f| f.name == column) {
                 out.push(RequestedField { name: column, role });
             }
@@ -315,7 +317,7 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
             continue;
         }
         if let Some(role) = role_of(word) {
-            if role == "author" && word == "by" {
+            if role == FieldRole::Author && word == "by" {
                 continue; // "sorted by", "posted by" are not requests for an author field
             }
             // "alt text", "link text", "anchor text" belong to the image or link asked for.
@@ -330,7 +332,7 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
             let qualifier = at
                 .checked_sub(1)
                 .map(|i| words[i].as_str())
-                .filter(|w| role == "date" && DATE_QUALIFIERS.contains(w));
+                .filter(|w| role == FieldRole::Date && DATE_QUALIFIERS.contains(w));
             let name = match qualifier {
                 Some(q) => format!("{q}_{}", canonical_name(role, word)),
                 None => canonical_name(role, word),
@@ -349,12 +351,12 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
                 "with" | "including" | "include" | "showing"
             )
     });
-    if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == "title") {
+    if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
         out.insert(
             0,
             RequestedField {
                 name: "title".into(),
-                role: "title",
+                role: FieldRole::Title,
             },
         );
     }
@@ -402,7 +404,7 @@ fn explicit_columns(text: &str) -> Option<Vec<String>> {
 }
 
 /// The role a word names, if any.
-pub fn role_of(word: &str) -> Option<&'static str> {
+pub fn role_of(word: &str) -> Option<FieldRole> {
     ROLE_WORDS
         .iter()
         .find(|(_, ws)| ws.contains(&word))
@@ -410,7 +412,7 @@ pub fn role_of(word: &str) -> Option<&'static str> {
 }
 
 /// Output key for a role named by `word`: singular, the user's own word where it is a noun.
-fn canonical_name(role: &'static str, word: &str) -> String {
+fn canonical_name(role: FieldRole, word: &str) -> String {
     let singular = match word {
         "titles" => "title",
         "names" => "name",
@@ -437,7 +439,7 @@ fn canonical_name(role: &'static str, word: &str) -> String {
 }
 
 /// Sort order asked for: "most points", "cheapest", "highest rated", "newest", "oldest".
-fn sort(text: &str) -> Option<(&'static str, bool)> {
+fn sort(text: &str) -> Option<(FieldRole, bool)> {
     let lower = text.to_lowercase();
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
     if has(&[
@@ -447,10 +449,13 @@ fn sort(text: &str) -> Option<(&'static str, bool)> {
         "price ascending",
         "by price",
     ]) {
-        return Some(("price", !has(&["cheapest", "lowest", "least", "ascending"])));
+        return Some((
+            FieldRole::Price,
+            !has(&["cheapest", "lowest", "least", "ascending"]),
+        ));
     }
     if has(&["most expensive", "highest price", "priciest"]) {
-        return Some(("price", true));
+        return Some((FieldRole::Price, true));
     }
     if has(&[
         "most points",
@@ -465,16 +470,16 @@ fn sort(text: &str) -> Option<(&'static str, bool)> {
         "by score",
         "by votes",
     ]) {
-        return Some(("score", true));
+        return Some((FieldRole::Score, true));
     }
     if has(&["most comments", "most discussed", "most commented"]) {
-        return Some(("comments", true));
+        return Some((FieldRole::Comments, true));
     }
     if has(&["most recent", "newest", "latest", "recent"]) {
-        return Some(("date", true));
+        return Some((FieldRole::Date, true));
     }
     if has(&["oldest", "earliest"]) {
-        return Some(("date", false));
+        return Some((FieldRole::Date, false));
     }
     None
 }
@@ -540,7 +545,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         Intent::Tables
     } else if (has(&["link", "urls", "hrefs"])
         && !list_nouns
-        && fields.iter().all(|f| f.role == "url"))
+        && fields.iter().all(|f| f.role == FieldRole::Url))
         || has(&[
             "all links",
             "every link",
@@ -604,18 +609,18 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         Intent::Metadata
     } else if (has_word("images") || has_word("photos") || has_word("pictures"))
         && !list_nouns
-        && fields.iter().all(|f| f.role == "image")
+        && fields.iter().all(|f| f.role == FieldRole::Image)
         || has(&["image url", "image link", "image source", "img src"]) && !list_nouns
     {
         Intent::Images
     } else if (has_word("prices") || has(&["all prices", "every price"]))
         && !list_nouns
-        && fields.iter().all(|f| f.role == "price")
+        && fields.iter().all(|f| f.role == FieldRole::Price)
     {
         Intent::Prices
     } else if (has_word("dates") || has(&["all dates", "every date"]))
         && !list_nouns
-        && fields.iter().all(|f| f.role == "date")
+        && fields.iter().all(|f| f.role == FieldRole::Date)
     {
         Intent::Dates
     } else {
@@ -717,16 +722,19 @@ mod tests {
     fn sort_orders_in_their_common_wordings() {
         assert_eq!(
             parse("3 most recent posts", None).sort,
-            Some(("date", true))
+            Some((FieldRole::Date, true))
         );
-        assert_eq!(parse("the latest 5 jobs", None).sort, Some(("date", true)));
+        assert_eq!(
+            parse("the latest 5 jobs", None).sort,
+            Some((FieldRole::Date, true))
+        );
         assert_eq!(
             parse("events, oldest first", None).sort,
-            Some(("date", false))
+            Some((FieldRole::Date, false))
         );
         assert_eq!(
             parse("cheapest 2 products", None).sort,
-            Some(("price", false))
+            Some((FieldRole::Price, false))
         );
         assert_eq!(parse("top 10 stories", None).sort, None);
     }
@@ -737,14 +745,18 @@ mod tests {
         let names: Vec<_> = f.iter().map(|f| (f.name.as_str(), f.role)).collect();
         assert_eq!(
             names,
-            vec![("title", "title"), ("link", "url"), ("points", "score")]
+            vec![
+                ("title", FieldRole::Title),
+                ("link", FieldRole::Url),
+                ("points", FieldRole::Score)
+            ]
         );
         let with = fields("first five stories with points", None);
         assert_eq!(
             with.iter()
                 .map(|f| (f.name.as_str(), f.role))
                 .collect::<Vec<_>>(),
-            vec![("title", "title"), ("points", "score")]
+            vec![("title", FieldRole::Title), ("points", FieldRole::Score)]
         );
         let named = fields("names and prices", None);
         assert_eq!(
@@ -758,10 +770,10 @@ mod tests {
                 .map(|f| (f.name.as_str(), f.role))
                 .collect::<Vec<_>>(),
             vec![
-                ("title", "title"),
-                ("author", "author"),
-                ("date", "date"),
-                ("text", "description")
+                ("title", FieldRole::Title),
+                ("author", FieldRole::Author),
+                ("date", FieldRole::Date),
+                ("text", FieldRole::Description)
             ]
         );
         let images = fields("all images with their alt text", None);
@@ -810,7 +822,7 @@ mod tests {
         );
         assert_eq!(
             parse("the cheapest 3 products", None).sort,
-            Some(("price", false))
+            Some((FieldRole::Price, false))
         );
         assert_eq!(parse("product names and prices", None).intent, Intent::List);
         assert_eq!(parse("the cheapest product", None).intent, Intent::List);

@@ -8,4 +8,5 @@ pub mod metadata;
 pub mod navigation;
 pub mod outline;
 pub mod records;
+pub mod role;
 pub mod structured;

@@ -16,6 +16,7 @@ use crate::page::Page;
 use crate::page::chrome::in_chrome;
 use crate::page::dom::{is_css_ident, parse_selector, shorten, simple_selector, text_of};
 use crate::page::interrupt::SelectChecked;
+use crate::read::role::FieldRole;
 use crate::read::structured::types_of;
 use crate::static_selector;
 
@@ -78,7 +79,7 @@ pub struct RepeatedBlock {
 #[derive(Debug, Clone, Serialize)]
 pub struct FieldCandidate {
     /// What the field is: title, url, image, price, date, score, comments, author, description.
-    pub role: &'static str,
+    pub role: FieldRole,
     /// The `extract.fields` spec, relative to the item.
     pub spec: String,
     /// The value in the first item.
@@ -511,12 +512,15 @@ fn block_score(
     let distinct = texts.iter().collect::<std::collections::HashSet<_>>().len();
     #[allow(clippy::cast_precision_loss)]
     let distinct_factor = distinct as f64 / count;
-    let has = |role: &str| fields.iter().any(|f| f.role == role);
+    let has = |role: FieldRole| fields.iter().any(|f| f.role == role);
     let field_bonus = 1.0
-        + 0.3 * f64::from(u8::from(has("title")))
-        + 0.2 * f64::from(u8::from(has("url")))
-        + 0.25 * f64::from(u8::from(has("price") || has("score") || has("date")))
-        + 0.1 * f64::from(u8::from(has("image")));
+        + 0.3 * f64::from(u8::from(has(FieldRole::Title)))
+        + 0.2 * f64::from(u8::from(has(FieldRole::Url)))
+        + 0.25
+            * f64::from(u8::from(
+                has(FieldRole::Price) || has(FieldRole::Score) || has(FieldRole::Date),
+            ))
+        + 0.1 * f64::from(u8::from(has(FieldRole::Image)));
     let in_main = items[0].ancestors().filter_map(ElementRef::wrap).any(|a| {
         matches!(a.value().name(), "main" | "article")
             || a.value()
@@ -540,7 +544,7 @@ fn block_score(
 fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate> {
     let sample: Vec<ElementRef<'_>> = items.iter().take(12).copied().collect();
     let mut out: Vec<FieldCandidate> = Vec::new();
-    let mut push = |role: &'static str, spec: String, value: String| {
+    let mut push = |role: FieldRole, spec: String, value: String| {
         if !out.iter().any(|f| f.role == role) {
             out.push(FieldCandidate {
                 role,
@@ -557,7 +561,7 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
     }) {
         let heading_link = format!("{spec} a[href]");
         let value = first_value(page, &sample, &spec, None);
-        push("title", spec.clone(), value);
+        push(FieldRole::Title, spec.clone(), value);
         if let Some(link_value) = sample.iter().find_map(|i| {
             parse_selector(&heading_link)
                 .ok()
@@ -565,25 +569,25 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
                 .and_then(|a| a.value().attr("href"))
                 .and_then(|h| page.absolute(h))
         }) {
-            push("url", format!("{heading_link}@href"), link_value);
+            push(FieldRole::Url, format!("{heading_link}@href"), link_value);
         }
     }
     if let Some(spec) = common_spec(&sample, name_within_link) {
         let value = first_value(page, &sample, &spec, None);
-        push("title", spec, value);
+        push(FieldRole::Title, spec, value);
     }
     if let Some(spec) = common_spec(&sample, best_link) {
         let value = first_value(page, &sample, &spec, None);
-        push("title", spec.clone(), value);
+        push(FieldRole::Title, spec.clone(), value);
         let link = first_value(page, &sample, &spec, Some("href"));
-        push("url", format!("{spec}@href"), link);
+        push(FieldRole::Url, format!("{spec}@href"), link);
     } else if sample
         .iter()
         .all(|i| i.value().name() == "a" && i.value().attr("href").is_some())
     {
-        push("title", ".".into(), text_of(sample[0]));
+        push(FieldRole::Title, ".".into(), text_of(sample[0]));
         push(
-            "url",
+            FieldRole::Url,
             "@href".into(),
             first_value(page, &sample, ".", Some("href")),
         );
@@ -591,9 +595,9 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
         // Rows whose longest link moves from cell to cell (a table of names per year) are
         // named by their first link, which stays in place.
         let value = first_value(page, &sample, &spec, None);
-        push("title", spec.clone(), value);
+        push(FieldRole::Title, spec.clone(), value);
         let link = first_value(page, &sample, &spec, Some("href"));
-        push("url", format!("{spec}@href"), link);
+        push(FieldRole::Url, format!("{spec}@href"), link);
     }
 
     if let Some(spec) = common_spec(&sample, |item| {
@@ -609,7 +613,7 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
             })
             .unwrap_or("src");
         let value = first_value(page, &sample, &spec, Some(attr));
-        push("image", format!("{spec}@{attr}"), value);
+        push(FieldRole::Image, format!("{spec}@{attr}"), value);
     }
 
     if let Some(spec) = common_spec(&sample, |item| {
@@ -628,11 +632,11 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
             .rsplit_once('@')
             .map_or((spec.as_str(), None), |(s, a)| (s, Some(a)));
         let value = first_value(page, &sample, sel, attr);
-        push("date", spec.clone(), value);
+        push(FieldRole::Date, spec.clone(), value);
     }
     for (role, matcher) in TEXT_ROLES {
         if let Some((spec, value)) = text_role_spec(&sample, *matcher) {
-            push(role, spec, value);
+            push(*role, spec, value);
         }
     }
     // When items do not agree on where the name sits in their user cards, the card itself
@@ -641,7 +645,7 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
         common_spec(&sample, author_name).or_else(|| common_spec(&sample, author_marked))
     {
         let value = first_value(page, &sample, &spec, None);
-        push("author", spec, value);
+        push(FieldRole::Author, spec, value);
     }
     if let Some(spec) = common_spec(&sample, marked_body).or_else(|| {
         common_spec(&sample, |item| {
@@ -663,7 +667,7 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
         })
     }) {
         let value = first_value(page, &sample, &spec, None);
-        push("description", spec, value);
+        push(FieldRole::Description, spec, value);
     }
     out
 }
@@ -680,9 +684,9 @@ fn marked_body(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
 type TextMatcher = fn(&str) -> bool;
 
 /// Roles recognised by what their text says.
-const TEXT_ROLES: &[(&str, TextMatcher)] = &[
-    ("price", is_price_text),
-    ("score", |t| {
+const TEXT_ROLES: &[(FieldRole, TextMatcher)] = &[
+    (FieldRole::Price, is_price_text),
+    (FieldRole::Score, |t| {
         has_number_before(
             t,
             &[
@@ -690,10 +694,10 @@ const TEXT_ROLES: &[(&str, TextMatcher)] = &[
             ],
         )
     }),
-    ("comments", |t| {
+    (FieldRole::Comments, |t| {
         has_number_before(t, &["comment", "comments", "replies", "answers"])
     }),
-    ("date", looks_like_date),
+    (FieldRole::Date, looks_like_date),
 ];
 
 fn has_number_before(text: &str, words: &[&str]) -> bool {

@@ -20,16 +20,16 @@ fn content_block_ranks_above_navigation_and_has_fields() {
     let best = &outline.blocks[0];
     assert_eq!(best.selector, "div#stories > article.story");
     assert_eq!(best.count, 3);
-    let role = |r: &str| {
+    let role = |r: FieldRole| {
         best.fields
             .iter()
             .find(|f| f.role == r)
             .map(|f| f.spec.clone())
     };
-    assert_eq!(role("title").as_deref(), Some("h2"));
-    assert_eq!(role("url").as_deref(), Some("h2 a[href]@href"));
-    assert_eq!(role("score").as_deref(), Some("span.points"));
-    assert_eq!(role("date").as_deref(), Some("time@datetime"));
+    assert_eq!(role(FieldRole::Title).as_deref(), Some("h2"));
+    assert_eq!(role(FieldRole::Url).as_deref(), Some("h2 a[href]@href"));
+    assert_eq!(role(FieldRole::Score).as_deref(), Some("span.points"));
+    assert_eq!(role(FieldRole::Date).as_deref(), Some("time@datetime"));
     assert!(
         outline
             .blocks
@@ -77,7 +77,7 @@ fn best_block(html: &str) -> RepeatedBlock {
     outline(&page).blocks.remove(0)
 }
 
-fn field(block: &RepeatedBlock, role: &str) -> Option<(String, String)> {
+fn field(block: &RepeatedBlock, role: FieldRole) -> Option<(String, String)> {
     block
         .fields
         .iter()
@@ -139,7 +139,7 @@ fn a_menu_inside_one_row_does_not_make_the_rows_sections() {
     let best = best_block(&html);
     assert_eq!(best.selector, "tbody > tr");
     assert_eq!(
-        field(&best, "title"),
+        field(&best, FieldRole::Title),
         Some(("a.bookTitle".into(), "Book title number 1".into()))
     );
 }
@@ -153,9 +153,12 @@ fn rows_whose_longest_link_moves_are_named_by_their_first_link() {
     </tbody></table></body></html>"#;
     let best = best_block(html);
     assert_eq!(best.selector, "tbody > tr");
-    assert_eq!(field(&best, "title"), Some(("a".into(), "1901".into())));
     assert_eq!(
-        field(&best, "url"),
+        field(&best, FieldRole::Title),
+        Some(("a".into(), "1901".into()))
+    );
+    assert_eq!(
+        field(&best, FieldRole::Url),
         Some(("a@href".into(), "https://site.example/y/1901".into()))
     );
 }
@@ -183,7 +186,7 @@ fn a_user_card_names_the_author_by_its_name_link() {
         "Joined Jun 4, 2024 · Messages 28 · Reaction score 38 · Location London",
     );
     assert_eq!(
-        field(&best_block(&long), "author").map(|(_, v)| v),
+        field(&best_block(&long), FieldRole::Author).map(|(_, v)| v),
         Some("ann".into())
     );
     // A short card too: the name link, not "ann 25 posts · Joined 2007".
@@ -192,7 +195,7 @@ fn a_user_card_names_the_author_by_its_name_link() {
         "25 posts · Joined 2007",
     );
     assert_eq!(
-        field(&best_block(&short), "author").map(|(_, v)| v),
+        field(&best_block(&short), FieldRole::Author).map(|(_, v)| v),
         Some("ann".into())
     );
 }
@@ -213,7 +216,7 @@ fn a_card_link_spelled_as_a_definition_list_is_named_by_its_name_entry() {
     let best = best_block(&html);
     assert_eq!(best.selector, "div#products > article.product");
     assert_eq!(
-        field(&best, "title"),
+        field(&best, FieldRole::Title),
         Some(("dl > dd:nth-of-type(2)".into(), "ST-5".into()))
     );
 }

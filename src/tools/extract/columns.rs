@@ -11,32 +11,7 @@ use crate::page::dates::{normalise_date, timestamp};
 use crate::page::dom::{first_number, json_number};
 use crate::page::money::is_price_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
-
-/// What a named field is, as far as its values show it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum FieldRole {
-    /// The item's name or headline.
-    Title,
-    /// A link to the item.
-    Url,
-    /// Points, votes, a rating.
-    Score,
-    /// A price.
-    Price,
-    /// A picture.
-    Image,
-    /// A date or time.
-    Date,
-    /// Who wrote or posted it.
-    Author,
-    /// A count of comments.
-    Comments,
-    /// Its description or own words.
-    Description,
-    /// Anything else: matched by name only.
-    Text,
-}
+pub use crate::read::role::FieldRole;
 
 /// A field the user named.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

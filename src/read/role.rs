@@ -1,0 +1,88 @@
+//! The part of an item a field means — its title, link, price, … — written once for every
+//! reader of it: the request's words (intent), the outline's field candidates, the heuristic
+//! planner's choices, and the records' columns (`extract.records`' `fields` param).
+//!
+//! Its names on the wire (serde, the JSON Schema and `as_str`) are the words the outline and
+//! the planner have always shown, so the tool results and the catalog read as before.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+// The doc comments below are the `extract.records` schema's descriptions: change them and the
+// published catalog changes too.
+/// What a named field is, as far as its values show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldRole {
+    /// The item's name or headline.
+    Title,
+    /// A link to the item.
+    Url,
+    /// Points, votes, a rating.
+    Score,
+    /// A price.
+    Price,
+    /// A picture.
+    Image,
+    /// A date or time.
+    Date,
+    /// Who wrote or posted it.
+    Author,
+    /// A count of comments.
+    Comments,
+    /// Its description or own words.
+    Description,
+    /// Anything else: matched by name only.
+    Text,
+}
+
+impl FieldRole {
+    /// Every role, in the order the enum lists them.
+    pub const ALL: [FieldRole; 10] = [
+        FieldRole::Title,
+        FieldRole::Url,
+        FieldRole::Score,
+        FieldRole::Price,
+        FieldRole::Image,
+        FieldRole::Date,
+        FieldRole::Author,
+        FieldRole::Comments,
+        FieldRole::Description,
+        FieldRole::Text,
+    ];
+
+    /// The role's name, as serde writes it; also the default output key for a field of it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FieldRole::Title => "title",
+            FieldRole::Url => "url",
+            FieldRole::Score => "score",
+            FieldRole::Price => "price",
+            FieldRole::Image => "image",
+            FieldRole::Date => "date",
+            FieldRole::Author => "author",
+            FieldRole::Comments => "comments",
+            FieldRole::Description => "description",
+            FieldRole::Text => "text",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn as_str_is_the_serde_name() {
+        for role in FieldRole::ALL {
+            assert_eq!(
+                serde_json::to_value(role).unwrap(),
+                serde_json::Value::String(role.as_str().to_owned())
+            );
+            assert_eq!(
+                serde_json::from_value::<FieldRole>(role.as_str().into()).unwrap(),
+                role
+            );
+        }
+    }
+}
