@@ -2,9 +2,6 @@
 
 use std::sync::OnceLock;
 
-use ego_tree::NodeId;
-use ego_tree::iter::Edge;
-use scraper::node::Node;
 use scraper::{ElementRef, Selector};
 
 /// Parses a selector given by a client or a model, with a message naming it on failure.
@@ -103,71 +100,209 @@ macro_rules! static_selector {
     }};
 }
 
-/// Text of an element with whitespace collapsed, skipping `<script>`, `<style>`, `<noscript>` and `<template>`.
+/// Text of an element as one reads it on screen: whitespace collapsed, scripts left out.
 pub fn text_of(element: ElementRef<'_>) -> String {
-    text_capped(element, usize::MAX)
+    TextReader::new(Layout::Words)
+        .skip(Skip::Scripts)
+        .read(element)
 }
 
 /// [`text_of`], cut at `max_chars` characters — and the walk stops there, so reading the text
 /// of an element that wraps a whole page costs the cap, not the page.
 pub fn text_capped(element: ElementRef<'_>, max_chars: usize) -> String {
-    let mut text = Collapsed {
-        out: String::new(),
-        chars: 0,
-        space: false,
-        cap: max_chars,
-    };
-    walk(element, &mut text);
-    text.out
+    TextReader::new(Layout::Words)
+        .skip(Skip::Scripts)
+        .max_chars(max_chars)
+        .read(element)
 }
 
 /// Where [`flat_text_raw`] stops reading, in bytes of text (the same bound as the content
 /// renderer's output: text past it is never shown).
 const MAX_FLAT_TEXT_BYTES: usize = 200_000;
 
-/// Text of a subtree, whitespace collapsed, without recursion.
-pub fn flat_text(el: ElementRef<'_>) -> String {
-    collapse_whitespace(&flat_text_raw(el))
+/// [`flat_text_raw`] with whitespace collapsed: the text the content renderer shows for a
+/// heading or paragraph. Unlike [`text_of`], two elements side by side are not spaced apart.
+pub fn flat_text(element: ElementRef<'_>) -> String {
+    collapse_whitespace(&flat_text_raw(element))
 }
 
-/// Text of a subtree as written (for `<pre>`), skipping scripts, styles, buttons and icons,
-/// without recursion.
-pub fn flat_text_raw(el: ElementRef<'_>) -> String {
-    let mut out = String::new();
-    let mut skipping: Option<NodeId> = None;
-    for edge in el.traverse() {
-        match edge {
-            Edge::Open(node) => {
-                if skipping.is_some() {
-                    continue;
-                }
-                match node.value() {
-                    Node::Text(t) => {
-                        out.push_str(t);
-                        if out.len() > MAX_FLAT_TEXT_BYTES {
-                            break;
-                        }
-                    }
-                    Node::Element(e) => {
-                        // A button's label ("Copy item path") or an icon's title is not text
-                        // of the element that holds it.
-                        if matches!(
-                            e.name(),
-                            "script" | "style" | "noscript" | "template" | "button" | "svg"
-                        ) {
-                            skipping = Some(node.id());
-                        } else if e.name() == "br" || is_block(e.name()) {
-                            out.push('\n');
-                        }
-                    }
-                    _ => {}
-                }
+/// Text of a subtree as written (for `<pre>`), without scripts, buttons and icons; the
+/// element itself is left out too when it is one of those.
+pub fn flat_text_raw(element: ElementRef<'_>) -> String {
+    TextReader::new(Layout::AsWritten)
+        .skip(Skip::Scripts)
+        .skip(Skip::Controls)
+        .including_root()
+        .stop_after_bytes(MAX_FLAT_TEXT_BYTES)
+        .read(element)
+}
+
+/// A subtree a [`TextReader`] leaves out.
+#[derive(Clone, Copy)]
+pub enum Skip<'s> {
+    /// `<script>`, `<style>`, `<noscript>` and `<template>`: never shown as text.
+    Scripts,
+    /// `<button>` and `<svg>`: a button's label ("Copy item path") or an icon's title is not
+    /// text of the element that holds it.
+    Controls,
+    /// Elements the caller names (hidden ones, say).
+    Matching(&'s dyn Fn(ElementRef<'_>) -> bool),
+}
+
+// By hand: a caller's predicate has no `Debug`.
+impl std::fmt::Debug for Skip<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Scripts => f.write_str("Scripts"),
+            Self::Controls => f.write_str("Controls"),
+            Self::Matching(_) => f.write_str("Matching(..)"),
+        }
+    }
+}
+
+/// How a [`TextReader`] lays out whitespace and the boundaries between elements.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Layout {
+    /// One line of words: whitespace collapsed to single spaces, and a space wherever two boxes
+    /// meet (a block, a `<br>`, an element right after an element), so
+    /// `<span>Gregory</span><span>Paragon 68</span>` reads as two words, as on screen.
+    Words,
+    /// Text nodes as written, with a newline where a block or a `<br>` opens (for `<pre>`).
+    AsWritten,
+    /// One line per block (`<p>`, `<li>`, `<td>`, `<br>`, …), whitespace collapsed within lines,
+    /// empty lines dropped; a skipped subtree reads as a space. Pattern tools (emails, phones,
+    /// prices) read this so that a match cannot run across two cells or two paragraphs.
+    Lines,
+}
+
+/// The one way to read the text of an element: a layout and what to leave out, then [`read`].
+/// The walk is iterative (deep pages cannot overflow the stack) and ends early at a cap.
+///
+/// ```ignore
+/// let title = TextReader::new(Layout::Words).skip(Skip::Scripts).max_chars(80).read(h1);
+/// ```
+///
+/// [`read`]: TextReader::read
+#[derive(Clone, Copy)]
+pub struct TextReader<'s> {
+    layout: Layout,
+    scripts: bool,
+    controls: bool,
+    matching: Option<&'s dyn Fn(ElementRef<'_>) -> bool>,
+    including_root: bool,
+    max_chars: usize,
+    stop_after_bytes: usize,
+}
+
+// By hand: a caller's predicate has no `Debug`.
+impl std::fmt::Debug for TextReader<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextReader")
+            .field("layout", &self.layout)
+            .field("scripts", &self.scripts)
+            .field("controls", &self.controls)
+            .field("matching", &self.matching.is_some())
+            .field("including_root", &self.including_root)
+            .field("max_chars", &self.max_chars)
+            .field("stop_after_bytes", &self.stop_after_bytes)
+            .finish()
+    }
+}
+
+impl<'s> TextReader<'s> {
+    /// Reads everything in `layout`, uncapped, skipping nothing.
+    #[must_use]
+    pub fn new(layout: Layout) -> Self {
+        Self {
+            layout,
+            scripts: false,
+            controls: false,
+            matching: None,
+            including_root: false,
+            max_chars: usize::MAX,
+            stop_after_bytes: usize::MAX,
+        }
+    }
+
+    /// Leaves out the subtrees `skip` names; give it once per kind (a second
+    /// [`Skip::Matching`] replaces the first).
+    #[must_use]
+    pub fn skip(mut self, skip: Skip<'s>) -> Self {
+        match skip {
+            Skip::Scripts => self.scripts = true,
+            Skip::Controls => self.controls = true,
+            Skip::Matching(matches) => self.matching = Some(matches),
+        }
+        self
+    }
+
+    /// Applies the skip and layout rules to the element itself, not only below it: a skipped
+    /// element then reads as empty, and a block starts with its separator.
+    #[must_use]
+    pub fn including_root(mut self) -> Self {
+        self.including_root = true;
+        self
+    }
+
+    /// At most `max_chars` characters, and the walk stops there. In [`Layout::Lines`] the
+    /// lines are cut after the walk (collapsing happens there).
+    #[must_use]
+    pub fn max_chars(mut self, max_chars: usize) -> Self {
+        self.max_chars = max_chars;
+        self
+    }
+
+    /// Stops the walk after the text node that takes the text gathered so far (before any
+    /// collapsing in [`Layout::Lines`]) past `bytes` bytes; that node is kept whole.
+    /// Bounds the cost of reading a whole page where text past a size is never shown.
+    #[must_use]
+    pub fn stop_after_bytes(mut self, bytes: usize) -> Self {
+        self.stop_after_bytes = bytes;
+        self
+    }
+
+    /// The text of `element`.
+    #[must_use]
+    pub fn read(&self, element: ElementRef<'_>) -> String {
+        let mut reading = Reading {
+            reader: self,
+            out: String::new(),
+            chars: 0,
+            space: false,
+            over_budget: false,
+        };
+        if self.including_root && !reading.open(element) {
+            return String::new();
+        }
+        walk(element, &mut reading);
+        if self.including_root {
+            reading.close(element);
+        }
+        match self.layout {
+            Layout::Words | Layout::AsWritten => reading.out,
+            Layout::Lines => cut_chars(one_line_per_block(&reading.out), self.max_chars),
+        }
+    }
+
+    fn skips(&self, element: ElementRef<'_>) -> bool {
+        let name = element.value().name();
+        (self.scripts && matches!(name, "script" | "style" | "noscript" | "template"))
+            || (self.controls && matches!(name, "button" | "svg"))
+            || self.matching.is_some_and(|matches| matches(element))
+    }
+}
+
+/// Raw block text (a newline at every block boundary) as lines: whitespace collapsed within
+/// each, empty ones dropped.
+fn one_line_per_block(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for line in raw.lines() {
+        let line = collapse_whitespace(line);
+        if !line.is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
             }
-            Edge::Close(node) => {
-                if skipping == Some(node.id()) {
-                    skipping = None;
-                }
-            }
+            out.push_str(&line);
         }
     }
     out
@@ -194,21 +329,35 @@ pub fn cut_chars(text: String, max_chars: usize) -> String {
     }
 }
 
-/// Text gathered with whitespace already collapsed, up to a cap.
-struct Collapsed {
+/// One [`TextReader::read`] under way.
+struct Reading<'r, 's> {
+    reader: &'r TextReader<'s>,
     out: String,
+    /// Characters in `out` ([`Layout::Words`] and [`Layout::AsWritten`]).
     chars: usize,
-    /// A space is owed before the next word.
+    /// [`Layout::Words`]: a space is owed before the next word.
     space: bool,
-    cap: usize,
+    /// A text node took `out` past [`TextReader::stop_after_bytes`].
+    over_budget: bool,
 }
 
-impl Collapsed {
+impl Reading<'_, '_> {
     fn full(&self) -> bool {
-        self.chars >= self.cap
+        self.reader.layout != Layout::Lines && self.chars >= self.reader.max_chars
     }
 
-    fn push(&mut self, text: &str) {
+    /// Appends `text`'s characters while there is room under the cap.
+    fn push_chars(&mut self, text: impl Iterator<Item = char>) {
+        for c in text {
+            if self.full() {
+                return;
+            }
+            self.out.push(c);
+            self.chars += 1;
+        }
+    }
+
+    fn push_words(&mut self, text: &str) {
         if text.starts_with(char::is_whitespace) {
             self.space = true;
         }
@@ -221,50 +370,78 @@ impl Collapsed {
                 self.chars += 1;
             }
             self.space = true;
-            for c in word.chars() {
-                if self.full() {
-                    return;
-                }
-                self.out.push(c);
-                self.chars += 1;
-            }
+            self.push_chars(word.chars());
         }
         // A word that ends the text node may go on in the next one (`foo<b>bar</b>`).
         self.space = text.ends_with(char::is_whitespace);
     }
 }
 
-impl<'a> Visitor<'a> for Collapsed {
+impl<'a> Visitor<'a> for Reading<'_, '_> {
     fn text(&mut self, text: &str) {
-        self.push(text);
+        match self.reader.layout {
+            Layout::Words => self.push_words(text),
+            // Uncapped, the count is never read: skip the per-character copy.
+            Layout::AsWritten if self.reader.max_chars == usize::MAX => self.out.push_str(text),
+            Layout::AsWritten => self.push_chars(text.chars()),
+            // Newlines inside a text node are layout, not structure.
+            Layout::Lines => self.out.extend(
+                text.chars()
+                    .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
+            ),
+        }
+        self.over_budget = self.out.len() > self.reader.stop_after_bytes;
     }
 
     fn open(&mut self, element: ElementRef<'a>) -> bool {
-        let name = element.value().name();
-        if matches!(name, "script" | "style" | "noscript" | "template") {
+        if self.reader.skips(element) {
+            if self.reader.layout == Layout::Lines {
+                self.out.push(' ');
+            }
             return false;
         }
-        // `<span>Gregory</span><span>Paragon 68</span>` reads as two words on screen (separate
-        // boxes); a tag inside a word (`<b>H</b>ello`) has a text node beside it instead.
-        if is_block(name)
-            || name == "br"
-            || element
-                .prev_sibling()
-                .is_some_and(|p| p.value().is_element())
-        {
-            self.space = true;
+        let name = element.value().name();
+        let breaks = is_block(name) || name == "br";
+        match self.reader.layout {
+            // `<span>Gregory</span><span>Paragon 68</span>` reads as two words on screen
+            // (separate boxes); a tag inside a word (`<b>H</b>ello`) has a text node beside
+            // it instead.
+            Layout::Words => {
+                if breaks
+                    || element
+                        .prev_sibling()
+                        .is_some_and(|p| p.value().is_element())
+                {
+                    self.space = true;
+                }
+            }
+            Layout::AsWritten => {
+                if breaks {
+                    self.push_chars(std::iter::once('\n'));
+                }
+            }
+            Layout::Lines => {
+                if breaks {
+                    self.out.push('\n');
+                }
+            }
         }
         true
     }
 
     fn close(&mut self, element: ElementRef<'a>) {
-        if is_block(element.value().name()) {
-            self.space = true;
+        if !is_block(element.value().name()) {
+            return;
+        }
+        match self.reader.layout {
+            Layout::Words => self.space = true,
+            Layout::AsWritten => {}
+            Layout::Lines => self.out.push('\n'),
         }
     }
 
     fn done(&self) -> bool {
-        self.full()
+        self.full() || self.over_budget
     }
 }
 
@@ -476,64 +653,6 @@ pub fn json_number(n: f64) -> Option<serde_json::Value> {
     serde_json::Number::from_f64(n).map(serde_json::Value::Number)
 }
 
-/// Text of an element with one line per block (`<p>`, `<li>`, `<td>`, …), whitespace collapsed
-/// within lines, skipping scripts and the subtrees `skip` says to skip.
-///
-/// Pattern tools (emails, phones, prices, dates) read this instead of [`text_of`] so that a
-/// match cannot run across two table cells or two paragraphs.
-pub fn block_text(element: ElementRef<'_>, skip: &dyn Fn(ElementRef<'_>) -> bool) -> String {
-    let mut raw = BlockText {
-        out: String::new(),
-        skip,
-    };
-    walk(element, &mut raw);
-    let mut out = String::with_capacity(raw.out.len());
-    for line in raw.out.lines() {
-        let line = collapse_whitespace(line);
-        if !line.is_empty() {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&line);
-        }
-    }
-    out
-}
-
-/// Raw text with a newline at every block boundary.
-struct BlockText<'s> {
-    out: String,
-    skip: &'s dyn Fn(ElementRef<'_>) -> bool,
-}
-
-impl<'a> Visitor<'a> for BlockText<'_> {
-    fn text(&mut self, text: &str) {
-        // Newlines inside a text node are layout, not structure.
-        self.out.extend(
-            text.chars()
-                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
-        );
-    }
-
-    fn open(&mut self, element: ElementRef<'a>) -> bool {
-        let name = element.value().name();
-        if matches!(name, "script" | "style" | "noscript" | "template") || (self.skip)(element) {
-            self.out.push(' ');
-            return false;
-        }
-        if is_block(name) || name == "br" {
-            self.out.push('\n');
-        }
-        true
-    }
-
-    fn close(&mut self, element: ElementRef<'a>) {
-        if is_block(element.value().name()) {
-            self.out.push('\n');
-        }
-    }
-}
-
 /// Truncates every string to `max_chars` characters and every array and object to `max_items`
 /// entries, so structured results from page data stay bounded.
 pub fn bound_json(
@@ -629,6 +748,41 @@ mod tests {
     }
 
     #[test]
+    fn the_presets_differ_only_where_they_say() {
+        let doc = Html::parse_fragment(
+            "<div><span>a</span><span>b</span><button>Copy</button><svg><title>icon</title></svg><pre>x\n  y</pre></div>",
+        );
+        let div = doc.select(&selector_static("div")).next().unwrap();
+        // Words: a space between boxes; scripts only are left out.
+        assert_eq!(text_of(div), "a b Copy icon x y");
+        // The renderer's text: boxes joined, controls left out, `<pre>` kept as written.
+        assert_eq!(flat_text_raw(div), "\nab\nx\n  y");
+        assert_eq!(flat_text(div), "ab x y");
+        let button = doc.select(&selector_static("button")).next().unwrap();
+        assert_eq!(text_of(button), "Copy");
+        assert_eq!(flat_text(button), "");
+        assert_eq!(
+            TextReader::new(Layout::Lines)
+                .skip(Skip::Controls)
+                .read(div),
+            "ab\nx y"
+        );
+    }
+
+    #[test]
+    fn a_byte_bound_keeps_the_text_node_that_crosses_it() {
+        let doc = Html::parse_fragment("<div><p>one two</p><p>three</p></div>");
+        let div = doc.select(&selector_static("div")).next().unwrap();
+        let read = |bytes| {
+            TextReader::new(Layout::AsWritten)
+                .stop_after_bytes(bytes)
+                .read(div)
+        };
+        assert_eq!(read(2), "\none two");
+        assert_eq!(read(8), "\none two\nthree");
+    }
+
+    #[test]
     fn deep_nesting_does_not_overflow_the_stack() {
         // Deeper pages are a problem of their own: html5ever's parse time grows with the
         // square of the nesting depth.
@@ -640,12 +794,16 @@ mod tests {
             .spawn(move || {
                 let doc = Html::parse_document(&html);
                 let root = doc.root_element();
-                (text_of(root), block_text(root, &|_| false))
+                (
+                    text_of(root),
+                    TextReader::new(Layout::Lines).read(root),
+                    flat_text(root),
+                )
             })
             .unwrap();
         assert_eq!(
             handle.join().unwrap(),
-            ("deep".to_owned(), "deep".to_owned())
+            ("deep".to_owned(), "deep".to_owned(), "deep".to_owned())
         );
     }
 
@@ -657,13 +815,16 @@ mod tests {
     }
 
     #[test]
-    fn block_text_keeps_blocks_apart() {
+    fn lines_keep_blocks_apart() {
         let doc = Html::parse_fragment(
             "<div><p>Call 555</p><p>1234 <b>now</b><br>later</p><table><tr><td>1</td><td>2</td></tr></table><time datetime=x>skip me</time></div>",
         );
         let div = doc.select(&selector_static("div")).next().unwrap();
         assert_eq!(
-            block_text(div, &|el| el.value().name() == "time"),
+            TextReader::new(Layout::Lines)
+                .skip(Skip::Scripts)
+                .skip(Skip::Matching(&|el| el.value().name() == "time"))
+                .read(div),
             "Call 555\n1234 now\nlater\n1\n2"
         );
     }

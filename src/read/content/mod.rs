@@ -15,7 +15,6 @@ use crate::page::Page;
 use crate::page::dom::cut_chars;
 
 pub(crate) use crate::page::chrome::is_hidden;
-pub(crate) use crate::page::dom::{flat_text, flat_text_raw};
 
 /// Longest `text` or `markdown`, in characters.
 pub const MAX_CHARS: usize = 200_000;

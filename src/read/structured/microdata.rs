@@ -99,7 +99,7 @@ fn item(
         };
         let value = if prop_el.value().attr("itemscope").is_some() {
             if depth >= MAX_NESTING || visiting.contains(&prop_el.id()) {
-                Value::String(crate::read::content::flat_text(prop_el))
+                Value::String(crate::page::dom::flat_text(prop_el))
             } else {
                 item(ctx, prop_el, depth + 1, budget, visiting)
             }
@@ -211,5 +211,5 @@ fn property_value(page: &Page, el: ElementRef<'_>) -> String {
         }
         _ => {}
     }
-    crate::read::content::flat_text(el)
+    crate::page::dom::flat_text(el)
 }

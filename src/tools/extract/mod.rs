@@ -14,7 +14,7 @@ use super::registry::{Effect, Tool, ToolError, ToolParams, no_params};
 use super::workspace::Workspace;
 use crate::page::dates::{date_pattern, month_first, normalise_date};
 use crate::page::dom::{
-    block_text, bound_json, compile_regex, first_number, json_number, text_capped,
+    Layout, Skip, TextReader, bound_json, compile_regex, first_number, json_number, text_capped,
 };
 use crate::page::interrupt;
 use crate::page::interrupt::SelectChecked;
@@ -422,18 +422,15 @@ fn top_n(ws: &mut Workspace<'_>, params: TopNParams) -> Result<Value, ToolError>
 }
 
 /// Text the pattern tools read: the selection's elements, else the whole document, one line
-/// per block.
-fn scope_text(ws: &Workspace<'_>, skip: &dyn Fn(ElementRef<'_>) -> bool) -> String {
-    let parts: Vec<String> = ws
-        .scope()
-        .into_iter()
-        .map(|el| block_text(el, skip))
-        .collect();
-    parts.join("\n")
+/// per block (so a match cannot run across two cells), without scripts.
+fn scope_text(ws: &Workspace<'_>) -> String {
+    scope_text_with(ws, TextReader::new(Layout::Lines).skip(Skip::Scripts))
 }
 
-fn no_skip(_: ElementRef<'_>) -> bool {
-    false
+/// [`scope_text`] as `reader` reads it (for pattern tools that leave out more).
+fn scope_text_with(ws: &Workspace<'_>, reader: TextReader<'_>) -> String {
+    let parts: Vec<String> = ws.scope().into_iter().map(|el| reader.read(el)).collect();
+    parts.join("\n")
 }
 
 /// Params of `extract.regex`.
@@ -534,7 +531,7 @@ fn regex_haystacks(ws: &Workspace<'_>, field: Option<&str>) -> Result<Vec<String
     let mut texts = Vec::new();
     collect_strings(&ws.value, &mut texts, budget);
     if texts.is_empty() {
-        texts.push(scope_text(ws, &no_skip));
+        texts.push(scope_text(ws));
     }
     Ok(texts)
 }
@@ -560,20 +557,20 @@ no_params!(DatesParams, "extract.dates");
 no_params!(MainContentParams, "extract.main_content");
 
 fn emails(ws: &mut Workspace<'_>, _params: EmailsParams) -> Result<Value, ToolError> {
-    let text = scope_text(ws, &no_skip);
+    let text = scope_text(ws);
     let found = contacts::emails(&ws.scope(), &text, ws.limits.max_items);
     Ok(Value::Array(found.into_iter().map(Value::String).collect()))
 }
 
 fn phones(ws: &mut Workspace<'_>, _params: PhonesParams) -> Result<Value, ToolError> {
-    let text = scope_text(ws, &no_skip);
+    let text = scope_text(ws);
     let found = contacts::phones(&ws.scope(), &text, ws.limits.max_items);
     Ok(Value::Array(found.into_iter().map(Value::String).collect()))
 }
 
 fn prices(ws: &mut Workspace<'_>, _params: PricesParams) -> Result<Value, ToolError> {
     let locale = Locale::of_page(ws.page);
-    let text = scope_text(ws, &no_skip);
+    let text = scope_text(ws);
     let found: Vec<Value> = money_in(&text, &locale)
         .filter_map(|found| {
             Some(json!({
@@ -630,7 +627,12 @@ fn dates(ws: &mut Workspace<'_>, _params: DatesParams) -> Result<Value, ToolErro
         }
     }
     let skip_times = |el: ElementRef<'_>| el.value().attr("datetime").is_some();
-    let text = scope_text(ws, &skip_times);
+    let text = scope_text_with(
+        ws,
+        TextReader::new(Layout::Lines)
+            .skip(Skip::Scripts)
+            .skip(Skip::Matching(&skip_times)),
+    );
     for m in date_pattern().find_iter(&text) {
         if found.len() >= ws.limits.max_items.saturating_mul(2) {
             break;

@@ -531,7 +531,7 @@ fn code(ws: &mut Workspace<'_>, params: CodeParams) -> Result<Value, ToolError> 
             if records.len() >= cap {
                 break;
             }
-            let text = crate::read::content::flat_text_raw(block);
+            let text = crate::page::dom::flat_text_raw(block);
             // `<code>` inside `<pre>` is that block; a one-line `<code>` is a word in a sentence.
             let inside_pre = || {
                 block

@@ -512,7 +512,7 @@ impl Reader<'_> {
 
 /// The product title shown on the page (see [`scope::main_heading`]).
 fn dom_name(scope: &Scope<'_>) -> Option<String> {
-    scope.heading.map(crate::read::content::flat_text)
+    scope.heading.map(crate::page::dom::flat_text)
 }
 
 fn find_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {

@@ -266,7 +266,7 @@ pub(super) fn main_heading(page: &Page) -> Option<ElementRef<'_>> {
         .chain(doc.select_checked(static_selector!("h1")))
         .filter(|el| el.value().name() != "meta" && !unseen(*el))
         .find(|el| {
-            let text = crate::read::content::flat_text(*el);
+            let text = crate::page::dom::flat_text(*el);
             !text.is_empty() && text.chars().count() <= 300
         })
 }

@@ -279,10 +279,7 @@ fn scope_finds_the_product_heading() {
     let p = page("<html><body><nav><h1>Shop</h1></nav><main><h1>Lamp</h1></main></body></html>");
     let scope = Scope::of(&p);
     assert_eq!(
-        scope
-            .heading
-            .map(crate::read::content::flat_text)
-            .as_deref(),
+        scope.heading.map(crate::page::dom::flat_text).as_deref(),
         Some("Lamp")
     );
 }
