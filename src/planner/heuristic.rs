@@ -408,8 +408,13 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         ));
     }
     calls.extend(request.count.map(top_n));
+    final_plan(calls, notes)
+}
+
+/// A plan that is the last round's: these calls, these notes, no model used.
+fn final_plan(tool_calls: Vec<ToolCall>, notes: Vec<String>) -> Plan {
     Plan {
-        tool_calls: calls,
+        tool_calls,
         done: true,
         notes,
         usage: (0, 0),
@@ -484,12 +489,7 @@ fn fields_from_records(request: &Request) -> Plan {
         ));
     }
     calls.extend(request.count.map(top_n));
-    Plan {
-        tool_calls: calls,
-        done: true,
-        notes: Vec::new(),
-        usage: (0, 0),
-    }
+    final_plan(calls, Vec::new())
 }
 
 /// Every record of the main list (or of every list, when asked) with all its fields, then
@@ -511,12 +511,7 @@ fn records_plan(request: &Request) -> Plan {
     };
     let mut calls = vec![call];
     calls.extend(request.count.map(top_n));
-    Plan {
-        tool_calls: calls,
-        done: true,
-        notes: Vec::new(),
-        usage: (0, 0),
-    }
+    final_plan(calls, Vec::new())
 }
 
 /// The `extract.fields` map for the requested fields (or the block's title/url and any
