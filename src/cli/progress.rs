@@ -123,6 +123,12 @@ fn error_text(error: &ErrorData) -> String {
 
 fn url_done_text(done: &UrlCompleteData) -> String {
     match (done.status, done.error_code) {
+        (UrlStatus::Completed, _) if !done.empty_fields.is_empty() => format!(
+            "done: {} item(s) in {} ms; nothing found for {}",
+            done.items,
+            done.duration_ms,
+            done.empty_fields.join(", ")
+        ),
         (UrlStatus::Completed, _) => {
             format!("done: {} item(s) in {} ms", done.items, done.duration_ms)
         }
@@ -257,10 +263,24 @@ mod tests {
             items: 0,
             error_code: Some(ErrorCode::FetchFailed),
             duration_ms: 12,
+            empty_fields: Vec::new(),
         });
         assert_eq!(
             position.line(&done).as_deref(),
             Some("[2/3] failed: fetch_failed after 12 ms")
+        );
+        let thin = EventPayload::UrlComplete(UrlCompleteData {
+            url: "https://a.example/".into(),
+            index: 1,
+            status: UrlStatus::Completed,
+            items: 4,
+            error_code: None,
+            duration_ms: 9,
+            empty_fields: vec!["author".into()],
+        });
+        assert_eq!(
+            position.line(&thin).as_deref(),
+            Some("[2/3] done: 4 item(s) in 9 ms; nothing found for author")
         );
     }
 }

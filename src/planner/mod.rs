@@ -5,6 +5,7 @@
 
 pub mod heuristic;
 pub mod intent;
+pub mod lexicon;
 pub mod llm;
 
 pub mod reach;
@@ -54,6 +55,9 @@ pub struct PlannerContext {
     pub instructions: String,
     /// How the user wants it shaped (columns, …).
     pub output_instructions: Option<String>,
+    /// The request as understood, parsed once for the run ([`intent::parse`] of the two
+    /// above).
+    pub understood: intent::Request,
     /// The URL being worked on.
     pub url: String,
     /// The page outline.

@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 use super::control::{RunControl, StopReason};
 use super::emitter::{Emitter, NewStep};
 use super::fault::{self, FaultPoint};
+use super::named::{self, Settled};
 use super::page::{PageBudget, PageWorker, WorkerError, has_content};
 use super::prefetch::Prefetch;
 use super::request::ValidRequest;
@@ -18,11 +19,12 @@ use crate::events::{
     CompleteData, Decision, DecisionDetails, DraftedCall, ErrorCode, ErrorData, EventPayload,
     FallbackDetails, FetchDetails, FetchFailure, FetchSuccess, InitData, ItemCap, OutputDetails,
     PartialDecision, PlannedCall, RunStatus, StepPayload, StepStatus, TokenUsage, ToolCallDetails,
-    UrlCompleteData, UrlStartData, UrlStatus,
+    UnderstoodRequest, UrlCompleteData, UrlStartData, UrlStatus,
 };
 use crate::fetch::{FetchError, FetchedPage, Fetcher};
 use crate::output;
 use crate::page::dom::shorten;
+use crate::planner::intent::{self, Request};
 use crate::planner::{DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec};
 use crate::settings::Settings;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
@@ -58,6 +60,19 @@ impl std::fmt::Debug for RunDeps {
 struct UrlOutcome {
     answer: Value,
     error: Option<ErrorData>,
+    /// Fields the request named that the answer left empty.
+    empty_fields: Vec<String>,
+}
+
+impl UrlOutcome {
+    /// An answer (possibly partial) that ended in an error.
+    fn failed(answer: Value, error: ErrorData) -> Self {
+        Self {
+            answer,
+            error: Some(error),
+            empty_fields: Vec::new(),
+        }
+    }
 }
 
 struct Run<'a> {
@@ -75,6 +90,9 @@ struct Run<'a> {
     reach: Reach,
     /// The calls of the current URL that succeeded, in order: replayed on its next pages.
     executed: Vec<ToolCall>,
+    /// The request as understood, parsed once: every planner round, the answer's named
+    /// fields and the `agent_decision` steps read this one value.
+    understood: Request,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -99,7 +117,12 @@ pub async fn run(
         ),
         reach: Reach::of(&request, &deps.settings.limits),
         executed: Vec::new(),
+        understood: Request::default(),
     };
+    run.understood = intent::parse(
+        &run.reach.list_instructions,
+        request.output_instructions.as_deref(),
+    );
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
         urls: request.urls.clone(),
@@ -217,6 +240,7 @@ pub(super) fn complete_data(
         urls_processed: tally.urls_processed,
         urls_failed: tally.urls_failed,
         errors: tally.errors.clone(),
+        empty_fields: tally.empty_fields.clone(),
         metrics: tally.metrics.clone(),
     }
 }
@@ -269,20 +293,23 @@ impl Run<'_> {
             items: rewards::items_in(&outcome.answer),
             error_code: outcome.error.as_ref().map(|e| e.code),
             duration_ms: millis(started),
+            empty_fields: outcome.empty_fields.clone(),
         }))
         .await;
         outcome
     }
 
     async fn work_on_url(&mut self, index: usize, url: &str) -> UrlOutcome {
-        let fail = |code, message: String, retryable| UrlOutcome {
-            answer: Value::Null,
-            error: Some(ErrorData {
-                code,
-                message,
-                url: Some(url.to_owned()),
-                retryable,
-            }),
+        let fail = |code, message: String, retryable| {
+            UrlOutcome::failed(
+                Value::Null,
+                ErrorData {
+                    code,
+                    message,
+                    url: Some(url.to_owned()),
+                    retryable,
+                },
+            )
         };
         // This URL's fetch (started earlier when the window allowed) and the next ones'.
         let Some(handle) = self.prefetch.take(index) else {
@@ -294,7 +321,7 @@ impl Run<'_> {
         };
         let joined = tokio::select! {
             biased;
-            () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
+            () = self.control.stopped() => return UrlOutcome::failed(Value::Null, stopped_error(self.control, url)),
             joined = handle => joined,
         };
         let (fetched, took) = match joined {
@@ -320,17 +347,12 @@ impl Run<'_> {
         // ends the wait (the worker ends once it is done and sees its handle gone).
         let outline = tokio::select! {
             biased;
-            () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
+            () = self.control.stopped() => return UrlOutcome::failed(Value::Null, stopped_error(self.control, url)),
             outline = worker.outline() => outline,
         };
         let outline = match outline {
             Ok(outline) => outline,
-            Err(err) => {
-                return UrlOutcome {
-                    answer: Value::Null,
-                    error: Some(page_error(url, err)),
-                };
-            }
+            Err(err) => return UrlOutcome::failed(Value::Null, page_error(url, err)),
         };
         self.executed.clear();
         let budget_result = self.agent_loop(url, &worker, outline).await;
@@ -347,9 +369,22 @@ impl Run<'_> {
         if stopped_early.is_none() && self.reach.details.is_some() {
             (answer, stopped_early) = self.read_details(url, &first_url, answer).await;
         }
+        // Every field named is a column of the answer, and an answer with none of them is
+        // none at all: the URL fails with `no_match` instead of showing rows of something else.
+        let (answer, empty_fields, no_match) = match named::settle(answer, &self.understood) {
+            Settled::Answer {
+                answer,
+                empty_fields,
+            } => (answer, empty_fields, None),
+            Settled::NoMatch(message) => (Value::Null, Vec::new(), Some(message)),
+        };
         let items = rewards::items_in(&answer);
-        let wanted = crate::planner::intent::count(&self.request.instructions);
-        let reward = rewards::output_reward(&answer, wanted);
+        let wanted = self.understood.count;
+        let reward = if no_match.is_some() {
+            rewards::NO_MATCH_REWARD
+        } else {
+            rewards::output_reward(&answer, wanted)
+        };
         self.step(NewStep {
             payload: StepPayload::Output(OutputDetails {
                 items,
@@ -375,25 +410,34 @@ impl Run<'_> {
         })
         .await;
         if let Some(error) = stopped_early {
-            return UrlOutcome {
-                answer,
-                error: Some(error),
-            };
+            return UrlOutcome::failed(answer, error);
+        }
+        if let Some(message) = no_match {
+            return UrlOutcome::failed(
+                Value::Null,
+                ErrorData {
+                    code: ErrorCode::NoMatch,
+                    message,
+                    url: Some(url.to_owned()),
+                    retryable: false,
+                },
+            );
         }
         if !has_content(&answer) {
-            return UrlOutcome {
+            return UrlOutcome::failed(
                 answer,
-                error: Some(ErrorData {
+                ErrorData {
                     code: ErrorCode::PlannerFailed,
                     message: "no tool call produced data for this request on this page".into(),
                     url: Some(url.to_owned()),
                     retryable: false,
-                }),
-            };
+                },
+            );
         }
         UrlOutcome {
             answer,
             error: None,
+            empty_fields,
         }
     }
 
@@ -495,6 +539,7 @@ impl Run<'_> {
                     let context = PlannerContext {
                         instructions: self.reach.list_instructions.clone(),
                         output_instructions: self.request.output_instructions.clone(),
+                        understood: self.understood.clone(),
                         url: url.to_owned(),
                         outline: outline.clone(),
                         observations: observations.clone(),
@@ -525,6 +570,7 @@ impl Run<'_> {
                     prompt_tokens: plan.usage.0,
                     completion_tokens: plan.usage.1,
                 }),
+                intent: (planner_name != "client").then(|| Box::new(self.intent_view())),
             };
             self.step(NewStep {
                 payload: StepPayload::AgentDecision(DecisionDetails::Final(decision)),
@@ -594,6 +640,15 @@ impl Run<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The request as understood, with how far the run reaches beyond the page.
+    fn intent_view(&self) -> UnderstoodRequest {
+        let mut view = self.understood.view();
+        view.max_pages = self.reach.max_pages;
+        view.target = self.reach.target;
+        view.item_pages = self.reach.details.as_ref().map(|d| d.fields.clone());
+        view
     }
 
     /// Asks the planner, streaming its drafts as `running` decision steps; falls back to the

@@ -24,3 +24,4 @@ mod ssrf;
 mod store_failure;
 mod support;
 mod tools_api;
+mod words;
