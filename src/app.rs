@@ -10,9 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::fetch::Fetcher;
 use crate::metrics::Metrics;
-use crate::planner::Planner;
 use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
+use crate::planner::{Planner, WordsReader};
 use crate::run::page::PageBudget;
 use crate::run::request::Rejection;
 use crate::run::{
@@ -79,6 +79,8 @@ pub struct Planners {
     pub heuristic: Arc<dyn Planner>,
     /// Present when `[llm] base_url` is set.
     pub llm: Option<Arc<dyn Planner>>,
+    /// The same model reading only a request's words (`planner: llm_words`).
+    pub words: Option<Arc<dyn WordsReader>>,
 }
 
 impl std::fmt::Debug for Planners {
@@ -202,11 +204,13 @@ impl AppState {
         );
         let registry = Arc::new(Registry::builtin());
         // The LLM planner checks the model's calls against the same registry that runs them.
-        let llm: Option<Arc<dyn Planner>> = if settings.llm.is_configured() {
+        let model: Option<Arc<LlmPlanner>> = if settings.llm.is_configured() {
             Some(Arc::new(LlmPlanner::new(&settings.llm, registry.clone())?))
         } else {
             None
         };
+        let llm = model.clone().map(|m| m as Arc<dyn Planner>);
+        let words = model.map(|m| m as Arc<dyn WordsReader>);
         let state = Self {
             fetcher: Fetcher::new(&settings.fetch)?,
             registry,
@@ -214,6 +218,7 @@ impl AppState {
             planners: Planners {
                 heuristic: Arc::new(HeuristicPlanner),
                 llm,
+                words,
             },
             hub,
             metrics,
@@ -257,10 +262,24 @@ impl AppState {
             (PlannerChoice::Auto, DefaultPlanner::Llm) => PlannerChoice::Llm,
             (chosen, _) => chosen,
         };
+        let words = match (choice, &self.planners.words) {
+            (PlannerChoice::LlmWords, Some(words)) => Some(words.clone()),
+            (PlannerChoice::LlmWords, None) => {
+                return Err(Rejection {
+                    code: "llm_not_configured",
+                    message:
+                        "planner `llm_words` was asked for but no [llm] base_url is configured"
+                            .into(),
+                    details: serde_json::Value::Null,
+                });
+            }
+            _ => None,
+        };
         let (planner, uses_llm) = match (choice, &self.planners.llm) {
             (PlannerChoice::Heuristic, _) | (PlannerChoice::Auto, None) => {
                 (heuristic.clone(), false)
             }
+            (PlannerChoice::LlmWords, _) => (heuristic.clone(), true),
             (PlannerChoice::Llm | PlannerChoice::Auto, Some(llm)) => (llm.clone(), true),
             (PlannerChoice::Llm, None) => {
                 return Err(Rejection {
@@ -295,6 +314,7 @@ impl AppState {
             registry: self.registry.clone(),
             planner,
             fallback: heuristic,
+            words,
             page_budget: self.page_budget.clone(),
         })
     }

@@ -201,6 +201,9 @@ pub struct UnderstoodRequest {
     pub item_pages: Option<Vec<String>>,
     /// The words the plan was made from, after the lexicon ("who wrote it" → "the author").
     pub read_as: String,
+    /// Who read the words: `heuristic` (the parser and its lexicon) or `llm` (`planner:
+    /// llm_words`).
+    pub read_by: String,
 }
 
 /// A field of the request.

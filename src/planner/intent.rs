@@ -106,6 +106,7 @@ impl Request {
             target: None,
             item_pages: None,
             read_as: self.read_as.clone(),
+            read_by: "heuristic".to_owned(),
         }
     }
 }

@@ -147,3 +147,17 @@ pub trait Planner: Send + Sync {
         drafts: &'a DraftSender,
     ) -> BoxFuture<'a, Result<Plan, PlannerError>>;
 }
+
+/// The request as a words reader understood it, and the tokens it cost (prompt, completion).
+pub type WordsRead = Result<(intent::Request, (u64, u64)), PlannerError>;
+
+/// Reads a request's words into the intent (the LLM with a schema-bound reply); the heuristic
+/// parser ([`intent::parse`]) is the default and the fallback.
+pub trait WordsReader: Send + Sync {
+    /// The request as understood, and the tokens it cost (prompt, completion).
+    fn read_words<'a>(
+        &'a self,
+        instructions: &'a str,
+        output_instructions: Option<&'a str>,
+    ) -> BoxFuture<'a, WordsRead>;
+}

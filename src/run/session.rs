@@ -25,7 +25,9 @@ use crate::fetch::{FetchError, FetchedPage, Fetcher};
 use crate::output;
 use crate::page::dom::shorten;
 use crate::planner::intent::{self, Request};
-use crate::planner::{DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec};
+use crate::planner::{
+    DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec, WordsReader,
+};
 use crate::settings::Settings;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
 use follow::Reach;
@@ -45,6 +47,9 @@ pub struct RunDeps {
     pub planner: Arc<dyn Planner>,
     /// The fallback when the chosen planner fails (the heuristic planner).
     pub fallback: Arc<dyn Planner>,
+    /// Reads the request's words into the intent (`planner: llm_words`); without it the
+    /// heuristic parser reads them.
+    pub words: Option<Arc<dyn WordsReader>>,
     /// The server-wide memory budget of parsed pages, shared by every run.
     pub page_budget: PageBudget,
 }
@@ -93,6 +98,10 @@ struct Run<'a> {
     /// The request as understood, parsed once: every planner round, the answer's named
     /// fields and the `agent_decision` steps read this one value.
     understood: Request,
+    /// Who read the words: `heuristic`, or `llm` with `planner: llm_words`.
+    words_read_by: &'static str,
+    /// Tokens the model spent reading the words (prompt, completion).
+    words_usage: (u64, u64),
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -118,11 +127,10 @@ pub async fn run(
         reach: Reach::of(&request, &deps.settings.limits),
         executed: Vec::new(),
         understood: Request::default(),
+        words_read_by: "heuristic",
+        words_usage: (0, 0),
     };
-    run.understood = intent::parse(
-        &run.reach.list_instructions,
-        request.output_instructions.as_deref(),
-    );
+    run.understood = run.read_words().await;
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
         urls: request.urls.clone(),
@@ -560,15 +568,21 @@ impl Run<'_> {
                     }
                 }
             };
+            // The tokens the model spent reading the words count with the first decision.
+            let spent = (
+                plan.usage.0 + self.words_usage.0,
+                plan.usage.1 + self.words_usage.1,
+            );
+            self.words_usage = (0, 0);
             let decision = Decision {
                 tool_calls: plan.tool_calls.iter().map(PlannedCall::from).collect(),
                 planner: planner_name.to_owned(),
                 round,
                 done: plan.done,
                 notes: plan.notes.clone(),
-                usage: (plan.usage != (0, 0)).then_some(TokenUsage {
-                    prompt_tokens: plan.usage.0,
-                    completion_tokens: plan.usage.1,
+                usage: (spent != (0, 0)).then_some(TokenUsage {
+                    prompt_tokens: spent.0,
+                    completion_tokens: spent.1,
                 }),
                 intent: (planner_name != "client").then(|| Box::new(self.intent_view())),
             };
@@ -642,9 +656,45 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The request as understood: by the model when the request asks for it (`llm_words`),
+    /// else, or when the model fails (a `planner_fallback` step says why), by the parser.
+    async fn read_words(&mut self) -> Request {
+        let words = self.reach.list_instructions.clone();
+        let shape = self.request.output_instructions.clone();
+        let Some(reader) = self.deps.words.clone() else {
+            return intent::parse(&words, shape.as_deref());
+        };
+        // The model reads the user's own words (the parser reads them through the lexicon).
+        let said = self.request.instructions.clone();
+        let failure = match reader.read_words(&said, shape.as_deref()).await {
+            Ok((understood, usage)) => {
+                self.words_usage = usage;
+                self.words_read_by = "llm";
+                return understood;
+            }
+            Err(err) => err,
+        };
+        self.words_usage = failure.usage();
+        self.step(NewStep {
+            payload: StepPayload::PlannerFallback(FallbackDetails {
+                from: "llm_words".to_owned(),
+                to: "heuristic".to_owned(),
+                reason: failure.to_string(),
+            }),
+            url: None,
+            status: StepStatus::Completed,
+            message: format!("The model could not read the request; the parser read it: {failure}"),
+            reward: rewards::FALLBACK,
+            duration_ms: None,
+        })
+        .await;
+        intent::parse(&words, shape.as_deref())
+    }
+
     /// The request as understood, with how far the run reaches beyond the page.
     fn intent_view(&self) -> UnderstoodRequest {
         let mut view = self.understood.view();
+        view.read_by = self.words_read_by.to_owned();
         view.max_pages = self.reach.max_pages;
         view.target = self.reach.target;
         view.item_pages = self.reach.details.as_ref().map(|d| d.fields.clone());

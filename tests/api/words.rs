@@ -269,3 +269,74 @@ async fn numbers_as_words_are_counts() {
     assert_eq!(asked.answer.as_array().map(Vec::len), Some(12));
     assert_eq!(decisions(&asked.frames)[0]["intent"]["count"], 30);
 }
+
+/// `planner: llm_words`: the model reads the words into the intent (a schema-bound reply, no
+/// page text); the heuristic engines answer from it; a model that fails leaves the parser to
+/// read them, visibly.
+#[tokio::test]
+async fn the_model_may_read_the_words_and_the_parser_takes_over_when_it_fails() {
+    use crate::llm::llm_app;
+    use crate::support::openai::{FakeOpenAi, Reply, completion};
+
+    // A German request with a wording the lexicon does not have ("Kosten"): the model reads it.
+    let reply = json!({
+        "kind": "list",
+        "fields": [{"name": "name", "role": "title"}, {"name": "price", "role": "price"}],
+        "count": null,
+        "sort": null,
+        "many": true,
+    });
+    let fake = FakeOpenAi::start(vec![
+        Reply::Json(completion(Some(&reply.to_string()), &[], (40, 30))),
+        Reply::Status(500, "model down".into()),
+    ])
+    .await;
+    let app = llm_app(&fake, 5, 12_000).await;
+    let fixtures = FixtureServer::start().await;
+    let url = fixtures.url("/pages/shop-grid.html");
+    let words = "was kosten die Teekannen, jeweils mit Namen";
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": words, "planner": "llm_words"}))
+        .await;
+    let complete = frames.last().unwrap().payload();
+    assert_eq!(complete["status"], "completed", "{complete}");
+    let answer = &complete["extracted_data"][&url];
+    assert_eq!(column(answer, "name"), TEAPOTS.map(Value::from), "{answer}");
+    assert!(
+        column(answer, "price").iter().all(|p| !p.is_null()),
+        "{answer}"
+    );
+    let decision = decisions(&frames)[0];
+    assert_eq!(decision["planner"], "heuristic");
+    assert_eq!(decision["intent"]["read_by"], "llm", "{decision}");
+    assert_eq!(
+        decision["usage"]["prompt_tokens"], 40,
+        "the words' tokens count"
+    );
+    // The model saw the words and the schema, never the page.
+    let asked = &fake.received()[0];
+    assert_eq!(asked.body["response_format"]["type"], "json_schema");
+    assert!(asked.message("user").contains(words));
+    assert!(!asked.body.to_string().contains("Tetsubin"), "no page text");
+
+    // The same words when the model fails: the parser reads them, and a step says so.
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "all products with name and price", "planner": "llm_words"}))
+        .await;
+    let fallback = frames
+        .iter()
+        .find(|f| f.event == "step" && f.action() == "planner_fallback")
+        .expect("a planner_fallback step");
+    assert_eq!(fallback.payload()["extracted_data"]["from"], "llm_words");
+    assert!(
+        fallback.payload()["extracted_data"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("500"),
+        "{}",
+        fallback.payload()
+    );
+    assert_eq!(decisions(&frames)[0]["intent"]["read_by"], "heuristic");
+    let complete = frames.last().unwrap().payload();
+    assert_eq!(complete["status"], "completed", "{complete}");
+}
