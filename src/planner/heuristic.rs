@@ -161,7 +161,16 @@ fn page_facts_rule(
     request: &Request,
     outline: &crate::read::outline::Outline,
 ) -> Option<PageFactsRule> {
-    let facts_only = matches!(request.intent, Intent::List)
+    // "title / author / date of the article" names the article's facts, not its text ("the
+    // text of the article" names its body: a description, left to the main content).
+    let article_facts = matches!(request.intent, Intent::MainContent)
+        && request.fields.iter().all(|f| {
+            matches!(
+                f.role,
+                FieldRole::Title | FieldRole::Author | FieldRole::Date
+            )
+        });
+    let facts_only = (matches!(request.intent, Intent::List) || article_facts)
         && !request.many
         && !request.fields.is_empty()
         && request
