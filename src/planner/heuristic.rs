@@ -603,11 +603,16 @@ fn fields_from_records(request: &Request) -> Plan {
         .map(|field| WantedField {
             name: field.name.clone(),
             role: field.role,
-            words: intent::ROLE_WORDS
-                .iter()
-                .find(|(role, _)| *role == field.role)
-                .map(|(_, words)| words.iter().map(|w| (*w).to_owned()).collect())
-                .unwrap_or_default(),
+            // A free name is also answered by its synonyms' columns ("location": "city").
+            words: if field.role == FieldRole::Text {
+                intent::column_words(&field.name)
+            } else {
+                intent::ROLE_WORDS
+                    .iter()
+                    .find(|(role, _)| *role == field.role)
+                    .map(|(_, words)| words.iter().map(|w| (*w).to_owned()).collect())
+                    .unwrap_or_default()
+            },
         })
         .collect();
     let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();

@@ -548,6 +548,40 @@ fn name_list(text: &str) -> Option<Vec<String>> {
     Some(parts)
 }
 
+/// Names a column goes by on pages, grouped: a free field named by one of them ("location")
+/// is answered by a column labelled with another ("city"). Each group is one meaning.
+pub const COLUMN_SYNONYMS: &[&[&str]] = &[
+    &["location", "city", "place", "town", "where"],
+    &[
+        "company",
+        "employer",
+        "organisation",
+        "organization",
+        "firm",
+    ],
+    &["salary", "pay", "wage", "wages", "compensation"],
+    &["role", "position", "job"],
+    &["country", "nation"],
+    &["phone", "telephone", "tel"],
+    &["weight", "mass"],
+];
+
+/// The other names of a free field's column (its synonyms group, itself left out).
+pub fn column_words(name: &str) -> Vec<String> {
+    let name = name.to_lowercase();
+    COLUMN_SYNONYMS
+        .iter()
+        .find(|group| group.contains(&name.as_str()))
+        .map(|group| {
+            group
+                .iter()
+                .filter(|w| **w != name)
+                .map(|w| (*w).to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Nouns that name the items of a list ("stories", "products", "jobs").
 const LIST_NOUNS: &[&str] = &[
     "stories",
@@ -934,6 +968,14 @@ fn quoted(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_free_field_is_answered_by_a_column_of_the_same_meaning() {
+        assert!(column_words("location").contains(&"city".to_owned()));
+        assert!(column_words("Employer").contains(&"company".to_owned()));
+        assert!(!column_words("location").contains(&"location".to_owned()));
+        assert!(column_words("birth place").is_empty());
+    }
 
     #[test]
     fn counts_in_their_common_wordings() {
