@@ -55,8 +55,10 @@ impl Browser {
                 "SCRAPE_AGENT_REQUIRE_BROWSER=1 but chromium or chromedriver is missing \
                  (apt-get install chromium chromium-driver)"
             );
-            eprintln!(
-                "skipped: the console's browser tests need Debian's chromium and chromium-driver"
+            super::skipped(
+                "console browser test",
+                "needs Debian's chromium and chromium-driver (apt-get install chromium \
+                 chromium-driver; .ci/run does)",
             );
             return None;
         };
