@@ -906,3 +906,47 @@ fn replay_takes_an_id_prefix_and_a_format() {
     }
     drop(server);
 }
+
+/// The README's first request: `scrape-agent serve --allow-private`, then
+/// `curl 'http://…/api/markdown?url=<a page on this machine>'` (issue 31).
+#[test]
+fn serve_with_allow_private_answers_a_local_page_as_markdown() {
+    let dir = TempDir::new();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let db_url = format!("sqlite://{}", dir.path().join("serve.db").display());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_scrape-agent"))
+        .args(["serve", "--allow-private", "--bind", &format!("127.0.0.1:{port}")])
+        .env("SCRAPE_AGENT__DATABASE__URL", &db_url)
+        .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "false")
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let article = site().url("/pages/console-article.html");
+    let base = format!("http://127.0.0.1:{port}");
+    let result = runtime().block_on(async {
+        let client = reqwest::Client::new();
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while client.get(format!("{base}/healthz")).send().await.is_err() {
+            assert!(std::time::Instant::now() < deadline, "the server starts");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let response = client
+            .get(format!(
+                "{base}/api/markdown?url={}",
+                url::form_urlencoded::byte_serialize(article.as_bytes()).collect::<String>()
+            ))
+            .send()
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.text().await.unwrap())
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(result.0, 200, "{}", result.1);
+    assert!(result.1.starts_with("# Escaping in practice\n"), "{}", result.1);
+}
