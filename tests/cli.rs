@@ -865,7 +865,11 @@ fn allow_private_and_markdown_read_a_local_article() {
         read.stdout
     );
     assert!(read.stdout.contains("A third paragraph ends the article"));
-    assert!(!read.stdout.contains("Home"), "no navigation: {}", read.stdout);
+    assert!(
+        !read.stdout.contains("Home"),
+        "no navigation: {}",
+        read.stdout
+    );
 }
 
 /// `replay` takes the start of an id and writes the answer in another format (issue 31).
@@ -919,7 +923,12 @@ fn serve_with_allow_private_answers_a_local_page_as_markdown() {
         .port();
     let db_url = format!("sqlite://{}", dir.path().join("serve.db").display());
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_scrape-agent"))
-        .args(["serve", "--allow-private", "--bind", &format!("127.0.0.1:{port}")])
+        .args([
+            "serve",
+            "--allow-private",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+        ])
         .env("SCRAPE_AGENT__DATABASE__URL", &db_url)
         .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "false")
         .env("RUST_LOG", "warn")
@@ -948,5 +957,9 @@ fn serve_with_allow_private_answers_a_local_page_as_markdown() {
     let _ = child.kill();
     let _ = child.wait();
     assert_eq!(result.0, 200, "{}", result.1);
-    assert!(result.1.starts_with("# Escaping in practice\n"), "{}", result.1);
+    assert!(
+        result.1.starts_with("# Escaping in practice\n"),
+        "{}",
+        result.1
+    );
 }

@@ -7,8 +7,8 @@ use super::sessions::{open_store, store_error};
 use super::watch::Watch;
 use super::{CliError, Exit, Interrupts, ReplayArgs};
 use crate::run::request::valid_session_id;
-use crate::store::SessionFilter;
 use crate::settings::Settings;
+use crate::store::SessionFilter;
 
 /// Replays session `args.id` from a running server (`--server`, following it live if it is
 /// still running) or from the configured store.

@@ -149,6 +149,16 @@ impl Browser {
             .await;
     }
 
+    /// Sets the window's size, as a phone's or a narrow window's screen.
+    pub async fn set_window_size(&self, width: u32, height: u32) {
+        self.command(
+            reqwest::Method::POST,
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        )
+        .await;
+    }
+
     /// Reloads the page, as the user's F5 does.
     pub async fn reload(&self) {
         self.command(reqwest::Method::POST, "/refresh", Some(json!({})))
