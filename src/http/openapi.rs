@@ -138,7 +138,6 @@ fn build() -> Value {
         "description": "The run's events as Server-Sent Events (`text/event-stream`): one `init`, per URL a `url_start`, its `step`s and a `url_complete` (`error` events where something failed), and a last `complete`. Keep-alive comments while quiet.",
         "headers": {"X-Session-Id": {"schema": {"type": "string"}, "description": "The run's session id"}},
         "content": {"text/event-stream": {
-            "schema": {"type": "string"},
             // OpenAPI 3.2's description of one SSE event: its `data:` is a JSON text of a
             // StreamEvent.
             "itemSchema": {
@@ -218,7 +217,7 @@ fn build() -> Value {
     );
     markdown_responses.append(&mut start_errors.clone());
     markdown_responses.append(&mut errors(&[(
-        "502",
+        "422",
         "The page could not be read: `error.code` is the URL's error (`fetch_failed`, `blocked_address`, `timeout`, …), `error.details.errors` every error",
     )]));
     detached.append(&mut start_errors);

@@ -136,7 +136,7 @@ fn unfinished(id: &str) -> ApiError {
 /// `extract.main_content` call), stored and visible like any other.
 ///
 /// # Errors
-/// 400 for a missing or bad `url`; the request errors of any run; 502 with the URL's error
+/// 400 for a missing or bad `url`; the request errors of any run; 422 with the URL's error
 /// code (`fetch_failed`, `blocked_address`, …) when the page could not be read; 504 when the
 /// run did not end in time.
 pub async fn markdown(
@@ -184,7 +184,7 @@ pub async fn markdown(
         return Err(ApiError {
             details: json!({"session_id": id, "errors": complete.errors}),
             ..ApiError::new(
-                StatusCode::BAD_GATEWAY,
+                StatusCode::UNPROCESSABLE_ENTITY,
                 first.map_or("url_failed", |e| e.code.as_str()),
                 first.map_or_else(
                     || format!("the page could not be read (session {id})"),

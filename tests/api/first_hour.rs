@@ -67,7 +67,7 @@ async fn api_markdown_refuses_a_missing_url_and_reports_a_failed_page() {
             url::form_urlencoded::byte_serialize(gone.as_bytes()).collect::<String>()
         ))
         .await;
-    assert_eq!(failed.status(), 502);
+    assert_eq!(failed.status(), 422);
     let body: Value = failed.json().await.unwrap();
     assert_eq!(body["error"]["code"], "fetch_failed", "{body}");
     assert!(body["error"]["details"]["session_id"].is_string(), "{body}");
