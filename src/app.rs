@@ -250,6 +250,39 @@ impl AppState {
             .await?)
     }
 
+    /// Starts a run like [`AppState::start_run`] and waits for its `complete` event: the
+    /// answer of a run for a client that wants no stream. The wait is bounded by the run's own
+    /// timeout (`limits.run_timeout_secs`, after which the run ends itself with `complete`),
+    /// with a margin for the run to write its end.
+    ///
+    /// # Errors
+    /// As [`AppState::start_run`]; `Ok(None)` when the events ended without `complete` (the
+    /// server shutting down) or the wait outlived its bound.
+    pub async fn run_to_completion(
+        &self,
+        request: ScrapeRequest,
+        origin: RunOrigin,
+    ) -> Result<(String, Option<crate::events::CompleteData>), StartRefusal> {
+        use futures::StreamExt;
+        let id = self.start_run(request, origin).await?;
+        let bound = Duration::from_secs(self.settings.limits.run_timeout_secs.saturating_add(30));
+        let mut events = std::pin::pin!(self.hub.subscribe(&id, 0));
+        let complete = tokio::time::timeout(bound, async {
+            while let Some(event) = events.next().await {
+                if let Ok(crate::events::EventPayload::Complete(complete)) =
+                    crate::events::EventPayload::from_event(&event)
+                {
+                    return Some(*complete);
+                }
+            }
+            None
+        })
+        .await
+        .ok()
+        .flatten();
+        Ok((id, complete))
+    }
+
     /// The dependencies of a run: the planner the request asks for (with the heuristic one as
     /// its fallback), the fetcher, the registry and the settings.
     ///
@@ -360,5 +393,28 @@ pub async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = terminate => {},
+    }
+}
+
+/// The request that reads each URL's main content (the article, without navigation and
+/// boilerplate) and answers it as Markdown: `GET /api/markdown`, `run --markdown`. An explicit
+/// one-call plan, so no planner decides.
+pub fn markdown_request(urls: Vec<String>) -> ScrapeRequest {
+    ScrapeRequest {
+        urls,
+        instructions: String::new(),
+        output_format: Some(crate::output::OutputFormat::Markdown.as_str().to_owned()),
+        output_instructions: None,
+        max_steps: None,
+        planner: PlannerChoice::Auto,
+        model: None,
+        tools: Some(vec![crate::tools::ToolCall::new(
+            "extract.main_content",
+            serde_json::json!({}),
+            "the page's main content as Markdown",
+        )]),
+        session_id: None,
+        max_pages: None,
+        max_detail_pages: None,
     }
 }

@@ -201,9 +201,18 @@ impl Bars {
                 self.println(&line);
             }
             EventPayload::UrlComplete(done) => {
+                // The URL's spinner goes; a line of its own stays above the bars and in the
+                // terminal's scrollback after the run, with what the URL gave.
                 if let Some(bar) = self.current.take() {
-                    bar.finish_with_message(url_done_text(done));
+                    bar.finish_and_clear();
                 }
+                let line = format!(
+                    "{} {}: {}",
+                    self.position.tag(),
+                    done.url,
+                    url_done_text(done)
+                );
+                self.println(&line);
                 if let Some(urls) = &self.urls {
                     urls.inc(1);
                 }
