@@ -229,7 +229,7 @@ fn build() -> Value {
         {"name": "max_steps", "in": "query", "schema": {"type": "integer", "minimum": 1}},
         {"name": "max_pages", "in": "query", "schema": {"type": "integer", "minimum": 1}},
         {"name": "max_detail_pages", "in": "query", "schema": {"type": "integer", "minimum": 0}},
-        {"name": "planner", "in": "query", "schema": {"enum": ["auto", "heuristic", "llm"]}},
+        {"name": "planner", "in": "query", "schema": {"enum": ["auto", "heuristic", "llm", "llm_words"]}},
         {"name": "model", "in": "query", "schema": {"type": "string"}},
         {"name": "session_id", "in": "query", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}},
         {"name": "tools", "in": "query", "schema": {"type": "string"}, "description": "An explicit plan, as JSON"},
