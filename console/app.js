@@ -650,7 +650,14 @@ function showAnswer(run, complete) {
   textView.replaceChildren();
   let lists = 0;
   let texts = 0;
+  const emptyFields = complete.empty_fields || {};
   for (const [url, answer] of Object.entries(answers)) {
+    // Fields the request named that the page had nothing for: said, not dropped silently.
+    const empty = emptyFields[url];
+    if (Array.isArray(empty) && empty.length) {
+      tableView.append(el('p', { className: 'empty-fields muted', 'data-url': url },
+        `${url}: nothing found for ${empty.join(', ')}`));
+    }
     const records = recordsOf(answer);
     if (records) {
       lists += 1;

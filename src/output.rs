@@ -174,10 +174,14 @@ impl<'a> Article<'a> {
     /// The article of an answer, when the answer is one.
     pub fn of(answer: &'a Value) -> Option<Self> {
         let map = answer.as_object()?;
-        Some(Self {
-            markdown: map.get("markdown")?.as_str()?,
-            text: map.get("text")?.as_str()?,
-        })
+        let markdown = map.get("markdown")?.as_str()?;
+        // "this page as markdown" keeps only the Markdown: its text is the Markdown.
+        let text = match map.get("text") {
+            Some(text) => text.as_str()?,
+            None if map.len() == 1 => markdown,
+            None => return None,
+        };
+        Some(Self { markdown, text })
     }
 }
 
@@ -320,6 +324,18 @@ mod tests {
         .as_object()
         .unwrap()
         .clone()
+    }
+
+    #[test]
+    fn markdown_of_the_page_as_markdown_is_that_markdown() {
+        let answers = Map::from_iter([(
+            "https://a.example/".to_owned(),
+            json!({"markdown": "# A post\n\nFirst *paragraph*."}),
+        )]);
+        assert_eq!(
+            render(OutputFormat::Markdown, &answers),
+            "# A post\n\nFirst *paragraph*.\n"
+        );
     }
 
     #[test]

@@ -980,3 +980,29 @@ async fn the_docs_page_shows_descriptions_and_examples() {
         "{request}"
     );
 }
+
+#[tokio::test]
+async fn a_named_field_the_page_lacks_is_said_above_the_answer() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    browser.goto(&format!("{}/", app.base)).await;
+    let cards = fixtures.url("/pages/cards-byline.html");
+    submit(
+        &browser,
+        std::slice::from_ref(&cards),
+        "every post with title, author and rating",
+    )
+    .await;
+    wait_for_answer(&browser).await;
+    let said = browser
+        .eval(
+            "return [...document.querySelectorAll('#view-table .empty-fields')].map(p => p.textContent);",
+            json!([]),
+        )
+        .await;
+    assert_eq!(said, json!([format!("{cards}: nothing found for rating")]));
+}
