@@ -27,6 +27,10 @@ fn context(outline: Outline) -> PlannerContext {
     PlannerContext {
         instructions: "the top 10 items with title, link and price".into(),
         output_instructions: None,
+        understood: scrape_agent::planner::intent::parse(
+            "the top 10 items with title, link and price",
+            None,
+        ),
         url: "https://example.com/".into(),
         outline,
         observations: Vec::new(),

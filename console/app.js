@@ -409,13 +409,18 @@ function urlGroup(run, url) {
   return group;
 }
 
+/** `1 step`, `2 steps`, `0 steps`. */
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
 function renderGroupHead(group) {
-  const facts = [`${group.steps} steps`];
+  const facts = [plural(group.steps, 'step')];
   if (group.toolsOk || group.toolsFailed) {
     facts.push(`tools ${group.toolsOk} ok${group.toolsFailed ? `, ${group.toolsFailed} failed` : ''}`);
   }
   facts.push(`reward ${formatReward(group.reward)}`);
-  if (group.items !== null && group.items !== undefined) facts.push(`${group.items} items`);
+  if (group.items !== null && group.items !== undefined) facts.push(plural(group.items, 'item'));
   if (group.durationMs !== null && group.durationMs !== undefined) facts.push(`${group.durationMs} ms`);
   group.section.dataset.status = group.status;
   group.head.replaceChildren(
@@ -543,7 +548,7 @@ function updateProgress(run) {
   const bar = byId('progress-bar');
   bar.max = Math.max(total, 1);
   bar.value = finished;
-  byId('progress-text').textContent = `${finished} / ${total} URLs`;
+  byId('progress-text').textContent = `${finished} / ${plural(total, 'URL')}`;
 }
 
 // ---- The answer --------------------------------------------------------------------------
@@ -599,7 +604,7 @@ function compareCells(a, b) {
 function recordsTable(url, records) {
   const columns = columnsOf(records);
   const table = el('table', { className: 'records', 'data-url': url });
-  table.append(el('caption', {}, `${url} — ${records.length} records`));
+  table.append(el('caption', {}, `${url} — ${plural(records.length, 'record')}`));
   const headRow = el('tr', {});
   const body = el('tbody', {});
   const sort = { column: null, direction: 'none' };
@@ -668,11 +673,11 @@ function showAnswer(run, complete) {
   const metrics = complete.metrics || {};
   byId('answer-summary').textContent = [
     complete.status,
-    `${complete.urls_processed ?? 0} URLs`,
+    plural(complete.urls_processed ?? 0, 'URL'),
     `${complete.urls_failed ?? 0} failed`,
-    `${complete.total_steps ?? 0} steps`,
+    plural(complete.total_steps ?? 0, 'step'),
     `reward ${formatReward(complete.total_reward || 0)}`,
-    metrics.tool_calls !== undefined ? `${metrics.tool_calls} tool calls` : null,
+    metrics.tool_calls !== undefined ? plural(metrics.tool_calls, 'tool call') : null,
   ].filter(Boolean).join(' · ');
   byId('answer').hidden = false;
   selectTab(lists || !texts ? 'table' : 'text');

@@ -51,6 +51,25 @@ enum Check {
     Contains { values: Vec<String> },
     /// The answer equals this value.
     Exact { value: Value },
+    /// A list whose `key` values are exactly `expected`, in order, and whose `also` columns
+    /// hold these values (words or numbers compared). A key may list alternatives, `a|b`: the
+    /// user's own label or the canonical one (the paraphrase set, issue #30).
+    Records {
+        key: String,
+        expected: Vec<String>,
+        #[serde(default)]
+        also: BTreeMap<String, Vec<String>>,
+    },
+    /// A list of at least `min_items` records, each with a non-empty value for every column.
+    Columns {
+        min_items: usize,
+        columns: Vec<String>,
+    },
+    /// The answer is Markdown text (a string, or an object's `markdown`) whose word F1
+    /// against the ground truth is at least `min`.
+    Markdown { min: f64 },
+    /// The page does not have what was asked: no rows, no values.
+    NoAnswer,
 }
 
 #[derive(Clone)]
@@ -379,7 +398,13 @@ fn check(corpora: &Corpora, task: &Task, answer: &Value, page_base: &str) -> Res
                     Some(gt_key) => truth.as_ref().map_or(Value::Null, |t| t[gt_key].clone()),
                     None => want.clone(),
                 };
-                let got = normalize(&as_text(&answer[key.as_str()]));
+                let got = normalize(&as_text(pick(answer, key)));
+                if want == "$any" {
+                    if got.is_empty() {
+                        return Err(format!("{key}: nothing in {}", short(answer)));
+                    }
+                    continue;
+                }
                 let want = normalize(&as_text(&want));
                 // Punctuation is not an error ("Tee | 5001" is "Tee - 5001").
                 let (got_words, want_words) = (word_list(&got), word_list(&want));
@@ -400,6 +425,87 @@ fn check(corpora: &Corpora, task: &Task, answer: &Value, page_base: &str) -> Res
                 Some(missing) => Err(format!("`{missing}` missing from {}", short(answer))),
             }
         }
+        Check::Records {
+            key,
+            expected,
+            also,
+        } => {
+            let items = answer
+                .as_array()
+                .ok_or_else(|| format!("not a list: {}", short(answer)))?;
+            let got: Vec<Vec<String>> = items
+                .iter()
+                .map(|item| word_list(&normalize(&as_text(pick(item, key)))))
+                .collect();
+            let want: Vec<Vec<String>> =
+                expected.iter().map(|e| word_list(&normalize(e))).collect();
+            if got != want {
+                return Err(format!(
+                    "{key}: expected {expected:?}, got {}",
+                    short(answer)
+                ));
+            }
+            for (column, values) in also {
+                for (item, value) in items.iter().zip(values) {
+                    let got = as_text(pick(item, column));
+                    if !loose_eq(&got, value) {
+                        return Err(format!(
+                            "{column}: got `{got}`, expected `{value}` in {}",
+                            short(item)
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+        Check::Columns { min_items, columns } => {
+            let items = answer
+                .as_array()
+                .ok_or_else(|| format!("not a list: {}", short(answer)))?;
+            if items.len() < *min_items {
+                return Err(format!("{} items: {}", items.len(), short(answer)));
+            }
+            for item in items {
+                if let Some(column) = columns
+                    .iter()
+                    .find(|c| as_text(pick(item, c)).trim().is_empty())
+                {
+                    return Err(format!("no {column} in {}", short(item)));
+                }
+            }
+            Ok(())
+        }
+        Check::Markdown { min } => {
+            let text = answer
+                .as_str()
+                .or_else(|| answer.get("markdown").and_then(Value::as_str))
+                .ok_or_else(|| format!("not Markdown text: {}", short(answer)))?;
+            let main = truth
+                .as_ref()
+                .and_then(|t| t["main_content"].as_str())
+                .ok_or("no ground truth")?;
+            let score = f1(text, main);
+            if score >= *min {
+                Ok(())
+            } else {
+                Err(format!("F1 {score:.2} < {min}"))
+            }
+        }
+        Check::NoAnswer => {
+            let empty = match answer {
+                Value::Null => true,
+                Value::Array(items) => items.is_empty(),
+                Value::Object(map) => map
+                    .values()
+                    .all(|v| v.is_null() || v.as_array().is_some_and(Vec::is_empty) || v == ""),
+                _ => false,
+            };
+            if empty {
+                Ok(())
+            } else {
+                Err(format!("answered {}", short(answer)))
+            }
+        }
         Check::Exact { value } => {
             // Links are absolute, so expected values name the page server as `{base}`.
             let expected: Value =
@@ -412,6 +518,34 @@ fn check(corpora: &Corpora, task: &Task, answer: &Value, page_base: &str) -> Res
             }
         }
     }
+}
+
+/// The value of the first of `key`'s alternatives (`a|b|c`) the record has.
+fn pick<'a>(record: &'a Value, key: &str) -> &'a Value {
+    key.split('|')
+        .map(|k| &record[k])
+        .find(|v| !v.is_null())
+        .unwrap_or(&Value::Null)
+}
+
+/// The same words, one inside the other, or the same number ("€49.00" and 49).
+fn loose_eq(got: &str, want: &str) -> bool {
+    // A moment on the day asked for is that day ("2026-12-03T19:00:00+01:00" is 2026-12-03).
+    if !want.is_empty() && got.starts_with(want) {
+        return true;
+    }
+    let (g, w) = (word_list(&normalize(got)), word_list(&normalize(want)));
+    if !g.is_empty() && !w.is_empty() && (contains_run(&g, &w) || contains_run(&w, &g)) {
+        return true;
+    }
+    let number = |text: &str| {
+        text.chars()
+            .filter(|c| c.is_ascii_digit() || *c == '.')
+            .collect::<String>()
+            .parse::<f64>()
+            .ok()
+    };
+    matches!((number(got), number(want)), (Some(a), Some(b)) if (a - b).abs() < 1e-6)
 }
 
 /// Whether `run` appears in `words` as consecutive words.

@@ -10,9 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::fetch::Fetcher;
 use crate::metrics::Metrics;
-use crate::planner::Planner;
 use crate::planner::heuristic::HeuristicPlanner;
 use crate::planner::llm::LlmPlanner;
+use crate::planner::{Planner, WordsReader};
 use crate::run::page::PageBudget;
 use crate::run::request::Rejection;
 use crate::run::{
@@ -79,6 +79,8 @@ pub struct Planners {
     pub heuristic: Arc<dyn Planner>,
     /// Present when `[llm] base_url` is set.
     pub llm: Option<Arc<dyn Planner>>,
+    /// The same model reading only a request's words (`planner: llm_words`).
+    pub words: Option<Arc<dyn WordsReader>>,
 }
 
 impl std::fmt::Debug for Planners {
@@ -202,11 +204,13 @@ impl AppState {
         );
         let registry = Arc::new(Registry::builtin());
         // The LLM planner checks the model's calls against the same registry that runs them.
-        let llm: Option<Arc<dyn Planner>> = if settings.llm.is_configured() {
+        let model: Option<Arc<LlmPlanner>> = if settings.llm.is_configured() {
             Some(Arc::new(LlmPlanner::new(&settings.llm, registry.clone())?))
         } else {
             None
         };
+        let llm = model.clone().map(|m| m as Arc<dyn Planner>);
+        let words = model.map(|m| m as Arc<dyn WordsReader>);
         let state = Self {
             fetcher: Fetcher::new(&settings.fetch)?,
             registry,
@@ -214,6 +218,7 @@ impl AppState {
             planners: Planners {
                 heuristic: Arc::new(HeuristicPlanner),
                 llm,
+                words,
             },
             hub,
             metrics,
@@ -245,6 +250,39 @@ impl AppState {
             .await?)
     }
 
+    /// Starts a run like [`AppState::start_run`] and waits for its `complete` event: the
+    /// answer of a run for a client that wants no stream. The wait is bounded by the run's own
+    /// timeout (`limits.run_timeout_secs`, after which the run ends itself with `complete`),
+    /// with a margin for the run to write its end.
+    ///
+    /// # Errors
+    /// As [`AppState::start_run`]; `Ok(None)` when the events ended without `complete` (the
+    /// server shutting down) or the wait outlived its bound.
+    pub async fn run_to_completion(
+        &self,
+        request: ScrapeRequest,
+        origin: RunOrigin,
+    ) -> Result<(String, Option<crate::events::CompleteData>), StartRefusal> {
+        use futures::StreamExt;
+        let id = self.start_run(request, origin).await?;
+        let bound = Duration::from_secs(self.settings.limits.run_timeout_secs.saturating_add(30));
+        let mut events = std::pin::pin!(self.hub.subscribe(&id, 0));
+        let complete = tokio::time::timeout(bound, async {
+            while let Some(event) = events.next().await {
+                if let Ok(crate::events::EventPayload::Complete(complete)) =
+                    crate::events::EventPayload::from_event(&event)
+                {
+                    return Some(*complete);
+                }
+            }
+            None
+        })
+        .await
+        .ok()
+        .flatten();
+        Ok((id, complete))
+    }
+
     /// The dependencies of a run: the planner the request asks for (with the heuristic one as
     /// its fallback), the fetcher, the registry and the settings.
     ///
@@ -257,10 +295,24 @@ impl AppState {
             (PlannerChoice::Auto, DefaultPlanner::Llm) => PlannerChoice::Llm,
             (chosen, _) => chosen,
         };
+        let words = match (choice, &self.planners.words) {
+            (PlannerChoice::LlmWords, Some(words)) => Some(words.clone()),
+            (PlannerChoice::LlmWords, None) => {
+                return Err(Rejection {
+                    code: "llm_not_configured",
+                    message:
+                        "planner `llm_words` was asked for but no [llm] base_url is configured"
+                            .into(),
+                    details: serde_json::Value::Null,
+                });
+            }
+            _ => None,
+        };
         let (planner, uses_llm) = match (choice, &self.planners.llm) {
             (PlannerChoice::Heuristic, _) | (PlannerChoice::Auto, None) => {
                 (heuristic.clone(), false)
             }
+            (PlannerChoice::LlmWords, _) => (heuristic.clone(), true),
             (PlannerChoice::Llm | PlannerChoice::Auto, Some(llm)) => (llm.clone(), true),
             (PlannerChoice::Llm, None) => {
                 return Err(Rejection {
@@ -295,6 +347,7 @@ impl AppState {
             registry: self.registry.clone(),
             planner,
             fallback: heuristic,
+            words,
             page_budget: self.page_budget.clone(),
         })
     }
@@ -340,5 +393,28 @@ pub async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = terminate => {},
+    }
+}
+
+/// The request that reads each URL's main content (the article, without navigation and
+/// boilerplate) and answers it as Markdown: `GET /api/markdown`, `run --markdown`. An explicit
+/// one-call plan, so no planner decides.
+pub fn markdown_request(urls: Vec<String>) -> ScrapeRequest {
+    ScrapeRequest {
+        urls,
+        instructions: String::new(),
+        output_format: Some(crate::output::OutputFormat::Markdown.as_str().to_owned()),
+        output_instructions: None,
+        max_steps: None,
+        planner: PlannerChoice::Auto,
+        model: None,
+        tools: Some(vec![crate::tools::ToolCall::new(
+            "extract.main_content",
+            serde_json::json!({}),
+            "the page's main content as Markdown",
+        )]),
+        session_id: None,
+        max_pages: None,
+        max_detail_pages: None,
     }
 }

@@ -131,7 +131,9 @@ fn csv_of(answers: &Map<String, Value>) -> String {
         .flat_map(|(url, a)| records(a).into_iter().map(move |r| (url, r)))
         .collect();
     let mut header = columns(rows.iter().map(|(_, r)| r));
-    if several {
+    // A URL column when there are several URLs, and when there is nothing else to name: a run
+    // without records (a failed URL) is a header and no rows, not an empty cell.
+    if several || header.is_empty() {
         header.insert(0, "url".into());
     }
     let mut writer = csv::Writer::from_writer(Vec::new());
@@ -158,14 +160,52 @@ fn csv_of(answers: &Map<String, Value>) -> String {
         .unwrap_or_default()
 }
 
+/// A main-content answer (`extract.main_content`: an object with the article's `text` and
+/// `markdown`): written as the article itself, not as a list of its fields.
+#[derive(Debug)]
+pub struct Article<'a> {
+    /// The article as Markdown.
+    pub markdown: &'a str,
+    /// The article as plain text.
+    pub text: &'a str,
+}
+
+impl<'a> Article<'a> {
+    /// The article of an answer, when the answer is one.
+    pub fn of(answer: &'a Value) -> Option<Self> {
+        let map = answer.as_object()?;
+        Some(Self {
+            markdown: map.get("markdown")?.as_str()?,
+            text: map.get("text")?.as_str()?,
+        })
+    }
+}
+
+/// The article, when the answers are one URL's and that answer is an article.
+fn single_article(answers: &Map<String, Value>) -> Option<Article<'_>> {
+    match answers.values().collect::<Vec<_>>().as_slice() {
+        [answer] => Article::of(answer),
+        _ => None,
+    }
+}
+
 fn markdown_cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 fn markdown_of(answers: &Map<String, Value>) -> String {
+    // One article: the article itself, as a reader of "this page as Markdown" expects.
+    if let Some(article) = single_article(answers) {
+        return article.markdown.trim().to_owned() + "\n";
+    }
     let mut out = String::new();
     for (url, answer) in answers {
         out.push_str(&format!("## {url}\n\n"));
+        if let Some(article) = Article::of(answer) {
+            out.push_str(article.markdown.trim());
+            out.push_str("\n\n");
+            continue;
+        }
         match answer {
             Value::String(text) => out.push_str(text),
             Value::Object(map) => {
@@ -200,10 +240,18 @@ fn markdown_of(answers: &Map<String, Value>) -> String {
 }
 
 fn text_of(answers: &Map<String, Value>) -> String {
+    if let Some(article) = single_article(answers) {
+        return article.text.trim().to_owned() + "\n";
+    }
     let mut out = String::new();
     for (url, answer) in answers {
         out.push_str(url);
         out.push('\n');
+        if let Some(article) = Article::of(answer) {
+            out.push_str(article.text.trim());
+            out.push_str("\n\n");
+            continue;
+        }
         match answer {
             Value::String(text) => {
                 out.push_str(text);
@@ -259,6 +307,49 @@ mod tests {
         assert!(
             render(OutputFormat::Text, &answers())
                 .contains("1. title: One, with comma | points: 3\n2. title: Two\n")
+        );
+    }
+
+    fn article() -> Map<String, Value> {
+        json!({"https://a.example/post": {
+            "title": "A post",
+            "byline": "Ann",
+            "text": "A post\n\nFirst paragraph.",
+            "markdown": "# A post\n\nFirst *paragraph*.",
+        }})
+        .as_object()
+        .unwrap()
+        .clone()
+    }
+
+    #[test]
+    fn markdown_of_an_article_is_its_markdown() {
+        assert_eq!(
+            render(OutputFormat::Markdown, &article()),
+            "# A post\n\nFirst *paragraph*.\n"
+        );
+        let mut two = article();
+        two.insert("https://b.example/".into(), json!([{"a": 1}]));
+        let md = render(OutputFormat::Markdown, &two);
+        assert!(
+            md.starts_with("## https://a.example/post\n\n# A post\n\nFirst *paragraph*.\n\n## https://b.example/"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn text_of_an_article_is_its_text_once() {
+        let text = render(OutputFormat::Text, &article());
+        assert_eq!(text, "A post\n\nFirst paragraph.\n");
+        assert_eq!(text.matches("First paragraph").count(), 1);
+    }
+
+    #[test]
+    fn csv_of_a_failed_url_is_a_header_without_rows() {
+        let answers = json!({"https://a.example/": null});
+        assert_eq!(
+            render(OutputFormat::Csv, answers.as_object().unwrap()),
+            "url\n"
         );
     }
 

@@ -826,8 +826,140 @@ fn on_a_terminal_progress_is_drawn_as_bars() {
         screen.contains("completed: 1 URL(s) answered, 0 failed"),
         "{screen}"
     );
+    // The finished URL's line is printed for good (above the bars, kept after the run), not
+    // only drawn in its spinner.
+    assert!(
+        screen.contains(&format!("[1/1] {news}: done: 3 item(s) in ")),
+        "the URL's line is kept: {screen}"
+    );
     let answer: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("answer.json")).unwrap())
             .unwrap();
     assert_eq!(answer[&news].as_array().map(Vec::len), Some(3));
+}
+
+/// A page on this machine: refused by default with the flag and the variable that allow it,
+/// read with `--allow-private`; `--markdown` prints its article as Markdown (issue 31).
+#[test]
+fn allow_private_and_markdown_read_a_local_article() {
+    let dir = TempDir::new();
+    let article = site().url("/pages/console-article.html");
+    let refused = outcome(
+        cli(&dir)
+            .env_remove("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS")
+            .args(["run", &article, "--markdown"]),
+    );
+    assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+    refused.stderr_has("blocked_address");
+    refused.stderr_has("--allow-private");
+    refused.stderr_has("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS=true");
+    let read = outcome(
+        cli(&dir)
+            .env_remove("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS")
+            .args(["run", &article, "--markdown", "--allow-private"]),
+    );
+    assert_eq!(read.code, Some(0), "{}", read.stderr);
+    assert!(
+        read.stdout.starts_with("# Escaping in practice\n"),
+        "{}",
+        read.stdout
+    );
+    assert!(read.stdout.contains("A third paragraph ends the article"));
+    assert!(
+        !read.stdout.contains("Home"),
+        "no navigation: {}",
+        read.stdout
+    );
+}
+
+/// `replay` takes the start of an id and writes the answer in another format (issue 31).
+#[test]
+fn replay_takes_an_id_prefix_and_a_format() {
+    let dir = TempDir::new();
+    let (server, db_url) = start_server(&dir);
+    let news = site().url("/pages/news.html");
+    let out = outcome(cli(&dir).args([
+        "run",
+        &news,
+        "-i",
+        TOP_3,
+        "--server",
+        &server.base,
+        "--session-id",
+        "prefix-check-7f3a",
+    ]));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for remote in [true, false] {
+        let mut command = cli(&dir);
+        command.args(["replay", "prefix-check-7", "--format", "csv", "-q"]);
+        if remote {
+            command.args(["--server", &server.base]);
+        } else {
+            command.env("SCRAPE_AGENT__DATABASE__URL", &db_url);
+        }
+        let replayed = outcome(&mut command);
+        assert_eq!(replayed.code, Some(0), "{}", replayed.stderr);
+        assert_eq!(
+            replayed.stdout,
+            "title,link,points\n\
+             Show HN: A tiny SQLite-backed job queue in Rust,https://github.com/example/jobq,412\n\
+             The hidden cost of microservices at small scale,https://blog.example.org/microservices-cost,389\n\
+             Why our CI got 4x faster after switching to nextest,https://engineering.acme.io/ci-nextest,305\n",
+            "remote: {remote}"
+        );
+    }
+    drop(server);
+}
+
+/// The README's first request: `scrape-agent serve --allow-private`, then
+/// `curl 'http://…/api/markdown?url=<a page on this machine>'` (issue 31).
+#[test]
+fn serve_with_allow_private_answers_a_local_page_as_markdown() {
+    let dir = TempDir::new();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let db_url = format!("sqlite://{}", dir.path().join("serve.db").display());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_scrape-agent"))
+        .args([
+            "serve",
+            "--allow-private",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+        ])
+        .env("SCRAPE_AGENT__DATABASE__URL", &db_url)
+        .env("SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS", "false")
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let article = site().url("/pages/console-article.html");
+    let base = format!("http://127.0.0.1:{port}");
+    let result = runtime().block_on(async {
+        let client = reqwest::Client::new();
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while client.get(format!("{base}/healthz")).send().await.is_err() {
+            assert!(std::time::Instant::now() < deadline, "the server starts");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let response = client
+            .get(format!(
+                "{base}/api/markdown?url={}",
+                url::form_urlencoded::byte_serialize(article.as_bytes()).collect::<String>()
+            ))
+            .send()
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.text().await.unwrap())
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(result.0, 200, "{}", result.1);
+    assert!(
+        result.1.starts_with("# Escaping in practice\n"),
+        "{}",
+        result.1
+    );
 }

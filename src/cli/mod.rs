@@ -70,6 +70,18 @@ struct ServeArgs {
     /// Address to listen on (overrides server.bind).
     #[arg(long)]
     bind: Option<SocketAddr>,
+    #[command(flatten)]
+    private: PrivateArgs,
+}
+
+/// `--allow-private`, for `serve` and `run`.
+#[derive(Debug, Default, Clone, Args)]
+struct PrivateArgs {
+    /// Fetch loopback and private-network addresses too (a page on this machine or your LAN);
+    /// the same as `fetch.allow_private_networks = true`
+    /// (SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS=true). Keep it off on a public server.
+    #[arg(long)]
+    allow_private: bool,
 }
 
 /// Where a command finds sessions: a running server, or else the configured store.
@@ -91,7 +103,7 @@ struct RunArgs {
     #[arg(value_name = "URL", required = true)]
     urls: Vec<String>,
     /// What you want, in plain words ("the top 10 stories with title, link and points").
-    #[arg(short, long, required_unless_present = "tools")]
+    #[arg(short, long, required_unless_present_any = ["tools", "markdown"])]
     instructions: Option<String>,
     /// How the answer is written.
     #[arg(short, long, value_enum, default_value_t = FormatArg::Json)]
@@ -109,6 +121,12 @@ struct RunArgs {
     /// Print every event as one JSON line on stdout instead of the answer.
     #[arg(long)]
     json_events: bool,
+    /// The page's main content (the article, without navigation and boilerplate) as Markdown:
+    /// no instructions, no planner (the same as `GET /api/markdown`).
+    #[arg(long, conflicts_with_all = ["instructions", "tools", "format", "output_instructions"])]
+    markdown: bool,
+    #[command(flatten)]
+    private: PrivateArgs,
     /// No progress on stderr (errors are still printed).
     #[arg(short, long)]
     quiet: bool,
@@ -198,8 +216,12 @@ struct SessionsArgs {
 /// `scrape-agent replay`.
 #[derive(Debug, Args)]
 struct ReplayArgs {
-    /// The session id (see `scrape-agent sessions`).
+    /// The session id (see `scrape-agent sessions`), or the start of one (`3f2a`) when only
+    /// one recent session begins with it.
     id: String,
+    /// Write the answer in this format instead of the run's own.
+    #[arg(short, long, value_enum)]
+    format: Option<FormatArg>,
     /// Print every event as one JSON line on stdout instead of the answer.
     #[arg(long)]
     json_events: bool,
@@ -292,6 +314,14 @@ pub async fn main() -> ExitCode {
     };
     if let Some(bind) = bind {
         settings.server.bind = bind;
+    }
+    let allow_private = match &command {
+        Command::Serve(serve) => serve.private.allow_private,
+        Command::Run(run) => run.private.allow_private,
+        _ => false,
+    };
+    if allow_private {
+        settings.fetch.allow_private_networks = true;
     }
     init_logs(&command, settings.log.format);
     let outcome = match command {

@@ -123,6 +123,12 @@ fn error_text(error: &ErrorData) -> String {
 
 fn url_done_text(done: &UrlCompleteData) -> String {
     match (done.status, done.error_code) {
+        (UrlStatus::Completed, _) if !done.empty_fields.is_empty() => format!(
+            "done: {} item(s) in {} ms; nothing found for {}",
+            done.items,
+            done.duration_ms,
+            done.empty_fields.join(", ")
+        ),
         (UrlStatus::Completed, _) => {
             format!("done: {} item(s) in {} ms", done.items, done.duration_ms)
         }
@@ -195,9 +201,18 @@ impl Bars {
                 self.println(&line);
             }
             EventPayload::UrlComplete(done) => {
+                // The URL's spinner goes; a line of its own stays above the bars and in the
+                // terminal's scrollback after the run, with what the URL gave.
                 if let Some(bar) = self.current.take() {
-                    bar.finish_with_message(url_done_text(done));
+                    bar.finish_and_clear();
                 }
+                let line = format!(
+                    "{} {}: {}",
+                    self.position.tag(),
+                    done.url,
+                    url_done_text(done)
+                );
+                self.println(&line);
                 if let Some(urls) = &self.urls {
                     urls.inc(1);
                 }
@@ -257,10 +272,24 @@ mod tests {
             items: 0,
             error_code: Some(ErrorCode::FetchFailed),
             duration_ms: 12,
+            empty_fields: Vec::new(),
         });
         assert_eq!(
             position.line(&done).as_deref(),
             Some("[2/3] failed: fetch_failed after 12 ms")
+        );
+        let thin = EventPayload::UrlComplete(UrlCompleteData {
+            url: "https://a.example/".into(),
+            index: 1,
+            status: UrlStatus::Completed,
+            items: 4,
+            error_code: None,
+            duration_ms: 9,
+            empty_fields: vec!["author".into()],
+        });
+        assert_eq!(
+            position.line(&thin).as_deref(),
+            Some("[2/3] done: 4 item(s) in 9 ms; nothing found for author")
         );
     }
 }

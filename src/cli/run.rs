@@ -45,6 +45,12 @@ pub(super) async fn run(settings: Settings, args: RunArgs) -> Result<Exit, CliEr
 
 /// The request the flags describe (the same body `POST /api/scrape` takes).
 fn scrape_request(args: &RunArgs) -> Result<ScrapeRequest, CliError> {
+    if args.markdown {
+        return Ok(ScrapeRequest {
+            session_id: args.session_id.clone(),
+            ..crate::app::markdown_request(args.urls.clone())
+        });
+    }
     let tools = args.tools.as_deref().map(read_plan).transpose()?;
     Ok(ScrapeRequest {
         urls: args.urls.clone(),

@@ -6,6 +6,7 @@ use std::path::Path;
 use super::progress::Progress;
 use super::{CliError, Exit, write_stdout};
 use crate::events::{CompleteData, Event, EventPayload, RunStatus};
+use crate::output::OutputFormat;
 
 /// One run being followed.
 #[derive(Debug)]
@@ -14,6 +15,7 @@ pub(super) struct Watch {
     json_events: bool,
     last_seq: u64,
     complete: Option<CompleteData>,
+    format: Option<OutputFormat>,
 }
 
 impl Watch {
@@ -25,7 +27,14 @@ impl Watch {
             json_events,
             last_seq: 0,
             complete: None,
+            format: None,
         }
+    }
+
+    /// Writes the answer in `format` rather than in the run's own.
+    pub(super) fn with_format(mut self, format: Option<OutputFormat>) -> Self {
+        self.format = format;
+        self
     }
 
     /// The `seq` of the last event taken (what a resumed stream sends as `Last-Event-ID`).
@@ -82,7 +91,10 @@ impl Watch {
                 "the events of session {session_id} ended before its `complete` event"
             )));
         };
-        let mut answer = complete.output;
+        let mut answer = match self.format {
+            Some(format) => crate::output::render(format, &complete.extracted_data),
+            None => complete.output,
+        };
         if !answer.ends_with('\n') {
             answer.push('\n');
         }

@@ -132,6 +132,9 @@ pub struct UrlCompleteData {
     pub error_code: Option<ErrorCode>,
     /// Time spent on it.
     pub duration_ms: u64,
+    /// Fields the request named that no item of the answer has (they are `null` columns).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub empty_fields: Vec<String>,
 }
 
 /// An event's payload, typed: what producers emit and consumers read. On the wire and in the
@@ -228,6 +231,8 @@ pub enum ErrorCode {
     Cancelled,
     /// A bug or an unexpected failure inside the server.
     Internal,
+    /// The page has none of what was asked ("this page shows no price"): no rows are invented.
+    NoMatch,
 }
 
 impl ErrorCode {
@@ -245,6 +250,7 @@ impl ErrorCode {
             Self::BudgetExhausted => "budget_exhausted",
             Self::Cancelled => "cancelled",
             Self::Internal => "internal",
+            Self::NoMatch => "no_match",
         }
     }
 }
@@ -362,6 +368,9 @@ pub struct CompleteData {
     pub urls_failed: u64,
     /// Every error reported during the run.
     pub errors: Vec<ErrorData>,
+    /// Per URL, the fields the request named that stayed empty (URLs with none are left out).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub empty_fields: Map<String, Value>,
     /// Counters.
     pub metrics: RunMetrics,
 }

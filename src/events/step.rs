@@ -165,6 +165,67 @@ pub struct Decision {
     /// LLM tokens this round cost (prompt, completion); absent for planners without tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<TokenUsage>,
+    /// The request as understood, the one value every planner round, the run's navigation
+    /// and the answer's named fields read; absent on a client's own plan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intent: Option<Box<UnderstoodRequest>>,
+}
+
+/// What the request asks for, as understood from its words (issue #30): shown so a user can
+/// see why the planner chose what it chose.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UnderstoodRequest {
+    /// The kind of answer: `list`, `main_content`, `markdown`, `product`, `metadata`,
+    /// `links`, `tables`, `contacts`, `prices`, `dates`, `images`, `code`.
+    pub kind: String,
+    /// The fields named, in order.
+    pub fields: Vec<UnderstoodField>,
+    /// How many items, when a number was given ("top 10", "a dozen").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+    /// The order asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<UnderstoodSort>,
+    /// Whether the words ask for many things (a list noun, a count, "each", "every", "all").
+    pub many: bool,
+    /// Whether every list on the page was asked for, not only the main one.
+    pub all_lists: bool,
+    /// Pages of the list to read, its own included (1: only the page given).
+    pub max_pages: u32,
+    /// Items to collect across pages, when the words name a goal ("up to 200").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<usize>,
+    /// Fields to read on each item's own page, when the words ask to open them (empty list:
+    /// every labelled value there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_pages: Option<Vec<String>>,
+    /// The words the plan was made from, after the lexicon ("who wrote it" → "the author").
+    pub read_as: String,
+    /// Who read the words: `heuristic` (the parser and its lexicon) or `llm` (`planner:
+    /// llm_words`).
+    pub read_by: String,
+}
+
+/// A field of the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UnderstoodField {
+    /// Its key in the answer (the user's own word where the parser keeps it).
+    pub name: String,
+    /// What part of an item it means: `title`, `url`, `price`, `date`, `author`, `score`,
+    /// `comments`, `image`, `description`, or `text` for a name no role word means.
+    pub role: String,
+    /// Added to name the items, not named by the user.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub implied: bool,
+}
+
+/// An order asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UnderstoodSort {
+    /// The part of an item ordered by.
+    pub by: String,
+    /// Highest first.
+    pub descending: bool,
 }
 
 /// Tokens spent by an LLM call.

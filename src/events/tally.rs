@@ -20,6 +20,8 @@ pub struct RunTally {
     pub errors: Vec<ErrorData>,
     /// Counters for `complete.metrics`.
     pub metrics: RunMetrics,
+    /// Per URL, the named fields its answer left empty (from `url_complete`).
+    pub empty_fields: serde_json::Map<String, serde_json::Value>,
     reward: f64,
 }
 
@@ -32,10 +34,16 @@ impl RunTally {
                 self.reward += step.reward;
                 self.observe_step(&step.payload, step.status);
             }
-            EventPayload::UrlComplete(done) => match done.status {
-                UrlStatus::Completed => self.urls_processed += 1,
-                UrlStatus::Failed => self.urls_failed += 1,
-            },
+            EventPayload::UrlComplete(done) => {
+                match done.status {
+                    UrlStatus::Completed => self.urls_processed += 1,
+                    UrlStatus::Failed => self.urls_failed += 1,
+                }
+                if !done.empty_fields.is_empty() {
+                    self.empty_fields
+                        .insert(done.url.clone(), done.empty_fields.clone().into());
+                }
+            }
             EventPayload::Error(error) => self.errors.push(error.clone()),
             EventPayload::Init(_) | EventPayload::UrlStart(_) | EventPayload::Complete(_) => {}
         }

@@ -329,10 +329,7 @@ impl Guard {
             }
         };
         match self.refusal(ip, None) {
-            Some(why) => Err(UrlRefusal::Blocked(format!(
-                "{why}: refused (set fetch.allow_private_networks, or list the address in \
-                 fetch.allowed_hosts, to allow it)"
-            ))),
+            Some(why) => Err(UrlRefusal::Blocked(format!("{why}: refused"))),
             None => Ok(()),
         }
     }

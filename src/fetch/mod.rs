@@ -54,6 +54,11 @@ pub struct FetchedPage {
     pub attempts: u32,
 }
 
+/// How an operator allows private addresses on purpose, said in every `blocked_address` error.
+pub const ALLOW_PRIVATE_HINT: &str = "To fetch private and loopback addresses on purpose, start \
+    the server (or `run`) with --allow-private, or set SCRAPE_AGENT__FETCH__ALLOW_PRIVATE_NETWORKS=true \
+    (fetch.allow_private_networks); to allow one host, list it in fetch.allowed_hosts";
+
 /// Why a fetch failed; maps onto the contract's error codes.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
@@ -61,17 +66,17 @@ pub enum FetchError {
     /// Not http(s), unparsable, or without a host.
     #[error("{0}")]
     InvalidUrl(String),
-    /// The target address is refused by the guard.
-    #[error("{0}")]
+    /// The target address is refused by the guard; the message says how to allow it.
+    #[error("{0}. {ALLOW_PRIVATE_HINT}")]
     BlockedAddress(String),
     /// robots.txt disallows the path.
     #[error("robots.txt of {0} disallows this URL for our user agent")]
     BlockedByRobots(String),
     /// Connect or read took too long.
-    #[error("timed out after {0} s")]
+    #[error("timed out after {0} s (fetch.timeout_secs)")]
     Timeout(u64),
     /// The body passed the cap.
-    #[error("the body is larger than the {0} byte limit")]
+    #[error("the body is larger than the {0} byte limit (fetch.max_body_bytes)")]
     TooLarge(usize),
     /// Not an HTML document.
     #[error("the response is `{0}`, not HTML")]

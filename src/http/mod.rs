@@ -50,10 +50,15 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
+        .route("/api/markdown", get(scrape::markdown))
         // MCP over Streamable HTTP (POST for calls, GET for the server's stream, DELETE to end
         // an MCP session); the SDK's service answers all of them. Keys and origins are checked
         // for it as for the API.
-        .nest_service("/mcp", crate::mcp::http_service(state.clone()))
+        .merge(
+            Router::new()
+                .nest_service("/mcp", crate::mcp::http_service(state.clone()))
+                .layer(axum::middleware::from_fn(mcp_session_ended_ok)),
+        )
         .route_layer(from_fn_with_state(state.clone(), access::require_key))
         .route_layer(from_fn_with_state(state.clone(), access::refuse_cross_site));
     let mut router = Router::new()
@@ -127,6 +132,20 @@ async fn refuse_long_uri(
         ));
     }
     next.run(request).await
+}
+
+/// `DELETE /mcp` that ended a session answers 200, not the SDK's 202: the official Python MCP
+/// client takes anything but 200 and 204 for a failed termination and warns on every exit.
+async fn mcp_session_ended_ok(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::OK;
+    }
+    response
 }
 
 /// CORS for the configured origins; None (no CORS headers: browsers refuse) when there are none.

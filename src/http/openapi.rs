@@ -90,9 +90,13 @@ fn build() -> Value {
         .take_definitions(true)
         .into_iter()
         .collect();
+    if let Some(request) = schemas.get_mut("ScrapeRequest") {
+        describe_request(request);
+    }
+    let event_examples = event_examples();
     // One envelope per event type: `type` names it, `data` has that type's payload.
     let mut envelopes = Vec::new();
-    for (kind, payload) in EVENT_TYPES.iter().zip(payloads) {
+    for ((kind, payload), example) in EVENT_TYPES.iter().zip(payloads).zip(event_examples) {
         let name = format!("{}Event", pascal(kind));
         schemas.insert(
             name.clone(),
@@ -106,6 +110,7 @@ fn build() -> Value {
                     "seq": {"type": "integer", "minimum": 1},
                     "data": payload,
                 },
+                "examples": [{"type": kind, "session_id": EXAMPLE_SESSION, "seq": 1, "data": example}],
             }),
         );
         envelopes.push(json!({"$ref": format!("#/components/schemas/{name}")}));
@@ -133,7 +138,6 @@ fn build() -> Value {
         "description": "The run's events as Server-Sent Events (`text/event-stream`): one `init`, per URL a `url_start`, its `step`s and a `url_complete` (`error` events where something failed), and a last `complete`. Keep-alive comments while quiet.",
         "headers": {"X-Session-Id": {"schema": {"type": "string"}, "description": "The run's session id"}},
         "content": {"text/event-stream": {
-            "schema": {"type": "string"},
             // OpenAPI 3.2's description of one SSE event: its `data:` is a JSON text of a
             // StreamEvent.
             "itemSchema": {
@@ -151,6 +155,13 @@ fn build() -> Value {
             },
         }},
     });
+    let complete_schema = json!({"$ref": "#/components/schemas/CompleteData"});
+    let waited = json!({
+        "description": "With `?wait=true` or `Accept: application/json` (without `text/event-stream`): the run's `complete` payload, once the run has ended (within `limits.run_timeout_secs`), whatever its status.",
+        "headers": {"X-Session-Id": {"schema": {"type": "string"}, "description": "The run's session id"}},
+        "content": {"application/json": {"schema": complete_schema, "example": complete_example()}},
+    });
+    let wait_param = json!({"name": "wait", "in": "query", "schema": {"type": "boolean"}, "description": "Wait for the run and answer its `complete` payload as JSON (as `Accept: application/json` does)"});
     let mut start_errors = errors(&[
         ("400", "The request cannot run (see `error.code`)"),
         ("401", "An API key is needed (`unauthorized`)"),
@@ -171,9 +182,22 @@ fn build() -> Value {
              the run now (`store_unavailable`, retryable); see Retry-After",
         ),
     ]);
+    start_errors.append(&mut errors(&[(
+        "504",
+        "Asked to wait, the run did not end in time (`wait_timeout`); read it at `result_url`",
+    )]));
+    let mut stream_or_json = stream.clone();
+    stream_or_json["description"] = json!(format!(
+        "{} {}",
+        stream["description"].as_str().unwrap_or_default(),
+        waited["description"].as_str().unwrap_or_default()
+    ));
+    stream_or_json["content"]["application/json"] = waited["content"]["application/json"].clone();
     let mut stream_responses = Map::new();
     stream_responses.insert("200".into(), stream.clone());
     stream_responses.append(&mut start_errors.clone());
+    let mut stream_post_responses = stream_responses.clone();
+    stream_post_responses.insert("200".into(), stream_or_json);
     let mut detached = Map::new();
     detached.insert(
         "202".into(),
@@ -185,6 +209,17 @@ fn build() -> Value {
                 "events_url": {"type": "string"}, "result_url": {"type": "string"},
             }}}}}),
     );
+    detached.insert("200".into(), waited);
+    let mut markdown_responses = Map::new();
+    markdown_responses.insert(
+        "200".into(),
+        json!({"description": "The page's main content (the article, without navigation and boilerplate) as Markdown", "headers": {"X-Session-Id": {"schema": {"type": "string"}, "description": "The run's session id"}}, "content": {"text/markdown": {"schema": {"type": "string"}, "example": "# Escaping in practice\n\nPages are untrusted. …"}}}),
+    );
+    markdown_responses.append(&mut start_errors.clone());
+    markdown_responses.append(&mut errors(&[(
+        "422",
+        "The page could not be read: `error.code` is the URL's error (`fetch_failed`, `blocked_address`, `timeout`, …), `error.details.errors` every error",
+    )]));
     detached.append(&mut start_errors);
     let query_params = json!([
         {"name": "url", "in": "query", "required": true, "schema": {"type": "array", "items": {"type": "string", "format": "uri"}}, "style": "form", "explode": true, "description": "A URL to scrape (repeat for more)"},
@@ -233,8 +268,9 @@ fn build() -> Value {
                 "post": {
                     "operationId": "scrapeStream",
                     "summary": "Run a scrape and stream its events",
-                    "requestBody": {"required": true, "content": {"application/json": {"schema": request}}},
-                    "responses": stream_responses,
+                    "parameters": [wait_param.clone()],
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": request, "examples": request_examples()}}},
+                    "responses": stream_post_responses,
                 },
                 "get": {
                     "operationId": "scrapeStreamGet",
@@ -246,8 +282,9 @@ fn build() -> Value {
             "/api/scrape": {
                 "post": {
                     "operationId": "scrapeDetached",
-                    "summary": "Start a detached run",
-                    "requestBody": {"required": true, "content": {"application/json": {"schema": request}}},
+                    "summary": "Start a detached run, or wait for its answer as JSON",
+                    "parameters": [wait_param],
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": request, "examples": request_examples()}}},
                     "responses": detached,
                 },
                 "get": {
@@ -296,6 +333,15 @@ fn build() -> Value {
                     }, &not_found),
                 },
             },
+            "/api/markdown": {
+                "get": {
+                    "operationId": "markdown",
+                    "summary": "One page's main content as Markdown",
+                    "description": "Runs `extract.main_content` on the page (an ordinary, stored session) and answers the article as `text/markdown`.",
+                    "parameters": [{"name": "url", "in": "query", "required": true, "schema": {"type": "string", "format": "uri"}, "description": "The page (http or https)", "example": "https://example.com/blog/post"}],
+                    "responses": markdown_responses,
+                },
+            },
             "/api/tools": {"get": {"operationId": "listTools", "summary": "The tool catalog with parameter schemas", "responses": with(ok("The tools", json!({
                 "type": "object",
                 "required": ["count", "tools"],
@@ -316,6 +362,98 @@ fn build() -> Value {
             "securitySchemes": {"apiKey": {"type": "http", "scheme": "bearer", "description": "One of auth.api_keys, when the server has keys"}},
         },
     })
+}
+
+/// The session id of the examples.
+const EXAMPLE_SESSION: &str = "3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b";
+/// The page of the examples.
+const EXAMPLE_URL: &str = "https://news.example/";
+
+/// What the schema of the request cannot say from its Rust type: `assets`, the alias of
+/// `urls`; the names `output_format` takes; `max_steps` and `max_pages` start at 1; examples.
+fn describe_request(request: &mut Value) {
+    let urls = request["properties"]["urls"].clone();
+    let properties = &mut request["properties"];
+    let mut assets = urls;
+    assets["description"] = json!("Another name for `urls` (send one of the two).");
+    properties["assets"] = assets;
+    properties["output_format"] = json!({
+        "enum": ["json", "csv", "markdown", "text", null],
+        "description": "How `complete.output` is written: `json` (the default), `csv`, `markdown` or `text`. The answer of a main-content read (`extract.main_content`) is the article itself in `markdown` and `text`.",
+        "default": null,
+    });
+    for name in ["max_steps", "max_pages"] {
+        properties[name]["minimum"] = json!(1);
+    }
+    if let Some(object) = request.as_object_mut() {
+        object.remove("required");
+        object.insert(
+            "anyOf".into(),
+            json!([{"required": ["urls"]}, {"required": ["assets"]}]),
+        );
+        object.insert(
+            "examples".into(),
+            Value::Array(request_examples().as_object().map_or_else(Vec::new, |all| {
+                all.values()
+                    .map(|example| example["value"].clone())
+                    .collect()
+            })),
+        );
+    }
+}
+
+/// Requests as a client writes them, by name (OpenAPI `examples`).
+fn request_examples() -> Value {
+    json!({
+        "list": {"summary": "A list in plain words", "value": {
+            "urls": [EXAMPLE_URL],
+            "instructions": "the top 10 stories with title, link and points",
+        }},
+        "csv": {"summary": "Columns as CSV", "value": {
+            "urls": [EXAMPLE_URL],
+            "instructions": "the top 10 stories",
+            "output_format": "csv",
+            "output_instructions": "columns: title, link, points",
+        }},
+        "plan": {"summary": "An explicit plan (no planner)", "value": {
+            "urls": ["https://example.com/blog/post"],
+            "tools": [{"tool": "extract.main_content", "params": {}, "reasoning": "the article"}],
+            "output_format": "markdown",
+        }},
+    })
+}
+
+/// The `complete` payload of the examples' run.
+fn complete_example() -> Value {
+    json!({
+        "session_id": EXAMPLE_SESSION,
+        "status": "completed",
+        "extracted_data": {EXAMPLE_URL: [
+            {"title": "Show HN: A tiny SQLite-backed job queue in Rust", "link": "https://github.com/example/jobq", "points": 412},
+            {"title": "The hidden cost of microservices at small scale", "link": "https://blog.example.org/microservices-cost", "points": 389},
+        ]},
+        "output": "{\n  \"https://news.example/\": [ … ]\n}",
+        "output_format": "json",
+        "total_steps": 4,
+        "total_reward": 1.6,
+        "duration_ms": 412,
+        "urls_processed": 1,
+        "urls_failed": 0,
+        "errors": [],
+        "metrics": {"fetches": 1, "bytes_fetched": 48213, "tool_calls": 1, "tool_failures": 0, "planner_rounds": 1, "llm_prompt_tokens": 0, "llm_completion_tokens": 0, "pages_followed": 0, "detail_pages": 0},
+    })
+}
+
+/// One `data` example per event type, in [`EVENT_TYPES`] order.
+fn event_examples() -> [Value; 6] {
+    [
+        json!({"session_id": EXAMPLE_SESSION, "urls": [EXAMPLE_URL], "instructions": "the top 10 stories with title, link and points", "output_format": "json", "max_steps": 8, "planner": "heuristic", "tools": null}),
+        json!({"url": EXAMPLE_URL, "index": 0, "total": 1}),
+        json!({"step_number": 3, "action": "tool_call", "url": EXAMPLE_URL, "status": "completed", "message": "Tool extract.records: ok (10 item(s))", "reward": 0.4, "extracted_data": {"tool": "extract.records", "tool_name": "extract.records", "parameters": {}, "success": true, "result_preview": "[{\"title\": \"Show HN: …\"}, …]", "duration_ms": 3}, "duration_ms": 3, "timestamp": "2026-11-26T18:00:00.412000Z"}),
+        json!({"url": EXAMPLE_URL, "index": 0, "status": "completed", "items": 10, "error_code": null, "duration_ms": 398}),
+        complete_example(),
+        json!({"code": "blocked_address", "message": "127.0.0.1 is a loopback address: refused. To fetch private and loopback addresses on purpose, start the server (or `run`) with --allow-private, …", "url": "http://127.0.0.1:8000/", "retryable": false}),
+    ]
 }
 
 /// `url_start` → `UrlStart`.

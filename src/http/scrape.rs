@@ -21,7 +21,8 @@ use crate::events::{Event, RunStatus};
 use crate::run::{PlannerChoice, ScrapeRequest};
 use crate::store::SessionFilter;
 
-/// `POST /api/scrape/stream`: start a run and stream its events.
+/// `POST /api/scrape/stream`: start a run and stream its events (as JSON when waited for, as
+/// for `POST /api/scrape`).
 ///
 /// # Errors
 /// A 4xx JSON error when the request cannot run.
@@ -29,10 +30,178 @@ pub async fn stream_post(
     State(state): State<AppState>,
     key: Option<Extension<KeyId>>,
     headers: HeaderMap,
+    RawQuery(query): RawQuery,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    let wait = wait_asked(&headers, query.as_deref())?;
     let request = parse_body(body)?;
+    if wait {
+        return answer_when_complete(&state, request, key, &headers).await;
+    }
     start_and_stream(&state, request, key, &headers).await
+}
+
+/// Whether a client asked for the answer as JSON rather than a stream or a session to follow:
+/// `?wait=true`, or an `Accept` header that lists `application/json` and not
+/// `text/event-stream`.
+///
+/// # Errors
+/// 400 for an unknown query parameter or a `wait` that is not `true` or `false`.
+fn wait_asked(headers: &HeaderMap, query: Option<&str>) -> Result<bool, ApiError> {
+    let mut wait = None;
+    for (key, value) in url::form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+        match (key.as_ref(), value.as_ref()) {
+            ("wait", "true") => wait = Some(true),
+            ("wait", "false") => wait = Some(false),
+            // The API key, read by the access layer.
+            ("access_token", _) => {}
+            ("wait", other) => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_query",
+                    format!(
+                        "query parameter `wait` has an invalid value `{other}`: expected true or false"
+                    ),
+                ));
+            }
+            (other, _) => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_query",
+                    format!("unknown query parameter `{other}`"),
+                ));
+            }
+        }
+    }
+    Ok(wait.unwrap_or_else(|| {
+        let accept: Vec<String> = headers
+            .get_all(header::ACCEPT)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(|part| {
+                part.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            })
+            .collect();
+        accept.iter().any(|t| t == "application/json")
+            && !accept.iter().any(|t| t == "text/event-stream")
+    }))
+}
+
+/// Runs `request` and answers the `data` of its `complete` event as JSON (200), whatever the
+/// run's status: the status, each URL's answer and every error are in it.
+///
+/// # Errors
+/// A 4xx JSON error when the request cannot run; 504 `wait_timeout` when the run did not end
+/// within its timeout (its session stays readable at `result_url`).
+async fn answer_when_complete(
+    state: &AppState,
+    request: ScrapeRequest,
+    key: Option<Extension<KeyId>>,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let (id, complete) = state
+        .run_to_completion(request, origin(headers, key, false))
+        .await?;
+    let Some(complete) = complete else {
+        return Err(unfinished(&id));
+    };
+    let mut response = Json(complete).into_response();
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert("x-session-id", value);
+    }
+    Ok(response)
+}
+
+/// 504: a run waited for that sent no `complete` in time.
+fn unfinished(id: &str) -> ApiError {
+    ApiError {
+        details: json!({"session_id": id, "result_url": format!("/api/scrape/{id}")}),
+        ..ApiError::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "wait_timeout",
+            format!(
+                "session {id} did not end within limits.run_timeout_secs; read it at /api/scrape/{id}"
+            ),
+        )
+    }
+}
+
+/// `GET /api/markdown?url=…`: the page's main content (the article, without navigation and
+/// boilerplate) as Markdown, `text/markdown`. The run is an ordinary session (one
+/// `extract.main_content` call), stored and visible like any other.
+///
+/// # Errors
+/// 400 for a missing or bad `url`; the request errors of any run; 422 with the URL's error
+/// code (`fetch_failed`, `blocked_address`, …) when the page could not be read; 504 when the
+/// run did not end in time.
+pub async fn markdown(
+    State(state): State<AppState>,
+    key: Option<Extension<KeyId>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let mut url = None;
+    for (name, value) in url::form_urlencoded::parse(query.as_deref().unwrap_or("").as_bytes()) {
+        match name.as_ref() {
+            "url" if url.is_none() => url = Some(value.into_owned()),
+            "url" => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_query",
+                    "give one `url`: this endpoint answers one page",
+                ));
+            }
+            other => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_query",
+                    format!("unknown query parameter `{other}`"),
+                ));
+            }
+        }
+    }
+    let Some(url) = url else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            "query parameter `url` is required: /api/markdown?url=https://…",
+        ));
+    };
+    let request = crate::app::markdown_request(vec![url]);
+    let (id, complete) = state
+        .run_to_completion(request, origin(&headers, key, false))
+        .await?;
+    let Some(complete) = complete else {
+        return Err(unfinished(&id));
+    };
+    if complete.status != RunStatus::Completed {
+        let first = complete.errors.first();
+        return Err(ApiError {
+            details: json!({"session_id": id, "errors": complete.errors}),
+            ..ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                first.map_or("url_failed", |e| e.code.as_str()),
+                first.map_or_else(
+                    || format!("the page could not be read (session {id})"),
+                    |e| e.message.clone(),
+                ),
+            )
+        });
+    }
+    let mut response = (
+        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+        complete.output,
+    )
+        .into_response();
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert("x-session-id", value);
+    }
+    Ok(response)
 }
 
 /// `GET /api/scrape/stream?url=…&url=…&instructions=…`: the same, for `EventSource`.
@@ -49,7 +218,9 @@ pub async fn stream_get(
     start_and_stream(&state, request, key, &headers).await
 }
 
-/// `POST /api/scrape`: start a detached run; answer 202 with where to find it.
+/// `POST /api/scrape`: start a detached run; answer 202 with where to find it. With
+/// `?wait=true` or `Accept: application/json`: wait for the run and answer its `complete`
+/// payload as JSON.
 ///
 /// # Errors
 /// A 4xx JSON error when the request cannot run.
@@ -57,9 +228,14 @@ pub async fn start_detached(
     State(state): State<AppState>,
     key: Option<Extension<KeyId>>,
     headers: HeaderMap,
+    RawQuery(query): RawQuery,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    let wait = wait_asked(&headers, query.as_deref())?;
     let request = parse_body(body)?;
+    if wait {
+        return answer_when_complete(&state, request, key, &headers).await;
+    }
     let id = state
         .start_run(request, origin(&headers, key, true))
         .await?;

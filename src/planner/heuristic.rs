@@ -49,23 +49,155 @@ pub fn plan(context: &PlannerContext) -> Plan {
             ..Plan::default()
         };
     }
-    let request = intent::parse(
-        &context.instructions,
-        context.output_instructions.as_deref(),
-    );
+    let request = &context.understood;
     // Rounds so far that ended without an answer: each one moves to the next candidate.
     let attempt = context.round as usize;
-    let mut plan = match &request.intent {
-        Intent::List => list_plan(context, &request, attempt),
-        other if attempt == 0 => single_plan(other, &request, &context.instructions),
-        // A page-level tool found nothing: fall back to reading the page as a list.
-        _ => list_plan(context, &request, attempt - 1),
+    let page_facts = page_facts_rule(request, &context.outline);
+    let product_page = page_facts.is_none() && asks_one_product(request, &context.outline);
+    let intent = match page_facts {
+        Some(_) => &Intent::Metadata,
+        None if product_page => &Intent::Product,
+        None => &request.intent,
     };
+    let mut plan = match intent {
+        Intent::List => list_plan(context, request, attempt),
+        other if attempt == 0 => single_plan(other, request, &context.instructions),
+        // A page-level tool found nothing: fall back to reading the page as a list.
+        _ => list_plan(context, request, attempt - 1),
+    };
+    if let Some(rule) = page_facts {
+        plan.notes.insert(0, rule.note().to_owned());
+    }
+    if product_page {
+        plan.notes.insert(
+            0,
+            "the fields asked are a product's and the page's JSON-LD describes one product (rule: jsonld_product): read the product".to_owned(),
+        );
+    }
     plan.notes.insert(
         0,
-        format!("understood the request as {}", describe(&request)),
+        format!("understood the request as {}", describe(request)),
     );
     plan
+}
+
+/// Roles that are facts of a whole page as well as of an item: an article has one title,
+/// author, date and description.
+const PAGE_FACT_ROLES: &[FieldRole] = &[
+    FieldRole::Title,
+    FieldRole::Author,
+    FieldRole::Date,
+    FieldRole::Description,
+];
+
+/// JSON-LD types that say the page is one article.
+const ARTICLE_TYPES: &[&str] = &[
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "Report",
+    "TechArticle",
+    "ScholarlyArticle",
+    "LiveBlogPosting",
+    "OpinionNewsArticle",
+    "ReportageNewsArticle",
+    "AnalysisNewsArticle",
+];
+
+/// Paragraph text outside page chrome above which a page reads as an article. The list
+/// fixtures (cards, feeds, events, shops) have under 300 characters of paragraphs; the
+/// articles of WCXB's tuning split have 2,000 and more.
+const ARTICLE_PARAGRAPH_CHARS: usize = 1_500;
+
+/// Why "title, author and date" asked without a word for many things are the page's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PageFactsRule {
+    /// The page declares itself an article in JSON-LD.
+    JsonLdArticle,
+    /// The page is mostly prose.
+    ProsePage,
+    /// No content list on the page has a part for the fields asked.
+    NoListHasThem,
+}
+
+impl PageFactsRule {
+    fn note(self) -> &'static str {
+        match self {
+            Self::JsonLdArticle => {
+                "the fields asked are facts of one page and its JSON-LD says it is an article (rule: jsonld_article): read the page's metadata"
+            }
+            Self::ProsePage => {
+                "the fields asked are facts of one page and the page is mostly prose (rule: prose_page): read the page's metadata"
+            }
+            Self::NoListHasThem => {
+                "the fields asked are facts of one page and no content list has them (rule: no_list_has_them): read the page's metadata"
+            }
+        }
+    }
+}
+
+/// "name and price", asked of a page whose JSON-LD describes a product, with no word for
+/// many things: the product's details, not a list.
+fn asks_one_product(request: &Request, outline: &crate::read::outline::Outline) -> bool {
+    let product_field = |f: &RequestedField| {
+        matches!(
+            f.role,
+            FieldRole::Title | FieldRole::Price | FieldRole::Image | FieldRole::Description
+        ) || PRODUCT_WORDS
+            .iter()
+            .any(|(_, words)| words.contains(&f.name.as_str()))
+    };
+    matches!(request.intent, Intent::List)
+        && !request.many
+        && request.fields.iter().any(|f| f.role != FieldRole::Title)
+        && request.fields.iter().all(product_field)
+        && outline.jsonld_types.iter().any(|t| t == "Product")
+}
+
+/// The page decides what the words could not: a request for page facts only (title, author,
+/// date, description), with no word for many things, is the page's metadata on an article
+/// and the items' fields on a list page.
+fn page_facts_rule(
+    request: &Request,
+    outline: &crate::read::outline::Outline,
+) -> Option<PageFactsRule> {
+    // "title / author / date of the article" names the article's facts, not its text ("the
+    // text of the article" names its body: a description, left to the main content).
+    let article_facts = matches!(request.intent, Intent::MainContent)
+        && request.fields.iter().all(|f| {
+            matches!(
+                f.role,
+                FieldRole::Title | FieldRole::Author | FieldRole::Date
+            )
+        });
+    let facts_only = (matches!(request.intent, Intent::List) || article_facts)
+        && !request.many
+        && !request.fields.is_empty()
+        && request
+            .fields
+            .iter()
+            .all(|f| PAGE_FACT_ROLES.contains(&f.role));
+    if !facts_only {
+        return None;
+    }
+    if outline
+        .jsonld_types
+        .iter()
+        .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
+    {
+        return Some(PageFactsRule::JsonLdArticle);
+    }
+    if outline.paragraph_chars >= ARTICLE_PARAGRAPH_CHARS {
+        return Some(PageFactsRule::ProsePage);
+    }
+    let list_has_them = outline.blocks.iter().filter(|b| !b.in_chrome).any(|b| {
+        request
+            .fields
+            .iter()
+            .filter(|f| f.role != FieldRole::Title)
+            .all(|f| b.fields.iter().any(|c| c.role == f.role))
+    });
+    (!list_has_them).then_some(PageFactsRule::NoListHasThem)
 }
 
 fn describe(request: &Request) -> String {
@@ -156,6 +288,19 @@ fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
             },
             "the request asks for code blocks",
         )],
+        Intent::Markdown => vec![
+            ToolCall::typed(
+                &MainContentParams {},
+                "the request asks for the page as Markdown: its main content, without menus and footers",
+            ),
+            ToolCall::typed(
+                &SelectColumnsParams {
+                    columns: vec!["markdown".into()],
+                    rename: None,
+                },
+                "keep the Markdown of the main content",
+            ),
+        ],
         Intent::List => Vec::new(),
     };
     if let Some(n) = request.count
@@ -458,11 +603,16 @@ fn fields_from_records(request: &Request) -> Plan {
         .map(|field| WantedField {
             name: field.name.clone(),
             role: field.role,
-            words: intent::ROLE_WORDS
-                .iter()
-                .find(|(role, _)| *role == field.role)
-                .map(|(_, words)| words.iter().map(|w| (*w).to_owned()).collect())
-                .unwrap_or_default(),
+            // A free name is also answered by its synonyms' columns ("location": "city").
+            words: if field.role == FieldRole::Text {
+                intent::column_words(&field.name)
+            } else {
+                intent::ROLE_WORDS
+                    .iter()
+                    .find(|(role, _)| *role == field.role)
+                    .map(|(_, words)| words.iter().map(|w| (*w).to_owned()).collect())
+                    .unwrap_or_default()
+            },
         })
         .collect();
     let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();
@@ -685,6 +835,7 @@ mod tests {
         PlannerContext {
             instructions: instructions.into(),
             output_instructions: None,
+            understood: intent::parse(instructions, None),
             url: "https://shop.example/".into(),
             outline: crate::read::outline::Outline {
                 blocks: vec![block(Vec::new())],

@@ -5,13 +5,15 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
+use crate::events::{UnderstoodField, UnderstoodRequest, UnderstoodSort};
 use crate::read::role::FieldRole;
 
 /// What the user is asking for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Intent {
     /// Items of a repeated list (stories, products, jobs, results…).
+    #[default]
     List,
     /// The main text of an article or page.
     MainContent,
@@ -38,6 +40,8 @@ pub enum Intent {
     Images,
     /// Code blocks (examples, snippets, listings).
     Code,
+    /// The page's main content as Markdown ("this page as markdown", "convert to markdown").
+    Markdown,
 }
 
 /// A field the user named, and what part of an item it means.
@@ -50,7 +54,7 @@ pub struct RequestedField {
 }
 
 /// The request as understood.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Request {
     /// The kind of answer.
     pub intent: Intent,
@@ -63,6 +67,48 @@ pub struct Request {
     /// The user asked for every list on the page ("all the lists", "every table and list"),
     /// not only the main one.
     pub all_lists: bool,
+    /// The words as the parser read them, after the lexicon.
+    pub read_as: String,
+    /// The title in `fields` was not named but added to name the items ("stories with
+    /// points"): it is not held to account as a named field.
+    pub implied_title: bool,
+    /// The words ask for many things (a list noun, a count, "each", "every", "all", a sort):
+    /// "title and author" alone may be the page's; "each post's title and author" is not.
+    pub many: bool,
+}
+
+impl Request {
+    /// The request as shown in `agent_decision` (the run adds how far it reaches).
+    pub fn view(&self) -> UnderstoodRequest {
+        let kind = serde_json::to_value(&self.intent)
+            .ok()
+            .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_owned))
+            .unwrap_or_default();
+        UnderstoodRequest {
+            kind,
+            fields: self
+                .fields
+                .iter()
+                .map(|f| UnderstoodField {
+                    name: f.name.clone(),
+                    role: f.role.as_str().to_owned(),
+                    implied: self.implied_title && f.role == FieldRole::Title,
+                })
+                .collect(),
+            count: self.count,
+            sort: self.sort.map(|(role, descending)| UnderstoodSort {
+                by: role.as_str().to_owned(),
+                descending,
+            }),
+            many: self.many,
+            all_lists: self.all_lists,
+            max_pages: 1,
+            target: None,
+            item_pages: None,
+            read_as: self.read_as.clone(),
+            read_by: "heuristic".to_owned(),
+        }
+    }
 }
 
 /// Words for each item role; the first is the default output key.
@@ -307,10 +353,9 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
     });
     let mut start = cue.unwrap_or(0);
     // "title, url and points": the fields listed before a joining "and" count too.
+    // "the headline, the byline and the date": a joining "and" lists fields on both sides.
     if cue.is_some_and(|i| words[i] == "and") {
-        while start > 0 && role_of(&words[start - 1]).is_some() {
-            start -= 1;
-        }
+        start = 0;
     }
     for (at, word) in words.iter().enumerate().skip(start) {
         if word == "by" && cue.is_none() {
@@ -351,17 +396,225 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
                 "with" | "including" | "include" | "showing"
             )
     });
+    let mut out = with_free_names(out, &text);
     if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
-        out.insert(
-            0,
-            RequestedField {
-                name: "title".into(),
-                role: FieldRole::Title,
-            },
-        );
+        out.insert(0, title_field());
     }
     out
 }
+
+fn title_field() -> RequestedField {
+    RequestedField {
+        name: "title".into(),
+        role: FieldRole::Title,
+    }
+}
+
+/// Words that end a list of field names: what follows says where or how, not which field.
+const LIST_ENDS: &[&str] = &[
+    " of each",
+    " of all",
+    " of the",
+    " for each",
+    " for every",
+    " from ",
+    " on this",
+    " on the",
+    " in this",
+    " in the",
+    " per ",
+    " please",
+    " where ",
+    " if ",
+];
+
+/// Words a field name may start with that are not part of it.
+const NAME_LEADS: &[&str] = &[
+    "the", "their", "its", "his", "her", "each", "every", "a", "an", "job", "item's", "plus",
+    "and", "also", "just", "note", "get", "grab", "collect", "read", "find", "give", "list",
+    "show", "extract", "me", "tell",
+];
+
+/// Question words: "title, company, where, and salary" names no field called "where".
+/// Order words ("lowest first") and list nouns ("top three posts") say which items, not
+/// which field.
+const NOT_NAMES: &[&str] = &[
+    "where", "who", "what", "how", "why", "which", "etc", "first", "last", "top", "lowest",
+    "highest", "open", "visit", "follow", "click",
+];
+
+/// The field list of a request, with names no role word means kept as fields of their own
+/// ("title, company, location and salary": `company`, `location`, `salary` are columns the
+/// records engine finds by label). A list counts when it has two parts or more and either a
+/// role word or three parts; each part is at most three words.
+fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField> {
+    let Some(parts) = name_list(text) else {
+        return roles;
+    };
+    let role_of_part = |part: &str| part.split(' ').rev().find_map(role_of);
+    let has_role = parts.iter().any(|p| role_of_part(p).is_some());
+    let free = parts.iter().filter(|p| role_of_part(p).is_none()).count();
+    if free == 0 || parts.len() < 2 || !(has_role || parts.len() >= 3) {
+        return roles;
+    }
+    let mut remaining = roles;
+    let mut out = Vec::new();
+    for part in &parts {
+        match role_of_part(part) {
+            Some(role) => {
+                if let Some(at) = remaining.iter().position(|f| f.role == role) {
+                    out.push(remaining.remove(at));
+                }
+            }
+            None => {
+                if !out.iter().any(|f: &RequestedField| f.name == *part) {
+                    out.push(RequestedField {
+                        name: part.clone(),
+                        role: FieldRole::Text,
+                    });
+                }
+            }
+        }
+    }
+    out.extend(remaining);
+    out
+}
+
+/// A free field name in the singular, as a column is named: "cities" → "city".
+fn singular(name: &str) -> String {
+    if let Some(stem) = name.strip_suffix("ies")
+        && stem.len() >= 2
+    {
+        return format!("{stem}y");
+    }
+    match name.strip_suffix('s') {
+        Some(stem) if stem.len() >= 4 && !stem.ends_with('s') && !stem.ends_with('u') => {
+            stem.to_owned()
+        }
+        _ => name.to_owned(),
+    }
+}
+
+/// The parts of the last list in the text: after a ":" / "with" / "—" cue when there is
+/// one, split at commas, "and", "/", "+", cut where the list ends.
+fn name_list(text: &str) -> Option<Vec<String>> {
+    let lower = text.to_lowercase().replace(['(', ')'], ",");
+    // The last sentence that lists: "what jobs are listed? I want the title, …".
+    let sentence = lower
+        .rsplit(['?', '!', ';'])
+        .find(|s| s.contains(',') || s.contains(" and "))?;
+    let start = [":", " with ", " including ", " — ", " - ", " want "]
+        .iter()
+        .filter_map(|cue| sentence.rfind(cue).map(|i| i + cue.len()))
+        .max()
+        .unwrap_or(0);
+    let mut list = &sentence[start..];
+    if let Some(end) = LIST_ENDS.iter().filter_map(|e| list.find(e)).min() {
+        list = &list[..end];
+    }
+    let mut parts = Vec::new();
+    for raw in list
+        .split([',', '/', '+', '&'])
+        .flat_map(|p| p.split(" and "))
+        .flat_map(|p| p.split(" plus "))
+    {
+        let mut words: Vec<&str> = raw
+            .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-' || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        while words.first().is_some_and(|w| NAME_LEADS.contains(w)) {
+            words.remove(0);
+        }
+        if words.is_empty() {
+            continue;
+        }
+        let part = words.join(" ");
+        if words.len() > 3 {
+            // A long part names a field only through a role word in it ("I want the title").
+            if words.iter().any(|w| role_of(w).is_some()) {
+                parts.push(part);
+                continue;
+            }
+            return None;
+        }
+        if words
+            .iter()
+            .any(|w| NOT_NAMES.contains(w) || LIST_NOUNS.contains(w))
+        {
+            continue;
+        }
+        parts.push(singular(&part));
+    }
+    Some(parts)
+}
+
+/// Names a column goes by on pages, grouped: a free field named by one of them ("location")
+/// is answered by a column labelled with another ("city"). Each group is one meaning.
+pub const COLUMN_SYNONYMS: &[&[&str]] = &[
+    &["location", "city", "place", "town", "where"],
+    &[
+        "company",
+        "employer",
+        "organisation",
+        "organization",
+        "firm",
+    ],
+    &["salary", "pay", "wage", "wages", "compensation"],
+    &["role", "position", "job"],
+    &["country", "nation"],
+    &["phone", "telephone", "tel"],
+    &["weight", "mass"],
+];
+
+/// The other names of a free field's column (its synonyms group, itself left out).
+pub fn column_words(name: &str) -> Vec<String> {
+    let name = name.to_lowercase();
+    COLUMN_SYNONYMS
+        .iter()
+        .find(|group| group.contains(&name.as_str()))
+        .map(|group| {
+            group
+                .iter()
+                .filter(|w| **w != name)
+                .map(|w| (*w).to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Nouns that name the items of a list ("stories", "products", "jobs").
+const LIST_NOUNS: &[&str] = &[
+    "stories",
+    "items",
+    "products",
+    "posts",
+    "articles",
+    "jobs",
+    "results",
+    "entries",
+    "listings",
+    "repos",
+    "repositories",
+    "questions",
+    "threads",
+    "videos",
+    "books",
+    "events",
+    "news",
+    "headlines",
+    "titles",
+    "cards",
+    "reviews",
+    "comments",
+    "replies",
+    "messages",
+    "members",
+    "people",
+    "plans",
+    "openings",
+    "vacancies",
+    "rows",
+];
 
 /// Words that say which date a date field is ("publish date", "release date").
 const DATE_QUALIFIERS: &[&str] = &[
@@ -486,36 +739,17 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
 
 /// Understands a request.
 pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
+    // Other words for the same thing (questions, synonyms, other languages) read as the
+    // English this parser knows: see `lexicon`.
+    let canonical = super::lexicon::canonical(instructions);
+    let instructions = canonical.as_str();
     let lower = instructions.to_lowercase();
     let words = words(instructions);
     let has_word = |w: &str| words.iter().any(|x| x == w);
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
     let count = count(instructions);
     let fields = fields(instructions, output_instructions);
-    let list_nouns = has(&[
-        "stories",
-        "items",
-        "products",
-        "posts",
-        "articles",
-        "jobs",
-        "results",
-        "entries",
-        "listings",
-        "repos",
-        "repositories",
-        "questions",
-        "threads",
-        "videos",
-        "books",
-        "events",
-        "news",
-        "headlines",
-        "titles",
-        "cards",
-        "reviews",
-        "comments",
-    ]);
+    let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun));
 
     // "every product", "product names and prices": many items, not one product's details.
     // A superlative compares many: "the cheapest product" is one item of a list.
@@ -523,14 +757,22 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         .iter()
         .any(|w| has_word(w))
         || sort(instructions).is_some();
-    let intent = if has(&[
+    // "this phone" is a product; "their phone", "phone numbers" are contact details.
+    let phone_as_contact = words.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "phone" | "phones")
+            && !(i > 0 && matches!(words[i - 1].as_str(), "this" | "that" | "the"))
+            || w == "phones"
+    }) || has(&["phone number"]);
+    let intent = if has(&["markdown"]) && !list_nouns {
+        Intent::Markdown
+    } else if has(&[
         "email",
         "e-mail",
-        "phone",
         "contact details",
         "contact info",
         "telephone",
-    ]) {
+    ]) || phone_as_contact
+    {
         Intent::Contacts
     } else if has(&[
         "code example",
@@ -539,7 +781,8 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         "code sample",
         "code listing",
         "source code",
-    ]) {
+    ]) || (has_word("code") || has_word("snippets")) && !list_nouns && fields.is_empty()
+    {
         Intent::Code
     } else if has(&["table", "tabular"]) && !list_nouns {
         Intent::Tables
@@ -605,6 +848,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         "description of the page",
         "page description",
     ]) && !list_nouns
+        && !many
     {
         Intent::Metadata
     } else if (has_word("images") || has_word("photos") || has_word("pictures"))
@@ -626,10 +870,34 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     } else {
         Intent::List
     };
+    let plural_fields = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "titles" | "names" | "headlines" | "links" | "urls" | "prices" | "authors" | "dates"
+        )
+    });
+    // The items of a list are named by their title: "every teapot and what it costs" is the
+    // teapots with their prices.
+    let mut fields = fields;
+    let explicit = output_instructions.and_then(explicit_columns).is_some();
+    if intent == Intent::List
+        && !explicit
+        && !fields.is_empty()
+        && !fields.iter().any(|f| f.role == FieldRole::Title)
+        && (many || list_nouns || count.is_some())
+    {
+        fields.insert(0, title_field());
+    }
+    let implied_title = fields.iter().any(|f| f.role == FieldRole::Title)
+        && !words.iter().any(|w| role_of(w) == Some(FieldRole::Title))
+        && !explicit;
     Request {
+        read_as: instructions.to_owned(),
         intent,
         count,
         fields,
+        implied_title,
+        many: many || list_nouns || count.is_some() || plural_fields,
         sort: sort(instructions),
         all_lists: has(&[
             "all lists",
@@ -700,6 +968,14 @@ fn quoted(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_free_field_is_answered_by_a_column_of_the_same_meaning() {
+        assert!(column_words("location").contains(&"city".to_owned()));
+        assert!(column_words("Employer").contains(&"company".to_owned()));
+        assert!(!column_words("location").contains(&"location".to_owned()));
+        assert!(column_words("birth place").is_empty());
+    }
 
     #[test]
     fn counts_in_their_common_wordings() {
@@ -916,9 +1192,15 @@ mod tests {
             #[test]
             fn parse_never_panics(instructions in request(), output in proptest::option::of(request())) {
                 let understood = parse(&instructions, output.as_deref());
-                // The parts agree with the readers they come from.
-                prop_assert_eq!(understood.count, count(&instructions));
-                prop_assert_eq!(understood.fields, fields(&instructions, output.as_deref()));
+                // The parts agree with the readers they come from, on the lexicon's words; a
+                // list's items may gain their title in front.
+                let canonical = crate::planner::lexicon::canonical(&instructions);
+                prop_assert_eq!(understood.count, count(&canonical));
+                let read = fields(&canonical, output.as_deref());
+                let titled = understood.fields.len() == read.len() + 1
+                    && understood.fields[0] == crate::planner::intent::title_field()
+                    && understood.fields[1..] == read[..];
+                prop_assert!(titled || understood.fields == read, "{:?} vs {:?}", understood.fields, read);
             }
 
             #[test]

@@ -20,10 +20,17 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use futures::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{DraftCall, DraftSender, Plan, Planner, PlannerContext, PlannerError, ToolSpec};
+use super::intent::{Intent, Request, RequestedField};
+use super::{
+    DraftCall, DraftSender, Plan, Planner, PlannerContext, PlannerError, ToolSpec, WordsRead,
+    WordsReader,
+};
 use crate::page::dom::shorten;
+use crate::read::role::FieldRole;
 use crate::settings::LlmSettings;
 use crate::tools::{Registry, ToolCall};
 
@@ -806,6 +813,194 @@ fn largest_array(
 /// close (or open) the tags that delimit it.
 fn neutralize(json: &str) -> String {
     json.replace('<', "\\u003c").replace('>', "\\u003e")
+}
+
+/// What the model is asked to fill from the request's words alone (no page text): the kind of
+/// answer, the fields with their roles, the count, the order. Its JSON Schema is the reply's
+/// `response_format`, so a conforming server can only answer in this shape.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct WordsReply {
+    /// The kind of answer.
+    kind: WordsKind,
+    /// The fields named, in order; `name` is the key the user would expect.
+    fields: Vec<WordsField>,
+    /// How many items, when a number is given; null otherwise.
+    #[schemars(required)]
+    count: Option<u32>,
+    /// The order asked for, or null.
+    #[schemars(required)]
+    sort: Option<WordsSort>,
+    /// Whether many items are asked for (a list), not one page's or one product's facts.
+    many: bool,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum WordsKind {
+    List,
+    MainContent,
+    Markdown,
+    Product,
+    Metadata,
+    Links,
+    Tables,
+    Contacts,
+    Prices,
+    Dates,
+    Images,
+    Code,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct WordsField {
+    name: String,
+    role: FieldRole,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct WordsSort {
+    by: FieldRole,
+    descending: bool,
+}
+
+const WORDS_PROMPT: &str = "Read a web-scraping request into the JSON object the schema \
+describes. Use only the request's words; you see no page. Field names are short snake_case \
+keys in English; role says what part of an item the field is (text for anything else). \
+Reply with the JSON object only.";
+
+impl WordsReply {
+    fn into_request(self, instructions: &str) -> Request {
+        let intent = match self.kind {
+            WordsKind::List => Intent::List,
+            WordsKind::MainContent => Intent::MainContent,
+            WordsKind::Markdown => Intent::Markdown,
+            WordsKind::Product => Intent::Product,
+            WordsKind::Metadata => Intent::Metadata,
+            WordsKind::Links => Intent::Links {
+                external_only: false,
+                contains: None,
+            },
+            WordsKind::Tables => Intent::Tables,
+            WordsKind::Contacts => Intent::Contacts,
+            WordsKind::Prices => Intent::Prices,
+            WordsKind::Dates => Intent::Dates,
+            WordsKind::Images => Intent::Images,
+            WordsKind::Code => Intent::Code,
+        };
+        Request {
+            read_as: instructions.to_owned(),
+            intent,
+            count: self
+                .count
+                .and_then(|n| usize::try_from(n).ok())
+                .filter(|n| *n > 0),
+            fields: self
+                .fields
+                .into_iter()
+                .filter(|f| !f.name.trim().is_empty())
+                .map(|f| RequestedField {
+                    name: shorten(f.name.trim(), 64),
+                    role: f.role,
+                })
+                .collect(),
+            sort: self.sort.map(|s| (s.by, s.descending)),
+            all_lists: false,
+            implied_title: false,
+            many: self.many,
+        }
+    }
+}
+
+impl LlmPlanner {
+    /// The Chat Completions body that asks the model to read the words.
+    fn words_body(&self, instructions: &str, output_instructions: Option<&str>) -> Value {
+        let schema = serde_json::to_value(schemars::schema_for!(WordsReply)).unwrap_or_default();
+        let mut request = format!(
+            "<user_request>\n{}\n</user_request>",
+            neutralize(instructions)
+        );
+        if let Some(shape) = output_instructions {
+            let _ = write!(
+                request,
+                "\n<output_instructions>\n{}\n</output_instructions>",
+                neutralize(shape)
+            );
+        }
+        json!({
+            "model": self.model,
+            "messages": [
+                {"role": "system", "content": WORDS_PROMPT},
+                {"role": "user", "content": request},
+            ],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "request", "strict": true, "schema": schema},
+            },
+            "stream": false,
+        })
+    }
+
+    async fn words_round(
+        &self,
+        instructions: &str,
+        output_instructions: Option<&str>,
+    ) -> WordsRead {
+        let mut request = self
+            .client
+            .post(&self.endpoint)
+            .json(&self.words_body(instructions, output_instructions));
+        if !self.api_key.is_empty() {
+            request = request.bearer_auth(&self.api_key);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| PlannerError::Backend(describe_http_error(&e)))?;
+        let status = response.status();
+        if !status.is_success() {
+            let body = response.text().await.unwrap_or_default();
+            return Err(PlannerError::Backend(format!(
+                "HTTP {status}: {}",
+                shorten(body.trim(), 200)
+            )));
+        }
+        let body = read_capped(response).await?;
+        let value: Value = serde_json::from_slice(&body).map_err(|e| PlannerError::BadReply {
+            reason: format!("the reply is not JSON: {e}"),
+            usage: (0, 0),
+        })?;
+        let usage = read_usage(&value["usage"]).unwrap_or((0, 0));
+        let content = value["choices"][0]["message"]["content"]
+            .as_str()
+            .ok_or_else(|| PlannerError::BadReply {
+                reason: "the reply has no message content".into(),
+                usage,
+            })?;
+        let reply: WordsReply =
+            serde_json::from_str(content.trim()).map_err(|e| PlannerError::BadReply {
+                reason: format!("the reply does not fit the request schema: {e}"),
+                usage,
+            })?;
+        Ok((reply.into_request(instructions), usage))
+    }
+}
+
+impl WordsReader for LlmPlanner {
+    fn read_words<'a>(
+        &'a self,
+        instructions: &'a str,
+        output_instructions: Option<&'a str>,
+    ) -> BoxFuture<'a, WordsRead> {
+        Box::pin(async move {
+            let limit = Duration::from_secs(self.timeout_secs);
+            tokio::time::timeout(limit, self.words_round(instructions, output_instructions))
+                .await
+                .map_err(|_| PlannerError::Timeout(self.timeout_secs))?
+        })
+    }
 }
 
 #[cfg(test)]

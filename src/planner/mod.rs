@@ -5,6 +5,7 @@
 
 pub mod heuristic;
 pub mod intent;
+pub mod lexicon;
 pub mod llm;
 
 pub mod reach;
@@ -54,6 +55,9 @@ pub struct PlannerContext {
     pub instructions: String,
     /// How the user wants it shaped (columns, …).
     pub output_instructions: Option<String>,
+    /// The request as understood, parsed once for the run ([`intent::parse`] of the two
+    /// above).
+    pub understood: intent::Request,
     /// The URL being worked on.
     pub url: String,
     /// The page outline.
@@ -142,4 +146,18 @@ pub trait Planner: Send + Sync {
         context: &'a PlannerContext,
         drafts: &'a DraftSender,
     ) -> BoxFuture<'a, Result<Plan, PlannerError>>;
+}
+
+/// The request as a words reader understood it, and the tokens it cost (prompt, completion).
+pub type WordsRead = Result<(intent::Request, (u64, u64)), PlannerError>;
+
+/// Reads a request's words into the intent (the LLM with a schema-bound reply); the heuristic
+/// parser ([`intent::parse`]) is the default and the fallback.
+pub trait WordsReader: Send + Sync {
+    /// The request as understood, and the tokens it cost (prompt, completion).
+    fn read_words<'a>(
+        &'a self,
+        instructions: &'a str,
+        output_instructions: Option<&'a str>,
+    ) -> BoxFuture<'a, WordsRead>;
 }

@@ -124,7 +124,7 @@ pub fn details(text: &str) -> Option<DetailRequest> {
     #[allow(clippy::expect_used)]
     let open_each = OPEN_EACH.get_or_init(|| {
         Regex::new(
-            r"(?i)\b(?:open|visit|follow|click(?:\s+into)?)\s+(?:each|every)\s+(?:[a-z]+\s+){0,2}?(?:and|to)\s+(?:get|read|extract|collect|bring back|take|grab|find)\s+(?:its|their|the)?\s*(.+?)(?:[.;!?]|$)",
+            r"(?i)\b(?:open|visit|follow|click(?:\s+into)?)\s+(?:each|every)\s+(?:[a-z]+\s+){0,2}?(?:(?:and|to)\s+(?:get|read|extract|collect|bring back|take|grab|find|note|record|copy|pull|tell me|give me)|for)\s+(?:its|their|the)?\s*(.+?)(?:[.;!?]|$)",
         )
         .expect("valid regex")
     });

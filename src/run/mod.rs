@@ -4,6 +4,7 @@ pub mod control;
 pub mod emitter;
 pub mod fault;
 pub mod hub;
+mod named;
 pub mod page;
 mod prefetch;
 pub mod request;

@@ -23,6 +23,10 @@ pub enum PlannerChoice {
     Heuristic,
     /// The LLM planner (an error when none is configured).
     Llm,
+    /// The LLM reads the request's words into the intent (a small schema-bound call that sees
+    /// no page text); the heuristic planner plans from it. The heuristic parser takes over,
+    /// visibly, when the model fails. An error when no LLM is configured.
+    LlmWords,
 }
 
 /// The JSON body of `POST /api/scrape/stream` and `POST /api/scrape`, and the arguments of the

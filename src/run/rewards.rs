@@ -41,6 +41,11 @@ pub fn items_in(answer: &Value) -> usize {
     }
 }
 
+/// The reward of an answer the page did not have (`no_match`): it takes back what the
+/// round's calls earned (a decision and a few calls earn well under 1), so the run's total
+/// says the request was not answered.
+pub const NO_MATCH_REWARD: f64 = -1.0;
+
 /// Reward of the `output` step.
 pub fn output_reward(answer: &Value, wanted: Option<usize>) -> f64 {
     if !has_content(answer) {

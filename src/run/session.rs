@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 use super::control::{RunControl, StopReason};
 use super::emitter::{Emitter, NewStep};
 use super::fault::{self, FaultPoint};
+use super::named::{self, Settled};
 use super::page::{PageBudget, PageWorker, WorkerError, has_content};
 use super::prefetch::Prefetch;
 use super::request::ValidRequest;
@@ -18,12 +19,15 @@ use crate::events::{
     CompleteData, Decision, DecisionDetails, DraftedCall, ErrorCode, ErrorData, EventPayload,
     FallbackDetails, FetchDetails, FetchFailure, FetchSuccess, InitData, ItemCap, OutputDetails,
     PartialDecision, PlannedCall, RunStatus, StepPayload, StepStatus, TokenUsage, ToolCallDetails,
-    UrlCompleteData, UrlStartData, UrlStatus,
+    UnderstoodRequest, UrlCompleteData, UrlStartData, UrlStatus,
 };
 use crate::fetch::{FetchError, FetchedPage, Fetcher};
 use crate::output;
 use crate::page::dom::shorten;
-use crate::planner::{DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec};
+use crate::planner::intent::{self, Request};
+use crate::planner::{
+    DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec, WordsReader,
+};
 use crate::settings::Settings;
 use crate::store::UrlAnswer;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
@@ -44,6 +48,9 @@ pub struct RunDeps {
     pub planner: Arc<dyn Planner>,
     /// The fallback when the chosen planner fails (the heuristic planner).
     pub fallback: Arc<dyn Planner>,
+    /// Reads the request's words into the intent (`planner: llm_words`); without it the
+    /// heuristic parser reads them.
+    pub words: Option<Arc<dyn WordsReader>>,
     /// The server-wide memory budget of parsed pages, shared by every run.
     pub page_budget: PageBudget,
 }
@@ -59,6 +66,19 @@ impl std::fmt::Debug for RunDeps {
 struct UrlOutcome {
     answer: Value,
     error: Option<ErrorData>,
+    /// Fields the request named that the answer left empty.
+    empty_fields: Vec<String>,
+}
+
+impl UrlOutcome {
+    /// An answer (possibly partial) that ended in an error.
+    fn failed(answer: Value, error: ErrorData) -> Self {
+        Self {
+            answer,
+            error: Some(error),
+            empty_fields: Vec::new(),
+        }
+    }
 }
 
 struct Run<'a> {
@@ -76,6 +96,13 @@ struct Run<'a> {
     reach: Reach,
     /// The calls of the current URL that succeeded, in order: replayed on its next pages.
     executed: Vec<ToolCall>,
+    /// The request as understood, parsed once: every planner round, the answer's named
+    /// fields and the `agent_decision` steps read this one value.
+    understood: Request,
+    /// Who read the words: `heuristic`, or `llm` with `planner: llm_words`.
+    words_read_by: &'static str,
+    /// Tokens the model spent reading the words (prompt, completion).
+    words_usage: (u64, u64),
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -100,7 +127,11 @@ pub async fn run(
         ),
         reach: Reach::of(&request, &deps.settings.limits),
         executed: Vec::new(),
+        understood: Request::default(),
+        words_read_by: "heuristic",
+        words_usage: (0, 0),
     };
+    run.understood = run.read_words().await;
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
         urls: request.urls.clone(),
@@ -232,6 +263,7 @@ pub(super) fn complete_data(
         urls_processed: tally.urls_processed,
         urls_failed: tally.urls_failed,
         errors: tally.errors.clone(),
+        empty_fields: tally.empty_fields.clone(),
         metrics: tally.metrics.clone(),
     }
 }
@@ -292,6 +324,7 @@ impl Run<'_> {
                     items: rewards::items_in(&outcome.answer),
                     error_code: outcome.error.as_ref().map(|e| e.code),
                     duration_ms: millis(started),
+                    empty_fields: outcome.empty_fields.clone(),
                 }),
                 Some(&answer),
             )
@@ -300,14 +333,16 @@ impl Run<'_> {
     }
 
     async fn work_on_url(&mut self, index: usize, url: &str) -> UrlOutcome {
-        let fail = |code, message: String, retryable| UrlOutcome {
-            answer: Value::Null,
-            error: Some(ErrorData {
-                code,
-                message,
-                url: Some(url.to_owned()),
-                retryable,
-            }),
+        let fail = |code, message: String, retryable| {
+            UrlOutcome::failed(
+                Value::Null,
+                ErrorData {
+                    code,
+                    message,
+                    url: Some(url.to_owned()),
+                    retryable,
+                },
+            )
         };
         // This URL's fetch (started earlier when the window allowed) and the next ones'.
         let Some(handle) = self.prefetch.take(index) else {
@@ -319,7 +354,7 @@ impl Run<'_> {
         };
         let joined = tokio::select! {
             biased;
-            () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
+            () = self.control.stopped() => return UrlOutcome::failed(Value::Null, stopped_error(self.control, url)),
             joined = handle => joined,
         };
         let (fetched, took) = match joined {
@@ -345,17 +380,12 @@ impl Run<'_> {
         // ends the wait (the worker ends once it is done and sees its handle gone).
         let outline = tokio::select! {
             biased;
-            () = self.control.stopped() => return UrlOutcome { answer: Value::Null, error: Some(stopped_error(self.control, url)) },
+            () = self.control.stopped() => return UrlOutcome::failed(Value::Null, stopped_error(self.control, url)),
             outline = worker.outline() => outline,
         };
         let outline = match outline {
             Ok(outline) => outline,
-            Err(err) => {
-                return UrlOutcome {
-                    answer: Value::Null,
-                    error: Some(page_error(url, err)),
-                };
-            }
+            Err(err) => return UrlOutcome::failed(Value::Null, page_error(url, err)),
         };
         self.executed.clear();
         let budget_result = self.agent_loop(url, &worker, outline).await;
@@ -372,9 +402,22 @@ impl Run<'_> {
         if stopped_early.is_none() && self.reach.details.is_some() {
             (answer, stopped_early) = self.read_details(url, &first_url, answer).await;
         }
+        // Every field named is a column of the answer, and an answer with none of them is
+        // none at all: the URL fails with `no_match` instead of showing rows of something else.
+        let (answer, empty_fields, no_match) = match named::settle(answer, &self.understood) {
+            Settled::Answer {
+                answer,
+                empty_fields,
+            } => (answer, empty_fields, None),
+            Settled::NoMatch(message) => (Value::Null, Vec::new(), Some(message)),
+        };
         let items = rewards::items_in(&answer);
-        let wanted = crate::planner::intent::count(&self.request.instructions);
-        let reward = rewards::output_reward(&answer, wanted);
+        let wanted = self.understood.count;
+        let reward = if no_match.is_some() {
+            rewards::NO_MATCH_REWARD
+        } else {
+            rewards::output_reward(&answer, wanted)
+        };
         self.step(NewStep {
             payload: StepPayload::Output(OutputDetails {
                 items,
@@ -400,25 +443,34 @@ impl Run<'_> {
         })
         .await;
         if let Some(error) = stopped_early {
-            return UrlOutcome {
-                answer,
-                error: Some(error),
-            };
+            return UrlOutcome::failed(answer, error);
+        }
+        if let Some(message) = no_match {
+            return UrlOutcome::failed(
+                Value::Null,
+                ErrorData {
+                    code: ErrorCode::NoMatch,
+                    message,
+                    url: Some(url.to_owned()),
+                    retryable: false,
+                },
+            );
         }
         if !has_content(&answer) {
-            return UrlOutcome {
+            return UrlOutcome::failed(
                 answer,
-                error: Some(ErrorData {
+                ErrorData {
                     code: ErrorCode::PlannerFailed,
                     message: "no tool call produced data for this request on this page".into(),
                     url: Some(url.to_owned()),
                     retryable: false,
-                }),
-            };
+                },
+            );
         }
         UrlOutcome {
             answer,
             error: None,
+            empty_fields,
         }
     }
 
@@ -520,6 +572,7 @@ impl Run<'_> {
                     let context = PlannerContext {
                         instructions: self.reach.list_instructions.clone(),
                         output_instructions: self.request.output_instructions.clone(),
+                        understood: self.understood.clone(),
                         url: url.to_owned(),
                         outline: outline.clone(),
                         observations: observations.clone(),
@@ -540,16 +593,23 @@ impl Run<'_> {
                     }
                 }
             };
+            // The tokens the model spent reading the words count with the first decision.
+            let spent = (
+                plan.usage.0 + self.words_usage.0,
+                plan.usage.1 + self.words_usage.1,
+            );
+            self.words_usage = (0, 0);
             let decision = Decision {
                 tool_calls: plan.tool_calls.iter().map(PlannedCall::from).collect(),
                 planner: planner_name.to_owned(),
                 round,
                 done: plan.done,
                 notes: plan.notes.clone(),
-                usage: (plan.usage != (0, 0)).then_some(TokenUsage {
-                    prompt_tokens: plan.usage.0,
-                    completion_tokens: plan.usage.1,
+                usage: (spent != (0, 0)).then_some(TokenUsage {
+                    prompt_tokens: spent.0,
+                    completion_tokens: spent.1,
                 }),
+                intent: (planner_name != "client").then(|| Box::new(self.intent_view())),
             };
             self.step(NewStep {
                 payload: StepPayload::AgentDecision(DecisionDetails::Final(decision)),
@@ -619,6 +679,51 @@ impl Run<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The request as understood: by the model when the request asks for it (`llm_words`),
+    /// else, or when the model fails (a `planner_fallback` step says why), by the parser.
+    async fn read_words(&mut self) -> Request {
+        let words = self.reach.list_instructions.clone();
+        let shape = self.request.output_instructions.clone();
+        let Some(reader) = self.deps.words.clone() else {
+            return intent::parse(&words, shape.as_deref());
+        };
+        // The model reads the user's own words (the parser reads them through the lexicon).
+        let said = self.request.instructions.clone();
+        let failure = match reader.read_words(&said, shape.as_deref()).await {
+            Ok((understood, usage)) => {
+                self.words_usage = usage;
+                self.words_read_by = "llm";
+                return understood;
+            }
+            Err(err) => err,
+        };
+        self.words_usage = failure.usage();
+        self.step(NewStep {
+            payload: StepPayload::PlannerFallback(FallbackDetails {
+                from: "llm_words".to_owned(),
+                to: "heuristic".to_owned(),
+                reason: failure.to_string(),
+            }),
+            url: None,
+            status: StepStatus::Completed,
+            message: format!("The model could not read the request; the parser read it: {failure}"),
+            reward: rewards::FALLBACK,
+            duration_ms: None,
+        })
+        .await;
+        intent::parse(&words, shape.as_deref())
+    }
+
+    /// The request as understood, with how far the run reaches beyond the page.
+    fn intent_view(&self) -> UnderstoodRequest {
+        let mut view = self.understood.view();
+        view.read_by = self.words_read_by.to_owned();
+        view.max_pages = self.reach.max_pages;
+        view.target = self.reach.target;
+        view.item_pages = self.reach.details.as_ref().map(|d| d.fields.clone());
+        view
     }
 
     /// Asks the planner, streaming its drafts as `running` decision steps; falls back to the

@@ -98,6 +98,7 @@ fn summarize(
         urls_processed: tally.urls_processed,
         urls_failed: tally.urls_failed,
         errors: tally.errors,
+        empty_fields: tally.empty_fields,
         metrics: tally.metrics,
     }
 }

@@ -188,8 +188,30 @@ async fn a_run_from_the_form_fills_the_timeline_a_sortable_table_and_downloads()
                 json!([])
             )
             .await,
-        "1 / 1 URLs"
+        "1 / 1 URL"
     );
+    // After the run its answer is the first thing on the page: above the form (and on screen
+    // without scrolling), and the counts are in the singular where there is one.
+    let layout = browser
+        .eval(
+            "const top = (id) => document.getElementById(id).getBoundingClientRect().top; \
+             return { answer: top('answer'), form: top('new-run'), \
+                      fold: window.innerHeight, \
+                      summary: document.getElementById('answer-summary').textContent };",
+            json!([]),
+        )
+        .await;
+    assert!(
+        layout["answer"].as_f64() < layout["form"].as_f64(),
+        "the answer is above the form: {layout}"
+    );
+    assert!(
+        layout["answer"].as_f64().unwrap() < layout["fold"].as_f64().unwrap(),
+        "the answer starts above the fold: {layout}"
+    );
+    let summary = layout["summary"].as_str().unwrap();
+    assert!(summary.contains("1 URL ·"), "{summary}");
+    assert!(!summary.contains("1 URLs"), "{summary}");
 
     // Each tool call's panel shows the tool and outcome from the step's structured fields.
     let panels = browser
@@ -885,4 +907,76 @@ async fn wait_for_the_first_url(browser: &Browser) {
             "return document.querySelector('#timeline .url-group[data-status=completed]') !== null;",
         )
         .await;
+}
+
+/// On a narrow screen (one column) the form comes first and the sessions after it (issue 31).
+#[tokio::test]
+async fn on_a_narrow_screen_the_form_comes_before_the_sessions() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let app = spawn_app().await;
+    browser.set_window_size(420, 900).await;
+    browser.goto(&format!("{}/", app.base)).await;
+    let layout = browser
+        .eval(
+            "const rect = (id) => document.getElementById(id).getBoundingClientRect(); \
+             return { form: rect('new-run').top, sessions: rect('sidebar').top, \
+                      width: window.innerWidth, fold: window.innerHeight };",
+            json!([]),
+        )
+        .await;
+    assert!(layout["width"].as_f64().unwrap() <= 800.0, "{layout}");
+    assert!(
+        layout["form"].as_f64() < layout["sessions"].as_f64(),
+        "the form is above the sessions: {layout}"
+    );
+    assert!(
+        layout["form"].as_f64().unwrap() < layout["fold"].as_f64().unwrap(),
+        "the form is on the first screen: {layout}"
+    );
+    browser.screenshot(&artifacts().join("narrow.png")).await;
+}
+
+/// `/docs` renders the document's descriptions and examples as a page (no raw JSON to read
+/// first), from the server alone (issue 31).
+#[tokio::test]
+async fn the_docs_page_shows_descriptions_and_examples() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().await;
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let app = spawn_app().await;
+    browser.goto(&format!("{}/docs", app.base)).await;
+    browser
+        .wait_for(
+            "the document to be rendered",
+            RUN_TIMEOUT,
+            "return document.getElementById('markdown') !== null;",
+        )
+        .await;
+    browser.click("#scrapeDetached > summary").await;
+    let shown = browser
+        .eval(
+            "const op = document.getElementById('scrapeDetached'); \
+             return { text: op.innerText, \
+                      request: document.getElementById('schema-ScrapeRequest').textContent };",
+            json!([]),
+        )
+        .await;
+    let text = shown["text"].as_str().unwrap();
+    for expected in [
+        "Wait for the run and answer its `complete` payload as JSON",
+        "Example: A list in plain words",
+        "the top 10 stories with title, link and points",
+        "202 The run started",
+    ] {
+        assert!(text.contains(expected), "{expected:?} in {text}");
+    }
+    let request = shown["request"].as_str().unwrap();
+    assert!(
+        request.contains("Another name for `urls` (send one of the two)."),
+        "{request}"
+    );
 }

@@ -577,7 +577,9 @@ async fn page_text_reaches_the_model_bounded_escaped_and_inside_its_tags() {
     let app = llm_app(&fake, 5, 700).await;
     let url = fake.url("/pages/injection.html");
     let frames = app
-        .stream(&json!({"urls": [url], "instructions": "all widgets with their price"}))
+        // The page shows no prices: asking for them would end in `no_match` (tested in
+        // tests/api/words.rs); this test is about the prompt, so it asks for the widgets.
+        .stream(&json!({"urls": [url], "instructions": "all widgets"}))
         .await;
     assert_eq!(
         trace(&frames),

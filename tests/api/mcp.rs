@@ -573,9 +573,12 @@ fn python_with_mcp() -> Option<String> {
         "SCRAPE_AGENT_REQUIRE_MCP_CLIENT is set but `{python}` cannot import the MCP SDK \
          (python3 -m pip install 'mcp>=1,<2')"
     );
-    eprintln!(
-        "SKIPPED official_python_sdk_client: `{python}` cannot import the MCP Python SDK; \
-         install it (python3 -m pip install 'mcp>=1,<2') or run .ci/run"
+    crate::support::skipped(
+        "official_python_sdk_client",
+        &format!(
+            "`{python}` cannot import the MCP Python SDK; install it (python3 -m pip install \
+             'mcp>=1,<2') or run .ci/run"
+        ),
     );
     None
 }
@@ -652,6 +655,13 @@ async fn official_python_sdk_client() {
             arguments[0]
         );
         assert!(stdout.contains("all checks passed"), "{stdout}");
+        // The SDK ends its session with DELETE /mcp and warns "Session termination failed"
+        // on any answer but 200 or 204 (issue 31).
+        assert!(
+            !stderr.contains("Session termination failed"),
+            "the Python MCP client warned over {}:\n{stderr}",
+            arguments[0]
+        );
     }
 }
 

@@ -119,9 +119,12 @@ async fn start_proxy(kind: Kind, upstream: &str) -> Option<Proxy> {
             "{} is not installed and SCRAPE_AGENT_REQUIRE_PROXIES is set",
             kind.binary()
         );
-        eprintln!(
-            "SKIPPED: {} is not installed (apt-get install nginx caddy; .ci/run does)",
-            kind.binary()
+        crate::support::skipped(
+            &format!("proxy test behind {}", kind.binary()),
+            &format!(
+                "{} is not installed (apt-get install nginx caddy; .ci/run does)",
+                kind.binary()
+            ),
         );
         return None;
     };

@@ -39,7 +39,10 @@ fn may_chattr(test: &str) -> bool {
         std::env::var_os(REQUIRE_ROOT).is_none(),
         "{test} needs root and chattr (root: {root}, chattr: {chattr}) and {REQUIRE_ROOT} is set"
     );
-    eprintln!("SKIPPED {test}: needs root and chattr (root: {root}, chattr: {chattr})");
+    crate::support::skipped(
+        test,
+        &format!("needs root and chattr (root: {root}, chattr: {chattr}); .ci/run runs as root"),
+    );
     false
 }
 

@@ -646,6 +646,9 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
     {
         let value = first_value(page, &sample, &spec, None);
         push(FieldRole::Author, spec, value);
+    } else if let Some((spec, value)) = second_row(&sample, author_marked) {
+        // "by alicew" in the row under the title.
+        push(FieldRole::Author, spec, value);
     }
     if let Some(spec) = common_spec(&sample, marked_body).or_else(|| {
         common_spec(&sample, |item| {
@@ -748,22 +751,29 @@ fn text_role_spec(sample: &[ElementRef<'_>], matcher: TextMatcher) -> Option<(St
             .unwrap_or_default();
         return Some((spec, value));
     }
-    // Rows split in two (a title row, then a row of details): look at the next sibling.
-    let siblings: Vec<ElementRef<'_>> = sample
+    second_row(sample, |item| find_text_role(item, matcher))
+}
+
+/// Rows split in two (a title row, then a row of details, as on link aggregators): the spec
+/// of what `find` finds in every item's next sibling, as `+spec`, and its first value.
+fn second_row<'a>(
+    sample: &[ElementRef<'a>],
+    find: impl Fn(ElementRef<'a>) -> Option<ElementRef<'a>> + Copy,
+) -> Option<(String, String)> {
+    let siblings: Vec<ElementRef<'a>> = sample
         .iter()
         .filter_map(|i| i.next_siblings().find_map(ElementRef::wrap))
         .collect();
-    if siblings.len() == sample.len()
-        && let Some(spec) = common_spec(&siblings, |item| find_text_role(item, matcher))
-    {
-        let value = siblings
-            .iter()
-            .find_map(|i| find_text_role(*i, matcher))
-            .map(text_of)
-            .unwrap_or_default();
-        return Some((format!("+{spec}"), value));
+    if siblings.len() != sample.len() {
+        return None;
     }
-    None
+    let spec = common_spec(&siblings, find)?;
+    let value = siblings
+        .iter()
+        .find_map(|i| find(*i))
+        .map(text_of)
+        .unwrap_or_default();
+    Some((format!("+{spec}"), value))
 }
 
 /// An element whose class says it is the item's title or name (`card__title`, `product-name`).

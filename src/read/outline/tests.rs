@@ -238,3 +238,28 @@ fn jsonld_types_are_those_the_structured_reader_finds() {
     // `html.jsonld` answers the same two items.
     assert_eq!(crate::read::structured::items(&page).len(), 2);
 }
+
+/// Rows split in two (a title row, then a row of details): the author marked in the second
+/// row is the item's author (`+spec`), as its score and age are.
+#[test]
+fn an_author_in_the_second_row_of_two_row_items_is_their_author() {
+    let rows: String = (1..=4)
+        .map(|i| {
+            format!(
+                r#"<tr class="athing"><td class="title"><a href="/s/{i}">Story number {i} about things</a></td></tr>
+                <tr><td class="subtext"><span class="score">{i}0 points</span> by <a class="hnuser" href="/u/{i}">user{i}</a></td></tr>"#
+            )
+        })
+        .collect();
+    let html = format!("<html><body><table><tbody>{rows}</tbody></table></body></html>");
+    let page = Page::parse(url::Url::parse("https://news.example/").unwrap(), &html);
+    let outline = outline(&page);
+    let best = &outline.blocks[0];
+    let author = best
+        .fields
+        .iter()
+        .find(|f| f.role == FieldRole::Author)
+        .unwrap_or_else(|| panic!("no author in {:?}", best.fields));
+    assert_eq!(author.spec, "+a.hnuser");
+    assert_eq!(author.sample, "user1");
+}

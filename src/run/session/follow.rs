@@ -63,7 +63,8 @@ pub(in crate::run) struct DetailPlan {
 impl Reach {
     /// Reads the request: its `max_pages` / `max_detail_pages` first, else its words.
     pub(in crate::run) fn of(request: &ValidRequest, limits: &LimitSettings) -> Self {
-        let words = &request.instructions;
+        // The words as the parser reads them: "go into each product" is "open each product".
+        let words = &crate::planner::lexicon::canonical(&request.instructions);
         let target = reach::item_target(words);
         let pages_said = reach::pages(words);
         let pages_asked = pages_said.is_some() || request.max_pages.is_some();
@@ -85,7 +86,15 @@ impl Reach {
         let list_instructions = asked
             .map(|a| a.list_instructions)
             .filter(|text| !text.trim().is_empty())
-            .unwrap_or_else(|| words.clone());
+            // "open each product and get its SKU" says nothing else about the list: its
+            // items are every item.
+            .unwrap_or_else(|| {
+                if details.is_some() {
+                    "every item".to_owned()
+                } else {
+                    words.clone()
+                }
+            });
         Self {
             max_pages,
             target,
@@ -137,6 +146,7 @@ impl Run<'_> {
                 done: true,
                 notes: vec![note.clone()],
                 usage: None,
+                intent: None,
             })),
             url: Some(url.to_owned()),
             status: StepStatus::Completed,

@@ -55,8 +55,10 @@ impl Browser {
                 "SCRAPE_AGENT_REQUIRE_BROWSER=1 but chromium or chromedriver is missing \
                  (apt-get install chromium chromium-driver)"
             );
-            eprintln!(
-                "skipped: the console's browser tests need Debian's chromium and chromium-driver"
+            super::skipped(
+                "console browser test",
+                "needs Debian's chromium and chromium-driver (apt-get install chromium \
+                 chromium-driver; .ci/run does)",
             );
             return None;
         };
@@ -145,6 +147,16 @@ impl Browser {
     pub async fn goto(&self, url: &str) {
         self.command(reqwest::Method::POST, "/url", Some(json!({"url": url})))
             .await;
+    }
+
+    /// Sets the window's size, as a phone's or a narrow window's screen.
+    pub async fn set_window_size(&self, width: u32, height: u32) {
+        self.command(
+            reqwest::Method::POST,
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        )
+        .await;
     }
 
     /// Reloads the page, as the user's F5 does.

@@ -186,3 +186,15 @@ impl TestApp {
         read_stream(response).await
     }
 }
+
+/// Says that a test did not run and why, where `cargo test` shows it without `--nocapture`:
+/// straight to the process's stderr (the test harness captures only `print!`/`eprint!`), as a
+/// line of its own next to the harness's `test … ok` lines. `.ci/run` sets the
+/// `SCRAPE_AGENT_REQUIRE_*` variables, which turn each of these skips into a failure.
+pub fn skipped(test: &str, reason: &str) {
+    use std::io::Write;
+    let line = format!("\nSKIPPED (did not run) {test}: {reason}\n");
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(line.as_bytes());
+    let _ = stderr.flush();
+}

@@ -18,7 +18,12 @@ impl PgSchema {
     /// A fresh schema, or `None` (after saying so) when no server is configured.
     pub async fn create(test: &str) -> Option<Self> {
         let Ok(base) = std::env::var(ENV) else {
-            eprintln!("SKIPPED {test}: {ENV} is not set, so the PostgreSQL test did not run");
+            super::skipped(
+                test,
+                &format!(
+                    "{ENV} is not set (.ci/run sets it when PostgreSQL answers on 127.0.0.1:5432)"
+                ),
+            );
             return None;
         };
         let name = format!("t_{}", uuid::Uuid::new_v4().simple());

@@ -1,0 +1,259 @@
+//! The fields a user named, held to account in the answer: every named field is a column
+//! (`null` where the page has nothing for it), the fields that stayed empty are listed, and an
+//! answer that has none of what was asked is no answer ("this page shows no price").
+
+use serde_json::{Map, Value};
+
+use crate::planner::intent::{self, Intent, Request, RequestedField};
+use crate::read::role::FieldRole;
+
+use super::page::has_content;
+
+/// What the answer holds of the fields the user named.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Settled {
+    /// The answer, with every named field present, and the named fields no item filled.
+    Answer {
+        /// The answer (list items gained `null` columns for named fields they lacked).
+        answer: Value,
+        /// Named fields empty in every item (in the order named).
+        empty_fields: Vec<String>,
+    },
+    /// The page has none of what was asked: the words of the message name it.
+    NoMatch(String),
+}
+
+/// Holds the answer to the fields named in `request`.
+pub(super) fn settle(answer: Value, request: &Request) -> Settled {
+    if !has_content(&answer) && !answer.is_object() {
+        return Settled::Answer {
+            answer,
+            empty_fields: Vec::new(),
+        };
+    }
+    let fields = &request.fields;
+    match answer {
+        // A page-level request that fell back to reading the page as a list is held to the
+        // same fields.
+        Value::Array(items)
+            if matches!(
+                request.intent,
+                Intent::List | Intent::Metadata | Intent::Product
+            ) && (!fields.is_empty() || request.sort.is_some()) =>
+        {
+            settle_items(items, request)
+        }
+        Value::Object(record)
+            if !fields.is_empty()
+                && matches!(
+                    request.intent,
+                    Intent::List | Intent::Metadata | Intent::Product
+                ) =>
+        {
+            let empty: Vec<String> = fields
+                .iter()
+                .filter(|f| !filled(&record, f))
+                .map(|f| f.name.clone())
+                .collect();
+            // `extract.product` answers every key it knows: a product page without a price
+            // answers "the price" with a record of other keys, which is not the price.
+            if empty.len() == fields.len() {
+                return Settled::NoMatch(shows_no(&empty));
+            }
+            Settled::Answer {
+                answer: Value::Object(record),
+                empty_fields: empty,
+            }
+        }
+        other => Settled::Answer {
+            answer: other,
+            empty_fields: Vec::new(),
+        },
+    }
+}
+
+fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
+    let named: Vec<&RequestedField> = request
+        .fields
+        .iter()
+        .filter(|f| !(request.implied_title && f.role == FieldRole::Title))
+        .collect();
+    let records: Vec<&Map<String, Value>> = items.iter().filter_map(Value::as_object).collect();
+    if records.is_empty() {
+        return Settled::Answer {
+            answer: Value::Array(items),
+            empty_fields: Vec::new(),
+        };
+    }
+    // The items' names are always found; the values asked beyond them decide a match. A list
+    // without a single price, date or score asked for is a list of something else (related
+    // posts under an article asked for its products); one without a free-named column
+    // ("location") is still the list, with that column empty.
+    let asked: Vec<&RequestedField> = request
+        .fields
+        .iter()
+        .filter(|f| VALUE_ROLES.contains(&f.role))
+        .collect();
+    let empty: Vec<String> = named
+        .iter()
+        .filter(|f| !records.iter().any(|r| filled(r, f)))
+        .map(|f| f.name.clone())
+        .collect();
+    let others_filled = request
+        .fields
+        .iter()
+        .any(|f| f.role != FieldRole::Title && !asked.contains(&f) && !empty.contains(&f.name));
+    if !asked.is_empty() && !others_filled && asked.iter().all(|f| empty.contains(&f.name)) {
+        let names: Vec<String> = asked.iter().map(|f| f.name.clone()).collect();
+        return Settled::NoMatch(shows_no(&names));
+    }
+    // "the 3 cheapest products" on a page without prices: no order to answer by.
+    if let Some((role, _)) = request.sort
+        && role != FieldRole::Title
+    {
+        let by = RequestedField {
+            name: role.as_str().to_owned(),
+            role,
+        };
+        if !records.iter().any(|r| filled(r, &by)) {
+            return Settled::NoMatch(shows_no(&[role.as_str().to_owned()]));
+        }
+    }
+    for item in &mut items {
+        let Some(record) = item.as_object_mut() else {
+            continue;
+        };
+        for field in &named {
+            if !record.contains_key(&field.name) && key_for(record, field).is_none() {
+                record.insert(field.name.clone(), Value::Null);
+            }
+        }
+    }
+    Settled::Answer {
+        answer: Value::Array(items),
+        empty_fields: empty,
+    }
+}
+
+/// Roles whose values have a kind of their own: a list with none of them is not the list asked.
+const VALUE_ROLES: &[FieldRole] = &[
+    FieldRole::Price,
+    FieldRole::Date,
+    FieldRole::Score,
+    FieldRole::Comments,
+];
+
+/// "this page shows no price", "… no author or date".
+fn shows_no(names: &[String]) -> String {
+    let list = match names {
+        [] => "such values".to_owned(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    };
+    format!("this page shows no {list} for this request")
+}
+
+/// Whether the record has a value for the field: under its name, or under a key that means
+/// the same part (`price` for "cost", `published_time` for "date").
+fn filled(record: &Map<String, Value>, field: &RequestedField) -> bool {
+    key_for(record, field).is_some_and(|key| record.get(key).is_some_and(has_content))
+}
+
+/// The record's key for the field: its own name first, else a key of the same role.
+fn key_for<'a>(record: &'a Map<String, Value>, field: &RequestedField) -> Option<&'a str> {
+    if let Some((key, _)) = record.get_key_value(&field.name) {
+        return Some(key.as_str());
+    }
+    if field.role == FieldRole::Text {
+        return None;
+    }
+    record
+        .keys()
+        .find(|key| {
+            key.split(['_', ' ', '-'])
+                .any(|part| intent::role_of(part) == Some(field.role))
+                || (field.role == FieldRole::Title && key.as_str() == "name")
+        })
+        .map(String::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn request(text: &str) -> Request {
+        intent::parse(text, None)
+    }
+
+    #[test]
+    fn a_named_field_no_item_has_becomes_a_null_column_and_is_listed_empty() {
+        let answer = json!([{"title": "A", "link": "/a"}, {"title": "B", "link": "/b"}]);
+        let settled = settle(answer, &request("every post with title, author and link"));
+        let Settled::Answer {
+            answer,
+            empty_fields,
+        } = settled
+        else {
+            panic!("expected an answer, got {settled:?}");
+        };
+        assert_eq!(answer[0]["author"], Value::Null);
+        assert!(
+            answer[1]
+                .as_object()
+                .is_some_and(|r| r.contains_key("author"))
+        );
+        assert_eq!(empty_fields, vec!["author".to_owned()]);
+    }
+
+    #[test]
+    fn items_with_none_of_the_asked_fields_are_no_match() {
+        let answer = json!([{"title": "Fun facts"}, {"title": "How to store"}]);
+        let settled = settle(answer, &request("list every product with its price"));
+        assert_eq!(
+            settled,
+            Settled::NoMatch("this page shows no price for this request".into())
+        );
+    }
+
+    #[test]
+    fn a_sort_by_a_value_no_item_has_is_no_match() {
+        let answer = json!([{"title": "Fun facts", "url": "/a"}]);
+        let settled = settle(answer, &request("the 3 cheapest products"));
+        assert!(matches!(settled, Settled::NoMatch(m) if m.contains("price")));
+    }
+
+    #[test]
+    fn a_key_of_the_same_role_answers_a_field_named_otherwise() {
+        let answer = json!({"name": "Tee", "price": 25});
+        let settled = settle(answer.clone(), &request("the product's title and its cost"));
+        assert_eq!(
+            settled,
+            Settled::Answer {
+                answer,
+                empty_fields: Vec::new()
+            }
+        );
+    }
+
+    #[test]
+    fn a_record_without_any_field_asked_is_no_match() {
+        let answer = json!({"author": null, "published_time": null});
+        let settled = settle(answer, &request("the author and the publication date"));
+        assert!(matches!(settled, Settled::NoMatch(m) if m.contains("author")));
+    }
+
+    #[test]
+    fn answers_to_requests_that_name_nothing_pass_unchanged() {
+        let answer = json!([{"title": "A"}]);
+        let settled = settle(answer.clone(), &request("all posts"));
+        assert_eq!(
+            settled,
+            Settled::Answer {
+                answer,
+                empty_fields: Vec::new()
+            }
+        );
+    }
+}

@@ -1,0 +1,342 @@
+//! Plain words, understood (issue #30), through the real server: the same request in other
+//! words, other languages and as a question gets the same answer; named fields are kept; a
+//! page without what was asked answers `no_match`, not rows of something else; the request
+//! as understood is shown in `agent_decision`.
+
+use serde_json::{Value, json};
+
+use crate::support::{FixtureServer, Frame, spawn_app};
+
+struct Asked {
+    frames: Vec<Frame>,
+    complete: Value,
+    answer: Value,
+}
+
+async fn ask(page: &str, instructions: &str) -> Asked {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let url = fixtures.url(&format!("/pages/{page}"));
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": instructions}))
+        .await;
+    let complete = frames.last().expect("frames").payload().clone();
+    let answer = complete["extracted_data"][&url].clone();
+    Asked {
+        frames,
+        complete,
+        answer,
+    }
+}
+
+fn decisions(frames: &[Frame]) -> Vec<&Value> {
+    frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "agent_decision")
+        .map(|f| &f.payload()["extracted_data"])
+        .filter(|d| d.get("partial").is_none())
+        .collect()
+}
+
+fn column(answer: &Value, key: &str) -> Vec<Value> {
+    answer
+        .as_array()
+        .unwrap_or_else(|| panic!("not a list: {answer}"))
+        .iter()
+        .map(|item| item[key].clone())
+        .collect()
+}
+
+const TEAPOTS: [&str; 5] = [
+    "Tetsubin cast iron pot",
+    "Clear glass pot, 1 l",
+    "White porcelain pot",
+    "Blue stoneware pot",
+    "Travel tea flask",
+];
+
+#[tokio::test]
+async fn the_same_shop_request_in_english_as_a_question_and_in_german_gives_the_same_products() {
+    let mut answers = Vec::new();
+    for words in [
+        "all products with name and price",
+        "list every teapot and what it costs",
+        "alle Produkte mit Name und Preis",
+    ] {
+        let asked = ask("shop-grid.html", words).await;
+        assert_eq!(
+            asked.complete["status"], "completed",
+            "{words}: {}",
+            asked.complete
+        );
+        let names: Vec<String> = asked
+            .answer
+            .as_array()
+            .unwrap_or_else(|| panic!("{words}: {}", asked.answer))
+            .iter()
+            .map(|item| {
+                item.get("name")
+                    .or_else(|| item.get("title"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(names, TEAPOTS, "{words}");
+        let prices = column(&asked.answer, "price");
+        assert!(
+            prices.iter().all(|p| !p.is_null()),
+            "{words}: every teapot has its price: {}",
+            asked.answer
+        );
+        answers.push(prices);
+    }
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+}
+
+#[tokio::test]
+async fn a_named_field_the_page_lacks_is_a_null_column_and_listed_as_empty() {
+    let asked = ask(
+        "cards-byline.html",
+        "every post with title, author and rating",
+    )
+    .await;
+    assert_eq!(asked.complete["status"], "completed", "{}", asked.complete);
+    let authors = column(&asked.answer, "author");
+    assert_eq!(
+        authors,
+        ["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"].map(Value::from)
+    );
+    // No card shows a rating: the column is there, empty, and both the URL's `url_complete`
+    // and `complete` say so.
+    for item in asked.answer.as_array().unwrap() {
+        assert_eq!(item.get("rating"), Some(&Value::Null), "{item}");
+    }
+    let url = asked.complete["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    assert_eq!(asked.complete["empty_fields"][&url], json!(["rating"]));
+    let done = asked
+        .frames
+        .iter()
+        .find(|f| f.event == "url_complete")
+        .unwrap();
+    assert_eq!(done.payload()["empty_fields"], json!(["rating"]));
+}
+
+#[tokio::test]
+async fn free_column_names_in_plain_words_are_read_as_columns() {
+    let asked = ask(
+        "records-jobs.html",
+        "every job with title, company, location and salary",
+    )
+    .await;
+    assert_eq!(asked.complete["status"], "completed", "{}", asked.complete);
+    let first = &asked.answer[0];
+    assert_eq!(first["title"], "Rust engineer", "{first}");
+    assert_eq!(first["company"], "Acme 0", "{first}");
+    assert_eq!(first["salary"], "€60,000", "{first}");
+    assert!(first.get("location").is_some(), "{first}");
+    let decision = decisions(&asked.frames)[0];
+    let roles: Vec<(&str, &str)> = decision["intent"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["role"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            ("title", "title"),
+            ("company", "text"),
+            ("location", "text"),
+            ("salary", "text")
+        ]
+    );
+}
+
+#[tokio::test]
+async fn prices_asked_of_an_article_end_in_no_match_not_in_rows_of_paragraphs() {
+    for words in [
+        "list every product with its price",
+        "the 3 cheapest products",
+    ] {
+        let asked = ask("console-article.html", words).await;
+        assert_eq!(asked.answer, Value::Null, "{words}: {}", asked.answer);
+        assert_ne!(asked.complete["status"], "completed", "{words}");
+        let error = asked
+            .frames
+            .iter()
+            .find(|f| f.event == "error")
+            .unwrap_or_else(|| panic!("{words}: no error event"));
+        assert_eq!(error.payload()["code"], "no_match", "{words}");
+        assert!(
+            error.payload()["message"]
+                .as_str()
+                .unwrap()
+                .contains("no price"),
+            "{words}: {}",
+            error.payload()
+        );
+        // The reward does not praise an answer that is not there.
+        assert!(
+            asked.complete["total_reward"].as_f64().unwrap() <= 0.0,
+            "{words}: {}",
+            asked.complete["total_reward"]
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_question_for_the_writer_of_an_article_is_its_metadata_and_the_intent_says_so() {
+    let asked = ask("console-article.html", "who wrote it and when?").await;
+    let decision = decisions(&asked.frames)[0];
+    let intent = &decision["intent"];
+    assert_eq!(intent["read_as"], "the author it and when?", "{intent}");
+    let roles: Vec<&str> = intent["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["author", "date"], "{intent}");
+    assert_eq!(intent["many"], false);
+    // The page shows neither: an honest no_match naming both, not a list of paragraphs.
+    let tools: Vec<&str> = decision["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools[0], "html.meta", "{decision}");
+    assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
+}
+
+#[tokio::test]
+async fn the_page_as_markdown_is_its_main_content_in_markdown() {
+    let asked = ask("console-article.html", "convert this page to markdown").await;
+    assert_eq!(asked.complete["status"], "completed", "{}", asked.complete);
+    let markdown = asked.answer["markdown"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{}", asked.answer));
+    assert!(markdown.starts_with("# Escaping in practice"), "{markdown}");
+    assert!(markdown.contains("A third paragraph"), "{markdown}");
+    assert!(
+        !markdown.contains("About"),
+        "menus are left out: {markdown}"
+    );
+    assert_eq!(decisions(&asked.frames)[0]["intent"]["kind"], "markdown");
+}
+
+#[tokio::test]
+async fn each_items_page_asked_in_other_words_gives_every_sku() {
+    for words in [
+        "go into each product and note its SKU",
+        "click through to every product and get the SKU",
+    ] {
+        let asked = ask("catalog.html", words).await;
+        assert_eq!(
+            asked.complete["status"], "completed",
+            "{words}: {}",
+            asked.complete
+        );
+        assert_eq!(
+            column(&asked.answer, "sku"),
+            ["GH-1040", "GH-2215", "GH-3301", "GH-0087"].map(Value::from),
+            "{words}: {}",
+            asked.answer
+        );
+        let intent = &decisions(&asked.frames)[0]["intent"];
+        assert!(intent["item_pages"].is_array(), "{words}: {intent}");
+    }
+}
+
+#[tokio::test]
+async fn numbers_as_words_are_counts() {
+    let asked = ask("news.html", "a dozen stories").await;
+    assert_eq!(
+        asked.answer.as_array().map(Vec::len),
+        Some(12),
+        "{}",
+        asked.answer
+    );
+    let asked = ask("news.html", "the first thirty stories").await;
+    // The page has twelve: all of them, and the intent shows the thirty asked.
+    assert_eq!(asked.answer.as_array().map(Vec::len), Some(12));
+    assert_eq!(decisions(&asked.frames)[0]["intent"]["count"], 30);
+}
+
+/// `planner: llm_words`: the model reads the words into the intent (a schema-bound reply, no
+/// page text); the heuristic engines answer from it; a model that fails leaves the parser to
+/// read them, visibly.
+#[tokio::test]
+async fn the_model_may_read_the_words_and_the_parser_takes_over_when_it_fails() {
+    use crate::llm::llm_app;
+    use crate::support::openai::{FakeOpenAi, Reply, completion};
+
+    // A German request with a wording the lexicon does not have ("Kosten"): the model reads it.
+    let reply = json!({
+        "kind": "list",
+        "fields": [{"name": "name", "role": "title"}, {"name": "price", "role": "price"}],
+        "count": null,
+        "sort": null,
+        "many": true,
+    });
+    let fake = FakeOpenAi::start(vec![
+        Reply::Json(completion(Some(&reply.to_string()), &[], (40, 30))),
+        Reply::Status(500, "model down".into()),
+    ])
+    .await;
+    let app = llm_app(&fake, 5, 12_000).await;
+    let fixtures = FixtureServer::start().await;
+    let url = fixtures.url("/pages/shop-grid.html");
+    let words = "was kosten die Teekannen, jeweils mit Namen";
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": words, "planner": "llm_words"}))
+        .await;
+    let complete = frames.last().unwrap().payload();
+    assert_eq!(complete["status"], "completed", "{complete}");
+    let answer = &complete["extracted_data"][&url];
+    assert_eq!(column(answer, "name"), TEAPOTS.map(Value::from), "{answer}");
+    assert!(
+        column(answer, "price").iter().all(|p| !p.is_null()),
+        "{answer}"
+    );
+    let decision = decisions(&frames)[0];
+    assert_eq!(decision["planner"], "heuristic");
+    assert_eq!(decision["intent"]["read_by"], "llm", "{decision}");
+    assert_eq!(
+        decision["usage"]["prompt_tokens"], 40,
+        "the words' tokens count"
+    );
+    // The model saw the words and the schema, never the page.
+    let asked = &fake.received()[0];
+    assert_eq!(asked.body["response_format"]["type"], "json_schema");
+    assert!(asked.message("user").contains(words));
+    assert!(!asked.body.to_string().contains("Tetsubin"), "no page text");
+
+    // The same words when the model fails: the parser reads them, and a step says so.
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "all products with name and price", "planner": "llm_words"}))
+        .await;
+    let fallback = frames
+        .iter()
+        .find(|f| f.event == "step" && f.action() == "planner_fallback")
+        .expect("a planner_fallback step");
+    assert_eq!(fallback.payload()["extracted_data"]["from"], "llm_words");
+    assert!(
+        fallback.payload()["extracted_data"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("500"),
+        "{}",
+        fallback.payload()
+    );
+    assert_eq!(decisions(&frames)[0]["intent"]["read_by"], "heuristic");
+    let complete = frames.last().unwrap().payload();
+    assert_eq!(complete["status"], "completed", "{complete}");
+}
