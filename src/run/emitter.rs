@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
+use serde_json::{Map, Value};
 use tokio::sync::broadcast;
 
 use super::control::{RunControl, StopReason};
@@ -20,7 +21,7 @@ use crate::events::{
     Event, EventPayload, RunTally, ScrapeStep, StepPayload, StepStatus, timestamp,
 };
 use crate::metrics::Metrics;
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, UrlAnswer};
 
 /// Waits before each retry of a failed append; the run stops after the last one fails.
 const APPEND_RETRY_DELAYS: [Duration; 3] = [
@@ -122,6 +123,19 @@ impl Emitter {
     /// # Errors
     /// When the log is broken (now or before): the event was neither stored nor delivered.
     pub async fn emit(&mut self, payload: EventPayload) -> Result<Event, LogBroken> {
+        self.emit_answered(payload, None).await
+    }
+
+    /// [`Emitter::emit`] with a URL's answer stored in the same fenced write as the event (its
+    /// `url_complete`), so the answer survives the server.
+    ///
+    /// # Errors
+    /// When the log is broken (now or before): neither the event nor the answer was stored.
+    pub async fn emit_answered(
+        &mut self,
+        payload: EventPayload,
+        answer: Option<&UrlAnswer>,
+    ) -> Result<Event, LogBroken> {
         if let Some(broken) = &self.broken {
             return Err(broken.clone());
         }
@@ -132,7 +146,7 @@ impl Emitter {
             data: payload.to_data(),
         };
         let started = std::time::Instant::now();
-        if let Err(broken) = self.append(&event).await {
+        if let Err(broken) = self.append(&event, answer).await {
             tracing::error!(session_id = %self.session_id, seq = event.seq, %broken, "the event log is broken; stopping the run");
             if let Some(control) = &self.control {
                 control.stop(StopReason::StoreFailed);
@@ -150,10 +164,18 @@ impl Emitter {
         Ok(event)
     }
 
-    async fn append(&self, event: &Event) -> Result<(), LogBroken> {
+    /// The answers stored for this session's URLs so far, by URL.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn stored_answers(&self) -> Result<Map<String, Value>, StoreError> {
+        self.store.answers(&self.session_id).await
+    }
+
+    async fn append(&self, event: &Event, answer: Option<&UrlAnswer>) -> Result<(), LogBroken> {
         let mut delays = APPEND_RETRY_DELAYS.iter();
         loop {
-            match self.store.append_event(event).await {
+            match self.store.append_answered(event, answer).await {
                 Ok(()) => return Ok(()),
                 Err(StoreError::NotOwner(_)) => return Err(LogBroken::NotOwner),
                 Err(err) => match delays.next() {

@@ -29,6 +29,7 @@ use crate::planner::{
     DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec, WordsReader,
 };
 use crate::settings::Settings;
+use crate::store::UrlAnswer;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
 use follow::Reach;
 
@@ -206,6 +207,20 @@ pub async fn run(
         })
         .await;
     }
+    // `complete` is assembled from the stored answers, as the one rebuilt after a crash is (the
+    // ones gathered here are the same; they stand in only when the store cannot be read).
+    match run.emitter.stored_answers().await {
+        Ok(stored) => {
+            answers = request
+                .urls
+                .iter()
+                .filter_map(|url| Some((url.clone(), stored.get(url)?.clone())))
+                .collect();
+        }
+        Err(err) => {
+            tracing::warn!(session_id = %run.emitter.session_id(), %err, "the stored answers could not be read; complete uses the ones in memory");
+        }
+    }
     // URLs never reached still get a key, so clients can index by every URL they sent.
     for url in &request.urls {
         answers.entry(url.clone()).or_insert(Value::Null);
@@ -290,20 +305,30 @@ impl Run<'_> {
         if let Some(error) = &outcome.error {
             self.report_error(error.clone()).await;
         }
-        self.emit(EventPayload::UrlComplete(UrlCompleteData {
-            url: url.to_owned(),
+        let answer = UrlAnswer {
             index,
-            status: if outcome.error.is_none() {
-                UrlStatus::Completed
-            } else {
-                UrlStatus::Failed
-            },
-            items: rewards::items_in(&outcome.answer),
-            error_code: outcome.error.as_ref().map(|e| e.code),
-            duration_ms: millis(started),
-            empty_fields: outcome.empty_fields.clone(),
-        }))
-        .await;
+            url: url.to_owned(),
+            answer: outcome.answer.clone(),
+        };
+        let _ = self
+            .emitter
+            .emit_answered(
+                EventPayload::UrlComplete(UrlCompleteData {
+                    url: url.to_owned(),
+                    index,
+                    status: if outcome.error.is_none() {
+                        UrlStatus::Completed
+                    } else {
+                        UrlStatus::Failed
+                    },
+                    items: rewards::items_in(&outcome.answer),
+                    error_code: outcome.error.as_ref().map(|e| e.code),
+                    duration_ms: millis(started),
+                    empty_fields: outcome.empty_fields.clone(),
+                }),
+                Some(&answer),
+            )
+            .await;
         outcome
     }
 

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use sqlx::Connection;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
@@ -251,6 +251,27 @@ impl EventRow {
     }
 }
 
+/// One URL's answer, stored with its `url_complete` event.
+#[derive(Debug, Clone)]
+pub struct UrlAnswer {
+    /// The URL's position in the request, from 0.
+    pub index: usize,
+    /// The URL exactly as sent.
+    pub url: String,
+    /// Its answer (`null` when it failed).
+    pub answer: Value,
+}
+
+const ANSWERS_SQL: &str =
+    "SELECT url, answer FROM url_answers WHERE session_id = $1 ORDER BY url_index";
+
+/// Stored answer rows as a map by URL; a row that no longer parses counts as `null`.
+fn answers_of(rows: Vec<(String, String)>) -> Map<String, Value> {
+    rows.into_iter()
+        .map(|(url, answer)| (url, serde_json::from_str(&answer).unwrap_or(Value::Null)))
+        .collect()
+}
+
 fn to_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
@@ -476,7 +497,21 @@ impl Store {
     /// [`StoreError::NotOwner`] when the session is not running under this instance, or the
     /// database failed.
     pub async fn append_event(&self, event: &Event) -> Result<(), StoreError> {
-        match self.insert_event(event).await {
+        self.append_answered(event, None).await
+    }
+
+    /// [`Store::append_event`] with a URL's answer stored in the same fenced transaction (a
+    /// `url_complete` event): when the event is stored, so is the answer, and a `complete`
+    /// rebuilt after a crash finds it.
+    ///
+    /// # Errors
+    /// As [`Store::append_event`].
+    pub async fn append_answered(
+        &self,
+        event: &Event,
+        answer: Option<&UrlAnswer>,
+    ) -> Result<(), StoreError> {
+        match self.insert_event(event, answer).await {
             Err(StoreError::Database(err)) if self.holds(event).await => {
                 // The same event is stored already: an earlier attempt committed and only its
                 // answer was lost (a connection killed after its `COMMIT`). Its retry is done.
@@ -504,12 +539,16 @@ impl Store {
         })
     }
 
-    async fn insert_event(&self, event: &Event) -> Result<(), StoreError> {
+    async fn insert_event(
+        &self,
+        event: &Event,
+        answer: Option<&UrlAnswer>,
+    ) -> Result<(), StoreError> {
         let now = Utc::now();
         let payload = event.data.to_string();
         let is_step = i64::from(event.kind == EventType::Step);
         let finish = (event.kind == EventType::Complete).then(|| final_fields(&event.data));
-        if let (Pool::Postgres(_), None) = (&self.pool, &finish) {
+        if let (Pool::Postgres(_), None, None) = (&self.pool, &finish, answer) {
             // The hot path on PostgreSQL: one statement (atomic by itself) instead of
             // BEGIN/UPDATE/INSERT/COMMIT, so each event costs one round trip, not four.
             // SQLite has no data-modifying CTEs; it is in-process, so round trips are cheap.
@@ -581,6 +620,18 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
+                if let Some(answer) = answer {
+                    sqlx::query(
+                        "INSERT INTO url_answers (session_id, url_index, url, answer) \
+                         VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(&event.session_id)
+                    .bind(to_i64(answer.index as u64))
+                    .bind(&answer.url)
+                    .bind(answer.answer.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+                }
                 // Delivered only after this returns: the commit is confirmed, or the
                 // connection is closed and the event counts as not stored.
                 tx.commit().await?;
@@ -592,6 +643,20 @@ impl Store {
         } else {
             Err(StoreError::NotOwner(event.session_id.clone()))
         }
+    }
+
+    /// The answers stored for a session's URLs, by URL (see [`Store::append_answered`]).
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn answers(&self, id: &str) -> Result<Map<String, Value>, StoreError> {
+        let rows: Vec<(String, String)> = with_conn!(self, conn => {
+            sqlx::query_as(ANSWERS_SQL)
+                .bind(id)
+                .fetch_all(&mut *conn)
+                .await
+        })?;
+        Ok(answers_of(rows))
     }
 
     /// Events of a session with `seq > after`, in order.
@@ -898,8 +963,14 @@ impl Store {
                 .unwrap_or(0);
             let events: Vec<Event> = rows.into_iter().filter_map(|r| r.into_event(id)).collect();
             let request = serde_json::from_str(&request).unwrap_or(Value::Null);
-            let closing =
-                recover::closing_events(id, &request, &events, last_seq, created_at, now);
+            let answers: Vec<(String, String)> = sqlx::query_as(ANSWERS_SQL)
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+            let stored = answers_of(answers);
+            let closing = recover::closing_events(
+                id, &request, &events, &stored, last_seq, created_at, now,
+            );
             for event in &closing {
                 sqlx::query(
                     "INSERT INTO events (session_id, seq, type, payload, created_at) \
@@ -964,6 +1035,10 @@ impl Store {
                 // index: the batch is small.
                 let mut deleted = 0;
                 for id in &ids {
+                    sqlx::query("DELETE FROM url_answers WHERE session_id = $1")
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
                     sqlx::query("DELETE FROM events WHERE session_id = $1")
                         .bind(id)
                         .execute(&mut *tx)

@@ -1,8 +1,9 @@
 //! Closing a session whose server died mid-run: an `error` and a `complete` event rebuilt from
 //! the events already stored, so a replay ends the way every run ends.
 //!
-//! The per-URL answers themselves are not in the stored events (steps carry previews only), so
-//! each URL maps to `null`; counts, reward, errors and metrics are recovered exactly.
+//! Each URL's answer comes from the `url_answers` row stored with its `url_complete` event, so
+//! only URLs that never finished map to `null`; counts, reward, errors and metrics are recovered
+//! exactly from the events.
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
@@ -20,6 +21,7 @@ pub(super) fn closing_events(
     session_id: &str,
     request: &Value,
     events: &[Event],
+    answers: &Map<String, Value>,
     last_seq: u64,
     created_at: DateTime<Utc>,
     now: DateTime<Utc>,
@@ -41,7 +43,7 @@ pub(super) fn closing_events(
         url: None,
         retryable: true,
     };
-    let mut complete = summarize(session_id, request, events, created_at, now);
+    let mut complete = summarize(session_id, request, events, answers, created_at, now);
     complete.errors.push(stopped.clone());
     let error = event(
         EventType::Error,
@@ -60,13 +62,15 @@ fn summarize(
     session_id: &str,
     request: &Value,
     events: &[Event],
+    stored: &Map<String, Value>,
     created_at: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> CompleteData {
     let mut answers = Map::new();
     for url in request["urls"].as_array().into_iter().flatten() {
         if let Some(url) = url.as_str() {
-            answers.insert(url.to_owned(), Value::Null);
+            let answer = stored.get(url).cloned().unwrap_or(Value::Null);
+            answers.insert(url.to_owned(), answer);
         }
     }
     let format = request["output_format"]
@@ -142,6 +146,7 @@ mod tests {
             "s",
             &json!({"urls": [url], "output_format": "json"}),
             &events,
+            &Map::new(),
             4,
             now,
             now,
@@ -165,7 +170,7 @@ mod tests {
     fn closing_events_never_reuse_a_committed_seq_that_did_not_parse() {
         let events = vec![ev(1, EventType::Init, json!({}))];
         let now = Utc::now();
-        let closing = closing_events("s", &json!({"urls": []}), &events, 3, now, now);
+        let closing = closing_events("s", &json!({"urls": []}), &events, &Map::new(), 3, now, now);
         assert_eq!(closing[0].seq, 4);
         assert_eq!(closing[1].seq, 5);
     }

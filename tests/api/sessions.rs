@@ -345,7 +345,8 @@ async fn retention_deletes_old_finished_sessions_only() {
 }
 
 #[tokio::test]
-async fn sigkilled_server_leaves_an_interrupted_session_whose_replay_ends() {
+async fn sigkilled_server_leaves_an_interrupted_session_whose_replay_ends_with_the_finished_answers()
+ {
     let fixtures = FixtureServer::start().await;
     let dir = TempDir::new();
     let db = dir.sqlite_url();
@@ -407,11 +408,28 @@ async fn sigkilled_server_leaves_an_interrupted_session_whose_replay_ends() {
     let done = replay.last().unwrap().payload();
     assert_eq!(done["status"], "interrupted");
     assert_eq!(done["urls_processed"], 1, "recovered from url_complete");
+    // The answer of the URL that finished before the kill was stored with its `url_complete`
+    // and survives; the URL in flight has none.
+    let answered = &done["extracted_data"][&news];
     assert!(
-        done["extracted_data"]
-            .as_object()
-            .unwrap()
-            .contains_key(&slow)
+        answered.is_object() || answered.is_array(),
+        "the finished URL's answer survived the kill: {answered}"
+    );
+    assert_ne!(answered, &json!({}), "not an empty answer");
+    assert_ne!(answered, &json!([]), "not an empty answer");
+    let live_answer = seen
+        .iter()
+        .find(|e| e.event == "url_complete")
+        .map(|e| e.payload()["items"].clone())
+        .expect("url_complete of the first URL was seen live");
+    assert!(
+        live_answer.as_u64().unwrap_or(0) > 0,
+        "the first URL had items"
+    );
+    assert_eq!(
+        done["extracted_data"][&slow],
+        Value::Null,
+        "the URL in flight"
     );
     assert_eq!(&session["result"], done);
     assert_eq!(session["event_count"], json!(n));
@@ -644,5 +662,107 @@ async fn stale_sessions_of_a_dead_instance_are_closed_once_postgres() {
         return;
     };
     stale_sweep_on(&schema.url).await;
+    schema.drop_schema().await;
+}
+
+/// Two stores on one database stand for two instances: a URL's answer is stored with its
+/// `url_complete` (fenced like the event), the sweep's rebuilt `complete` carries it, and the
+/// dead instance can store neither an event nor an answer once its session was closed.
+async fn stored_answers_on(url: &str) {
+    use scrape_agent::events::{Event, EventType};
+    use scrape_agent::settings::DatabaseSettings;
+    use scrape_agent::store::{Store, StoreError, UrlAnswer};
+    let settings = DatabaseSettings {
+        url: url.to_owned(),
+        max_connections: 2,
+    };
+    let dead = Store::connect(&settings).await.unwrap();
+    let alive = Store::connect(&settings).await.unwrap();
+    let (first, second) = ("https://example.com/a", "https://example.com/b");
+    dead.create_session("answered-1", &json!({"urls": [first, second]}), true)
+        .await
+        .unwrap();
+    let event = |seq: u64, kind: EventType, data: Value| Event {
+        kind,
+        session_id: "answered-1".into(),
+        seq,
+        data,
+    };
+    dead.append_event(&event(1, EventType::Init, json!({})))
+        .await
+        .unwrap();
+    let answer = json!({"items": [{"title": "one"}, {"title": "two"}]});
+    let done = |seq: u64, index: usize, url: &str| {
+        event(
+            seq,
+            EventType::UrlComplete,
+            json!({"url": url, "index": index, "status": "completed", "items": 2,
+                   "error_code": null, "duration_ms": 5}),
+        )
+    };
+    let stored = UrlAnswer {
+        index: 0,
+        url: first.into(),
+        answer: answer.clone(),
+    };
+    dead.append_answered(&done(2, 0, first), Some(&stored))
+        .await
+        .unwrap();
+    assert_eq!(dead.answers("answered-1").await.unwrap()[first], answer);
+
+    let later = chrono::Utc::now() + chrono::Duration::seconds(1);
+    assert_eq!(
+        alive.interrupt_running(Some(later)).await.unwrap(),
+        ["answered-1"]
+    );
+    let closing = alive.events_after("answered-1", 2).await.unwrap();
+    let complete = &closing.last().unwrap().data;
+    assert_eq!(complete["status"], "interrupted");
+    assert_eq!(
+        complete["extracted_data"][first], answer,
+        "stored answer kept"
+    );
+    assert_eq!(
+        complete["extracted_data"][second],
+        Value::Null,
+        "never finished"
+    );
+    assert_eq!(complete["urls_processed"], 1);
+
+    // The instance that lost the session cannot add a late answer.
+    let late = UrlAnswer {
+        index: 1,
+        url: second.into(),
+        answer: json!({"items": []}),
+    };
+    let refused = dead.append_answered(&done(5, 1, second), Some(&late)).await;
+    assert!(
+        matches!(refused, Err(StoreError::NotOwner(_))),
+        "{refused:?}"
+    );
+    let answers = alive.answers("answered-1").await.unwrap();
+    assert_eq!(
+        answers.len(),
+        1,
+        "no answer written by the fenced-off instance"
+    );
+    let session = alive.session("answered-1").await.unwrap();
+    assert_eq!(session.status.as_str(), "interrupted");
+    dead.close().await;
+    alive.close().await;
+}
+
+#[tokio::test]
+async fn finished_answers_are_stored_fenced_and_survive_the_sweep_sqlite() {
+    let dir = TempDir::new();
+    stored_answers_on(&dir.sqlite_url()).await;
+}
+
+#[tokio::test]
+async fn finished_answers_are_stored_fenced_and_survive_the_sweep_postgres() {
+    let Some(schema) = PgSchema::create("finished_answers_stored_postgres").await else {
+        return;
+    };
+    stored_answers_on(&schema.url).await;
     schema.drop_schema().await;
 }
