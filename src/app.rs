@@ -100,6 +100,8 @@ pub struct AppState {
     pub registry: Arc<Registry>,
     /// The memory budget of parsed pages, shared by every run.
     pub page_budget: PageBudget,
+    /// The browser that renders script-built pages.
+    pub browser: Arc<crate::browser::Browser>,
     /// The planners.
     pub planners: Planners,
     /// Live runs.
@@ -207,7 +209,21 @@ impl AppState {
         } else {
             None
         };
+        let guard = crate::fetch::guard::Guard::from_settings(&settings.fetch)
+            .map_err(crate::fetch::BuildError::Settings)?;
+        let browser = Arc::new(crate::browser::Browser::new(
+            &settings.browser,
+            Arc::new(guard),
+        ));
+        match browser.executable() {
+            Some(path) => tracing::info!(browser = %path.display(), "rendering available"),
+            None => tracing::warn!(
+                "rendering unavailable: no browser found (install the Debian package `{}`); pages are read from their HTML",
+                crate::browser::PACKAGE
+            ),
+        }
         let state = Self {
+            browser,
             fetcher: Fetcher::new(&settings.fetch)?,
             registry,
             page_budget: PageBudget::new(&settings.limits),
@@ -296,6 +312,7 @@ impl AppState {
             planner,
             fallback: heuristic,
             page_budget: self.page_budget.clone(),
+            browser: self.browser.clone(),
         })
     }
 }

@@ -228,6 +228,12 @@ pub enum ErrorCode {
     Cancelled,
     /// A bug or an unexpected failure inside the server.
     Internal,
+    /// `render: always` on a server without a browser.
+    RenderUnavailable,
+    /// The browser failed, crashed, or rendered an error page.
+    RenderFailed,
+    /// The render took longer than `browser.timeout_secs`.
+    RenderTimeout,
 }
 
 impl ErrorCode {
@@ -245,6 +251,9 @@ impl ErrorCode {
             Self::BudgetExhausted => "budget_exhausted",
             Self::Cancelled => "cancelled",
             Self::Internal => "internal",
+            Self::RenderUnavailable => "render_unavailable",
+            Self::RenderFailed => "render_failed",
+            Self::RenderTimeout => "render_timeout",
         }
     }
 }
@@ -419,6 +428,9 @@ mod tests {
             ErrorCode::BudgetExhausted,
             ErrorCode::Cancelled,
             ErrorCode::Internal,
+            ErrorCode::RenderUnavailable,
+            ErrorCode::RenderFailed,
+            ErrorCode::RenderTimeout,
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
         }

@@ -14,6 +14,7 @@ use super::page::{PageBudget, PageWorker, WorkerError, has_content};
 use super::prefetch::Prefetch;
 use super::request::ValidRequest;
 use super::rewards;
+use crate::browser::Browser;
 use crate::events::{
     CompleteData, Decision, DecisionDetails, DraftedCall, ErrorCode, ErrorData, EventPayload,
     FallbackDetails, FetchDetails, FetchFailure, FetchSuccess, InitData, ItemCap, OutputDetails,
@@ -29,6 +30,7 @@ use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
 use follow::Reach;
 
 mod follow;
+mod render;
 
 /// What a run needs from the server.
 #[derive(Clone)]
@@ -45,6 +47,8 @@ pub struct RunDeps {
     pub fallback: Arc<dyn Planner>,
     /// The server-wide memory budget of parsed pages, shared by every run.
     pub page_budget: PageBudget,
+    /// The browser that renders script-built pages (unavailable when none is installed).
+    pub browser: Arc<Browser>,
 }
 
 impl std::fmt::Debug for RunDeps {
@@ -75,6 +79,8 @@ struct Run<'a> {
     reach: Reach,
     /// The calls of the current URL that succeeded, in order: replayed on its next pages.
     executed: Vec<ToolCall>,
+    /// Hosts of this run whose pages needed rendering.
+    rendered_hosts: std::collections::HashSet<String>,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -99,6 +105,7 @@ pub async fn run(
         ),
         reach: Reach::of(&request, &deps.settings.limits),
         executed: Vec::new(),
+        rendered_hosts: std::collections::HashSet::new(),
     };
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
@@ -314,6 +321,15 @@ impl Run<'_> {
             }
         };
         self.fetched_step(url, &page, took).await;
+        let page = match self.render_if_needed(url, page).await {
+            Ok(page) => page,
+            Err(error) => {
+                return UrlOutcome {
+                    answer: Value::Null,
+                    error: Some(error),
+                };
+            }
+        };
         let first_url = page.final_url.clone();
         let worker = self.spawn_worker(page);
         // The outline of a large page takes a while and cannot be stopped half-way; a stop
