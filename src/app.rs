@@ -215,6 +215,23 @@ impl AppState {
             &settings.browser,
             Arc::new(guard),
         ));
+        let gauges = &browser.gauges;
+        metrics.register(
+            "browser_renders_active",
+            "Renders running in the browser now",
+            gauges.active.clone(),
+        );
+        metrics.register(
+            "browser_renders_waiting",
+            "Renders waiting for a slot or for free memory",
+            gauges.waiting.clone(),
+        );
+        metrics.register("browser_renders", "Renders done", gauges.done.clone());
+        metrics.register(
+            "browser_launches",
+            "Browser processes started",
+            gauges.launches.clone(),
+        );
         match browser.executable() {
             Some(path) => tracing::info!(browser = %path.display(), "rendering available"),
             None => tracing::warn!(

@@ -126,15 +126,17 @@ impl Drop for Instance {
     }
 }
 
-/// Pool gauges.
-#[derive(Debug, Default)]
+/// Pool gauges (shown in `/metrics`).
+#[derive(Debug, Default, Clone)]
 pub struct Gauges {
     /// Renders running now.
-    pub active: AtomicU64,
+    pub active: prometheus_client::metrics::gauge::Gauge,
+    /// Renders waiting for a slot or for free memory now.
+    pub waiting: prometheus_client::metrics::gauge::Gauge,
     /// Renders done since start.
-    pub done: AtomicU64,
+    pub done: prometheus_client::metrics::counter::Counter,
     /// Browser processes started since start.
-    pub launches: AtomicU64,
+    pub launches: prometheus_client::metrics::counter::Counter,
 }
 
 /// The browser of the server: a bounded pool of renders over one browser process.
@@ -291,7 +293,7 @@ impl Browser {
         .await
         .map_err(|_| RenderError::Failed("the browser did not start in time".into()))?
         .map_err(|e| RenderError::Failed(e.to_string()))?;
-        self.gauges.launches.fetch_add(1, Ordering::Relaxed);
+        self.gauges.launches.inc();
         let instance = Arc::new(Instance {
             connection,
             renders: AtomicU32::new(0),
@@ -320,6 +322,7 @@ impl Browser {
         }
         let started = Instant::now();
         let limit = Duration::from_secs(self.settings.timeout_secs.max(1));
+        self.gauges.waiting.inc();
         let _slot = self
             .slots
             .clone()
@@ -328,15 +331,17 @@ impl Browser {
             .map_err(|_| RenderError::Failed("the browser pool is closed".into()))?;
         while available_mib().is_some_and(|free| free < self.settings.min_free_mib) {
             if started.elapsed() > limit {
+                self.gauges.waiting.dec();
                 return Err(RenderError::Timeout(self.settings.timeout_secs));
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        self.gauges.active.fetch_add(1, Ordering::Relaxed);
+        self.gauges.waiting.dec();
+        self.gauges.active.inc();
         let instance = match self.instance().await {
             Ok(instance) => instance,
             Err(err) => {
-                self.gauges.active.fetch_sub(1, Ordering::Relaxed);
+                self.gauges.active.dec();
                 return Err(err);
             }
         };
@@ -358,8 +363,8 @@ impl Browser {
             )
             .await;
         }
-        self.gauges.active.fetch_sub(1, Ordering::Relaxed);
-        self.gauges.done.fetch_add(1, Ordering::Relaxed);
+        self.gauges.active.dec();
+        self.gauges.done.inc();
         let mut rendered = match result {
             Ok(Ok(rendered)) => rendered,
             Ok(Err(err)) => return Err(err),

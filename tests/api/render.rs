@@ -137,6 +137,19 @@ async fn a_client_rendered_list_is_rendered_and_read() {
         assert!(text.contains(name), "{name} in {text}");
     }
     assert!(text.contains("58.25"), "{text}");
+
+    // The pool's gauges and the readiness details say the browser is there and rendered.
+    let metrics = site.app.get("/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.contains("scrape_agent_browser_renders_total 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("scrape_agent_browser_renders_active 0"),
+        "{metrics}"
+    );
+    let ready: Value = site.app.get("/readyz").await.json().await.unwrap();
+    assert_eq!(ready["rendering"]["available"], true, "{ready}");
 }
 
 #[tokio::test]
@@ -268,6 +281,9 @@ async fn without_a_browser_auto_answers_from_the_html_and_always_is_a_typed_erro
     let (trap_addr, _) = trap().await;
     let base = site(trap_addr).await;
     let app = spawn_app_with(|s| s.browser.executable = "/nonexistent/chromium".into()).await;
+    let ready: Value = app.get("/readyz").await.json().await.unwrap();
+    assert_eq!(ready["rendering"]["available"], false, "{ready}");
+    assert_eq!(ready["rendering"]["install"], "chromium-headless-shell");
     let url = format!("{base}/render/list.html");
     let frames = app
         .stream(&json!({"urls": [&url], "instructions": "all products"}))
