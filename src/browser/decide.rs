@@ -11,8 +11,9 @@ pub const THIN_TEXT_CHARS: usize = 200;
 /// What the HTML shows, the evidence of a decision.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Evidence {
-    /// Characters of visible text (scripts, styles and `<noscript>` left out).
-    pub text_chars: usize,
+    /// Characters of visible text (scripts, styles and `<noscript>` left out); `None` when the
+    /// page was not parsed (it has no `<script>` at all).
+    pub text_chars: Option<usize>,
     /// `<script>` elements.
     pub scripts: usize,
     /// Markers found: data islands, app roots, a `<noscript>` asking for JavaScript.
@@ -48,8 +49,18 @@ const APP_ROOTS: &[(&str, &str)] = &[
     ("[data-v-app]", "data-v-app"),
 ];
 
+/// Whether `html` has a `<script` tag at all (a byte search, no parse).
+fn has_script_tag(html: &str) -> bool {
+    html.as_bytes()
+        .windows(7)
+        .any(|w| w.eq_ignore_ascii_case(b"<script"))
+}
+
 /// Reads the evidence of `html`.
 pub fn evidence(html: &str) -> Evidence {
+    if !has_script_tag(html) {
+        return Evidence::default();
+    }
     let document = Html::parse_document(html);
     let mut markers = Vec::new();
     for (selector, name) in DATA_ISLANDS.iter().chain(APP_ROOTS) {
@@ -89,7 +100,7 @@ pub fn evidence(html: &str) -> Evidence {
         markers.push("noscript_asks_for_javascript".to_owned());
     }
     Evidence {
-        text_chars: visible_chars(&document),
+        text_chars: Some(visible_chars(&document)),
         scripts,
         markers,
     }
@@ -132,28 +143,32 @@ const RULES: &[Rule] = &[
         e.markers.iter().any(|m| is_island(m)).then_some(false)
     }),
     (RenderRule::ThinBodyAppRoot, |e| {
-        (e.text_chars < THIN_TEXT_CHARS
+        (e.text_chars.unwrap_or(usize::MAX) < THIN_TEXT_CHARS
             && e.markers
                 .iter()
                 .any(|m| APP_ROOTS.iter().any(|(_, name)| name == m)))
         .then_some(true)
     }),
     (RenderRule::NoscriptAsksForJavascript, |e| {
-        (e.text_chars < THIN_TEXT_CHARS * 3
+        (e.text_chars.unwrap_or(usize::MAX) < THIN_TEXT_CHARS * 3
             && e.markers
                 .iter()
                 .any(|m| m == "noscript_asks_for_javascript"))
         .then_some(true)
     }),
     (RenderRule::ThinBodyWithScripts, |e| {
-        (e.text_chars < THIN_TEXT_CHARS / 2).then_some(true)
+        (e.text_chars.unwrap_or(usize::MAX) < THIN_TEXT_CHARS / 2).then_some(true)
     }),
     (RenderRule::EnoughText, |_| Some(false)),
 ];
 
 /// Decides for `html` by the first rule of [`RULES`] that decides.
 pub fn decide(html: &str) -> Decision {
-    let evidence = evidence(html);
+    decide_on(evidence(html))
+}
+
+/// Decides on evidence already read by [`evidence`].
+pub fn decide_on(evidence: Evidence) -> Decision {
     for (rule, applies) in RULES {
         if let Some(render) = applies(&evidence) {
             return Decision {

@@ -317,8 +317,10 @@ pub struct RenderDetails {
     pub rule: RenderRule,
     /// Whether the page was rendered (false when the rule said no or no browser is available).
     pub rendered: bool,
-    /// Characters of visible text in the fetched HTML.
-    pub text_chars: usize,
+    /// Characters of visible text in the fetched HTML (absent when it has no `<script>` and
+    /// was not parsed for the decision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_chars: Option<usize>,
     /// `<script>` elements in the fetched HTML.
     pub scripts: usize,
     /// Markers found (data islands, app roots, a `<noscript>` asking for JavaScript).

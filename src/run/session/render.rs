@@ -26,6 +26,14 @@ impl Run<'_> {
     ) -> Result<FetchedPage, ErrorData> {
         let mode = self.request.render;
         let host = page.final_url.host_str().unwrap_or("").to_owned();
+        // A large page's parse must not hold the run's thread (the next URLs' fetches run there).
+        let html = page.html.clone();
+        let parsed = tokio::task::spawn_blocking(move || match mode {
+            RenderMode::Never => Evidence::default(),
+            RenderMode::Always | RenderMode::Auto => decide::evidence(&html),
+        })
+        .await
+        .unwrap_or_default();
         let decision = match mode {
             RenderMode::Never => Decision {
                 rule: RenderRule::Never,
@@ -35,10 +43,10 @@ impl Run<'_> {
             RenderMode::Always => Decision {
                 rule: RenderRule::Always,
                 render: true,
-                evidence: decide::evidence(&page.html),
+                evidence: parsed,
             },
             RenderMode::Auto => {
-                let mut decision = decide::decide(&page.html);
+                let mut decision = decide::decide_on(parsed);
                 if !decision.render
                     && decision.evidence.scripts > 0
                     && self.rendered_hosts.contains(&host)
@@ -151,7 +159,7 @@ impl Run<'_> {
                 details.requests = Some(rendered.requests);
                 details.bytes = Some(rendered.bytes);
                 details.refused = rendered.refused;
-                details.rendered_text_chars = Some(after.text_chars);
+                details.rendered_text_chars = after.text_chars;
                 let message = format!(
                     "Rendered in the browser ({} requests, {} bytes{}): {} characters of text, {} before",
                     rendered.requests,
@@ -161,8 +169,10 @@ impl Run<'_> {
                     } else {
                         format!(", {} refused by the address guard", details.refused.len())
                     },
-                    after.text_chars,
-                    details.text_chars,
+                    after.text_chars.unwrap_or(0),
+                    details
+                        .text_chars
+                        .map_or_else(|| "none parsed".to_owned(), |n| n.to_string()),
                 );
                 self.render_step(
                     url,
