@@ -43,7 +43,10 @@ fn processes_in(pgid: u32) -> usize {
         .filter(|e| {
             std::fs::read_to_string(e.path().join("stat")).is_ok_and(|stat| {
                 stat.rsplit_once(") ").is_some_and(|(_, rest)| {
-                    rest.split_whitespace().nth(2) == Some(&pgid.to_string())
+                    let fields: Vec<&str> = rest.split_whitespace().collect();
+                    // A zombie (`Z`) is dead, only not yet reaped by its parent.
+                    fields.first() != Some(&"Z")
+                        && fields.get(2) == Some(&pgid.to_string().as_str())
                 })
             })
         })
@@ -127,7 +130,7 @@ async fn main() {
         );
     }
     browser.shutdown().await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
     println!(
         "processes left in the browser's group after shutdown: {}",
         processes_in(pgid)
