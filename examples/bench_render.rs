@@ -3,6 +3,9 @@
 //! 1, 4 and 8 renders at once; at the end, the processes left once the pool is shut down.
 //!
 //! `cargo run --release --example bench_render -- [renders per level, default 40]`
+//!
+//! `… -- soak [renders, default 500]`: that many renders, 4 at once, every fifth cancelled after
+//! 300 ms; the browser group's resident memory after each hundred, then the processes left.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 use std::sync::Arc;
@@ -86,15 +89,74 @@ async fn main() {
     )
     .unwrap();
 
+    let soak: Option<usize> = (std::env::args().nth(1).as_deref() == Some("soak")).then(|| {
+        std::env::args()
+            .nth(2)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(500)
+    });
     let mut settings = Settings::defaults();
     settings.fetch.allow_private_networks = true;
     settings.browser.max_concurrent = 8;
-    settings.browser.recycle_after = 1000;
+    settings.browser.recycle_after = if soak.is_some() { 100 } else { 1000 };
     let guard = Arc::new(Guard::from_settings(&settings.fetch).unwrap());
     let browser = Arc::new(Browser::new(&settings.browser, guard));
     assert!(browser.available(), "install chromium-headless-shell");
     browser.render(&url, &html, None, Grow::No).await.unwrap();
     let pgid = browser.process_group().await.unwrap();
+    if let Some(total) = soak {
+        println!("renders done  cancelled  browser group RSS (MiB)");
+        let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let cancelled = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut tasks = tokio::task::JoinSet::new();
+        for _ in 0..4 {
+            let (browser, url, html, next, cancelled) = (
+                browser.clone(),
+                url.clone(),
+                html.clone(),
+                next.clone(),
+                cancelled.clone(),
+            );
+            tasks.spawn(async move {
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if n >= total {
+                        break;
+                    }
+                    let render = browser.render(&url, &html, None, Grow::No);
+                    if n % 5 == 4 {
+                        if tokio::time::timeout(Duration::from_millis(300), render)
+                            .await
+                            .is_err()
+                        {
+                            cancelled.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    } else {
+                        render.await.unwrap();
+                    }
+                    if n % 100 == 99 {
+                        let pgid = browser.process_group().await.unwrap_or(pgid);
+                        println!(
+                            "{:>12}  {:>9}  {:>6}",
+                            n + 1,
+                            cancelled.load(std::sync::atomic::Ordering::Relaxed),
+                            group_rss_kib(pgid) / 1024
+                        );
+                    }
+                }
+            });
+        }
+        while tasks.join_next().await.is_some() {}
+        let last = browser.process_group().await.unwrap_or(pgid);
+        browser.shutdown().await;
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        println!(
+            "processes left after shutdown: {} (first browser group), {} (last)",
+            processes_in(pgid),
+            processes_in(last)
+        );
+        return;
+    }
     println!("concurrent  renders  pages/s  peak RSS (MiB, browser group)");
     for concurrent in [1usize, 4, 8] {
         let started = Instant::now();
