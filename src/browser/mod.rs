@@ -308,10 +308,13 @@ impl Browser {
     /// waits for it to settle (and for `wait_for` when given), grows it as `grow` says, and
     /// returns the DOM.
     ///
+    /// The render runs as a task of its own: a caller that stops waiting (a cancelled run)
+    /// cancels it, and the task still closes the render's browser context and frees its slot.
+    ///
     /// # Errors
     /// [`RenderError`].
     pub async fn render(
-        &self,
+        self: &Arc<Self>,
         url: &Url,
         html: &str,
         wait_for: Option<&str>,
@@ -320,6 +323,26 @@ impl Browser {
         if !self.available() {
             return Err(RenderError::Unavailable);
         }
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let _cancel_when_dropped = cancel.clone().drop_guard();
+        let this = self.clone();
+        let (url, html, wait_for) = (url.clone(), html.to_owned(), wait_for.map(str::to_owned));
+        tokio::spawn(async move {
+            this.render_task(&url, &html, wait_for.as_deref(), grow, cancel)
+                .await
+        })
+        .await
+        .unwrap_or_else(|e| Err(RenderError::Failed(format!("the render task failed: {e}"))))
+    }
+
+    async fn render_task(
+        &self,
+        url: &Url,
+        html: &str,
+        wait_for: Option<&str>,
+        grow: Grow,
+        cancel: tokio_util::sync::CancellationToken,
+    ) -> Result<Rendered, RenderError> {
         let started = Instant::now();
         let limit = Duration::from_secs(self.settings.timeout_secs.max(1));
         self.gauges.waiting.inc();
@@ -346,13 +369,23 @@ impl Browser {
             }
         };
         instance.renders.fetch_add(1, Ordering::Relaxed);
-        let mut context = None;
-        let result = tokio::time::timeout(
-            limit.saturating_sub(started.elapsed()),
-            self.render_in(&instance, &mut context, url, html, wait_for, grow),
-        )
-        .await;
-        if let Some(id) = context {
+        let mut opened = Opened::default();
+        let result = tokio::select! {
+            result = tokio::time::timeout(
+                limit.saturating_sub(started.elapsed()),
+                self.render_in(&instance, &mut opened, url, html, wait_for, grow),
+            ) => Some(result),
+            () = cancel.cancelled() => None,
+        };
+        // Whatever way the render ended (done, failed, timed out, cancelled): its listener, its
+        // interceptor and its browser context go.
+        if let Some(interceptor) = opened.interceptor {
+            interceptor.abort();
+        }
+        if let Some(session) = &opened.session {
+            instance.connection.forget(session).await;
+        }
+        if let Some(id) = opened.context {
             let _ = tokio::time::timeout(
                 Duration::from_secs(2),
                 instance.connection.call(
@@ -366,9 +399,10 @@ impl Browser {
         self.gauges.active.dec();
         self.gauges.done.inc();
         let mut rendered = match result {
-            Ok(Ok(rendered)) => rendered,
-            Ok(Err(err)) => return Err(err),
-            Err(_) => return Err(RenderError::Timeout(self.settings.timeout_secs)),
+            Some(Ok(Ok(rendered))) => rendered,
+            Some(Ok(Err(err))) => return Err(err),
+            Some(Err(_)) => return Err(RenderError::Timeout(self.settings.timeout_secs)),
+            None => return Err(RenderError::Failed("cancelled".into())),
         };
         rendered.took = started.elapsed();
         Ok(rendered)
@@ -377,7 +411,7 @@ impl Browser {
     async fn render_in(
         &self,
         instance: &Instance,
-        context_id: &mut Option<String>,
+        opened: &mut Opened,
         url: &Url,
         html: &str,
         wait_for: Option<&str>,
@@ -400,7 +434,7 @@ impl Browser {
             )
             .await
             .map_err(failed)?;
-        *context_id = Some(context.id.clone());
+        opened.context = Some(context.id.clone());
         cdp.call(
             None,
             "Browser.setDownloadBehavior",
@@ -425,6 +459,7 @@ impl Browser {
             .await
             .map_err(failed)?;
         let session = session.id;
+        opened.session = Some(session.clone());
         let events = cdp.listen(&session).await;
         let (page_events, mut page_rx) = mpsc::unbounded_channel();
         let requests = Arc::new(AtomicU32::new(0));
@@ -440,6 +475,7 @@ impl Browser {
             requests.clone(),
             self.settings.max_requests,
         ));
+        opened.interceptor = Some(interceptor.abort_handle());
         let outcome = async {
             let s = Some(session.as_str());
             cdp.call(
@@ -525,8 +561,6 @@ impl Browser {
             Ok((html, rounds))
         }
         .await;
-        interceptor.abort();
-        cdp.forget(&session).await;
         let (html, rounds) = outcome?;
         Ok(Rendered {
             html,
@@ -558,6 +592,14 @@ const CLICK_LOAD_MORE: &str = r#"(() => {
   }
   return null;
 })()"#;
+
+/// What a render opened in the browser, closed when it ends whatever way.
+#[derive(Default)]
+struct Opened {
+    context: Option<String>,
+    session: Option<String>,
+    interceptor: Option<tokio::task::AbortHandle>,
+}
 
 enum PageSignal {
     Loaded,
