@@ -13,7 +13,7 @@ RUN cargo build --release --locked --bin scrape-agent
 
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates \
+    && apt-get install -y --no-install-recommends ca-certificates chromium-headless-shell \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin scrape
 WORKDIR /app

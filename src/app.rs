@@ -102,6 +102,8 @@ pub struct AppState {
     pub registry: Arc<Registry>,
     /// The memory budget of parsed pages, shared by every run.
     pub page_budget: PageBudget,
+    /// The browser that renders script-built pages.
+    pub browser: Arc<crate::browser::Browser>,
     /// The planners.
     pub planners: Planners,
     /// Live runs.
@@ -211,7 +213,38 @@ impl AppState {
         };
         let llm = model.clone().map(|m| m as Arc<dyn Planner>);
         let words = model.map(|m| m as Arc<dyn WordsReader>);
+        let guard = crate::fetch::guard::Guard::from_settings(&settings.fetch)
+            .map_err(crate::fetch::BuildError::Settings)?;
+        let browser = Arc::new(crate::browser::Browser::new(
+            &settings.browser,
+            Arc::new(guard),
+        ));
+        let gauges = &browser.gauges;
+        metrics.register(
+            "browser_renders_active",
+            "Renders running in the browser now",
+            gauges.active.clone(),
+        );
+        metrics.register(
+            "browser_renders_waiting",
+            "Renders waiting for a slot or for free memory",
+            gauges.waiting.clone(),
+        );
+        metrics.register("browser_renders", "Renders done", gauges.done.clone());
+        metrics.register(
+            "browser_launches",
+            "Browser processes started",
+            gauges.launches.clone(),
+        );
+        match browser.executable() {
+            Some(path) => tracing::info!(browser = %path.display(), "rendering available"),
+            None => tracing::warn!(
+                "rendering unavailable: no browser found (install the Debian package `{}`); pages are read from their HTML",
+                crate::browser::PACKAGE
+            ),
+        }
         let state = Self {
+            browser,
             fetcher: Fetcher::new(&settings.fetch)?,
             registry,
             page_budget: PageBudget::new(&settings.limits),
@@ -349,6 +382,7 @@ impl AppState {
             fallback: heuristic,
             words,
             page_budget: self.page_budget.clone(),
+            browser: self.browser.clone(),
         })
     }
 }
@@ -416,5 +450,6 @@ pub fn markdown_request(urls: Vec<String>) -> ScrapeRequest {
         session_id: None,
         max_pages: None,
         max_detail_pages: None,
+        render: Default::default(),
     }
 }

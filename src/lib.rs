@@ -2,6 +2,7 @@
 //! Server-Sent Events, showing every decision it makes.
 
 pub mod app;
+pub mod browser;
 pub mod cli;
 pub mod events;
 pub mod fetch;

@@ -293,6 +293,19 @@ impl Metrics {
         }
     }
 
+    /// Registers a metric owned elsewhere (the browser pool's gauges) under `name`.
+    pub fn register(
+        &self,
+        name: &str,
+        help: &str,
+        metric: impl prometheus_client::registry::Metric,
+    ) {
+        self.registry
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .register(name, help, metric);
+    }
+
     /// The text exposition format.
     pub fn render(&self) -> String {
         let mut text = String::new();

@@ -34,6 +34,8 @@ pub struct Settings {
     pub runs: RunSettings,
     /// Retention of stored sessions.
     pub store: StoreSettings,
+    /// The headless browser that renders pages built by scripts.
+    pub browser: BrowserSettings,
 }
 
 /// `[server]`
@@ -349,6 +351,25 @@ pub struct StoreSettings {
     pub retention_check_secs: u64,
     /// Sessions deleted per transaction by a retention sweep.
     pub retention_batch: u32,
+}
+
+/// `[browser]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct BrowserSettings {
+    /// Path of the browser; empty looks for Debian's `chromium-headless-shell`.
+    pub executable: String,
+    /// Renders at once at most (one browser, one isolated context per render).
+    pub max_concurrent: usize,
+    /// Seconds one render may take at most.
+    pub timeout_secs: u64,
+    /// Requests one render may make at most (the document, scripts, XHR, images, …).
+    pub max_requests: u32,
+    /// Bytes one render may receive at most through the egress proxy.
+    pub max_bytes: u64,
+    /// Renders after which the browser is replaced by a fresh one.
+    pub recycle_after: u32,
+    /// Free memory (MiB) a render needs before it starts; it waits otherwise.
+    pub min_free_mib: u64,
 }
 
 impl Settings {

@@ -16,6 +16,8 @@ const FLOORS: &[(&str, u8)] = &[
     // The page model, the fetcher and the metrics registry.
     ("page", 1),
     ("fetch", 1),
+    // The headless browser that renders script-built pages, beside the fetcher (its guard).
+    ("browser", 1),
     ("metrics", 1),
     // Renders a finished result as a format; imports nothing else of the crate.
     ("output", 1),

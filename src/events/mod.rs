@@ -233,6 +233,12 @@ pub enum ErrorCode {
     Internal,
     /// The page has none of what was asked ("this page shows no price"): no rows are invented.
     NoMatch,
+    /// `render: always` on a server without a browser.
+    RenderUnavailable,
+    /// The browser failed, crashed, or rendered an error page.
+    RenderFailed,
+    /// The render took longer than `browser.timeout_secs`.
+    RenderTimeout,
 }
 
 impl ErrorCode {
@@ -251,6 +257,9 @@ impl ErrorCode {
             Self::Cancelled => "cancelled",
             Self::Internal => "internal",
             Self::NoMatch => "no_match",
+            Self::RenderUnavailable => "render_unavailable",
+            Self::RenderFailed => "render_failed",
+            Self::RenderTimeout => "render_timeout",
         }
     }
 }
@@ -428,6 +437,9 @@ mod tests {
             ErrorCode::BudgetExhausted,
             ErrorCode::Cancelled,
             ErrorCode::Internal,
+            ErrorCode::RenderUnavailable,
+            ErrorCode::RenderFailed,
+            ErrorCode::RenderTimeout,
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
         }

@@ -58,6 +58,8 @@ pub enum StepPayload {
     /// The run follows a link beyond the URL's own page (the next page of its list, an
     /// item's own page), or says why it stopped following.
     Navigate(NavigateDetails),
+    /// Whether the page is rendered by the browser, why, and what the render did.
+    Render(RenderDetails),
     /// The answer for one URL.
     Output(OutputDetails),
 }
@@ -71,6 +73,7 @@ impl StepPayload {
             Self::ToolCall(_) => "tool_call",
             Self::PlannerFallback(_) => "planner_fallback",
             Self::Navigate(_) => "navigate",
+            Self::Render(_) => "render",
             Self::Output(_) => "output",
         }
     }
@@ -306,6 +309,100 @@ pub enum NavigateDetails {
     DetailPage(DetailPageLink),
     /// Following ended, and why.
     Stop(NavigateStop),
+    /// The browser clicked a "Load more" control and the page grew (or stopped growing).
+    LoadMore(GrowRound),
+    /// The browser scrolled to the end of the page and it grew (or stopped growing).
+    Scroll(GrowRound),
+}
+
+/// One round of growing a script-built list in the browser.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GrowRound {
+    /// The round (1-based).
+    pub round: u32,
+    /// The control clicked (its text), for `load_more`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<String>,
+    /// Elements in the page before the round.
+    pub elements_before: u64,
+    /// Elements once the page settled again.
+    pub elements_after: u64,
+}
+
+/// A request's choice of rendering: `auto` decides per page by [`RenderRule`]s.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RenderMode {
+    /// Render when the HTML shows the page is built by scripts.
+    #[default]
+    Auto,
+    /// Never render: read the HTML the server sent.
+    Never,
+    /// Always render (a `render_unavailable` error without a browser).
+    Always,
+}
+
+/// The rules of a render decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RenderRule {
+    /// The request said `render: never`.
+    Never,
+    /// The request said `render: always`.
+    Always,
+    /// The page ships no script: nothing to render.
+    NoScripts,
+    /// The data is in the HTML already (`__NEXT_DATA__`, `__NUXT__`, JSON-LD).
+    DataIsland,
+    /// Little visible text and a framework's app root.
+    ThinBodyAppRoot,
+    /// A `<noscript>` asks for JavaScript and the body is thin.
+    NoscriptAsksForJavascript,
+    /// Almost no visible text and the page ships scripts.
+    ThinBodyWithScripts,
+    /// The HTML has enough text to read as it is.
+    EnoughText,
+    /// The site needed rendering for an earlier page of this run.
+    HostNeededRendering,
+    /// The planned tools found nothing on a page that ships scripts.
+    NothingFoundWithScripts,
+}
+
+/// `render` details: the decision, its evidence, and what the browser did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RenderDetails {
+    /// What the request asked for.
+    pub mode: RenderMode,
+    /// The rule that decided.
+    pub rule: RenderRule,
+    /// Whether the page was rendered (false when the rule said no or no browser is available).
+    pub rendered: bool,
+    /// Characters of visible text in the fetched HTML (absent when it has no `<script>` and
+    /// was not parsed for the decision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_chars: Option<usize>,
+    /// `<script>` elements in the fetched HTML.
+    pub scripts: usize,
+    /// Markers found (data islands, app roots, a `<noscript>` asking for JavaScript).
+    pub markers: Vec<String>,
+    /// Whether a browser is installed.
+    pub browser_available: bool,
+    /// Requests the page made in the browser.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests: Option<u32>,
+    /// Bytes the page received in the browser.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// Requests of the page the address guard refused (`host: why`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<String>,
+    /// Characters of visible text after rendering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rendered_text_chars: Option<usize>,
+    /// Why the render failed, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// A next-page link the run follows.

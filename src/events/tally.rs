@@ -74,7 +74,12 @@ impl RunTally {
             StepPayload::Navigate(NavigateDetails::NextPage(_)) => metrics.pages_followed += 1,
             StepPayload::Navigate(NavigateDetails::DetailPage(_)) => metrics.detail_pages += 1,
             StepPayload::AgentDecision(DecisionDetails::Partial(_))
-            | StepPayload::Navigate(NavigateDetails::Stop(_))
+            | StepPayload::Navigate(
+                NavigateDetails::Stop(_)
+                | NavigateDetails::LoadMore(_)
+                | NavigateDetails::Scroll(_),
+            )
+            | StepPayload::Render(_)
             | StepPayload::ToolCall(_)
             | StepPayload::PlannerFallback(_)
             | StepPayload::Output(_) => {}

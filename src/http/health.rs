@@ -24,13 +24,27 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
         );
     }
     match state.hub.store().check_writable().await {
-        Ok(()) => {
-            Json(json!({"status": "ready", "store": state.hub.store().backend()})).into_response()
-        }
+        Ok(()) => Json(json!({
+            "status": "ready",
+            "store": state.hub.store().backend(),
+            "rendering": rendering(&state),
+        }))
+        .into_response(),
         Err(err) => not_ready(
             "store_unavailable",
             &format!("the session store does not take writes: {err}"),
         ),
+    }
+}
+
+/// Whether script-built pages can be rendered here, and by which browser.
+fn rendering(state: &AppState) -> Value {
+    match state.browser.executable() {
+        Some(path) => json!({"available": true, "browser": path.display().to_string()}),
+        None => json!({
+            "available": false,
+            "install": crate::browser::PACKAGE,
+        }),
     }
 }
 

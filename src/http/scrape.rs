@@ -499,6 +499,7 @@ fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
         session_id: None,
         max_pages: None,
         max_detail_pages: None,
+        render: crate::events::RenderMode::Auto,
     };
     let bad = |name: &str, value: &str| {
         ApiError::new(

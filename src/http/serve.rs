@@ -68,6 +68,7 @@ impl Application {
         let hub = self.state.hub.clone();
         let closing = self.state.closing.clone();
         let store = hub.store().clone();
+        let browser = self.state.browser.clone();
         let grace = Duration::from_secs(self.state.settings.server.shutdown_grace_secs);
         let drain = Duration::from_secs(self.state.settings.server.shutdown_drain_secs);
         let router = super::router(self.state);
@@ -76,6 +77,8 @@ impl Application {
             shutdown.await;
             tracing::info!("shutting down: refusing new runs, letting running ones finish");
             hub.shutdown(grace, drain).await;
+            // No browser process outlives the server: its whole process group is killed.
+            browser.shutdown().await;
             closing.cancel();
             let _ = runs_ended_tx.send(());
         });

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use url::Url;
 
+use crate::events::RenderMode;
 use crate::output::OutputFormat;
 use crate::settings::LimitSettings;
 use crate::tools::ToolCall;
@@ -73,6 +74,10 @@ pub struct ScrapeRequest {
     /// `limits.max_detail_pages`); when absent the instructions decide ("from each product page").
     #[serde(default)]
     pub max_detail_pages: Option<u32>,
+    /// Whether pages are rendered by the browser: `auto` (default) decides per page and says
+    /// why in a `render` step, `never` reads the HTML only, `always` renders every page.
+    #[serde(default)]
+    pub render: RenderMode,
 }
 
 /// A request that passed validation.
@@ -100,6 +105,8 @@ pub struct ValidRequest {
     pub max_pages: Option<u32>,
     /// Item pages per URL the request allows, when it says (0: none).
     pub max_detail_pages: Option<u32>,
+    /// Whether pages are rendered by the browser.
+    pub render: RenderMode,
     /// The id of the HTTP request that started the run, set by the handler.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
@@ -297,6 +304,7 @@ impl ScrapeRequest {
             session_id,
             max_pages,
             max_detail_pages: self.max_detail_pages,
+            render: self.render,
             request_id: None,
         })
     }

@@ -15,6 +15,7 @@ use super::page::{PageBudget, PageWorker, WorkerError, has_content};
 use super::prefetch::Prefetch;
 use super::request::ValidRequest;
 use super::rewards;
+use crate::browser::Browser;
 use crate::events::{
     CompleteData, Decision, DecisionDetails, DraftedCall, ErrorCode, ErrorData, EventPayload,
     FallbackDetails, FetchDetails, FetchFailure, FetchSuccess, InitData, ItemCap, OutputDetails,
@@ -34,6 +35,7 @@ use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
 use follow::Reach;
 
 mod follow;
+mod render;
 
 /// What a run needs from the server.
 #[derive(Clone)]
@@ -53,6 +55,8 @@ pub struct RunDeps {
     pub words: Option<Arc<dyn WordsReader>>,
     /// The server-wide memory budget of parsed pages, shared by every run.
     pub page_budget: PageBudget,
+    /// The browser that renders script-built pages (unavailable when none is installed).
+    pub browser: Arc<Browser>,
 }
 
 impl std::fmt::Debug for RunDeps {
@@ -103,6 +107,8 @@ struct Run<'a> {
     words_read_by: &'static str,
     /// Tokens the model spent reading the words (prompt, completion).
     words_usage: (u64, u64),
+    /// Hosts of this run whose pages needed rendering.
+    rendered_hosts: std::collections::HashSet<String>,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -130,6 +136,7 @@ pub async fn run(
         understood: Request::default(),
         words_read_by: "heuristic",
         words_usage: (0, 0),
+        rendered_hosts: std::collections::HashSet::new(),
     };
     run.understood = run.read_words().await;
     let init = InitData {
@@ -374,6 +381,10 @@ impl Run<'_> {
             }
         };
         self.fetched_step(url, &page, took).await;
+        let page = match self.render_if_needed(url, page).await {
+            Ok(page) => page,
+            Err(error) => return UrlOutcome::failed(Value::Null, error),
+        };
         let first_url = page.final_url.clone();
         let worker = self.spawn_worker(page);
         // The outline of a large page takes a while and cannot be stopped half-way; a stop

@@ -179,7 +179,7 @@ async fn a_run_from_the_form_fills_the_timeline_a_sortable_table_and_downloads()
     assert_eq!(
         groups,
         json!([{"url": news, "status": "completed",
-                "actions": ["fetch", "agent_decision", "tool_call", "output"]}])
+                "actions": ["fetch", "render", "agent_decision", "tool_call", "output"]}])
     );
     assert_eq!(
         browser

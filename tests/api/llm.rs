@@ -52,7 +52,7 @@ fn trace(frames: &[Frame]) -> Vec<String> {
 }
 
 fn expected(middle: &[&str]) -> Vec<String> {
-    let mut all = vec!["init", "url_start", "fetch:completed"];
+    let mut all = vec!["init", "url_start", "fetch:completed", "render:completed"];
     all.extend_from_slice(middle);
     all.extend_from_slice(&["output:completed", "url_complete", "complete"]);
     all.into_iter().map(str::to_owned).collect()

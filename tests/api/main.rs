@@ -19,6 +19,7 @@ mod parallel;
 mod products;
 mod proxy;
 mod records;
+mod render;
 mod scrape_stream;
 mod sessions;
 mod ssrf;

@@ -156,13 +156,13 @@ fn assert_grouped_in_order(frames: &[Frame], urls: &[String]) {
         let n = kinds.len();
         assert!(n >= 5, "URL {i}: {kinds:?}");
         assert_eq!(
-            kinds[..3],
-            ["url_start", "fetch", "agent_decision"],
+            kinds[..4],
+            ["url_start", "fetch", "render", "agent_decision"],
             "URL {i}"
         );
         assert_eq!(kinds[n - 2..], ["output", "url_complete"], "URL {i}");
         assert!(
-            kinds[3..n - 2]
+            kinds[4..n - 2]
                 .iter()
                 .all(|k| k == "agent_decision" || k == "tool_call"),
             "URL {i}: {kinds:?}"

@@ -29,6 +29,7 @@ async fn two_url_run_emits_the_contract_order() {
     let per_url = [
         "url_start",
         "step:fetch",
+        "step:render",
         "step:agent_decision",
         "step:tool_call",
         "step:tool_call",
@@ -45,7 +46,7 @@ async fn two_url_run_emits_the_contract_order() {
     expected.push("complete".into());
     assert_eq!(events(&frames), expected);
     assert_eq!(frames[1].payload()["url"], json!(news));
-    assert_eq!(frames[11].payload()["url"], json!(shop));
+    assert_eq!(frames[12].payload()["url"], json!(shop));
     let done = complete(&frames);
     assert_eq!(done["status"], "completed");
     assert_eq!(done["urls_processed"], 2);

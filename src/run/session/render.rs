@@ -1,0 +1,233 @@
+//! The `render` step of a URL's page: whether the browser renders it (the request's `render`
+//! mode, then [`crate::browser::decide`]'s rules), with the evidence; the rounds that grew its
+//! list as `navigate` steps; a failed render as a typed `error`, after which the run goes on
+//! with the HTML it fetched.
+
+use super::{NewStep, Run};
+use crate::browser::decide::{self, Decision, Evidence};
+use crate::browser::{Grow, RenderError, RoundKind};
+use crate::events::{
+    ErrorCode, ErrorData, EventPayload, GrowRound, NavigateDetails, RenderDetails, RenderMode,
+    RenderRule, StepPayload, StepStatus,
+};
+use crate::fetch::FetchedPage;
+
+/// Rounds of "Load more" or scrolling at most in one render.
+const MAX_GROW_ROUNDS: u32 = 10;
+
+impl Run<'_> {
+    /// Renders `page` when the request's mode and the rules say so; the page to read comes back
+    /// (the rendered DOM, or the fetched HTML when not rendered or the render failed). An error
+    /// only for `render: always` without a browser.
+    pub(super) async fn render_if_needed(
+        &mut self,
+        url: &str,
+        mut page: FetchedPage,
+    ) -> Result<FetchedPage, ErrorData> {
+        let mode = self.request.render;
+        let host = page.final_url.host_str().unwrap_or("").to_owned();
+        // A large page's parse must not hold the run's thread (the next URLs' fetches run there).
+        let html = page.html.clone();
+        let parsed = tokio::task::spawn_blocking(move || match mode {
+            RenderMode::Never => Evidence::default(),
+            RenderMode::Always | RenderMode::Auto => decide::evidence(&html),
+        })
+        .await
+        .unwrap_or_default();
+        let decision = match mode {
+            RenderMode::Never => Decision {
+                rule: RenderRule::Never,
+                render: false,
+                evidence: Evidence::default(),
+            },
+            RenderMode::Always => Decision {
+                rule: RenderRule::Always,
+                render: true,
+                evidence: parsed,
+            },
+            RenderMode::Auto => {
+                let mut decision = decide::decide_on(parsed);
+                if !decision.render
+                    && decision.evidence.scripts > 0
+                    && self.rendered_hosts.contains(&host)
+                {
+                    decision.rule = RenderRule::HostNeededRendering;
+                    decision.render = true;
+                }
+                decision
+            }
+        };
+        let browser = self.deps.browser.clone();
+        let mut details = RenderDetails {
+            mode,
+            rule: decision.rule,
+            rendered: false,
+            text_chars: decision.evidence.text_chars,
+            scripts: decision.evidence.scripts,
+            markers: decision.evidence.markers.clone(),
+            browser_available: browser.available(),
+            requests: None,
+            bytes: None,
+            refused: Vec::new(),
+            rendered_text_chars: None,
+            error: None,
+        };
+        if !decision.render {
+            self.render_step(
+                url,
+                details,
+                StepStatus::Completed,
+                "Not rendered: the HTML is read as it is".into(),
+                None,
+            )
+            .await;
+            return Ok(page);
+        }
+        if !browser.available() {
+            let message = format!(
+                "{} (install the Debian package `{}`)",
+                RenderError::Unavailable,
+                crate::browser::PACKAGE
+            );
+            details.error = Some(message.clone());
+            if mode == RenderMode::Always {
+                self.render_step(url, details, StepStatus::Failed, message.clone(), None)
+                    .await;
+                return Err(ErrorData {
+                    code: ErrorCode::RenderUnavailable,
+                    message,
+                    url: Some(url.to_owned()),
+                    retryable: false,
+                });
+            }
+            self.render_step(
+                url,
+                details,
+                StepStatus::Skipped,
+                format!("The page needs rendering but {message}; answering from the HTML"),
+                None,
+            )
+            .await;
+            return Ok(page);
+        }
+        let grow = Grow::UntilStill {
+            max_rounds: MAX_GROW_ROUNDS,
+        };
+        let rendered = tokio::select! {
+            biased;
+            () = self.control.stopped() => return Ok(page),
+            rendered = browser.render(&page.final_url, &page.html, None, grow) => rendered,
+        };
+        match rendered {
+            Ok(rendered) => {
+                for (index, round) in rendered.rounds.iter().enumerate() {
+                    let grown = round.elements_after > round.elements_before;
+                    let details = GrowRound {
+                        round: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                        control: round.control.clone(),
+                        elements_before: round.elements_before,
+                        elements_after: round.elements_after,
+                    };
+                    let (payload, what) = match round.kind {
+                        RoundKind::LoadMore => {
+                            (NavigateDetails::LoadMore(details), "Clicked “Load more”")
+                        }
+                        RoundKind::Scroll => {
+                            (NavigateDetails::Scroll(details), "Scrolled to the end")
+                        }
+                    };
+                    self.step(NewStep {
+                        payload: StepPayload::Navigate(payload),
+                        url: Some(url.to_owned()),
+                        status: StepStatus::Completed,
+                        message: if grown {
+                            format!(
+                                "{what}: the page grew from {} to {} elements",
+                                round.elements_before, round.elements_after
+                            )
+                        } else {
+                            format!("{what}: the page stopped growing")
+                        },
+                        reward: 0.0,
+                        duration_ms: None,
+                    })
+                    .await;
+                }
+                self.rendered_hosts.insert(host);
+                let after = decide::evidence(&rendered.html);
+                details.rendered = true;
+                details.requests = Some(rendered.requests);
+                details.bytes = Some(rendered.bytes);
+                details.refused = rendered.refused;
+                details.rendered_text_chars = after.text_chars;
+                let message = format!(
+                    "Rendered in the browser ({} requests, {} bytes{}): {} characters of text, {} before",
+                    rendered.requests,
+                    rendered.bytes,
+                    if details.refused.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} refused by the address guard", details.refused.len())
+                    },
+                    after.text_chars.unwrap_or(0),
+                    details
+                        .text_chars
+                        .map_or_else(|| "none parsed".to_owned(), |n| n.to_string()),
+                );
+                self.render_step(
+                    url,
+                    details,
+                    StepStatus::Completed,
+                    message,
+                    Some(rendered.took),
+                )
+                .await;
+                page.html = rendered.html;
+                Ok(page)
+            }
+            Err(err) => {
+                let code = match err {
+                    RenderError::Unavailable => ErrorCode::RenderUnavailable,
+                    RenderError::Failed(_) => ErrorCode::RenderFailed,
+                    RenderError::Timeout(_) => ErrorCode::RenderTimeout,
+                };
+                details.error = Some(err.to_string());
+                self.render_step(
+                    url,
+                    details,
+                    StepStatus::Failed,
+                    format!("{err}; answering from the HTML"),
+                    None,
+                )
+                .await;
+                self.emit(EventPayload::Error(ErrorData {
+                    code,
+                    message: err.to_string(),
+                    url: Some(url.to_owned()),
+                    retryable: matches!(code, ErrorCode::RenderTimeout),
+                }))
+                .await;
+                Ok(page)
+            }
+        }
+    }
+
+    async fn render_step(
+        &mut self,
+        url: &str,
+        details: RenderDetails,
+        status: StepStatus,
+        message: String,
+        took: Option<std::time::Duration>,
+    ) {
+        self.step(NewStep {
+            payload: StepPayload::Render(details),
+            url: Some(url.to_owned()),
+            status,
+            message,
+            reward: 0.0,
+            duration_ms: took.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+        })
+        .await;
+    }
+}

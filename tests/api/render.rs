@@ -1,0 +1,312 @@
+//! Pages built by scripts (issue 33), through the real server and the real browser (Debian's
+//! `chromium-headless-shell`, which `.ci/run` installs): asked in plain words with `render` left
+//! at `auto`, every answer right and every decision a `render` step with its evidence.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use axum::Router;
+use axum::extract::Path;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use crate::support::{Frame, TestApp, spawn_app_with};
+
+/// Serves `tests/fixtures/render/` at `/render/{name}`; `TRAP` in a page becomes `trap`.
+async fn site(trap: SocketAddr) -> String {
+    let router = Router::new().route(
+        "/render/{name}",
+        get(move |Path(name): Path<String>| async move {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/render")
+                .join(name.replace('/', ""));
+            let Ok(body) = std::fs::read_to_string(&path) else {
+                return (axum::http::StatusCode::NOT_FOUND, "missing").into_response();
+            };
+            let kind = if name.ends_with(".json") {
+                "application/json"
+            } else {
+                "text/html; charset=utf-8"
+            };
+            (
+                [(header::CONTENT_TYPE, kind)],
+                body.replace("TRAP", &trap.to_string()),
+            )
+                .into_response()
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    format!("http://{addr}")
+}
+
+/// A listener on a refused address (127.0.0.2) that counts every connection made to it.
+async fn trap() -> (SocketAddr, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.2:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = hits.clone();
+    tokio::spawn(async move {
+        while let Ok((_stream, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+        }
+    });
+    (addr, hits)
+}
+
+/// The server with only the fixture site's address allowed: 127.0.0.2 stays refused.
+async fn app() -> TestApp {
+    assert!(
+        scrape_agent::browser::find_executable("").is_some(),
+        "these tests need the browser: apt-get install chromium-headless-shell"
+    );
+    spawn_app_with(|s| {
+        s.fetch.allow_private_networks = false;
+        s.fetch.allowed_hosts = vec!["127.0.0.1".into()];
+        s.browser.timeout_secs = 20;
+    })
+    .await
+}
+
+fn render_steps(frames: &[Frame]) -> Vec<&Value> {
+    frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "render")
+        .map(|f| &f.payload()["extracted_data"])
+        .collect()
+}
+
+fn answer<'a>(frames: &'a [Frame], url: &str) -> &'a Value {
+    &frames.last().unwrap().payload()["extracted_data"][url]
+}
+
+struct Site {
+    base: String,
+    trap_hits: Arc<AtomicUsize>,
+    app: TestApp,
+}
+
+async fn start() -> Site {
+    let (trap_addr, trap_hits) = trap().await;
+    Site {
+        base: site(trap_addr).await,
+        trap_hits,
+        app: app().await,
+    }
+}
+
+impl Site {
+    async fn ask(&self, page: &str, instructions: &str) -> (String, Vec<Frame>) {
+        let url = format!("{}/render/{page}", self.base);
+        let frames = self
+            .app
+            .stream(&json!({"urls": [&url], "instructions": instructions}))
+            .await;
+        (url, frames)
+    }
+}
+
+#[tokio::test]
+async fn a_client_rendered_list_is_rendered_and_read() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask("list.html", "List every product with its name and price.")
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 1, "{frames:?}");
+    assert_eq!(steps[0]["rule"], "thin_body_app_root", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+    assert!(
+        steps[0]["markers"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("#root"))
+    );
+    let text = answer(&frames, &url).to_string();
+    for name in [
+        "Brass Compass",
+        "Copper Kettle",
+        "Oak Desk Lamp",
+        "Wool Blanket",
+        "Glass Teapot",
+    ] {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+    assert!(text.contains("58.25"), "{text}");
+
+    // The pool's gauges and the readiness details say the browser is there and rendered.
+    let metrics = site.app.get("/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.contains("scrape_agent_browser_renders_total 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("scrape_agent_browser_renders_active 0"),
+        "{metrics}"
+    );
+    let ready: Value = site.app.get("/readyz").await.json().await.unwrap();
+    assert_eq!(ready["rendering"]["available"], true, "{ready}");
+}
+
+#[tokio::test]
+async fn an_article_rendered_after_a_delay_is_read_whole() {
+    let site = start().await;
+    let (url, frames) = site.ask("delayed.html", "Get the article text.").await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Lighthouses of the northern coast"), "{text}");
+    assert!(text.contains("nine days"), "{text}");
+}
+
+#[tokio::test]
+async fn load_more_is_clicked_until_the_list_stops_growing() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask(
+            "load-more.html",
+            "List all recipes with their name and time.",
+        )
+        .await;
+    let rounds: Vec<&Value> = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "navigate")
+        .map(|f| &f.payload()["extracted_data"])
+        .filter(|d| d["kind"] == "load_more")
+        .collect();
+    assert!(rounds.len() >= 2, "{rounds:?}");
+    assert_eq!(rounds[0]["control"], "Load more");
+    let text = answer(&frames, &url).to_string();
+    for n in [1, 7, 14] {
+        assert!(
+            text.contains(&format!("Recipe number {n}\"")),
+            "{n} in {text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_infinite_scroll_is_scrolled_until_it_ends() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask(
+            "scroll.html",
+            "List all photos with their title and author.",
+        )
+        .await;
+    let scrolls = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "navigate")
+        .filter(|f| f.payload()["extracted_data"]["kind"] == "scroll")
+        .count();
+    assert!(scrolls >= 2, "{scrolls}");
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Photo 18\""), "{text}");
+}
+
+#[tokio::test]
+async fn a_hash_route_is_rendered_at_its_route() {
+    let site = start().await;
+    let url = format!("{}/render/hash.html#/contact", site.base);
+    let frames = site
+        .app
+        .stream(
+            &json!({"urls": [&url], "instructions": "the club's email address and phone number"}),
+        )
+        .await;
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("secretary@chessclub.example"), "{text}");
+}
+
+#[tokio::test]
+async fn a_data_island_is_read_from_the_html_without_rendering() {
+    let site = start().await;
+    let (_, frames) = site.ask("island.html", "the page title").await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rule"], "data_island", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], false);
+    assert!(
+        steps[0]["markers"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("__NEXT_DATA__"))
+    );
+}
+
+#[tokio::test]
+async fn a_pages_requests_to_a_refused_address_never_reach_it() {
+    let site = start().await;
+    let (url, frames) = site.ask("trap.html", "Get the text of this page.").await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rendered"], true, "{frames:?}");
+    let refused = steps[0]["refused"].as_array().unwrap();
+    assert!(!refused.is_empty(), "{}", steps[0]);
+    assert!(
+        refused
+            .iter()
+            .all(|r| r.as_str().unwrap().starts_with("127.0.0.2")),
+        "{refused:?}"
+    );
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Berth 4 closed"), "{text}");
+    // Give any straggling request time to arrive, then check none did.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        site.trap_hits.load(Ordering::SeqCst),
+        0,
+        "fetch, img, iframe or WebSocket reached the refused address"
+    );
+}
+
+#[tokio::test]
+async fn render_never_reads_the_html_and_says_so() {
+    let site = start().await;
+    let url = format!("{}/render/list.html", site.base);
+    let frames = site
+        .app
+        .stream(&json!({"urls": [&url], "instructions": "all products", "render": "never"}))
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rule"], "never");
+    assert_eq!(steps[0]["rendered"], false);
+    assert!(!answer(&frames, &url).to_string().contains("Brass Compass"));
+}
+
+#[tokio::test]
+async fn without_a_browser_auto_answers_from_the_html_and_always_is_a_typed_error() {
+    let (trap_addr, _) = trap().await;
+    let base = site(trap_addr).await;
+    let app = spawn_app_with(|s| s.browser.executable = "/nonexistent/chromium".into()).await;
+    let ready: Value = app.get("/readyz").await.json().await.unwrap();
+    assert_eq!(ready["rendering"]["available"], false, "{ready}");
+    assert_eq!(ready["rendering"]["install"], "chromium-headless-shell");
+    let url = format!("{base}/render/list.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "all products"}))
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rendered"], false);
+    assert_eq!(steps[0]["browser_available"], false);
+    assert!(
+        steps[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("chromium-headless-shell")
+    );
+
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "all products", "render": "always"}))
+        .await;
+    let errors = crate::support::errors(&frames);
+    assert_eq!(errors[0]["code"], "render_unavailable", "{errors:?}");
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("chromium-headless-shell")
+    );
+}
