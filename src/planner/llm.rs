@@ -144,16 +144,9 @@ impl LlmPlanner {
         })
     }
 
-    async fn plan_round(
-        &self,
-        context: &PlannerContext,
-        drafts: &DraftSender,
-    ) -> Result<Plan, PlannerError> {
-        let names = ToolNames::new(&context.tools);
-        let mut request = self
-            .client
-            .post(&self.endpoint)
-            .json(&self.request_body(context));
+    /// Posts a Chat Completions body; an HTTP error status is the backend's failure.
+    async fn post(&self, body: &Value) -> Result<reqwest::Response, PlannerError> {
+        let mut request = self.client.post(&self.endpoint).json(body);
         if !self.api_key.is_empty() {
             request = request.bearer_auth(&self.api_key);
         }
@@ -169,6 +162,16 @@ impl LlmPlanner {
                 shorten(body.trim(), 200)
             )));
         }
+        Ok(response)
+    }
+
+    async fn plan_round(
+        &self,
+        context: &PlannerContext,
+        drafts: &DraftSender,
+    ) -> Result<Plan, PlannerError> {
+        let names = ToolNames::new(&context.tools);
+        let response = self.post(&self.request_body(context)).await?;
         let event_stream = response
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
@@ -948,25 +951,9 @@ impl LlmPlanner {
         instructions: &str,
         output_instructions: Option<&str>,
     ) -> WordsRead {
-        let mut request = self
-            .client
-            .post(&self.endpoint)
-            .json(&self.words_body(instructions, output_instructions));
-        if !self.api_key.is_empty() {
-            request = request.bearer_auth(&self.api_key);
-        }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| PlannerError::Backend(describe_http_error(&e)))?;
-        let status = response.status();
-        if !status.is_success() {
-            let body = response.text().await.unwrap_or_default();
-            return Err(PlannerError::Backend(format!(
-                "HTTP {status}: {}",
-                shorten(body.trim(), 200)
-            )));
-        }
+        let response = self
+            .post(&self.words_body(instructions, output_instructions))
+            .await?;
         let body = read_capped(response).await?;
         let value: Value = serde_json::from_slice(&body).map_err(|e| PlannerError::BadReply {
             reason: format!("the reply is not JSON: {e}"),
