@@ -59,37 +59,26 @@ pub struct Entry {
     pub lang: Lang,
 }
 
-const fn en(phrase: &'static str, canonical: &'static str, class: Class) -> Entry {
+/// The constructor the table's rows go through, one per language below.
+const fn entry(lang: Lang, phrase: &'static str, canonical: &'static str, class: Class) -> Entry {
     Entry {
         phrase,
         canonical,
         class,
-        lang: Lang::En,
+        lang,
     }
+}
+const fn en(phrase: &'static str, canonical: &'static str, class: Class) -> Entry {
+    entry(Lang::En, phrase, canonical, class)
 }
 const fn de(phrase: &'static str, canonical: &'static str, class: Class) -> Entry {
-    Entry {
-        phrase,
-        canonical,
-        class,
-        lang: Lang::De,
-    }
+    entry(Lang::De, phrase, canonical, class)
 }
 const fn fr(phrase: &'static str, canonical: &'static str, class: Class) -> Entry {
-    Entry {
-        phrase,
-        canonical,
-        class,
-        lang: Lang::Fr,
-    }
+    entry(Lang::Fr, phrase, canonical, class)
 }
 const fn es(phrase: &'static str, canonical: &'static str, class: Class) -> Entry {
-    Entry {
-        phrase,
-        canonical,
-        class,
-        lang: Lang::Es,
-    }
+    entry(Lang::Es, phrase, canonical, class)
 }
 
 use Class::{Field, ItemPages, ListWord, Markdown, Number, Order, Question};
