@@ -1,6 +1,6 @@
 //! Scores the records engine (`extract.records`) on NEXT-EVAL list pages.
 //!
-//! `cargo run --release --example eval_records -- ../shared/corpora/next-eval-dev [--split tune|held|held2|held6|all] [--lists main|all] [--per-page] [--show N] [--page ID]`
+//! `cargo run --release --example eval_records -- ../shared/corpora/next-eval-dev [--split tune|held|held2|held6|all] [--lists main|all] [--per-page] [--show N] [--page ID] [--outline]`
 //!
 //! Each page's ground truth lists the records of its main list as XPaths; a record's text is
 //! the text of its elements. A returned record matches a distinct true record when 60% of its
@@ -10,6 +10,8 @@
 //! true records without text (empty placeholder cards) are left out, and so are true records
 //! that lie inside another true record (four pages label each card twice, as the card and as
 //! its inner `<a>` or `<article>`; the raw figure that counts them is printed beside).
+//! `--outline` scores the page outline's best content block instead (the list the heuristic
+//! planner reads named fields from): each item's text, by the block's selector.
 //! Pages whose id is a multiple of 4 are the tuning half (`--split tune`); the others are
 //! held out (`held`). In session 10 the held-out half split in two: `held2` (ids 2 mod 8)
 //! became tuning pages too, `held6` (ids 6 mod 8) stays unseen.
@@ -112,12 +114,14 @@ fn main() {
     let mut show = 0usize;
     let mut only: Option<u32> = None;
     let mut all_lists = false;
+    let mut outline = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--split" => split = args.next().expect("--split tune|held|all"),
             "--per-page" => per_page = true,
             "--lists" => all_lists = args.next().as_deref() == Some("all"),
             "--page" => only = args.next().and_then(|n| n.parse().ok()),
+            "--outline" => outline = true,
             "--show" => show = args.next().and_then(|n| n.parse().ok()).expect("--show N"),
             other => root = PathBuf::from(other),
         }
@@ -144,7 +148,7 @@ fn main() {
     ids.sort_unstable();
     let mut scores = Vec::new();
     for id in ids {
-        let score = evaluate(&root, id, show, all_lists);
+        let score = evaluate(&root, id, show, all_lists, outline);
         if per_page {
             println!(
                 "{:>4}  F1 {:.3}  P {:.3}  R {:.3}  cov {}  truth {:>4}  got {:>4}  {:.1} ms  raw F1 {:.3}  bound {:.3}",
@@ -187,7 +191,7 @@ fn main() {
     );
 }
 
-fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool) -> PageScore {
+fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool, outline: bool) -> PageScore {
     let mut html = String::new();
     flate2::read::GzDecoder::new(
         std::fs::File::open(root.join(format!("html/{id}.html.gz"))).expect("page"),
@@ -242,6 +246,36 @@ fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool) -> PageScore {
 
     let started = Instant::now();
     let page = Page::parse(url::Url::parse("https://example.com/").unwrap(), &html);
+    if outline {
+        let returned = outline_items(&page);
+        let millis = started.elapsed().as_secs_f64() * 1000.0;
+        if show > 0 {
+            println!(
+                "--- {id}: outline block of {} items (truth {})",
+                returned.len(),
+                true_records.len()
+            );
+        }
+        let raw_f1 = matching(&returned, &raw_records).f1;
+        let Matching {
+            precision,
+            recall,
+            f1,
+            coverage,
+        } = matching(&returned, &true_records);
+        return PageScore {
+            id,
+            precision,
+            recall,
+            f1,
+            coverage,
+            raw_f1,
+            one_shape_bound,
+            truth: true_records.len(),
+            returned: returned.len(),
+            millis,
+        };
+    }
     let lists = if all_lists {
         records::find_all(&page, usize::MAX)
     } else {
@@ -313,6 +347,27 @@ fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool) -> PageScore {
         returned: returned.len(),
         millis,
     }
+}
+
+/// The words of each item of the outline's best block outside page chrome (the first block
+/// when every block is in chrome), as the heuristic planner selects them.
+fn outline_items(page: &Page) -> Vec<Vec<String>> {
+    let outline = scrape_agent::read::outline::outline(page);
+    let Some(block) = outline
+        .blocks
+        .iter()
+        .find(|b| !b.in_chrome)
+        .or_else(|| outline.blocks.first())
+    else {
+        return Vec::new();
+    };
+    let Ok(selector) = scraper::Selector::parse(&block.selector) else {
+        return Vec::new();
+    };
+    page.document
+        .select(&selector)
+        .map(|item| words(&item.text().collect::<Vec<_>>().join(" ")))
+        .collect()
 }
 
 /// Matches each returned record, in page order, to the unused true record holding most of
