@@ -26,9 +26,8 @@ use serde_json::{Map, Value};
 
 use crate::page::Page;
 use crate::page::chrome::is_chrome_element;
-use crate::page::disclosure::is_shown_on_demand;
+use crate::page::disclosure::{is_main_content_gate, is_shown_on_demand};
 use crate::page::dom::simple_selector;
-use crate::page::interrupt::SelectChecked;
 
 pub use align::{Column, ColumnKind, NameSource};
 use shape::{Shape, containment, similarity};
@@ -152,6 +151,47 @@ pub fn find_all(page: &Page, max_records: usize) -> Vec<RecordList> {
         .chain(others)
         .filter(|list| !list.records.is_empty())
         .collect()
+}
+
+/// One of the page's lists, as the outline shows it: each record's elements, how much it
+/// looks like the page's content list, and whether it sits in the page's chrome.
+#[derive(Debug, Clone)]
+pub struct ListFound {
+    /// The elements of each record, in page order (the first one starts the record).
+    pub records: Vec<Vec<NodeId>>,
+    /// Its score (the main list's is the highest).
+    pub score: f64,
+    /// It sits in the page's chrome (header, navigation, footer, a menu, a dialog).
+    pub chrome: bool,
+}
+
+/// The page's lists, best first: the main list, then the next best lists that overlap neither
+/// it nor each other, chrome included, at most `max` in all. The one list detector: the
+/// outline's blocks are these lists.
+pub fn lists(page: &Page, max: usize) -> Vec<ListFound> {
+    let Some(ranked) = Ranked::of(page) else {
+        return Vec::new();
+    };
+    let best = ranked.main();
+    let others: Vec<ListFound> = ranked
+        .others(&best, max.saturating_sub(1))
+        .into_iter()
+        .map(ListFound::from)
+        .collect();
+    std::iter::once(ListFound::from(&best))
+        .chain(others)
+        .take(max)
+        .collect()
+}
+
+impl From<&Candidate> for ListFound {
+    fn from(candidate: &Candidate) -> Self {
+        Self {
+            records: candidate.records.clone(),
+            score: candidate.score,
+            chrome: candidate.chrome,
+        }
+    }
 }
 
 /// Share of the main list's score another list needs to count as one of the page's lists.
@@ -356,22 +396,12 @@ fn record_children(element: ElementRef<'_>) -> Vec<ElementRef<'_>> {
         .filter_map(ElementRef::wrap)
         .filter(|child| {
             !is_skipped(child.value().name())
-                && (!crate::read::content::is_hidden(*child) || is_shown_on_demand(*child))
-                && has_substance(*child)
+                && (!crate::read::content::is_hidden(*child)
+                    || is_shown_on_demand(*child)
+                    || is_main_content_gate(*child))
+                && crate::page::dom::shows_something(*child)
         })
         .collect()
-}
-
-/// Whether an element shows anything: text or an image.
-fn has_substance(element: ElementRef<'_>) -> bool {
-    element
-        .text()
-        .any(|t| t.chars().any(|c| !c.is_whitespace()))
-        || element.value().name() == "img"
-        || element
-            .descendants()
-            .filter_map(ElementRef::wrap)
-            .any(|d| d.value().name() == "img")
 }
 
 /// Every list of similar siblings on the page, plus lists merged across repeated parents.
@@ -386,6 +416,7 @@ fn candidates(page: &Page) -> Vec<Candidate> {
         return Vec::new();
     };
     let mut found = Vec::new();
+    let body_chars = text_chars(body);
     let mut stack = vec![body];
     // Inside an interrupted tool call, the walk stops early: the call's result is thrown away.
     let mut ticker = crate::page::interrupt::Ticker::default();
@@ -396,6 +427,18 @@ fn candidates(page: &Page) -> Vec<Candidate> {
         let kids = record_children(parent);
         for kid in kids.iter().rev() {
             stack.push(*kid);
+        }
+        // A form is never a record, and the lists inside one are mostly its options (filters,
+        // facets, questions); but ASP.NET pages wrap the whole page in one `<form>` under
+        // `<body>`, so such a form, holding most of the page's text, is walked like any
+        // container.
+        for form in parent
+            .children()
+            .filter_map(ElementRef::wrap)
+            .filter(|child| child.value().name() == "form" && parent.id() == body.id())
+            .filter(|form| text_chars(*form) * 2 > body_chars)
+        {
+            stack.push(form);
         }
         if let Some(rows) = rows_of_split_table(parent, &kids) {
             let key = format!("{}/tbody", tag_path(parent));
@@ -420,6 +463,11 @@ fn candidates(page: &Page) -> Vec<Candidate> {
     let merged = merge_across_parents(doc, &found);
     found.extend(merged);
     found
+}
+
+/// Characters of text under an element, without the whitespace around its text nodes.
+fn text_chars(element: ElementRef<'_>) -> usize {
+    element.text().map(|t| t.trim().len()).sum()
 }
 
 /// The rows of a table whose body is split over several `<tbody>` elements (the rows after
@@ -708,6 +756,18 @@ fn score(
             total *= 0.1;
             chrome = true;
         }
+        // A comment thread is long and well formed, but it is what readers said about the
+        // page's entries (blog posts and articles with comments below; the outline's factor
+        // for it, kept when the outline's blocks became these lists).
+        // Any wrapper below `<body>` (a long thread holds most of the page's text), not
+        // `<body>` itself (WordPress marks every post page `comments-open`).
+        if std::iter::once(*first)
+            .chain(first.ancestors().filter_map(ElementRef::wrap))
+            .take_while(|el| !matches!(el.value().name(), "body" | "html"))
+            .any(is_discussion)
+        {
+            total *= DISCUSSION_FACTOR;
+        }
     }
     (total, chrome)
 }
@@ -770,6 +830,19 @@ impl TextSizes {
                 None => self.chars.get(&a.id()).copied().unwrap_or_default() * 2 <= self.page,
             })
     }
+}
+
+/// How much less a comment thread counts than a list of the page's own entries.
+const DISCUSSION_FACTOR: f64 = 0.3;
+
+/// Whether an element holds readers' comments (`div#comment_list`, `ol.commentlist`).
+fn is_discussion(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    el.id().into_iter().chain(el.classes()).any(|name| {
+        name.to_ascii_lowercase()
+            .split(['-', '_'])
+            .any(|token| matches!(token, "comment" | "comments" | "commentlist"))
+    })
 }
 
 /// Words in ids and classes of consent banners and dialogs: their lists (cookie vendors,
@@ -901,25 +974,6 @@ fn has_link_or_image(element: ElementRef<'_>) -> bool {
 
 /// A short selector matching exactly the records' first elements, when there is one.
 fn record_selector(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Option<String> {
-    let first = records.first()?.first()?;
-    let parent = first.parent().and_then(ElementRef::wrap)?;
-    let candidates = [
-        format!("{} > {}", simple_selector(parent), simple_selector(*first)),
-        format!("{} > {}", simple_selector(parent), first.value().name()),
-    ];
-    let wanted: Vec<NodeId> = records
-        .iter()
-        .filter_map(|r| r.first())
-        .map(|e| e.id())
-        .collect();
-    candidates.into_iter().find(|css| {
-        scraper::Selector::parse(css).is_ok_and(|selector| {
-            let got: Vec<NodeId> = page
-                .document
-                .select_checked(&selector)
-                .map(|e| e.id())
-                .collect();
-            got == wanted
-        })
-    })
+    let firsts: Vec<ElementRef<'_>> = records.iter().filter_map(|r| r.first().copied()).collect();
+    crate::page::dom::selector_for(&page.document, &firsts)
 }
