@@ -246,44 +246,27 @@ fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool, outline: bool) -
 
     let started = Instant::now();
     let page = Page::parse(url::Url::parse("https://example.com/").unwrap(), &html);
-    if outline {
-        let returned = outline_items(&page);
-        let millis = started.elapsed().as_secs_f64() * 1000.0;
-        if show > 0 {
-            println!(
-                "--- {id}: outline block of {} items (truth {})",
-                returned.len(),
-                true_records.len()
-            );
-        }
-        let raw_f1 = matching(&returned, &raw_records).f1;
-        let Matching {
-            precision,
-            recall,
-            f1,
-            coverage,
-        } = matching(&returned, &true_records);
-        return PageScore {
-            id,
-            precision,
-            recall,
-            f1,
-            coverage,
-            raw_f1,
-            one_shape_bound,
-            truth: true_records.len(),
-            returned: returned.len(),
-            millis,
-        };
-    }
-    let lists = if all_lists {
+    let lists = if outline {
+        Vec::new()
+    } else if all_lists {
         records::find_all(&page, usize::MAX)
     } else {
         records::find(&page, usize::MAX).into_iter().collect()
     };
+    let returned: Vec<Vec<String>> = if outline {
+        outline_items(&page)
+    } else {
+        lists.iter().flat_map(record_words).collect()
+    };
     let millis = started.elapsed().as_secs_f64() * 1000.0;
-    let returned: Vec<Vec<String>> = lists.iter().flat_map(record_words).collect();
-    if show > 0 {
+    if show > 0 && outline {
+        println!(
+            "--- {id}: outline block of {} items (truth {})",
+            returned.len(),
+            true_records.len()
+        );
+    }
+    if show > 0 && !outline {
         if lists.is_empty() {
             println!("--- {id}: no list");
         }
