@@ -685,6 +685,32 @@ fn tag_path(element: ElementRef<'_>) -> String {
     tags.join("/")
 }
 
+/// What a candidate list holds and where it sits: what its score is made of (and what a
+/// fitted score would be made of: `eval_records --features` writes these for every candidate).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct ListFeatures {
+    /// Records in the list.
+    pub records: usize,
+    /// Characters of text per record, on average.
+    pub mean_chars: f64,
+    /// Characters that count toward the score, each record's capped at [`RECORD_CHARS_CAP`].
+    pub capped_chars: f64,
+    /// Text blocks per record, on average.
+    pub mean_slots: f64,
+    /// Share of the text that is link text.
+    pub link_share: f64,
+    /// Distinct link targets per record, on average.
+    pub mean_targets: f64,
+    /// Every record is one paragraph of prose.
+    pub all_prose: bool,
+    /// It sits in a landmark or an element named as chrome (header, navigation, footer, menu).
+    pub chrome: bool,
+    /// It sits in a consent banner or a dialog.
+    pub overlay: bool,
+    /// It sits in a comment thread.
+    pub discussion: bool,
+}
+
 /// How much a candidate looks like the list a person would point to, and whether it sits in
 /// the page's chrome.
 fn score(
@@ -693,6 +719,55 @@ fn score(
     sizes: &TextSizes,
     counts: &mut Counts,
 ) -> (f64, bool) {
+    match features(page, records, sizes, counts) {
+        Some(features) => (hand_score(&features), features.chrome || features.overlay),
+        None => (0.0, false),
+    }
+}
+
+/// The hand-set score of a list: its capped text, times a factor for fields per record, and
+/// factors for groups of links, menus, prose, chrome, dialogs and comment threads.
+fn hand_score(f: &ListFeatures) -> f64 {
+    let mut total = f.capped_chars;
+    // Groups of links (a directory of "nearby" searches, a mega menu's columns): each record
+    // is a heading over a run of links to as many places, its many "fields" only link texts.
+    // A product card links its image, title and button too, but to one place.
+    if f.link_share > 0.7 && f.mean_targets >= LINK_GROUP_LINKS {
+        total *= 0.3;
+    } else {
+        // Fields per record: a record shows several things (name, price, date…).
+        total *= 1.0 + (f.mean_slots.max(1.0)).ln() * 0.5;
+    }
+    // Menus, tag clouds and pagination: short records that are nothing but a link.
+    if f.link_share > 0.8 && f.mean_chars < 40.0 && f.mean_slots <= 1.5 {
+        total *= 0.3;
+    }
+    if f.all_prose {
+        total *= 0.3;
+    }
+    if f.chrome {
+        total *= 0.25;
+    }
+    if f.overlay {
+        total *= 0.1;
+    }
+    // A comment thread is long and well formed, but it is what readers said about the
+    // page's entries (blog posts and articles with comments below; the outline's factor
+    // for it, kept when the outline's blocks became these lists).
+    if f.discussion {
+        total *= DISCUSSION_FACTOR;
+    }
+    total
+}
+
+/// What a candidate holds and where it sits; `None` for fewer than [`MIN_RECORDS`] records
+/// or records with (almost) no text.
+fn features(
+    page: &Page,
+    records: &[Vec<NodeId>],
+    sizes: &TextSizes,
+    counts: &mut Counts,
+) -> Option<ListFeatures> {
     let doc = &page.document;
     let elements: Vec<Vec<ElementRef<'_>>> = records
         .iter()
@@ -704,43 +779,32 @@ fn score(
         .collect();
     let n = elements.len();
     if n < MIN_RECORDS {
-        return (0.0, false);
+        return None;
     }
     let stats: Vec<RecordStats> = elements.iter().map(|els| counts.record(els)).collect();
     let chars: usize = stats.iter().map(|s| s.chars).sum();
     let link_chars: usize = stats.iter().map(|s| s.link_chars).sum();
     let mean_chars = chars as f64 / n as f64;
     if mean_chars < 2.0 {
-        return (0.0, false);
+        return None;
     }
-    let mean_slots = stats.iter().map(|s| s.slots).sum::<usize>() as f64 / n as f64;
-    let mut total: f64 = stats
-        .iter()
-        .map(|s| s.chars.min(RECORD_CHARS_CAP) as f64)
-        .sum();
-    let link_share = if chars == 0 {
-        0.0
-    } else {
-        link_chars as f64 / chars as f64
+    let mut features = ListFeatures {
+        records: n,
+        mean_chars,
+        capped_chars: stats
+            .iter()
+            .map(|s| s.chars.min(RECORD_CHARS_CAP) as f64)
+            .sum(),
+        mean_slots: stats.iter().map(|s| s.slots).sum::<usize>() as f64 / n as f64,
+        link_share: if chars == 0 {
+            0.0
+        } else {
+            link_chars as f64 / chars as f64
+        },
+        mean_targets: stats.iter().map(|s| s.link_targets).sum::<usize>() as f64 / n as f64,
+        all_prose: stats.iter().all(|s| s.prose),
+        ..ListFeatures::default()
     };
-    // Groups of links (a directory of "nearby" searches, a mega menu's columns): each record
-    // is a heading over a run of links to as many places, its many "fields" only link texts.
-    // A product card links its image, title and button too, but to one place.
-    let mean_targets = stats.iter().map(|s| s.link_targets).sum::<usize>() as f64 / n as f64;
-    if link_share > 0.7 && mean_targets >= LINK_GROUP_LINKS {
-        total *= 0.3;
-    } else {
-        // Fields per record: a record shows several things (name, price, date…).
-        total *= 1.0 + (mean_slots.max(1.0)).ln() * 0.5;
-    }
-    // Menus, tag clouds and pagination: short records that are nothing but a link.
-    if link_share > 0.8 && mean_chars < 40.0 && mean_slots <= 1.5 {
-        total *= 0.3;
-    }
-    if stats.iter().all(|s| s.prose) {
-        total *= 0.3;
-    }
-    let mut chrome = false;
     if let Some(first) = elements.first().and_then(|r| r.first()) {
         let marks: Vec<ElementRef<'_>> = sizes.local_ancestors(*first).collect();
         // Chrome by tag or role counts at any size (a mega menu can hold half the page's
@@ -748,28 +812,30 @@ fn score(
         let structural = std::iter::once(*first)
             .chain(first.ancestors().filter_map(ElementRef::wrap))
             .any(crate::page::chrome::is_landmark);
-        if structural || marks.iter().any(|a| is_chrome_element(*a)) {
-            total *= 0.25;
-            chrome = true;
-        }
-        if marks.iter().any(|a| is_overlay(*a)) {
-            total *= 0.1;
-            chrome = true;
-        }
-        // A comment thread is long and well formed, but it is what readers said about the
-        // page's entries (blog posts and articles with comments below; the outline's factor
-        // for it, kept when the outline's blocks became these lists).
+        features.chrome = structural || marks.iter().any(|a| is_chrome_element(*a));
+        features.overlay = marks.iter().any(|a| is_overlay(*a));
         // Any wrapper below `<body>` (a long thread holds most of the page's text), not
         // `<body>` itself (WordPress marks every post page `comments-open`).
-        if std::iter::once(*first)
+        features.discussion = std::iter::once(*first)
             .chain(first.ancestors().filter_map(ElementRef::wrap))
             .take_while(|el| !matches!(el.value().name(), "body" | "html"))
-            .any(is_discussion)
-        {
-            total *= DISCUSSION_FACTOR;
-        }
+            .any(is_discussion);
     }
-    (total, chrome)
+    Some(features)
+}
+
+/// Every candidate list of the page with its features and its hand-set score, for fitting a
+/// score on labelled pages (`eval_records --features`); the records as their elements' ids.
+pub fn candidate_features(page: &Page) -> Vec<(Vec<Vec<NodeId>>, ListFeatures, f64)> {
+    let sizes = TextSizes::of(page);
+    let mut counts = Counts::default();
+    candidates(page)
+        .into_iter()
+        .filter_map(|c| {
+            let f = features(page, &c.records, &sizes, &mut counts)?;
+            Some((c.records, f, hand_score(&f)))
+        })
+        .collect()
 }
 
 /// Characters of text under each element, and the wrappers of the page's main content,
