@@ -334,7 +334,22 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
         return out;
     }
     let text = format!("{instructions} {}", output_instructions.unwrap_or_default());
-    let words = words(&text);
+    // Each sentence names fields from its own cue: in "who posted the top 3 stories? include
+    // the titles" the question asks for the author before the second sentence's "include".
+    let mut adds_to_items = false;
+    for sentence in text.split(['?', '!', ';']) {
+        adds_to_items |= sentence_fields(&words(sentence), &mut out);
+    }
+    let mut out = with_free_names(out, &text);
+    if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
+        out.insert(0, title_field());
+    }
+    out
+}
+
+/// The fields one sentence names (added to `out`, one per role), and whether it adds them to
+/// the items ("stories with points": the items' titles come first).
+fn sentence_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
     // Only read fields after a "with"/"including"/":" cue, or from a list of role words, so
     // "all links" or "the title of the page" are not mistaken for a field list.
     let cue = words.iter().position(|w| {
@@ -389,18 +404,13 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
     }
     // "stories with points", "products including price": the items themselves come first,
     // named by their title, and the fields after "with" are added to them.
-    let adds_to_items = cue.is_some_and(|i| {
+    cue.is_some_and(|i| {
         i > 0
             && matches!(
                 words[i].as_str(),
                 "with" | "including" | "include" | "showing"
             )
-    });
-    let mut out = with_free_names(out, &text);
-    if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
-        out.insert(0, title_field());
-    }
-    out
+    })
 }
 
 fn title_field() -> RequestedField {
@@ -990,6 +1000,18 @@ mod tests {
         assert!(column_words("Employer").contains(&"company".to_owned()));
         assert!(!column_words("location").contains(&"location".to_owned()));
         assert!(column_words("birth place").is_empty());
+    }
+
+    #[test]
+    fn each_sentence_names_fields_from_its_own_cue() {
+        let roles = |text: &str| -> Vec<FieldRole> {
+            parse(text, None).fields.iter().map(|f| f.role).collect()
+        };
+        let asked = roles("who posted the top 3 stories? include the titles");
+        assert!(asked.contains(&FieldRole::Author), "{asked:?}");
+        assert!(asked.contains(&FieldRole::Title), "{asked:?}");
+        // One sentence: role words before its cue still describe the items, not fields.
+        assert_eq!(roles("all links with their title"), [FieldRole::Title]);
     }
 
     #[test]
