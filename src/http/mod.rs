@@ -5,6 +5,7 @@ pub mod console;
 pub mod error;
 pub mod health;
 pub mod listener;
+pub mod map;
 pub mod openapi;
 pub mod scrape;
 pub mod serve;
@@ -51,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
         .route("/api/markdown", get(scrape::markdown))
+        .route("/api/map", axum::routing::post(map::map_site))
         // MCP over Streamable HTTP (POST for calls, GET for the server's stream, DELETE to end
         // an MCP session); the SDK's service answers all of them. Keys and origins are checked
         // for it as for the API.

@@ -4,6 +4,7 @@ pub mod control;
 pub mod emitter;
 pub mod fault;
 pub mod hub;
+pub mod map;
 mod named;
 pub mod page;
 mod prefetch;
@@ -12,6 +13,7 @@ pub mod request;
 mod request_props;
 pub mod rewards;
 pub mod session;
+pub mod site;
 
 pub use control::{RunControl, StopReason};
 pub use hub::{Hub, HubSettings, StartError, WatchSettings};

@@ -124,7 +124,12 @@ pub struct Rejection {
 }
 
 impl Rejection {
-    fn new(code: &'static str, message: impl Into<String>, details: serde_json::Value) -> Self {
+    /// A rejection with its code, message and details.
+    pub fn new(
+        code: &'static str,
+        message: impl Into<String>,
+        details: serde_json::Value,
+    ) -> Self {
         Self {
             code,
             message: message.into(),
