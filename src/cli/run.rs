@@ -65,6 +65,7 @@ fn scrape_request(args: &RunArgs) -> Result<ScrapeRequest, CliError> {
         max_pages: args.max_pages,
         max_detail_pages: args.max_detail_pages,
         render: crate::events::RenderMode::Auto,
+        crawl: None,
     })
 }
 

@@ -509,6 +509,7 @@ fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
         max_pages: None,
         max_detail_pages: None,
         render: crate::events::RenderMode::Auto,
+        crawl: None,
     };
     let bad = |name: &str, value: &str| {
         ApiError::new(

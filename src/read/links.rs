@@ -25,6 +25,9 @@ pub struct PageLinks {
     pub noindex: bool,
     /// http(s) links, absolute, without fragments, in page order (repeats kept once).
     pub links: Vec<String>,
+    /// A hash of the page's visible words (whitespace collapsed): two pages with the same one
+    /// show the same content, whatever their URLs and markup around the text.
+    pub content_hash: u64,
 }
 
 /// Reads the links of `page`.
@@ -61,7 +64,16 @@ pub fn page_links(page: &Page) -> PageLinks {
         .filter_map(|el| http_link(page, el.value().attr("href")?))
         .filter(|link| seen.insert(link.clone()))
         .collect();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for word in document
+        .root_element()
+        .text()
+        .flat_map(str::split_whitespace)
+    {
+        std::hash::Hash::hash(word, &mut hasher);
+    }
     PageLinks {
+        content_hash: std::hash::Hasher::finish(&hasher),
         title,
         canonical,
         nofollow: robots.contains("nofollow") || robots.contains("none"),
@@ -128,5 +140,15 @@ mod tests {
         );
         let links = page_links(&page);
         assert!(links.nofollow && links.noindex);
+    }
+
+    #[test]
+    fn the_same_words_under_other_markup_hash_the_same() {
+        let hash = |url: &str, html: &str| page_links(&Page::parse(Url::parse(url).unwrap(), html)).content_hash;
+        let a = hash("https://a.test/a", "<p>Hello   world</p><a href='/x'>more</a>");
+        let b = hash("https://a.test/b", "<div>Hello world</div>\n<a href='/y'>more</a>");
+        let c = hash("https://a.test/c", "<p>Hello there</p>");
+        assert_eq!(a, b);
+        assert_ne!(a, c);
     }
 }

@@ -10,6 +10,7 @@ use url::Url;
 
 use super::request::Rejection;
 use super::site::{Scope, SkipRule, normalise};
+pub use crate::events::FoundBy;
 use crate::fetch::Fetcher;
 use crate::fetch::sitemap::{self, SitemapLimits};
 use crate::page::Page;
@@ -48,18 +49,6 @@ pub struct MapRequest {
     /// Whether subdomains of the site are part of it (`blog.example.com` for `example.com`).
     #[serde(default)]
     pub include_subdomains: bool,
-}
-
-/// Where a mapped URL was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum FoundBy {
-    /// The URL asked for.
-    Seed,
-    /// A sitemap.
-    Sitemap,
-    /// A link on a page of the walk.
-    Link,
 }
 
 /// One URL of the site.

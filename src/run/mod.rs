@@ -1,6 +1,7 @@
 //! Runs: the agent loop, event sequencing, subscribers and cancellation.
 
 pub mod control;
+pub mod crawl;
 pub mod emitter;
 pub mod fault;
 pub mod hub;

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use url::Url;
+
+pub use crate::events::SkipRule;
 
 /// Query parameters that only say where a visitor came from: dropped, so a page linked with and
 /// without them is one page (the parameters Google Analytics and the large ad networks add).
@@ -51,48 +51,6 @@ pub fn normalise(url: &Url, ignore_query: bool) -> Url {
 /// The site a host belongs to for `allow_subdomains`: the host without a leading `www.`.
 fn site_of(host: &str) -> &str {
     host.strip_prefix("www.").unwrap_or(host)
-}
-
-/// Why a URL is not walked.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum SkipRule {
-    /// Not http(s).
-    NotHttp,
-    /// Another site (or a subdomain, without `allow_subdomains`).
-    OffSite,
-    /// The path matches none of the `include` patterns.
-    NotIncluded,
-    /// The path matches an `exclude` pattern.
-    Excluded,
-    /// robots.txt disallows it for our user agent.
-    Robots,
-    /// Seen already (the same page in its normal form, or its canonical URL).
-    Duplicate,
-    /// A trap: the same path segment again and again (relative links that loop).
-    RepeatingPath,
-    /// A trap: a query string that keeps growing (too many or repeated parameters).
-    GrowingQuery,
-    /// A trap: a calendar (dated variants of one page past [`MAX_DATED_VARIANTS`]).
-    Calendar,
-    /// A trap: the same content as a page read already, under another URL.
-    DuplicateContent,
-    /// Deeper than `max_depth` links from a seed.
-    TooDeep,
-    /// The frontier is full (`crawl.max_frontier`).
-    FrontierFull,
-}
-
-impl SkipRule {
-    /// Whether the rule names a trap (reported in the stream the first time it fires).
-    pub fn is_trap(self) -> bool {
-        matches!(
-            self,
-            Self::RepeatingPath | Self::GrowingQuery | Self::Calendar | Self::DuplicateContent
-        )
-    }
 }
 
 /// Query parameters one URL may carry before it reads as generated: real pages rarely pass six
