@@ -106,7 +106,11 @@ impl RobotsCache {
 
     /// The `Sitemap:` lines of the robots.txt of `url`'s origin (none without one).
     pub async fn sitemaps(&self, url: &Url) -> Vec<String> {
-        match self.rules(url.origin().ascii_serialization()).await.as_ref() {
+        match self
+            .rules(url.origin().ascii_serialization())
+            .await
+            .as_ref()
+        {
             Rules::AllowAll => Vec::new(),
             Rules::Parsed(robot) => robot.sitemaps.clone(),
         }

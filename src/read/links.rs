@@ -58,7 +58,9 @@ pub fn page_links(page: &Page) -> PageLinks {
     let links = document
         .select_checked(static_selector!("a[href], link[rel][href]"))
         .filter(|el| {
-            el.value().name() == "a" || has_token(*el, "rel", "next") || has_token(*el, "rel", "prev")
+            el.value().name() == "a"
+                || has_token(*el, "rel", "next")
+                || has_token(*el, "rel", "prev")
         })
         .filter(|el| !has_token(*el, "rel", "nofollow"))
         .filter_map(|el| http_link(page, el.value().attr("href")?))
@@ -83,10 +85,9 @@ pub fn page_links(page: &Page) -> PageLinks {
 }
 
 fn has_token(el: ElementRef<'_>, attr: &str, token: &str) -> bool {
-    el.value().attr(attr).is_some_and(|v| {
-        v.split_whitespace()
-            .any(|t| t.eq_ignore_ascii_case(token))
-    })
+    el.value()
+        .attr(attr)
+        .is_some_and(|v| v.split_whitespace().any(|t| t.eq_ignore_ascii_case(token)))
 }
 
 /// `href` made absolute, http(s) only, without its fragment.
@@ -119,7 +120,10 @@ mod tests {
         );
         let links = page_links(&page);
         assert_eq!(links.title.as_deref(), Some("Docs"));
-        assert_eq!(links.canonical.as_deref(), Some("https://a.test/docs/index"));
+        assert_eq!(
+            links.canonical.as_deref(),
+            Some("https://a.test/docs/index")
+        );
         assert_eq!(
             links.links,
             [
@@ -144,9 +148,17 @@ mod tests {
 
     #[test]
     fn the_same_words_under_other_markup_hash_the_same() {
-        let hash = |url: &str, html: &str| page_links(&Page::parse(Url::parse(url).unwrap(), html)).content_hash;
-        let a = hash("https://a.test/a", "<p>Hello   world</p><a href='/x'>more</a>");
-        let b = hash("https://a.test/b", "<div>Hello world</div>\n<a href='/y'>more</a>");
+        let hash = |url: &str, html: &str| {
+            page_links(&Page::parse(Url::parse(url).unwrap(), html)).content_hash
+        };
+        let a = hash(
+            "https://a.test/a",
+            "<p>Hello   world</p><a href='/x'>more</a>",
+        );
+        let b = hash(
+            "https://a.test/b",
+            "<div>Hello world</div>\n<a href='/y'>more</a>",
+        );
         let c = hash("https://a.test/c", "<p>Hello there</p>");
         assert_eq!(a, b);
         assert_ne!(a, c);

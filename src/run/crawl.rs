@@ -55,12 +55,16 @@ impl CrawlOptions {
     /// # Errors
     /// A [`Rejection`] (`invalid_crawl`) naming the option and its bound.
     pub fn check(&self, settings: &CrawlSettings) -> Result<(), Rejection> {
-        let refuse = |message: String, details| Err(Rejection::new("invalid_crawl", message, details));
+        let refuse =
+            |message: String, details| Err(Rejection::new("invalid_crawl", message, details));
         match self.max_pages {
             Some(0) => return refuse("`crawl.max_pages` must be at least 1".into(), json!(null)),
             Some(n) if n > settings.max_pages => {
                 return refuse(
-                    format!("`crawl.max_pages` is {n}; at most {} is allowed (crawl.max_pages)", settings.max_pages),
+                    format!(
+                        "`crawl.max_pages` is {n}; at most {} is allowed (crawl.max_pages)",
+                        settings.max_pages
+                    ),
                     json!({"given": n, "max": settings.max_pages}),
                 );
             }
@@ -70,7 +74,10 @@ impl CrawlOptions {
             && n > settings.max_depth
         {
             return refuse(
-                format!("`crawl.max_depth` is {n}; at most {} is allowed (crawl.max_depth)", settings.max_depth),
+                format!(
+                    "`crawl.max_depth` is {n}; at most {} is allowed (crawl.max_depth)",
+                    settings.max_depth
+                ),
                 json!({"given": n, "max": settings.max_depth}),
             );
         }
@@ -136,14 +143,22 @@ impl Crawl {
             &options.exclude,
             options.ignore_query,
         )
-        .unwrap_or_else(|_| Scope::site(&seed_urls, options.allow_subdomains, options.ignore_query));
+        .unwrap_or_else(|_| {
+            Scope::site(&seed_urls, options.allow_subdomains, options.ignore_query)
+        });
         let seen = seed_urls
             .iter()
             .map(|u| normalise(u, options.ignore_query).to_string())
             .collect();
         Self {
-            max_pages: options.max_pages.unwrap_or(settings.default_max_pages).min(settings.max_pages),
-            max_depth: options.max_depth.unwrap_or(settings.default_max_depth).min(settings.max_depth),
+            max_pages: options
+                .max_pages
+                .unwrap_or(settings.default_max_pages)
+                .min(settings.max_pages),
+            max_depth: options
+                .max_depth
+                .unwrap_or(settings.default_max_depth)
+                .min(settings.max_depth),
             max_frontier: settings.max_frontier.max(1),
             max_sitemaps: settings.max_sitemaps,
             options: options.clone(),
@@ -160,7 +175,11 @@ impl Crawl {
 
     /// Reads the sitemaps of every seed's origin (unless `sitemap: skip`) into the frontier,
     /// at depth 1. Returns the trap skips to show.
-    pub(super) async fn read_sitemaps(&mut self, fetcher: &Fetcher, seeds: &[String]) -> Vec<CrawlSkip> {
+    pub(super) async fn read_sitemaps(
+        &mut self,
+        fetcher: &Fetcher,
+        seeds: &[String],
+    ) -> Vec<CrawlSkip> {
         let mut shown = Vec::new();
         if self.options.sitemap == SitemapMode::Skip {
             return shown;
@@ -207,8 +226,14 @@ impl Crawl {
         for link in &links.links {
             if let Ok(url) = Url::parse(link) {
                 shown.extend(
-                    self.offer(fetcher, &url, depth + 1, Some(page_url.to_owned()), FoundBy::Link)
-                        .await,
+                    self.offer(
+                        fetcher,
+                        &url,
+                        depth + 1,
+                        Some(page_url.to_owned()),
+                        FoundBy::Link,
+                    )
+                    .await,
                 );
             }
         }
@@ -253,7 +278,11 @@ impl Crawl {
 
     fn skip(&mut self, rule: SkipRule, url: String, found_on: Option<String>) -> Option<CrawlSkip> {
         *self.skipped.entry(rule).or_default() += 1;
-        (rule.is_trap() && self.traps_shown.insert(rule)).then_some(CrawlSkip { url, rule, found_on })
+        (rule.is_trap() && self.traps_shown.insert(rule)).then_some(CrawlSkip {
+            url,
+            rule,
+            found_on,
+        })
     }
 
     /// The next page to read, while the page budget lasts.

@@ -171,7 +171,10 @@ pub async fn map(
     let mut truncated = false;
     // Bound on what is gathered before ranking: enough to rank well, never the whole site
     // when the limit is small.
-    let gather = limit.saturating_mul(4).max(limit).min(settings.map_max_limit * 2);
+    let gather = limit
+        .saturating_mul(4)
+        .max(limit)
+        .min(settings.map_max_limit * 2);
 
     if let Ok(first) = scope.admit(&seed) {
         found.add(first, None, None, FoundBy::Seed);
@@ -261,7 +264,10 @@ pub async fn map(
                 link.url.to_lowercase(),
                 link.title.as_deref().unwrap_or_default().to_lowercase()
             );
-            search.iter().filter(|w| haystack.contains(w.as_str())).count()
+            search
+                .iter()
+                .filter(|w| haystack.contains(w.as_str()))
+                .count()
         };
         // Stable: equal scores keep the order found (seed, sitemaps, links).
         links.sort_by_key(|link| std::cmp::Reverse(score(link)));

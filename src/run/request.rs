@@ -132,11 +132,7 @@ pub struct Rejection {
 
 impl Rejection {
     /// A rejection with its code, message and details.
-    pub fn new(
-        code: &'static str,
-        message: impl Into<String>,
-        details: serde_json::Value,
-    ) -> Self {
+    pub fn new(code: &'static str, message: impl Into<String>, details: serde_json::Value) -> Self {
         Self {
             code,
             message: message.into(),

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use super::control::{RunControl, StopReason};
+use super::crawl::Crawl;
 use super::emitter::{Emitter, NewStep};
 use super::fault::{self, FaultPoint};
 use super::named::{self, Settled};
@@ -29,11 +30,10 @@ use crate::planner::intent::{self, Request};
 use crate::planner::{
     DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec, WordsReader,
 };
+use crate::read::links::PageLinks;
 use crate::settings::Settings;
 use crate::store::UrlAnswer;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
-use super::crawl::Crawl;
-use crate::read::links::PageLinks;
 use follow::Reach;
 
 mod crawling;
@@ -177,7 +177,8 @@ pub async fn run(
     run.start_crawl().await;
     let mut index = 0;
     loop {
-        if control.is_stopped() || index >= urls.len() && !run.discover(&mut urls, &mut depths).await
+        if control.is_stopped()
+            || index >= urls.len() && !run.discover(&mut urls, &mut depths).await
         {
             break;
         }

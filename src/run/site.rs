@@ -153,9 +153,9 @@ impl Scope {
             return true;
         }
         let site = site_of(host);
-        self.sites.iter().any(|s| {
-            s == site || self.allow_subdomains && host.ends_with(&format!(".{s}"))
-        })
+        self.sites
+            .iter()
+            .any(|s| s == site || self.allow_subdomains && host.ends_with(&format!(".{s}")))
     }
 
     /// The normal form of `url` when the walk may go there, else the rule that says no. Trap
@@ -197,13 +197,11 @@ impl Scope {
 
 fn repeats_segments(path: &str) -> bool {
     let mut counts: HashMap<&str, usize> = HashMap::new();
-    path.split('/')
-        .filter(|s| !s.is_empty())
-        .any(|segment| {
-            let n = counts.entry(segment).or_default();
-            *n += 1;
-            *n > MAX_SEGMENT_REPEATS
-        })
+    path.split('/').filter(|s| !s.is_empty()).any(|segment| {
+        let n = counts.entry(segment).or_default();
+        *n += 1;
+        *n > MAX_SEGMENT_REPEATS
+    })
 }
 
 fn growing_query(url: &Url) -> bool {
@@ -265,17 +263,32 @@ mod tests {
         let a = normalise(&u("HTTP://Site.test:80/a?b=2&a=1&utm_source=x#top"), false);
         let b = normalise(&u("http://site.test/a?a=1&b=2"), false);
         assert_eq!(a, b);
-        assert_eq!(normalise(&u("http://site.test/a?"), false).as_str(), "http://site.test/a");
-        assert_eq!(normalise(&u("http://site.test/a?x=1"), true).as_str(), "http://site.test/a");
+        assert_eq!(
+            normalise(&u("http://site.test/a?"), false).as_str(),
+            "http://site.test/a"
+        );
+        assert_eq!(
+            normalise(&u("http://site.test/a?x=1"), true).as_str(),
+            "http://site.test/a"
+        );
     }
 
     #[test]
     fn off_site_and_subdomains() {
-        assert_eq!(scope(false).admit(&u("http://other.test/")), Err(SkipRule::OffSite));
-        assert_eq!(scope(false).admit(&u("http://blog.site.test/")), Err(SkipRule::OffSite));
+        assert_eq!(
+            scope(false).admit(&u("http://other.test/")),
+            Err(SkipRule::OffSite)
+        );
+        assert_eq!(
+            scope(false).admit(&u("http://blog.site.test/")),
+            Err(SkipRule::OffSite)
+        );
         assert!(scope(true).admit(&u("http://blog.site.test/")).is_ok());
         assert!(scope(false).admit(&u("http://site.test/x")).is_ok());
-        assert_eq!(scope(true).admit(&u("mailto:a@site.test")), Err(SkipRule::NotHttp));
+        assert_eq!(
+            scope(true).admit(&u("mailto:a@site.test")),
+            Err(SkipRule::NotHttp)
+        );
     }
 
     #[test]
@@ -289,23 +302,44 @@ mod tests {
         )
         .unwrap();
         assert!(scope.admit(&u("http://site.test/docs/a")).is_ok());
-        assert_eq!(scope.admit(&u("http://site.test/blog")), Err(SkipRule::NotIncluded));
-        assert_eq!(scope.admit(&u("http://site.test/docs/old/x")), Err(SkipRule::Excluded));
+        assert_eq!(
+            scope.admit(&u("http://site.test/blog")),
+            Err(SkipRule::NotIncluded)
+        );
+        assert_eq!(
+            scope.admit(&u("http://site.test/docs/old/x")),
+            Err(SkipRule::Excluded)
+        );
         assert!(Scope::new(&[], false, &["a[".into()], &[], false).is_err());
     }
 
     #[test]
     fn each_trap_rule_fires() {
         let mut s = scope(false);
-        assert_eq!(s.admit(&u("http://site.test/a/b/a/b/a/")), Err(SkipRule::RepeatingPath));
-        let long = format!("http://site.test/s?{}", (0..9).map(|i| format!("f{i}=1")).collect::<Vec<_>>().join("&"));
+        assert_eq!(
+            s.admit(&u("http://site.test/a/b/a/b/a/")),
+            Err(SkipRule::RepeatingPath)
+        );
+        let long = format!(
+            "http://site.test/s?{}",
+            (0..9)
+                .map(|i| format!("f{i}=1"))
+                .collect::<Vec<_>>()
+                .join("&")
+        );
         assert_eq!(s.admit(&u(&long)), Err(SkipRule::GrowingQuery));
-        assert_eq!(s.admit(&u("http://site.test/s?f=1&f=2")), Err(SkipRule::GrowingQuery));
+        assert_eq!(
+            s.admit(&u("http://site.test/s?f=1&f=2")),
+            Err(SkipRule::GrowingQuery)
+        );
         for month in 0..MAX_DATED_VARIANTS {
             let url = format!("http://site.test/calendar?month=2024-{month:02}");
             assert!(s.admit(&u(&url)).is_ok(), "{url}");
         }
-        assert_eq!(s.admit(&u("http://site.test/calendar?month=2025-01")), Err(SkipRule::Calendar));
+        assert_eq!(
+            s.admit(&u("http://site.test/calendar?month=2025-01")),
+            Err(SkipRule::Calendar)
+        );
         // Numbered pages without a year are not a calendar.
         for n in 0..100 {
             assert!(s.admit(&u(&format!("http://site.test/item/{n}"))).is_ok());

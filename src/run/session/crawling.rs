@@ -39,8 +39,14 @@ impl Run<'_> {
         self.known_urls += batch.len();
         for candidate in batch {
             let message = match &candidate.found_on {
-                Some(on) => format!("Crawl: {} (depth {}, linked from {on})", candidate.url, candidate.depth),
-                None => format!("Crawl: {} (depth {}, from a sitemap)", candidate.url, candidate.depth),
+                Some(on) => format!(
+                    "Crawl: {} (depth {}, linked from {on})",
+                    candidate.url, candidate.depth
+                ),
+                None => format!(
+                    "Crawl: {} (depth {}, from a sitemap)",
+                    candidate.url, candidate.depth
+                ),
             };
             self.step(NewStep {
                 payload: StepPayload::Navigate(NavigateDetails::Crawl(candidate.step())),
@@ -76,7 +82,10 @@ impl Run<'_> {
         .ok()
         .flatten()
         .unwrap_or_default();
-        let repeat = self.crawl.as_mut().and_then(|crawl| crawl.read(url, &links));
+        let repeat = self
+            .crawl
+            .as_mut()
+            .and_then(|crawl| crawl.read(url, &links));
         if let Some(skip) = repeat {
             self.show_skips(vec![skip]).await;
             return false;
