@@ -292,6 +292,28 @@ impl Fetcher {
         self.robots.sitemaps(url).await
     }
 
+    /// Whether the address guard lets us fetch `url` at all (its scheme, and every address
+    /// its host name resolves to), without fetching it: for answers that must refuse a
+    /// target before doing any work (a map).
+    ///
+    /// # Errors
+    /// [`FetchError::InvalidUrl`], [`FetchError::BlockedAddress`], or
+    /// [`FetchError::Network`] when the name does not resolve.
+    pub async fn check_target(&self, url: &Url) -> Result<(), FetchError> {
+        self.check(url)?;
+        let Some(Host::Domain(name)) = url.host() else {
+            return Ok(());
+        };
+        if self.guard.allows_private() {
+            return Ok(());
+        }
+        match self.guard.resolve(name, self.proxied).await {
+            Ok(_) => Ok(()),
+            Err(err) if err.is_refusal() => Err(FetchError::BlockedAddress(err.to_string())),
+            Err(err) => Err(FetchError::Network(format!("cannot resolve {name}: {err}"))),
+        }
+    }
+
     /// Whether robots.txt lets us fetch `url` (always, when `fetch.respect_robots` is off).
     pub async fn robots_allow(&self, url: &Url) -> bool {
         !self.settings.respect_robots || self.robots.allowed(url).await

@@ -11,8 +11,8 @@ use url::Url;
 use super::request::Rejection;
 use super::site::{Scope, SkipRule, normalise};
 pub use crate::events::FoundBy;
-use crate::fetch::Fetcher;
 use crate::fetch::sitemap::{self, SitemapLimits};
+use crate::fetch::{FetchError, Fetcher};
 use crate::page::Page;
 use crate::read::links::page_links;
 use crate::settings::CrawlSettings;
@@ -151,13 +151,18 @@ pub struct MapProgress {
 }
 
 /// Maps the site of `request.url`.
+///
+/// # Errors
+/// The site's address is refused by the guard (or its name does not resolve): nothing of it
+/// can be read.
 pub async fn map(
     fetcher: &Fetcher,
     settings: &CrawlSettings,
     request: ValidMap,
     mut progress: impl FnMut(MapProgress),
-) -> MapResponse {
+) -> Result<MapResponse, FetchError> {
     let started = std::time::Instant::now();
+    fetcher.check_target(&request.url).await?;
     let ValidMap {
         url: seed,
         limit,
@@ -276,7 +281,7 @@ pub async fn map(
         truncated = true;
         links.truncate(limit);
     }
-    MapResponse {
+    Ok(MapResponse {
         url: seed.to_string(),
         links,
         sitemaps,
@@ -284,7 +289,7 @@ pub async fn map(
         truncated,
         skipped: found.skipped,
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-    }
+    })
 }
 
 /// The URLs found, in order, once each.

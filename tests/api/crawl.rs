@@ -174,6 +174,20 @@ async fn a_bad_map_request_gets_a_json_error() {
         let error: Value = response.json().await.unwrap();
         assert_eq!(error["error"]["code"], code, "{body}: {error}");
     }
+    // A site the guard refuses is refused before any work.
+    let strict = spawn_app_with(|settings| settings.fetch.allow_private_networks = false).await;
+    for (body, code) in [
+        (json!({"url": "http://127.0.0.1:9/"}), "site_unreachable"),
+        (
+            json!({"url": "http://169.254.169.254/latest/"}),
+            "site_unreachable",
+        ),
+    ] {
+        let response = strict.post("/api/map", &body).await;
+        assert_eq!(response.status(), 400, "{body}");
+        let error: Value = response.json().await.unwrap();
+        assert_eq!(error["error"]["code"], code, "{body}: {error}");
+    }
 }
 
 fn navigate_steps<'a>(frames: &'a [Frame], kind: &str) -> Vec<&'a Value> {
