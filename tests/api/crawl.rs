@@ -373,3 +373,64 @@ async fn a_bad_crawl_is_refused_before_the_stream_starts() {
         assert_eq!(error["error"]["code"], "invalid_crawl", "{crawl}: {error}");
     }
 }
+
+async fn mcp_call(app: &TestApp, tool: &'static str, arguments: Value) -> Value {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::StreamableHttpClientTransport;
+    let transport = StreamableHttpClientTransport::from_uri(format!("{}/mcp", app.base));
+    let client = ().serve(transport).await.expect("MCP client connects");
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new(tool).with_arguments(arguments.as_object().unwrap().clone()),
+        )
+        .await
+        .expect("the call is answered");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let _ = client.cancel().await;
+    result.structured_content.expect("structured")
+}
+
+#[tokio::test]
+async fn mcp_map_and_crawl_find_the_same_pages_as_the_api() {
+    let site = Site::start().await;
+    let app = app().await;
+    let answer = mcp_call(
+        &app,
+        "map",
+        json!({"url": site.url("/"), "sitemap": "only"}),
+    )
+    .await;
+    assert_eq!(
+        map_urls(&answer),
+        urls_of(
+            &site,
+            &[
+                "/",
+                "/about",
+                "/only-in-sitemap",
+                "/docs/install",
+                "/docs/usage"
+            ]
+        )
+    );
+    let outcome = mcp_call(
+        &app,
+        "crawl",
+        json!({
+            "urls": [site.url("/")],
+            "instructions": "the title of the page",
+            "crawl": {"max_depth": 2, "exclude": ["/calendar", "/mirror/**"]},
+        }),
+    )
+    .await;
+    let keys: BTreeSet<String> = outcome["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys, urls_of(&site, ALLOWED), "{outcome:#}");
+    assert_eq!(outcome["status"], "completed");
+    never_read_private(&site);
+}

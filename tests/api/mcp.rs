@@ -92,7 +92,10 @@ async fn mcp_lists_the_tools_with_schemas_from_the_request_type() {
     assert_eq!(info.server_info.as_ref().unwrap().name, "scrape-agent");
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(names, ["scrape", "scrape_tools", "scrape_session"]);
+    assert_eq!(
+        names,
+        ["scrape", "scrape_tools", "scrape_session", "crawl", "map"]
+    );
     let scrape = Value::Object((*tools[0].input_schema).clone());
     assert_eq!(scrape["required"], json!(["urls"]));
     for field in [
