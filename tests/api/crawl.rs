@@ -434,3 +434,121 @@ async fn mcp_map_and_crawl_find_the_same_pages_as_the_api() {
     assert_eq!(outcome["status"], "completed");
     never_read_private(&site);
 }
+
+/// The Python interpreter with the official Firecrawl SDK: `SCRAPE_AGENT_FIRECRAWL_PYTHON`
+/// (`.ci/run` sets it to the venv it installs `firecrawl` into). `None` when it cannot import
+/// `firecrawl`; the test is then skipped, unless `SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT` is set.
+fn python_with_firecrawl() -> Option<String> {
+    let python =
+        std::env::var("SCRAPE_AGENT_FIRECRAWL_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let found = std::process::Command::new(&python)
+        .args(["-c", "import firecrawl"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if found {
+        return Some(python);
+    }
+    assert!(
+        std::env::var_os("SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT").is_none(),
+        "SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT is set but `{python}` cannot import firecrawl"
+    );
+    crate::support::skipped(
+        "firecrawl_python_sdk_scrape_map_and_crawl",
+        &format!("`{python}` cannot import the Firecrawl SDK (pip install 'firecrawl>=4,<5')"),
+    );
+    None
+}
+
+/// The official Firecrawl Python SDK against our `/v2`: scrape, map and crawl give the same
+/// pages as our own API.
+#[tokio::test]
+async fn firecrawl_python_sdk_scrape_map_and_crawl() {
+    let Some(python) = python_with_firecrawl() else {
+        return;
+    };
+    let site = Site::start().await;
+    let app = app().await;
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/firecrawl_client/check.py"
+    );
+    let base = app.base.clone();
+    let root = site.url("/");
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(python)
+            .args([script, &base, &root])
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let got: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let scrape = &got["scrape"];
+    assert!(
+        scrape["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("We make things."),
+        "{got:#}"
+    );
+    assert_eq!(scrape["title"], "About");
+    assert_eq!(scrape["source_url"], site.url("/about"));
+    assert_eq!(scrape["status_code"], 200);
+    assert!(
+        scrape["raw_html"]
+            .as_str()
+            .unwrap()
+            .contains("<title>About</title>")
+    );
+    assert!(
+        scrape["links"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(site.url("/")))
+    );
+    let answer = got["json"].to_string();
+    assert!(
+        answer.contains("About") && answer.contains("2024-02-01"),
+        "{answer}"
+    );
+    let mapped: BTreeSet<String> = got["map"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        mapped,
+        urls_of(
+            &site,
+            &[
+                "/",
+                "/about",
+                "/only-in-sitemap",
+                "/docs/install",
+                "/docs/usage"
+            ]
+        )
+    );
+    assert_eq!(got["crawl"]["status"], "completed", "{got:#}");
+    let pages: BTreeSet<String> = got["crawl"]["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(pages, urls_of(&site, ALLOWED));
+    assert!(
+        got["crawl"]["markdown"][site.url("/only-in-sitemap")]
+            .as_str()
+            .unwrap()
+            .contains("Only the sitemap knows me")
+    );
+    assert!(
+        got["error"].as_str().unwrap_or_default().contains("http"),
+        "{got:#}"
+    );
+    never_read_private(&site);
+}
