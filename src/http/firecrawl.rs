@@ -1,5 +1,6 @@
 //! Firecrawl's v2 API, the subset integrations use: `POST /v2/scrape`, `POST /v2/map`,
-//! `POST /v2/crawl`, `GET /v2/crawl/{id}`, `DELETE /v2/crawl/{id}`. Each scrape and crawl is
+//! `POST /v2/crawl`, `GET /v2/crawl/{id}`, `DELETE /v2/crawl/{id}`, `POST /v2/batch/scrape`,
+//! `GET /v2/batch/scrape/{id}`, `DELETE /v2/batch/scrape/{id}`. Each scrape and crawl is
 //! one of our sessions (listed, replayable, cancellable like any other); answers and errors
 //! have Firecrawl's shapes (`{success, data}`, `{success: false, error}`), fields are camelCase
 //! and fields we do not read are ignored, as Firecrawl's own server does.
@@ -339,6 +340,37 @@ pub async fn crawl_start(
     };
     match state.start_run(request, origin).await {
         Ok(id) => Json(json!({"success": true, "id": id, "url": format!("/v2/crawl/{id}")}))
+            .into_response(),
+        Err(refusal) => {
+            let error = super::ApiError::from(refusal);
+            failure(error.status, error.message)
+        }
+    }
+}
+
+/// The body of `POST /v2/batch/scrape`.
+#[derive(Debug, Deserialize)]
+struct BatchBody {
+    urls: Vec<String>,
+}
+
+/// `POST /v2/batch/scrape`: a detached run answering each URL's Markdown; `{success, id, url}`.
+/// Its status is `GET /v2/batch/scrape/{id}` (the same answer as a crawl's).
+pub async fn batch_start(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let body: BatchBody = match parse(body) {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let request = crate::app::markdown_request(body.urls);
+    let origin = RunOrigin {
+        detached: true,
+        ..RunOrigin::default()
+    };
+    match state.start_run(request, origin).await {
+        Ok(id) => Json(json!({"success": true, "id": id, "url": format!("/v2/batch/scrape/{id}")}))
             .into_response(),
         Err(refusal) => {
             let error = super::ApiError::from(refusal);

@@ -62,6 +62,14 @@ pub fn router(state: AppState) -> Router {
             "/v2/crawl/{id}",
             get(firecrawl::crawl_status_of).delete(firecrawl::crawl_cancel),
         )
+        .route(
+            "/v2/batch/scrape",
+            axum::routing::post(firecrawl::batch_start),
+        )
+        .route(
+            "/v2/batch/scrape/{id}",
+            get(firecrawl::crawl_status_of).delete(firecrawl::crawl_cancel),
+        )
         // MCP over Streamable HTTP (POST for calls, GET for the server's stream, DELETE to end
         // an MCP session); the SDK's service answers all of them. Keys and origins are checked
         // for it as for the API.

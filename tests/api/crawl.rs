@@ -552,3 +552,69 @@ async fn firecrawl_python_sdk_scrape_map_and_crawl() {
     );
     never_read_private(&site);
 }
+
+#[tokio::test]
+async fn firecrawl_v2_errors_and_cancel_have_firecrawls_shapes() {
+    let site = Site::start().await;
+    let app = app().await;
+    let response = app
+        .post("/v2/scrape", &json!({"url": "ftp://x.test/"}))
+        .await;
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["success"], false);
+    assert!(
+        body["error"].as_str().unwrap().contains("ftp://x.test/"),
+        "{body}"
+    );
+    let response = app
+        .post(
+            "/v2/scrape",
+            &json!({"url": site.url("/"), "formats": ["screenshot"]}),
+        )
+        .await;
+    assert_eq!(response.status(), 400);
+    let response = app.get("/v2/crawl/no-such-job").await;
+    assert_eq!(response.status(), 404);
+    assert_eq!(response.json::<Value>().await.unwrap()["success"], false);
+
+    let started: Value = app
+        .post(
+            "/v2/crawl",
+            &json!({"url": site.url("/"), "limit": 100, "maxDiscoveryDepth": 20}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = started["id"].as_str().unwrap();
+    let cancelled: Value = app
+        .delete(&format!("/v2/crawl/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(cancelled["status"], "cancelled");
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        status = app
+            .get(&format!("/v2/crawl/{id}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        if status["status"] != "scraping" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(status["status"], "cancelled", "{status:#}");
+    // The crawl is one of our sessions, seen by our own API too.
+    let session: Value = app
+        .get(&format!("/api/scrape/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(session["status"], "cancelled", "{session:#}");
+}

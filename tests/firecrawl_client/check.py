@@ -27,6 +27,9 @@ def main() -> None:
         poll_interval=1,
         timeout=120,
     )
+    batch = app.batch_scrape(
+        [about, site.rstrip("/") + "/docs/install"], formats=["markdown"], poll_interval=1, wait_timeout=120
+    )
     error = None
     try:
         app.scrape("ftp://nowhere.test/", formats=["markdown"])
@@ -48,6 +51,10 @@ def main() -> None:
             "completed": crawled.completed,
             "pages": sorted(d.metadata.source_url for d in crawled.data),
             "markdown": {d.metadata.source_url: d.markdown for d in crawled.data},
+        },
+        "batch": {
+            "status": batch.status,
+            "pages": sorted(d.metadata.source_url for d in batch.data),
         },
         "error": error,
     }))
