@@ -27,8 +27,8 @@ pub struct CrawlOptions {
     /// `crawl.max_pages`).
     #[serde(default)]
     pub max_pages: Option<u32>,
-    /// Links followed from a seed at most (0: the seeds and their sitemaps' pages only;
-    /// default `crawl.default_max_depth`, at most `crawl.max_depth`).
+    /// Links followed from a seed at most (0: the seeds only; a sitemap's pages are at depth
+    /// 1; default `crawl.default_max_depth`, at most `crawl.max_depth`).
     #[serde(default)]
     pub max_depth: Option<u32>,
     /// Path patterns (globs: `/docs/**`) a page must match one of.

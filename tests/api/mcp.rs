@@ -409,7 +409,7 @@ async fn mcp_bad_arguments_are_tool_errors() {
         .call_tool(CallToolRequestParams::new("scrape_everything"))
         .await;
     assert!(unknown.is_err(), "{unknown:?}");
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 5);
     // Nothing was started by any of these.
     let sessions: Value = app.get("/api/scrape").await.json().await.unwrap();
     assert_eq!(sessions["sessions"], json!([]));
@@ -684,7 +684,7 @@ async fn an_open_mcp_session_does_not_hold_the_server_at_shutdown() {
     }));
     let transport = StreamableHttpClientTransport::from_uri(format!("{base}/mcp"));
     let client = Recorder::default().serve(transport).await.unwrap();
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 5);
     let started = Instant::now();
     stop.send(()).unwrap();
     tokio::time::timeout(Duration::from_secs(10), served)
@@ -728,7 +728,7 @@ async fn mcp_over_stdio_answers_what_the_http_api_answers() {
         .serve((stdout, stdin))
         .await
         .expect("MCP over stdio");
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 5);
     let result = call(&client, "scrape", request).await;
     let outcome = result.structured_content.unwrap();
     assert_eq!(outcome["status"], "completed");
