@@ -10,6 +10,9 @@
 //! true records without text (empty placeholder cards) are left out, and so are true records
 //! that lie inside another true record (four pages label each card twice, as the card and as
 //! its inner `<a>` or `<article>`; the raw figure that counts them is printed beside).
+//! `--features FILE` writes, for every candidate list of every page, its features, its hand-set
+//! score and its F1 against the page's true records (one JSON object a line), for
+//! `eval/fit_list_score.py`.
 //! `--outline` scores the page outline's best content block instead (the list the heuristic
 //! planner reads named fields from): each item's text, by the block's selector.
 //! Pages whose id is a multiple of 4 are the tuning half (`--split tune`); the others are
@@ -115,6 +118,7 @@ fn main() {
     let mut only: Option<u32> = None;
     let mut all_lists = false;
     let mut outline = false;
+    let mut features_to: Option<PathBuf> = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--split" => split = args.next().expect("--split tune|held|all"),
@@ -122,6 +126,7 @@ fn main() {
             "--lists" => all_lists = args.next().as_deref() == Some("all"),
             "--page" => only = args.next().and_then(|n| n.parse().ok()),
             "--outline" => outline = true,
+            "--features" => features_to = args.next().map(PathBuf::from),
             "--show" => show = args.next().and_then(|n| n.parse().ok()).expect("--show N"),
             other => root = PathBuf::from(other),
         }
@@ -146,6 +151,19 @@ fn main() {
         })
         .collect();
     ids.sort_unstable();
+    if let Some(path) = features_to {
+        let mut out = String::new();
+        for id in &ids {
+            out.push_str(&candidate_lines(&root, *id));
+        }
+        std::fs::write(&path, out).expect("write features");
+        println!(
+            "features of {} pages written to {}",
+            ids.len(),
+            path.display()
+        );
+        return;
+    }
     let mut scores = Vec::new();
     for id in ids {
         let score = evaluate(&root, id, show, all_lists, outline);
@@ -246,44 +264,27 @@ fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool, outline: bool) -
 
     let started = Instant::now();
     let page = Page::parse(url::Url::parse("https://example.com/").unwrap(), &html);
-    if outline {
-        let returned = outline_items(&page);
-        let millis = started.elapsed().as_secs_f64() * 1000.0;
-        if show > 0 {
-            println!(
-                "--- {id}: outline block of {} items (truth {})",
-                returned.len(),
-                true_records.len()
-            );
-        }
-        let raw_f1 = matching(&returned, &raw_records).f1;
-        let Matching {
-            precision,
-            recall,
-            f1,
-            coverage,
-        } = matching(&returned, &true_records);
-        return PageScore {
-            id,
-            precision,
-            recall,
-            f1,
-            coverage,
-            raw_f1,
-            one_shape_bound,
-            truth: true_records.len(),
-            returned: returned.len(),
-            millis,
-        };
-    }
-    let lists = if all_lists {
+    let lists = if outline {
+        Vec::new()
+    } else if all_lists {
         records::find_all(&page, usize::MAX)
     } else {
         records::find(&page, usize::MAX).into_iter().collect()
     };
+    let returned: Vec<Vec<String>> = if outline {
+        outline_items(&page)
+    } else {
+        lists.iter().flat_map(record_words).collect()
+    };
     let millis = started.elapsed().as_secs_f64() * 1000.0;
-    let returned: Vec<Vec<String>> = lists.iter().flat_map(record_words).collect();
-    if show > 0 {
+    if show > 0 && outline {
+        println!(
+            "--- {id}: outline block of {} items (truth {})",
+            returned.len(),
+            true_records.len()
+        );
+    }
+    if show > 0 && !outline {
         if lists.is_empty() {
             println!("--- {id}: no list");
         }
@@ -347,6 +348,68 @@ fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool, outline: bool) -
         returned: returned.len(),
         millis,
     }
+}
+
+/// One JSON line per candidate list of page `id`: its features, hand-set score and F1 (each
+/// record's words are its elements' text).
+fn candidate_lines(root: &Path, id: u32) -> String {
+    let (doc_html, true_records) = page_and_truth(root, id);
+    let page = Page::parse(url::Url::parse("https://example.com/").unwrap(), &doc_html);
+    let mut out = String::new();
+    for (records, features, hand) in records::candidate_features(&page) {
+        let returned: Vec<Vec<String>> = records
+            .iter()
+            .map(|ids| {
+                ids.iter()
+                    .filter_map(|id| page.document.tree.get(*id).and_then(ElementRef::wrap))
+                    .flat_map(|el| words(&el.text().collect::<Vec<_>>().join(" ")))
+                    .collect()
+            })
+            .collect();
+        let f1 = matching(&returned, &true_records).f1;
+        out.push_str(
+            &serde_json::json!({"page": id, "f1": f1, "hand": hand, "features": features})
+                .to_string(),
+        );
+        out.push('\n');
+    }
+    out
+}
+
+/// A page's HTML and its true records' words (records nested in others left out).
+fn page_and_truth(root: &Path, id: u32) -> (String, Vec<HashSet<String>>) {
+    let mut html = String::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(root.join(format!("html/{id}.html.gz"))).expect("page"),
+    )
+    .read_to_string(&mut html)
+    .expect("gzip");
+    let truth: Vec<Vec<String>> = serde_json::from_str(
+        &std::fs::read_to_string(root.join(format!("ground-truth/{id}.json"))).expect("truth"),
+    )
+    .expect("truth JSON");
+    let doc = Html::parse_document(&html);
+    let all: Vec<&String> = truth.iter().flatten().collect();
+    let records = truth
+        .iter()
+        .filter(|xpaths| {
+            !xpaths.iter().all(|x| {
+                all.iter().any(|outer| {
+                    x.strip_prefix(outer.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+                })
+            })
+        })
+        .map(|xpaths| {
+            xpaths
+                .iter()
+                .filter_map(|x| resolve(&doc, x))
+                .flat_map(|e| words(&e.text().collect::<Vec<_>>().join(" ")))
+                .collect::<HashSet<String>>()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    (html, records)
 }
 
 /// The words of each item of the outline's best block outside page chrome (the first block

@@ -25,6 +25,19 @@ pub(crate) fn is_shown_on_demand(element: ElementRef<'_>) -> bool {
     is_collapsed_panel(element) || TOGGLES.iter().any(|t| element.value().attr(t).is_some())
 }
 
+/// Whether a hidden element is the page's main content waiting for its scripts: a direct
+/// child of `<main>` (or `role=main`). A page does not ship its main content hidden for good;
+/// a content lock or a fade-in shows it once scripts run (Shopify's lockdown apps wrap the
+/// whole collection in `display:none`).
+pub(crate) fn is_main_content_gate(element: ElementRef<'_>) -> bool {
+    element
+        .parent()
+        .and_then(ElementRef::wrap)
+        .is_some_and(|parent| {
+            parent.value().name() == "main" || parent.value().attr("role") == Some("main")
+        })
+}
+
 fn is_panel(element: ElementRef<'_>) -> bool {
     let el = element.value();
     if el

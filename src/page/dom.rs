@@ -571,6 +571,169 @@ pub fn simple_selector(element: ElementRef<'_>) -> String {
     out
 }
 
+/// Ancestors a selector for a set of elements may name before it gives up (see [`selector_for`]).
+const SELECTOR_ANCESTORS: usize = 6;
+
+/// A short CSS selector that selects exactly `items` (in document order) and nothing else on
+/// the page: the tag and classes the items share, under their parent (or, for items spread
+/// over several same-shaped parents such as the rows of a grid, the parents' shared shape),
+/// with ancestors put in front until nothing else matches; past [`SELECTOR_ANCESTORS`]
+/// ancestors, the first ancestor that holds them all is named by its position from `<body>`
+/// (`div:nth-of-type(2)`), which is exact on this page though not on the next. `None` when
+/// the items (or the parents at one level) differ in tag, or no selector is exact.
+pub fn selector_for(document: &scraper::Html, items: &[ElementRef<'_>]) -> Option<String> {
+    selector_matching(document, items, 0)
+}
+
+/// Like [`selector_for`], but the selector may also match up to `extra` more elements that
+/// show something (siblings of the items' shape that a list detector left out: a featured
+/// card among the products).
+pub fn selector_covering(
+    document: &scraper::Html,
+    items: &[ElementRef<'_>],
+    extra: usize,
+) -> Option<String> {
+    selector_matching(document, items, extra)
+}
+
+fn selector_matching(
+    document: &scraper::Html,
+    items: &[ElementRef<'_>],
+    extra: usize,
+) -> Option<String> {
+    let item = shared_shape(items)?;
+    let wanted: Vec<ego_tree::NodeId> = items.iter().map(|el| el.id()).collect();
+    // Exact: it matches the items, in order, and nothing else that shows anything (an empty
+    // ad slot or spacer between the items is no item, and reads as nothing).
+    let exact = |css: &str| {
+        Selector::parse(css).is_ok_and(|selector| {
+            let mut others = 0;
+            let mut found = wanted.iter().peekable();
+            // Inside an interrupted tool call the match stops early (its result is thrown away).
+            for el in crate::page::interrupt::SelectChecked::select_checked(document, &selector) {
+                if found.peek() == Some(&&el.id()) {
+                    found.next();
+                } else if shows_something(el) {
+                    others += 1;
+                    if others > extra {
+                        return false;
+                    }
+                }
+            }
+            found.peek().is_none()
+        })
+    };
+    // The items' ancestors level by level (parents first), each level's distinct elements,
+    // up to the first level of one element that is `<body>` or past the readable limit.
+    let mut levels: Vec<Vec<ElementRef<'_>>> = Vec::new();
+    let mut level: Vec<ElementRef<'_>> = items.to_vec();
+    loop {
+        let mut next: Vec<ElementRef<'_>> = Vec::new();
+        for el in &level {
+            let parent = el.parent().and_then(ElementRef::wrap)?;
+            if !next.iter().any(|p| p.id() == parent.id()) {
+                next.push(parent);
+            }
+        }
+        let top = matches!(next.as_slice(), [one] if matches!(one.value().name(), "body" | "html"));
+        levels.push(next.clone());
+        if top || next.len() == 1 && levels.len() >= SELECTOR_ANCESTORS {
+            break;
+        }
+        level = next;
+    }
+    // Readable: each level by its own selector (one element) or its shared shape (several).
+    let mut path: Vec<String> = Vec::new();
+    for level in levels.iter().take(SELECTOR_ANCESTORS) {
+        let step = match level.as_slice() {
+            [one] => simple_selector(*one),
+            many => shared_shape(many)?,
+        };
+        let unique = step.contains('#');
+        path.insert(0, step);
+        let css = format!("{} > {item}", path.join(" > "));
+        if exact(&css) {
+            return Some(css);
+        }
+        // An id is unique: past it, more ancestors cannot help.
+        if unique {
+            break;
+        }
+    }
+    // Positional: the levels of several elements by their shared shape, the first ancestor
+    // that holds all the items by its position under `<body>`.
+    let holder = levels.iter().position(|level| level.len() == 1)?;
+    let mut path: Vec<String> = levels[..holder]
+        .iter()
+        .map(|level| shared_shape(level))
+        .collect::<Option<Vec<String>>>()?;
+    path.reverse();
+    let mut from_body: Vec<String> = Vec::new();
+    let mut at = Some(levels[holder][0]);
+    while let Some(el) = at.filter(|el| !matches!(el.value().name(), "body" | "html")) {
+        from_body.insert(0, positional_step(el));
+        at = el.parent().and_then(ElementRef::wrap);
+    }
+    let css = format!(
+        "body > {} > {item}",
+        from_body
+            .into_iter()
+            .chain(path)
+            .collect::<Vec<_>>()
+            .join(" > ")
+    );
+    exact(&css).then_some(css)
+}
+
+/// Whether an element shows anything: text, or an image (itself or inside).
+pub fn shows_something(element: ElementRef<'_>) -> bool {
+    element
+        .text()
+        .any(|t| t.chars().any(|c| !c.is_whitespace()))
+        || element
+            .descendants()
+            .filter_map(ElementRef::wrap)
+            .any(|el| el.value().name() == "img")
+}
+
+/// An element by its tag and its place among its siblings of that tag.
+fn positional_step(element: ElementRef<'_>) -> String {
+    let tag = element.value().name();
+    let place = 1 + element
+        .prev_siblings()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| el.value().name() == tag)
+        .count();
+    format!("{tag}:nth-of-type({place})")
+}
+
+/// The tag and the classes (at most three, as [`simple_selector`] writes them) every element
+/// of `elements` has; `None` when their tags differ.
+fn shared_shape(elements: &[ElementRef<'_>]) -> Option<String> {
+    let first = elements.first()?;
+    let tag = first.value().name();
+    if elements.iter().any(|el| el.value().name() != tag) {
+        return None;
+    }
+    let mut out = tag.to_owned();
+    for class in first
+        .value()
+        .classes()
+        .filter(|c| is_css_ident(c))
+        .filter(|c| {
+            elements.iter().all(|el| {
+                el.value()
+                    .has_class(c, scraper::CaseSensitivity::CaseSensitive)
+            })
+        })
+        .take(3)
+    {
+        out.push('.');
+        out.push_str(class);
+    }
+    Some(out)
+}
+
 /// Whether a name can be used in a selector without escaping.
 pub fn is_css_ident(name: &str) -> bool {
     let mut chars = name.chars();
@@ -887,5 +1050,71 @@ mod tests {
     fn selectors_are_rejected_with_their_text() {
         assert!(parse_selector("div[").unwrap_err().contains("`div[`"));
         assert!(parse_selector("").is_err());
+    }
+}
+
+#[cfg(test)]
+mod selector_for_tests {
+    use super::*;
+    use scraper::Html;
+
+    fn selected(html: &str, items: &str) -> Option<String> {
+        let doc = Html::parse_document(html);
+        let wanted = Selector::parse(items).unwrap();
+        let items: Vec<ElementRef<'_>> = doc.select(&wanted).collect();
+        selector_for(&doc, &items)
+    }
+
+    #[test]
+    fn items_under_one_parent_are_selected_by_the_parent_and_their_shared_classes() {
+        let html = r#"<div id="list"><p class="item odd">a</p><p class="item even">b</p><p class="item odd">c</p></div><div><p class="item">not this</p></div>"#;
+        assert_eq!(
+            selected(html, "#list p").as_deref(),
+            Some("div#list > p.item")
+        );
+    }
+
+    #[test]
+    fn items_spread_over_same_shaped_rows_are_selected_by_the_rows_shape() {
+        let html = r#"<main><div class="row"><div class="card">1</div><div class="card">2</div></div><div class="row"><div class="card">3</div></div></main><aside><div class="card">other</div></aside>"#;
+        assert_eq!(
+            selected(html, "main .card").as_deref(),
+            Some("div.row > div.card")
+        );
+    }
+
+    #[test]
+    fn ancestors_are_added_until_nothing_else_matches() {
+        let html = r#"<section class="a"><ul><li>1</li><li>2</li></ul></section><section class="b"><ul><li>x</li></ul></section>"#;
+        assert_eq!(
+            selected(html, "section.a li").as_deref(),
+            Some("section.a > ul > li")
+        );
+    }
+
+    #[test]
+    fn lists_under_unclassed_wrappers_are_named_by_their_place_under_body() {
+        let wrapper = |text: &str| {
+            format!(
+                "<div><div><div><div><div><div><div><ul><li>{text}1</li><li>{text}2</li></ul></div></div></div></div></div></div></div>"
+            )
+        };
+        let html = format!("<body>{}{}</body>", wrapper("a"), wrapper("b"));
+        let doc = Html::parse_document(&html);
+        let wanted = Selector::parse("li").unwrap();
+        let items: Vec<ElementRef<'_>> = doc.select(&wanted).skip(2).collect();
+        let css = selector_for(&doc, &items).unwrap();
+        assert!(css.starts_with("body > div:nth-of-type(2)"), "{css}");
+        let got: Vec<String> = doc
+            .select(&Selector::parse(&css).unwrap())
+            .map(|el| el.text().collect())
+            .collect();
+        assert_eq!(got, ["b1", "b2"]);
+    }
+
+    #[test]
+    fn items_of_different_tags_have_no_selector() {
+        let html = r#"<div><p>1</p><span>2</span></div>"#;
+        assert_eq!(selected(html, "div > *"), None);
     }
 }

@@ -432,11 +432,11 @@ const LIST_ENDS: &[&str] = &[
 const NAME_LEADS: &[&str] = &[
     "the", "their", "its", "his", "her", "each", "every", "a", "an", "job", "item's", "plus",
     "and", "also", "just", "note", "get", "grab", "collect", "read", "find", "give", "list",
-    "show", "extract", "me", "tell",
+    "show", "extract", "me", "tell", "scrape",
 ];
 
-/// Question words: "title, company, where, and salary" names no field called "where".
-/// Order words ("lowest first") and list nouns ("top three posts") say which items, not
+/// Question words name no field ("where" in a list of fields is read as "location" before
+/// this list is consulted). Order words ("lowest first") and list nouns ("top three posts") say which items, not
 /// which field.
 const NOT_NAMES: &[&str] = &[
     "where", "who", "what", "how", "why", "which", "etc", "first", "last", "top", "lowest",
@@ -500,9 +500,18 @@ fn singular(name: &str) -> String {
 fn name_list(text: &str) -> Option<Vec<String>> {
     let lower = text.to_lowercase().replace(['(', ')'], ",");
     // The last sentence that lists: "what jobs are listed? I want the title, …".
+    // Lists are written with commas, "and", or slashes between words ("title / company",
+    // "title/author"); the slashes of a URL or a path ("/blog/") list nothing.
+    let slashed = |s: &str| {
+        !s.contains("://")
+            && (s.contains(" / ")
+                || s.as_bytes().windows(3).any(|w| {
+                    w[1] == b'/' && w[0].is_ascii_alphabetic() && w[2].is_ascii_alphabetic()
+                }))
+    };
     let sentence = lower
         .rsplit(['?', '!', ';'])
-        .find(|s| s.contains(',') || s.contains(" and "))?;
+        .find(|s| s.contains(',') || s.contains(" and ") || slashed(s))?;
     let start = [":", " with ", " including ", " — ", " - ", " want "]
         .iter()
         .filter_map(|cue| sentence.rfind(cue).map(|i| i + cue.len()))
@@ -526,6 +535,12 @@ fn name_list(text: &str) -> Option<Vec<String>> {
             words.remove(0);
         }
         if words.is_empty() {
+            continue;
+        }
+        // In a list of fields, "where" is the item's place ("title, company, where, and
+        // salary"), as "when" is its date.
+        if words == ["where"] {
+            parts.push("location".to_owned());
             continue;
         }
         let part = words.join(" ");
@@ -975,6 +990,23 @@ mod tests {
         assert!(column_words("Employer").contains(&"company".to_owned()));
         assert!(!column_words("location").contains(&"location".to_owned()));
         assert!(column_words("birth place").is_empty());
+    }
+
+    #[test]
+    fn field_lists_written_with_slashes_or_where_name_their_columns() {
+        let names = |text: &str| name_list(text).unwrap_or_default();
+        assert_eq!(
+            names("scrape job title / company / location / salary"),
+            ["title", "company", "location", "salary"]
+        );
+        assert_eq!(
+            names("jobs on this page — title, company, where, and salary"),
+            ["title", "company", "location", "salary"]
+        );
+        assert_eq!(names("title/author of each post"), ["title", "author"]);
+        // A URL's or a path's slashes are no list.
+        assert_eq!(name_list("the posts of https://blog.example/rust"), None);
+        assert_eq!(name_list("links matching \"/blog/\""), None);
     }
 
     #[test]

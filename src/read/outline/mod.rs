@@ -8,14 +8,17 @@
 use crate::page::money::is_price_text;
 use std::collections::HashMap;
 
-use ego_tree::NodeId;
 use scraper::{ElementRef, Html};
 use serde::Serialize;
 
 use crate::page::Page;
 use crate::page::chrome::in_chrome;
-use crate::page::dom::{is_css_ident, parse_selector, shorten, simple_selector, text_of};
+use crate::page::dom::{
+    is_css_ident, parse_selector, selector_covering, selector_for, shorten, shows_something,
+    simple_selector, text_of,
+};
 use crate::page::interrupt::SelectChecked;
+use crate::read::records::ListFound;
 use crate::read::role::FieldRole;
 use crate::read::structured::types_of;
 use crate::static_selector;
@@ -98,6 +101,10 @@ pub struct TableInfo {
 }
 
 const MAX_HEADINGS: usize = 30;
+/// A block's selector may match one more element of its items' shape per this many items,
+/// and one at least (see `describe_block`): a forum post with a code block clusters apart
+/// from the other posts though it has their tag and classes.
+const COVERING_SHARE: usize = 4;
 const MAX_BLOCKS: usize = 8;
 const SAMPLE_CHARS: usize = 120;
 /// An author is named in at most this many characters; longer is a user card around the name.
@@ -160,22 +167,6 @@ pub fn outline(page: &Page) -> Outline {
     }
 }
 
-/// Whether items are the comments under the page's content (`div#comment_list >
-/// div.comment`): readers' messages, not the entries the page lists.
-fn in_discussion(element: ElementRef<'_>) -> bool {
-    std::iter::once(element)
-        .chain(element.ancestors().filter_map(ElementRef::wrap))
-        .take_while(|el| !matches!(el.value().name(), "body" | "html"))
-        .any(|el| {
-            let el = el.value();
-            el.id().into_iter().chain(el.classes()).any(|name| {
-                name.to_ascii_lowercase()
-                    .split(['-', '_'])
-                    .any(|token| matches!(token, "comment" | "comments" | "commentlist"))
-            })
-        })
-}
-
 fn count_links(page: &Page) -> (usize, usize) {
     let host = page.url.host_str().unwrap_or_default();
     let mut internal = 0;
@@ -196,348 +187,49 @@ fn count_links(page: &Page) -> (usize, usize) {
     (internal, external)
 }
 
-/// The shape of an element for grouping siblings: tag plus sorted classes.
-fn signature(el: ElementRef<'_>) -> String {
-    let mut classes: Vec<&str> = el.value().classes().filter(|c| is_css_ident(c)).collect();
-    classes.sort_unstable();
-    let mut sig = el.value().name().to_owned();
-    for c in classes {
-        sig.push('.');
-        sig.push_str(c);
-    }
-    sig
-}
-
-/// Groups of same-shaped siblings that share one loose selector (`parent > item`), found in
-/// one pass; only the most promising are described in full, because checking selectors
-/// against the whole document is the expensive part on large pages.
-struct Candidate<'a> {
-    parent: ElementRef<'a>,
-    sig: String,
-    items: Vec<ElementRef<'a>>,
-    total: usize,
-    text_chars: usize,
-    chrome: bool,
-}
-
-/// Candidates described in full per page.
-const MAX_DESCRIBED: usize = 40;
-
+/// The page's lists as blocks: the records engine's lists (the one list detector), each
+/// described by a selector for its items (the first element of each record), its fields and
+/// its score. A list no short selector selects exactly is left out: the planner reads it
+/// through `extract.records`.
 fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
+    let lists = crate::read::records::lists(page, MAX_BLOCKS);
+    lists
+        .iter()
+        .filter_map(|list| describe_block(page, list))
+        .collect()
+}
+
+fn describe_block(page: &Page, list: &ListFound) -> Option<RepeatedBlock> {
     let doc = &page.document;
-    // Rows of one grid share their loose selector: they are one candidate.
-    let mut candidates: HashMap<String, Candidate<'_>> = HashMap::new();
-    // Inside an interrupted `html.outline` call the walk stops early (its result is thrown
-    // away); the planner's own outline is never interrupted.
-    let mut ticker = crate::page::interrupt::Ticker::default();
-    for parent in doc
-        .root_element()
-        .descendants()
-        .filter_map(ElementRef::wrap)
-    {
-        if ticker.stop() {
-            break;
-        }
-        if matches!(
-            parent.value().name(),
-            "head" | "select" | "script" | "style" | "svg"
-        ) {
-            continue;
-        }
-        let mut groups: HashMap<String, Vec<ElementRef<'_>>> = HashMap::new();
-        for child in parent.children().filter_map(ElementRef::wrap) {
-            if matches!(
-                child.value().name(),
-                "script" | "style" | "br" | "hr" | "meta" | "link" | "template" | "option"
-            ) {
-                continue;
-            }
-            groups.entry(signature(child)).or_default().push(child);
-        }
-        for (sig, items) in groups {
-            // Pairs count too: a grid of two-card rows is one list once its rows are merged.
-            if items.len() < 2 {
-                continue;
-            }
-            let chars: usize = items
-                .iter()
-                .map(|el| el.text().map(str::len).sum::<usize>())
-                .sum();
-            let count = items.len();
-            let key = format!("{} > {sig}", simple_selector(parent));
-            let candidate = candidates.entry(key).or_insert_with(|| Candidate {
-                chrome: in_chrome(items[0]),
-                parent,
-                sig,
-                items,
-                total: 0,
-                text_chars: 0,
-            });
-            candidate.total += count;
-            candidate.text_chars += chars;
-        }
-    }
-    let mut ranked: Vec<(f64, String, Candidate<'_>)> = candidates
-        .into_iter()
-        .filter(|(_, c)| c.total >= 3)
-        .map(|(key, c)| (pre_score(&c), key, c))
-        .collect();
-    ranked.sort_by(|a, b| {
-        b.0.partial_cmp(&a.0)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then_with(|| a.1.cmp(&b.1))
-    });
-    let mut blocks: Vec<(RepeatedBlock, Vec<NodeId>)> = ranked
-        .into_iter()
-        .take(MAX_DESCRIBED)
-        .filter_map(|(_, _, c)| describe_block(page, c.parent, &c.sig, &c.items))
-        .collect();
-    let mut seen = std::collections::HashSet::new();
-    blocks.retain(|(b, _): &(RepeatedBlock, Vec<NodeId>)| seen.insert(b.selector.clone()));
-    demote_containers(doc, &mut blocks);
-    let mut blocks: Vec<RepeatedBlock> = blocks.into_iter().map(|(block, _)| block).collect();
-    blocks.sort_by(|a, b| {
-        b.score
-            .partial_cmp(&a.score)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then_with(|| a.selector.cmp(&b.selector))
-    });
-    blocks.truncate(MAX_BLOCKS);
-    blocks
-}
-
-/// A block whose items each hold another content list is a set of sections ("Technology",
-/// "Science", each with its cards), not the items themselves; and a list spread over several
-/// items of another list (the tags of each card) is part of those items. Both drop well below
-/// the list that is the page's items.
-fn demote_containers(doc: &Html, blocks: &mut [(RepeatedBlock, Vec<NodeId>)]) {
-    let item_sets: Vec<(usize, std::collections::HashSet<NodeId>)> = blocks
+    let items: Vec<ElementRef<'_>> = list
+        .records
         .iter()
-        .enumerate()
-        .filter(|(_, (b, _))| !b.in_chrome && b.count >= 3)
-        .map(|(index, (_, ids))| (index, ids.iter().copied().collect()))
-        .collect();
-    let mut demote = vec![false; blocks.len()];
-    // Text sizes are read once: a holder can be a large part of the page, and every pair of
-    // blocks is compared.
-    let mut holder_chars: HashMap<NodeId, usize> = HashMap::new();
-    for (index, (_, ids)) in blocks.iter().enumerate() {
-        let item_chars: Vec<usize> = ids
-            .iter()
-            .take(50)
-            .map(|id| {
-                doc.tree
-                    .get(*id)
-                    .and_then(ElementRef::wrap)
-                    .map_or(0, text_len)
-            })
-            .collect();
-        for (other, outer_items) in &item_sets {
-            if *other == index {
-                continue;
-            }
-            // Which items of the other block hold this block's items, and how much of the
-            // text held is this block's.
-            let mut holders: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
-            let mut held_chars = 0;
-            for (node, chars) in ids
-                .iter()
-                .take(50)
-                .zip(&item_chars)
-                .filter_map(|(id, chars)| doc.tree.get(*id).map(|node| (node, chars)))
-            {
-                if let Some(holder) = node
-                    .ancestors()
-                    .map(|a| a.id())
-                    .find(|a| outer_items.contains(a))
-                {
-                    holders.insert(holder);
-                    held_chars += chars;
-                }
-            }
-            if holders.len() >= 2 && short_items(doc, ids) {
-                // Short labels spread over several items of the other list (each card's tags):
-                // part of its items. Cards spread over sections are not short.
-                demote[index] = true;
-            } else if holders.len() == 1
-                && holders.iter().all(|id| {
-                    let chars = *holder_chars.entry(*id).or_insert_with(|| {
-                        doc.tree
-                            .get(*id)
-                            .and_then(ElementRef::wrap)
-                            .map_or(0, text_len)
-                    });
-                    held_chars * 2 >= chars
-                })
-            {
-                // Inside one item of the other list, and most of its text: that item is a
-                // section holding this list. A small menu inside one entry (a row's "Want to
-                // read" dropdown) does not make the entry a section.
-                demote[*other] = true;
-            }
-        }
-    }
-    for ((block, _), demoted) in blocks.iter_mut().zip(demote) {
-        if demoted {
-            block.score *= 0.3;
-        }
-    }
-}
-
-/// Characters of text in an element, without the whitespace around its text nodes (cheaper
-/// than [`text_of`], for comparing sizes).
-fn text_len(element: ElementRef<'_>) -> usize {
-    element.text().map(|t| t.trim().len()).sum()
-}
-
-/// Whether a block's items are labels (tags, chips) rather than entries: median text under
-/// 40 characters.
-fn short_items(doc: &Html, ids: &[NodeId]) -> bool {
-    let mut lengths: Vec<usize> = ids
-        .iter()
-        .take(21)
+        .filter_map(|record| record.first())
         .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
-        .map(|el| text_of(el).chars().count())
         .collect();
-    lengths.sort_unstable();
-    lengths
-        .get(lengths.len() / 2)
-        .is_some_and(|median| *median < 40)
-}
-
-fn describe_block(
-    page: &Page,
-    parent: ElementRef<'_>,
-    sig: &str,
-    group: &[ElementRef<'_>],
-) -> Option<(RepeatedBlock, Vec<NodeId>)> {
-    let non_empty = group.iter().filter(|el| !text_of(**el).is_empty()).count();
-    if non_empty * 2 < group.len() {
-        return None;
-    }
-    let (selector, items) = unique_selector(&page.document, parent, sig, group)?;
-    if items.len() < 3 {
-        return None;
-    }
-    let texts: Vec<String> = items.iter().map(|el| text_of(*el)).collect();
-    let chrome = in_chrome(items[0]);
+    // The items exactly; else with a few more of their shape the detector left out (a
+    // featured card among the products), which are items to a reader too.
+    let selector = selector_for(doc, &items)
+        .or_else(|| selector_covering(doc, &items, (items.len() / COVERING_SHARE).max(1)))?;
+    let items: Vec<ElementRef<'_>> = match parse_selector(&selector) {
+        Ok(css) => doc.select(&css).filter(|el| shows_something(*el)).collect(),
+        Err(_) => return None,
+    };
     let fields = field_candidates(page, &items);
-    let score = block_score(&texts, &items, &fields, chrome);
-    let ids = items.iter().map(|el| el.id()).collect();
-    let block = RepeatedBlock {
+    Some(RepeatedBlock {
         selector,
         count: items.len(),
-        sample: texts
+        sample: items
             .iter()
+            .map(|el| text_of(*el))
             .filter(|t| !t.is_empty())
             .take(3)
-            .map(|t| shorten(t, SAMPLE_CHARS))
+            .map(|t| shorten(&t, SAMPLE_CHARS))
             .collect(),
-        in_chrome: chrome,
-        score,
+        in_chrome: list.chrome,
+        score: list.score,
         fields,
-    };
-    Some((block, ids))
-}
-
-/// A selector for the items: the item shape under its parent's shape. When that also matches
-/// same-shaped items in other containers outside page chrome, it is kept with all of them
-/// (a list split over grid rows is one list to a reader); otherwise ancestors are added
-/// until nothing else on the page matches.
-fn unique_selector<'a>(
-    doc: &'a Html,
-    parent: ElementRef<'_>,
-    sig: &str,
-    items: &[ElementRef<'_>],
-) -> Option<(String, Vec<ElementRef<'a>>)> {
-    let mut path = vec![simple_selector(parent)];
-    let mut ancestor = parent.parent().and_then(ElementRef::wrap);
-    for _ in 0..6 {
-        let css = format!("{} > {sig}", path.join(" > "));
-        let selector = parse_selector(&css).ok()?;
-        let matched: Vec<ElementRef<'a>> = doc.select(&selector).collect();
-        if matched.len() == items.len() && matched.iter().zip(items).all(|(a, b)| a.id() == b.id())
-        {
-            return Some((css, matched));
-        }
-        // Same-shaped containers outside page chrome (grid rows, columns of one catalog)
-        // hold one list: the loose selector that spans them wins over an exact one.
-        if path.len() == 1 && matched.len() > items.len() && matched.iter().all(|m| !in_chrome(*m))
-        {
-            return Some((css, matched));
-        }
-        // An id is unique: past it, more ancestors cannot help.
-        if path[0].contains('#') {
-            break;
-        }
-        let Some(next) = ancestor else { break };
-        path.insert(0, simple_selector(next));
-        ancestor = next.parent().and_then(ElementRef::wrap);
-    }
-    None
-}
-
-/// A cheap upper estimate of [`block_score`] from size, text and chrome alone.
-fn pre_score(candidate: &Candidate<'_>) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
-    let count = candidate.total as f64;
-    let average = candidate.text_chars / candidate.total.max(1);
-    let chrome = if candidate.chrome { 0.1 } else { 1.0 };
-    count.ln_1p() * length_factor(average) * chrome
-}
-
-/// Menu entries are one or two words; content items carry a sentence or more.
-fn length_factor(chars: usize) -> f64 {
-    match chars {
-        0..=8 => 0.15,
-        9..=20 => 0.5,
-        21..=400 => 1.0,
-        401..=2000 => 0.8,
-        _ => 0.5,
-    }
-}
-
-fn block_score(
-    texts: &[String],
-    items: &[ElementRef<'_>],
-    fields: &[FieldCandidate],
-    chrome: bool,
-) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
-    let count = items.len() as f64;
-    let mut lengths: Vec<usize> = texts.iter().map(String::len).collect();
-    lengths.sort_unstable();
-    let median = lengths[lengths.len() / 2];
-    let length_factor = length_factor(median);
-    let distinct = texts.iter().collect::<std::collections::HashSet<_>>().len();
-    #[allow(clippy::cast_precision_loss)]
-    let distinct_factor = distinct as f64 / count;
-    let has = |role: FieldRole| fields.iter().any(|f| f.role == role);
-    let field_bonus = 1.0
-        + 0.3 * f64::from(u8::from(has(FieldRole::Title)))
-        + 0.2 * f64::from(u8::from(has(FieldRole::Url)))
-        + 0.25
-            * f64::from(u8::from(
-                has(FieldRole::Price) || has(FieldRole::Score) || has(FieldRole::Date),
-            ))
-        + 0.1 * f64::from(u8::from(has(FieldRole::Image)));
-    let in_main = items[0].ancestors().filter_map(ElementRef::wrap).any(|a| {
-        matches!(a.value().name(), "main" | "article")
-            || a.value()
-                .id()
-                .is_some_and(|id| id.contains("content") || id == "main")
-    });
-    let chrome_factor = if chrome { 0.1 } else { 1.0 };
-    // A comment thread is long and well-formed, but it is what readers said about the page.
-    let discussion_factor = if in_discussion(items[0]) { 0.3 } else { 1.0 };
-    let main_factor = if in_main { 1.3 } else { 1.0 };
-    (count.ln_1p())
-        * length_factor
-        * distinct_factor
-        * field_bonus
-        * chrome_factor
-        * discussion_factor
-        * main_factor
+    })
 }
 
 /// Finds the fields most items share, as specs relative to the item.

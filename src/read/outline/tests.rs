@@ -103,7 +103,7 @@ fn feature_flags_on_the_page_and_a_skip_link_target_are_not_chrome() {
 fn comment_thread_ranks_below_the_entries() {
     let entry = |n: usize| {
         format!(
-            r#"<div class="entry"><h3><a href="/e/{n}">Entry number {n} of the list</a></h3></div>"#
+            r#"<div class="entry"><h3><a href="/e/{n}">Entry number {n} of the list</a></h3><p>What entry {n} is about, in a line.</p></div>"#
         )
     };
     let comment = |n: usize| {

@@ -26,9 +26,8 @@ use serde_json::{Map, Value};
 
 use crate::page::Page;
 use crate::page::chrome::is_chrome_element;
-use crate::page::disclosure::is_shown_on_demand;
+use crate::page::disclosure::{is_main_content_gate, is_shown_on_demand};
 use crate::page::dom::simple_selector;
-use crate::page::interrupt::SelectChecked;
 
 pub use align::{Column, ColumnKind, NameSource};
 use shape::{Shape, containment, similarity};
@@ -152,6 +151,47 @@ pub fn find_all(page: &Page, max_records: usize) -> Vec<RecordList> {
         .chain(others)
         .filter(|list| !list.records.is_empty())
         .collect()
+}
+
+/// One of the page's lists, as the outline shows it: each record's elements, how much it
+/// looks like the page's content list, and whether it sits in the page's chrome.
+#[derive(Debug, Clone)]
+pub struct ListFound {
+    /// The elements of each record, in page order (the first one starts the record).
+    pub records: Vec<Vec<NodeId>>,
+    /// Its score (the main list's is the highest).
+    pub score: f64,
+    /// It sits in the page's chrome (header, navigation, footer, a menu, a dialog).
+    pub chrome: bool,
+}
+
+/// The page's lists, best first: the main list, then the next best lists that overlap neither
+/// it nor each other, chrome included, at most `max` in all. The one list detector: the
+/// outline's blocks are these lists.
+pub fn lists(page: &Page, max: usize) -> Vec<ListFound> {
+    let Some(ranked) = Ranked::of(page) else {
+        return Vec::new();
+    };
+    let best = ranked.main();
+    let others: Vec<ListFound> = ranked
+        .others(&best, max.saturating_sub(1))
+        .into_iter()
+        .map(ListFound::from)
+        .collect();
+    std::iter::once(ListFound::from(&best))
+        .chain(others)
+        .take(max)
+        .collect()
+}
+
+impl From<&Candidate> for ListFound {
+    fn from(candidate: &Candidate) -> Self {
+        Self {
+            records: candidate.records.clone(),
+            score: candidate.score,
+            chrome: candidate.chrome,
+        }
+    }
 }
 
 /// Share of the main list's score another list needs to count as one of the page's lists.
@@ -356,22 +396,12 @@ fn record_children(element: ElementRef<'_>) -> Vec<ElementRef<'_>> {
         .filter_map(ElementRef::wrap)
         .filter(|child| {
             !is_skipped(child.value().name())
-                && (!crate::read::content::is_hidden(*child) || is_shown_on_demand(*child))
-                && has_substance(*child)
+                && (!crate::read::content::is_hidden(*child)
+                    || is_shown_on_demand(*child)
+                    || is_main_content_gate(*child))
+                && crate::page::dom::shows_something(*child)
         })
         .collect()
-}
-
-/// Whether an element shows anything: text or an image.
-fn has_substance(element: ElementRef<'_>) -> bool {
-    element
-        .text()
-        .any(|t| t.chars().any(|c| !c.is_whitespace()))
-        || element.value().name() == "img"
-        || element
-            .descendants()
-            .filter_map(ElementRef::wrap)
-            .any(|d| d.value().name() == "img")
 }
 
 /// Every list of similar siblings on the page, plus lists merged across repeated parents.
@@ -386,6 +416,7 @@ fn candidates(page: &Page) -> Vec<Candidate> {
         return Vec::new();
     };
     let mut found = Vec::new();
+    let body_chars = text_chars(body);
     let mut stack = vec![body];
     // Inside an interrupted tool call, the walk stops early: the call's result is thrown away.
     let mut ticker = crate::page::interrupt::Ticker::default();
@@ -396,6 +427,18 @@ fn candidates(page: &Page) -> Vec<Candidate> {
         let kids = record_children(parent);
         for kid in kids.iter().rev() {
             stack.push(*kid);
+        }
+        // A form is never a record, and the lists inside one are mostly its options (filters,
+        // facets, questions); but ASP.NET pages wrap the whole page in one `<form>` under
+        // `<body>`, so such a form, holding most of the page's text, is walked like any
+        // container.
+        for form in parent
+            .children()
+            .filter_map(ElementRef::wrap)
+            .filter(|child| child.value().name() == "form" && parent.id() == body.id())
+            .filter(|form| text_chars(*form) * 2 > body_chars)
+        {
+            stack.push(form);
         }
         if let Some(rows) = rows_of_split_table(parent, &kids) {
             let key = format!("{}/tbody", tag_path(parent));
@@ -420,6 +463,11 @@ fn candidates(page: &Page) -> Vec<Candidate> {
     let merged = merge_across_parents(doc, &found);
     found.extend(merged);
     found
+}
+
+/// Characters of text under an element, without the whitespace around its text nodes.
+fn text_chars(element: ElementRef<'_>) -> usize {
+    element.text().map(|t| t.trim().len()).sum()
 }
 
 /// The rows of a table whose body is split over several `<tbody>` elements (the rows after
@@ -637,6 +685,32 @@ fn tag_path(element: ElementRef<'_>) -> String {
     tags.join("/")
 }
 
+/// What a candidate list holds and where it sits: what its score is made of (and what a
+/// fitted score would be made of: `eval_records --features` writes these for every candidate).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct ListFeatures {
+    /// Records in the list.
+    pub records: usize,
+    /// Characters of text per record, on average.
+    pub mean_chars: f64,
+    /// Characters that count toward the score, each record's capped at [`RECORD_CHARS_CAP`].
+    pub capped_chars: f64,
+    /// Text blocks per record, on average.
+    pub mean_slots: f64,
+    /// Share of the text that is link text.
+    pub link_share: f64,
+    /// Distinct link targets per record, on average.
+    pub mean_targets: f64,
+    /// Every record is one paragraph of prose.
+    pub all_prose: bool,
+    /// It sits in a landmark or an element named as chrome (header, navigation, footer, menu).
+    pub chrome: bool,
+    /// It sits in a consent banner or a dialog.
+    pub overlay: bool,
+    /// It sits in a comment thread.
+    pub discussion: bool,
+}
+
 /// How much a candidate looks like the list a person would point to, and whether it sits in
 /// the page's chrome.
 fn score(
@@ -645,6 +719,55 @@ fn score(
     sizes: &TextSizes,
     counts: &mut Counts,
 ) -> (f64, bool) {
+    match features(page, records, sizes, counts) {
+        Some(features) => (hand_score(&features), features.chrome || features.overlay),
+        None => (0.0, false),
+    }
+}
+
+/// The hand-set score of a list: its capped text, times a factor for fields per record, and
+/// factors for groups of links, menus, prose, chrome, dialogs and comment threads.
+fn hand_score(f: &ListFeatures) -> f64 {
+    let mut total = f.capped_chars;
+    // Groups of links (a directory of "nearby" searches, a mega menu's columns): each record
+    // is a heading over a run of links to as many places, its many "fields" only link texts.
+    // A product card links its image, title and button too, but to one place.
+    if f.link_share > 0.7 && f.mean_targets >= LINK_GROUP_LINKS {
+        total *= 0.3;
+    } else {
+        // Fields per record: a record shows several things (name, price, date…).
+        total *= 1.0 + (f.mean_slots.max(1.0)).ln() * 0.5;
+    }
+    // Menus, tag clouds and pagination: short records that are nothing but a link.
+    if f.link_share > 0.8 && f.mean_chars < 40.0 && f.mean_slots <= 1.5 {
+        total *= 0.3;
+    }
+    if f.all_prose {
+        total *= 0.3;
+    }
+    if f.chrome {
+        total *= 0.25;
+    }
+    if f.overlay {
+        total *= 0.1;
+    }
+    // A comment thread is long and well formed, but it is what readers said about the
+    // page's entries (blog posts and articles with comments below; the outline's factor
+    // for it, kept when the outline's blocks became these lists).
+    if f.discussion {
+        total *= DISCUSSION_FACTOR;
+    }
+    total
+}
+
+/// What a candidate holds and where it sits; `None` for fewer than [`MIN_RECORDS`] records
+/// or records with (almost) no text.
+fn features(
+    page: &Page,
+    records: &[Vec<NodeId>],
+    sizes: &TextSizes,
+    counts: &mut Counts,
+) -> Option<ListFeatures> {
     let doc = &page.document;
     let elements: Vec<Vec<ElementRef<'_>>> = records
         .iter()
@@ -656,43 +779,32 @@ fn score(
         .collect();
     let n = elements.len();
     if n < MIN_RECORDS {
-        return (0.0, false);
+        return None;
     }
     let stats: Vec<RecordStats> = elements.iter().map(|els| counts.record(els)).collect();
     let chars: usize = stats.iter().map(|s| s.chars).sum();
     let link_chars: usize = stats.iter().map(|s| s.link_chars).sum();
     let mean_chars = chars as f64 / n as f64;
     if mean_chars < 2.0 {
-        return (0.0, false);
+        return None;
     }
-    let mean_slots = stats.iter().map(|s| s.slots).sum::<usize>() as f64 / n as f64;
-    let mut total: f64 = stats
-        .iter()
-        .map(|s| s.chars.min(RECORD_CHARS_CAP) as f64)
-        .sum();
-    let link_share = if chars == 0 {
-        0.0
-    } else {
-        link_chars as f64 / chars as f64
+    let mut features = ListFeatures {
+        records: n,
+        mean_chars,
+        capped_chars: stats
+            .iter()
+            .map(|s| s.chars.min(RECORD_CHARS_CAP) as f64)
+            .sum(),
+        mean_slots: stats.iter().map(|s| s.slots).sum::<usize>() as f64 / n as f64,
+        link_share: if chars == 0 {
+            0.0
+        } else {
+            link_chars as f64 / chars as f64
+        },
+        mean_targets: stats.iter().map(|s| s.link_targets).sum::<usize>() as f64 / n as f64,
+        all_prose: stats.iter().all(|s| s.prose),
+        ..ListFeatures::default()
     };
-    // Groups of links (a directory of "nearby" searches, a mega menu's columns): each record
-    // is a heading over a run of links to as many places, its many "fields" only link texts.
-    // A product card links its image, title and button too, but to one place.
-    let mean_targets = stats.iter().map(|s| s.link_targets).sum::<usize>() as f64 / n as f64;
-    if link_share > 0.7 && mean_targets >= LINK_GROUP_LINKS {
-        total *= 0.3;
-    } else {
-        // Fields per record: a record shows several things (name, price, date…).
-        total *= 1.0 + (mean_slots.max(1.0)).ln() * 0.5;
-    }
-    // Menus, tag clouds and pagination: short records that are nothing but a link.
-    if link_share > 0.8 && mean_chars < 40.0 && mean_slots <= 1.5 {
-        total *= 0.3;
-    }
-    if stats.iter().all(|s| s.prose) {
-        total *= 0.3;
-    }
-    let mut chrome = false;
     if let Some(first) = elements.first().and_then(|r| r.first()) {
         let marks: Vec<ElementRef<'_>> = sizes.local_ancestors(*first).collect();
         // Chrome by tag or role counts at any size (a mega menu can hold half the page's
@@ -700,16 +812,30 @@ fn score(
         let structural = std::iter::once(*first)
             .chain(first.ancestors().filter_map(ElementRef::wrap))
             .any(crate::page::chrome::is_landmark);
-        if structural || marks.iter().any(|a| is_chrome_element(*a)) {
-            total *= 0.25;
-            chrome = true;
-        }
-        if marks.iter().any(|a| is_overlay(*a)) {
-            total *= 0.1;
-            chrome = true;
-        }
+        features.chrome = structural || marks.iter().any(|a| is_chrome_element(*a));
+        features.overlay = marks.iter().any(|a| is_overlay(*a));
+        // Any wrapper below `<body>` (a long thread holds most of the page's text), not
+        // `<body>` itself (WordPress marks every post page `comments-open`).
+        features.discussion = std::iter::once(*first)
+            .chain(first.ancestors().filter_map(ElementRef::wrap))
+            .take_while(|el| !matches!(el.value().name(), "body" | "html"))
+            .any(is_discussion);
     }
-    (total, chrome)
+    Some(features)
+}
+
+/// Every candidate list of the page with its features and its hand-set score, for fitting a
+/// score on labelled pages (`eval_records --features`); the records as their elements' ids.
+pub fn candidate_features(page: &Page) -> Vec<(Vec<Vec<NodeId>>, ListFeatures, f64)> {
+    let sizes = TextSizes::of(page);
+    let mut counts = Counts::default();
+    candidates(page)
+        .into_iter()
+        .filter_map(|c| {
+            let f = features(page, &c.records, &sizes, &mut counts)?;
+            Some((c.records, f, hand_score(&f)))
+        })
+        .collect()
 }
 
 /// Characters of text under each element, and the wrappers of the page's main content,
@@ -770,6 +896,19 @@ impl TextSizes {
                 None => self.chars.get(&a.id()).copied().unwrap_or_default() * 2 <= self.page,
             })
     }
+}
+
+/// How much less a comment thread counts than a list of the page's own entries.
+const DISCUSSION_FACTOR: f64 = 0.3;
+
+/// Whether an element holds readers' comments (`div#comment_list`, `ol.commentlist`).
+fn is_discussion(element: ElementRef<'_>) -> bool {
+    let el = element.value();
+    el.id().into_iter().chain(el.classes()).any(|name| {
+        name.to_ascii_lowercase()
+            .split(['-', '_'])
+            .any(|token| matches!(token, "comment" | "comments" | "commentlist"))
+    })
 }
 
 /// Words in ids and classes of consent banners and dialogs: their lists (cookie vendors,
@@ -901,25 +1040,6 @@ fn has_link_or_image(element: ElementRef<'_>) -> bool {
 
 /// A short selector matching exactly the records' first elements, when there is one.
 fn record_selector(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Option<String> {
-    let first = records.first()?.first()?;
-    let parent = first.parent().and_then(ElementRef::wrap)?;
-    let candidates = [
-        format!("{} > {}", simple_selector(parent), simple_selector(*first)),
-        format!("{} > {}", simple_selector(parent), first.value().name()),
-    ];
-    let wanted: Vec<NodeId> = records
-        .iter()
-        .filter_map(|r| r.first())
-        .map(|e| e.id())
-        .collect();
-    candidates.into_iter().find(|css| {
-        scraper::Selector::parse(css).is_ok_and(|selector| {
-            let got: Vec<NodeId> = page
-                .document
-                .select_checked(&selector)
-                .map(|e| e.id())
-                .collect();
-            got == wanted
-        })
-    })
+    let firsts: Vec<ElementRef<'_>> = records.iter().filter_map(|r| r.first().copied()).collect();
+    crate::page::dom::selector_for(&page.document, &firsts)
 }

@@ -476,3 +476,93 @@ fn two_sections_whose_lists_are_named_apart_give_both_lists() {
     assert_eq!(list.total, 8);
     assert_eq!(list.records[4]["title"], "Health story number 1");
 }
+
+fn product_cards(n: usize) -> String {
+    (1..=n)
+        .map(|i| {
+            format!(
+                "<li class='card'><h3><a href='/p/{i}'>Product number {i} with a name</a></h3><span class='price'>${i}.99</span></li>"
+            )
+        })
+        .collect()
+}
+
+fn described_cards(n: usize) -> String {
+    (1..=n)
+        .map(|i| {
+            format!(
+                "<li class='card'><h3><a href='/p/{i}'>Product number {i} with a name</a></h3>\
+                 <p>What product {i} is for, said in a sentence of a fair length.</p><span class='price'>${i}.99</span></li>"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_page_wrapped_in_one_form_under_body_still_has_its_list() {
+    // ASP.NET WebForms pages put the whole page in `<form id="aspnetForm">`.
+    let html = format!(
+        "<html><body><form id='aspnetForm' method='post'><div><h1>Our products</h1>\
+         <ul class='products'>{}</ul></div></form></body></html>",
+        product_cards(4)
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 4);
+    assert_eq!(
+        list.records[0]["title"],
+        json!("Product number 1 with a name")
+    );
+}
+
+#[test]
+fn the_options_of_a_form_inside_the_page_are_no_list() {
+    // A filter form's options are not the page's entries, however many.
+    let options: String = (1..=12)
+        .map(|i| {
+            format!(
+                "<li><label><input type='checkbox'> Brand number {i} of the filter</label></li>"
+            )
+        })
+        .collect();
+    let html = page(
+        &format!(
+            "<form class='filters'><ul>{options}</ul></form><ul class='products'>{}</ul>",
+            product_cards(4)
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 4, "{:?}", list.records.first());
+}
+
+#[test]
+fn main_content_hidden_until_scripts_run_is_read() {
+    // A content lock ships the whole collection in `display:none` under `<main>`.
+    let html = format!(
+        "<html><body><nav><ul><li><a href='/'>Home</a></li><li><a href='/a'>About</a></li><li><a href='/c'>Contact</a></li></ul></nav>\
+         <main><div class='lockdown-content' style='display:none'><ul class='products'>{}</ul></div></main></body></html>",
+        product_cards(5)
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 5);
+    assert_eq!(
+        list.records[0]["title"],
+        json!("Product number 1 with a name")
+    );
+}
+
+#[test]
+fn a_comment_thread_scores_below_the_entries_it_follows() {
+    let comments: String = (1..=8)
+        .map(|i| format!("<div class='comment'><a href='/u/{i}'>reader{i}</a><p>Comment {i}: a long message about the products, with opinions and many more words than an entry has.</p></div>"))
+        .collect();
+    let html = page(
+        &format!(
+            "<ul class='products'>{}</ul><div id='comment_list'>{comments}</div>",
+            described_cards(4)
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 4, "{:?}", list.records.first());
+}
