@@ -350,3 +350,127 @@ impl Crawl {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::settings::Settings;
+
+    /// A fetcher that never asks robots.txt (nothing here touches the network) and settings
+    /// with a small frontier.
+    fn parts(max_frontier: usize) -> (Fetcher, CrawlSettings) {
+        let mut settings = Settings::defaults();
+        settings.fetch.respect_robots = false;
+        settings.crawl.max_frontier = max_frontier;
+        (Fetcher::new(&settings.fetch).unwrap(), settings.crawl)
+    }
+
+    fn links(urls: &[&str]) -> PageLinks {
+        PageLinks {
+            links: urls.iter().map(|u| (*u).to_owned()).collect(),
+            ..PageLinks::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn the_frontier_never_holds_more_than_its_bound_and_counts_what_it_drops() {
+        let (fetcher, settings) = parts(3);
+        let seed = vec!["http://a.test/".to_owned()];
+        let mut crawl = Crawl::new(&CrawlOptions::default(), &seed, &settings);
+        let many: Vec<String> = (0..10).map(|i| format!("http://a.test/p{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        crawl
+            .offer_links(&fetcher, "http://a.test/", &links(&many), 0)
+            .await;
+        assert_eq!(crawl.frontier.len(), 3);
+        assert_eq!(crawl.skipped.get(&SkipRule::FrontierFull), Some(&7));
+        // A URL dropped for room is not "seen": it may be offered again once there is room.
+        assert!(!crawl.seen.contains("http://a.test/p9"));
+    }
+
+    #[tokio::test]
+    async fn depth_and_page_budget_bound_the_crawl() {
+        let (fetcher, settings) = parts(100);
+        let seed = vec!["http://a.test/".to_owned()];
+        let options = CrawlOptions {
+            max_pages: Some(2),
+            max_depth: Some(1),
+            ..CrawlOptions::default()
+        };
+        let mut crawl = Crawl::new(&options, &seed, &settings);
+        crawl
+            .offer_links(
+                &fetcher,
+                "http://a.test/",
+                &links(&["http://a.test/x", "http://a.test/y"]),
+                0,
+            )
+            .await;
+        crawl
+            .offer_links(
+                &fetcher,
+                "http://a.test/x",
+                &links(&["http://a.test/deep"]),
+                1,
+            )
+            .await;
+        assert_eq!(crawl.skipped.get(&SkipRule::TooDeep), Some(&1));
+        assert_eq!(crawl.next().unwrap().url, "http://a.test/x");
+        assert!(
+            crawl.next().is_none(),
+            "the seed and one page make max_pages 2"
+        );
+        assert_eq!(crawl.end(false).rule, CrawlEndRule::MaxPages);
+    }
+
+    #[test]
+    fn a_repeat_by_content_or_canonical_is_not_answered_again() {
+        let (_, settings) = parts(100);
+        let seed = vec!["http://a.test/".to_owned()];
+        let mut crawl = Crawl::new(&CrawlOptions::default(), &seed, &settings);
+        let page = |hash, canonical: Option<&str>| PageLinks {
+            content_hash: hash,
+            canonical: canonical.map(str::to_owned),
+            ..PageLinks::default()
+        };
+        assert!(crawl.read("http://a.test/", &page(1, None)).is_none());
+        let repeat = crawl.read("http://a.test/copy", &page(1, None)).unwrap();
+        assert_eq!(repeat.rule, SkipRule::DuplicateContent);
+        assert_eq!(repeat.found_on.as_deref(), Some("http://a.test/"));
+        assert!(
+            crawl
+                .read("http://a.test/b?ref=1", &page(2, Some("http://a.test/b")))
+                .is_none()
+        );
+        let by_canonical = crawl
+            .read("http://a.test/b?ref=2", &page(3, Some("/b")))
+            .is_none();
+        assert!(by_canonical, "an unparsable canonical is ignored");
+        let again = crawl
+            .read("http://a.test/b?ref=3", &page(4, Some("http://a.test/b")))
+            .unwrap();
+        assert_eq!(again.rule, SkipRule::Duplicate);
+    }
+
+    #[test]
+    fn options_past_the_settings_are_refused_by_name() {
+        let (_, settings) = parts(100);
+        let refused = |options: CrawlOptions| options.check(&settings).unwrap_err().code;
+        assert_eq!(
+            refused(CrawlOptions {
+                max_pages: Some(0),
+                ..Default::default()
+            }),
+            "invalid_crawl"
+        );
+        assert_eq!(
+            refused(CrawlOptions {
+                max_depth: Some(settings.max_depth + 1),
+                ..Default::default()
+            }),
+            "invalid_crawl"
+        );
+        assert!(CrawlOptions::default().check(&settings).is_ok());
+    }
+}
