@@ -274,6 +274,9 @@ impl AppState {
         origin: RunOrigin,
     ) -> Result<String, StartRefusal> {
         let mut valid = request.validate(&self.settings.limits)?;
+        if let Some(crawl) = &valid.crawl {
+            crawl.check(&self.settings.crawl)?;
+        }
         valid.request_id = origin.request_id;
         let deps = self.run_deps(&valid)?;
         let key = origin.key.map(|KeyId(position)| position);
@@ -451,5 +454,6 @@ pub fn markdown_request(urls: Vec<String>) -> ScrapeRequest {
         max_pages: None,
         max_detail_pages: None,
         render: Default::default(),
+        crawl: None,
     }
 }

@@ -36,6 +36,33 @@ pub struct Settings {
     pub store: StoreSettings,
     /// The headless browser that renders pages built by scripts.
     pub browser: BrowserSettings,
+    /// Whole sites: `crawl` on scrape requests and `POST /api/map`.
+    pub crawl: CrawlSettings,
+}
+
+/// `[crawl]`
+#[derive(Debug, Clone, Deserialize)]
+pub struct CrawlSettings {
+    /// Pages a crawl reads when the request does not say.
+    pub default_max_pages: u32,
+    /// Pages a crawl may read at most (a request asking for more is refused).
+    pub max_pages: u32,
+    /// Link depth from the seeds when the request does not say.
+    pub default_max_depth: u32,
+    /// Link depth a request may ask for at most.
+    pub max_depth: u32,
+    /// URLs waiting in a crawl's frontier at most; links past it are dropped and counted.
+    pub max_frontier: usize,
+    /// Sitemap documents one crawl or map reads at most (indexes included).
+    pub max_sitemaps: usize,
+    /// URLs a map returns when the request does not say.
+    pub map_default_limit: usize,
+    /// URLs a map may return at most.
+    pub map_max_limit: usize,
+    /// Pages a map's link walk fetches at most (it reads links, never extracts).
+    pub map_max_link_pages: usize,
+    /// Link depth of a map's walk from the given URL.
+    pub map_link_depth: u32,
 }
 
 /// `[server]`

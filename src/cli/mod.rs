@@ -21,6 +21,7 @@ use crate::output::OutputFormat;
 use crate::run::{PlannerChoice, StartError};
 use crate::settings::{LogFormat, Settings};
 
+mod crawl;
 mod progress;
 mod remote;
 mod replay;
@@ -62,6 +63,11 @@ enum Command {
     Sessions(SessionsArgs),
     /// Print a stored run again: its steps on stderr, its answer on stdout.
     Replay(ReplayArgs),
+    /// Scrape a whole site from URLs: its sitemaps' pages and the pages its links reach, each
+    /// answered with the same instructions.
+    Crawl(crawl::CrawlArgs),
+    /// List a site's URLs (sitemaps, then a shallow walk of its links), without extracting.
+    Map(crawl::MapArgs),
 }
 
 /// `scrape-agent serve`.
@@ -150,6 +156,9 @@ struct RunArgs {
     session_id: Option<String>,
     #[command(flatten)]
     server: ServerArgs,
+    /// The crawl `scrape-agent crawl` asks for (no flag of `run`).
+    #[arg(skip)]
+    crawl: Option<crate::run::crawl::CrawlOptions>,
 }
 
 /// `--format`.
@@ -318,6 +327,8 @@ pub async fn main() -> ExitCode {
     let allow_private = match &command {
         Command::Serve(serve) => serve.private.allow_private,
         Command::Run(run) => run.private.allow_private,
+        Command::Crawl(crawl) => crawl.private.allow_private,
+        Command::Map(map) => map.private.allow_private,
         _ => false,
     };
     if allow_private {
@@ -331,6 +342,8 @@ pub async fn main() -> ExitCode {
         Command::Tools(args) => tools::list(&args),
         Command::Sessions(args) => sessions::list(settings, args).await,
         Command::Replay(args) => replay::replay(settings, args).await,
+        Command::Crawl(args) => run::run(settings, args.into_run()).await,
+        Command::Map(args) => crawl::map(settings, args).await,
     };
     match outcome {
         Ok(exit) => exit.into(),

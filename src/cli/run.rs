@@ -65,6 +65,7 @@ fn scrape_request(args: &RunArgs) -> Result<ScrapeRequest, CliError> {
         max_pages: args.max_pages,
         max_detail_pages: args.max_detail_pages,
         render: crate::events::RenderMode::Auto,
+        crawl: args.crawl.clone(),
     })
 }
 
@@ -118,7 +119,10 @@ async fn run_here(
 ) -> Result<String, CliError> {
     // Checked first: a mistake in the request needs no store. `start_run` checks it again
     // (the same pure check, so the same answer) as it does for every face.
-    request.clone().validate(&settings.limits)?;
+    let valid = request.clone().validate(&settings.limits)?;
+    if let Some(crawl) = &valid.crawl {
+        crawl.check(&settings.crawl)?;
+    }
     let scratch = ScratchStore::new();
     settings.database.url = scratch.url();
     settings.database.max_connections = settings.database.max_connections.clamp(1, 4);

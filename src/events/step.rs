@@ -313,6 +313,120 @@ pub enum NavigateDetails {
     LoadMore(GrowRound),
     /// The browser scrolled to the end of the page and it grew (or stopped growing).
     Scroll(GrowRound),
+    /// A crawl reads a page it discovered next.
+    Crawl(CrawlPage),
+    /// A crawl left a page out by a trap rule (the first time each rule fires), or did not
+    /// answer a page it read (the same content again).
+    CrawlSkip(CrawlSkip),
+    /// The crawl ended, and why.
+    CrawlEnd(CrawlEnd),
+}
+
+/// Where a crawled or mapped URL was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FoundBy {
+    /// A URL of the request (a seed).
+    Seed,
+    /// A sitemap of the site.
+    Sitemap,
+    /// A link on a page read.
+    Link,
+}
+
+/// A page a crawl discovered and reads next.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CrawlPage {
+    /// The page (normalised).
+    pub to: String,
+    /// Links from the nearest seed (sitemap pages count as 1).
+    pub depth: u32,
+    /// The page whose link led here (absent for sitemap pages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_on: Option<String>,
+    /// How it was found.
+    pub found_by: FoundBy,
+}
+
+/// A URL a crawl or map left out, and the rule that did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CrawlSkip {
+    /// The URL left out.
+    pub url: String,
+    /// The rule.
+    pub rule: SkipRule,
+    /// The page the link was on, or (for `duplicate_content`) the page read first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_on: Option<String>,
+}
+
+/// Why a URL is not walked.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum SkipRule {
+    /// Not http(s).
+    NotHttp,
+    /// Another site (or a subdomain, without `allow_subdomains`).
+    OffSite,
+    /// The path matches none of the `include` patterns.
+    NotIncluded,
+    /// The path matches an `exclude` pattern.
+    Excluded,
+    /// robots.txt disallows it for our user agent.
+    Robots,
+    /// Seen already (the same page in its normal form, or its canonical URL).
+    Duplicate,
+    /// A trap: the same path segment again and again (relative links that loop).
+    RepeatingPath,
+    /// A trap: a query string that keeps growing (too many or repeated parameters).
+    GrowingQuery,
+    /// A trap: a calendar (more dated variants of one page than a walk reads).
+    Calendar,
+    /// A trap: the same content as a page read already, under another URL.
+    DuplicateContent,
+    /// Deeper than `max_depth` links from a seed.
+    TooDeep,
+    /// The frontier is full (`crawl.max_frontier`).
+    FrontierFull,
+}
+
+impl SkipRule {
+    /// Whether the rule names a trap (shown in the stream the first time it fires).
+    pub fn is_trap(self) -> bool {
+        matches!(
+            self,
+            Self::RepeatingPath | Self::GrowingQuery | Self::Calendar | Self::DuplicateContent
+        )
+    }
+}
+
+/// Why a crawl ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CrawlEndRule {
+    /// `max_pages` pages were read.
+    MaxPages,
+    /// No page in scope was left to read.
+    SiteExhausted,
+    /// The run stopped (cancelled, timed out, shutting down).
+    Stopped,
+}
+
+/// The end of a crawl: the rule, what was read and what was left.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CrawlEnd {
+    /// The rule that ended it.
+    pub rule: CrawlEndRule,
+    /// Pages read (seeds included).
+    pub pages: u32,
+    /// URLs still waiting in the frontier.
+    pub queued: usize,
+    /// URLs left out, by rule.
+    pub skipped: std::collections::BTreeMap<SkipRule, usize>,
 }
 
 /// One round of growing a script-built list in the browser.

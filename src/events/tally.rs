@@ -77,7 +77,10 @@ impl RunTally {
             | StepPayload::Navigate(
                 NavigateDetails::Stop(_)
                 | NavigateDetails::LoadMore(_)
-                | NavigateDetails::Scroll(_),
+                | NavigateDetails::Scroll(_)
+                | NavigateDetails::Crawl(_)
+                | NavigateDetails::CrawlSkip(_)
+                | NavigateDetails::CrawlEnd(_),
             )
             | StepPayload::Render(_)
             | StepPayload::ToolCall(_)

@@ -6,6 +6,7 @@ pub mod guard;
 #[cfg(test)]
 mod guard_props;
 pub mod robots;
+pub mod sitemap;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -52,6 +53,39 @@ pub struct FetchedPage {
     pub redirects: Vec<String>,
     /// Attempts made (1 when no retry was needed).
     pub attempts: u32,
+}
+
+/// A fetched document of any type, undecoded (see [`Fetcher::fetch_bytes`]).
+#[derive(Debug, Clone)]
+pub struct FetchedBody {
+    /// The URL that answered, after redirects.
+    pub final_url: Url,
+    /// HTTP status of the final response.
+    pub status: u16,
+    /// The response's Content-Type.
+    pub content_type: String,
+    /// The body as received (at most `fetch.max_body_bytes`).
+    pub body: Vec<u8>,
+    /// Redirect hops followed, in order.
+    pub redirects: Vec<String>,
+    /// Attempts made (1 when no retry was needed).
+    pub attempts: u32,
+}
+
+/// What a fetch accepts: an HTML page, or any document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Html,
+    Any,
+}
+
+impl Want {
+    fn accept(self) -> &'static str {
+        match self {
+            Self::Html => "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+            Self::Any => "application/xml,text/xml;q=0.9,*/*;q=0.5",
+        }
+    }
 }
 
 /// How an operator allows private addresses on purpose, said in every `blocked_address` error.
@@ -229,13 +263,70 @@ impl Fetcher {
     /// # Errors
     /// A [`FetchError`] saying why no page could be had.
     pub async fn fetch_html(&self, raw_url: &str) -> Result<FetchedPage, FetchError> {
+        let body = self.fetch(raw_url, Want::Html).await?;
+        let (html, encoding) = charset::decode(&body.body, &body.content_type);
+        Ok(FetchedPage {
+            final_url: body.final_url,
+            status: body.status,
+            content_type: body.content_type,
+            html,
+            bytes: body.body.len() as u64,
+            encoding,
+            redirects: body.redirects,
+            attempts: body.attempts,
+        })
+    }
+
+    /// Fetches any document (a sitemap, XML or gzip) as bytes, with the same guard, robots
+    /// rules, politeness, retries and body cap as a page.
+    ///
+    /// # Errors
+    /// A [`FetchError`] saying why no document could be had.
+    pub async fn fetch_bytes(&self, raw_url: &str) -> Result<FetchedBody, FetchError> {
+        self.fetch(raw_url, Want::Any).await
+    }
+
+    /// The `Sitemap:` lines of the robots.txt of `url`'s origin (read through the same cache
+    /// as its rules).
+    pub async fn robots_sitemaps(&self, url: &Url) -> Vec<String> {
+        self.robots.sitemaps(url).await
+    }
+
+    /// Whether the address guard lets us fetch `url` at all (its scheme, and every address
+    /// its host name resolves to), without fetching it: for answers that must refuse a
+    /// target before doing any work (a map).
+    ///
+    /// # Errors
+    /// [`FetchError::InvalidUrl`], [`FetchError::BlockedAddress`], or
+    /// [`FetchError::Network`] when the name does not resolve.
+    pub async fn check_target(&self, url: &Url) -> Result<(), FetchError> {
+        self.check(url)?;
+        let Some(Host::Domain(name)) = url.host() else {
+            return Ok(());
+        };
+        if self.guard.allows_private() {
+            return Ok(());
+        }
+        match self.guard.resolve(name, self.proxied).await {
+            Ok(_) => Ok(()),
+            Err(err) if err.is_refusal() => Err(FetchError::BlockedAddress(err.to_string())),
+            Err(err) => Err(FetchError::Network(format!("cannot resolve {name}: {err}"))),
+        }
+    }
+
+    /// Whether robots.txt lets us fetch `url` (always, when `fetch.respect_robots` is off).
+    pub async fn robots_allow(&self, url: &Url) -> bool {
+        !self.settings.respect_robots || self.robots.allowed(url).await
+    }
+
+    async fn fetch(&self, raw_url: &str, want: Want) -> Result<FetchedBody, FetchError> {
         let url =
             Url::parse(raw_url).map_err(|e| FetchError::InvalidUrl(format!("`{raw_url}`: {e}")))?;
         let mut attempt = 0;
         let mut budget = NetworkBudget::new(self.settings.timeout_secs);
         loop {
             attempt += 1;
-            match self.fetch_once(url.clone(), &mut budget).await {
+            match self.fetch_once(url.clone(), want, &mut budget).await {
                 Ok(mut page) => {
                     page.attempts = attempt;
                     return Ok(page);
@@ -260,8 +351,9 @@ impl Fetcher {
     async fn fetch_once(
         &self,
         mut url: Url,
+        want: Want,
         budget: &mut NetworkBudget,
-    ) -> Result<FetchedPage, FetchError> {
+    ) -> Result<FetchedBody, FetchError> {
         let mut redirects = Vec::new();
         loop {
             self.check(&url)?;
@@ -283,10 +375,7 @@ impl Fetcher {
             let request = self
                 .client
                 .get(url.clone())
-                .header(
-                    reqwest::header::ACCEPT,
-                    "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
-                )
+                .header(reqwest::header::ACCEPT, want.accept())
                 .send();
             let response = budget
                 .spend(request)
@@ -310,7 +399,7 @@ impl Fetcher {
                 continue;
             }
             return budget
-                .spend(self.read_page(url, redirects, response))
+                .spend(self.read_page(url, want, redirects, response))
                 .await?;
         }
     }
@@ -318,9 +407,10 @@ impl Fetcher {
     async fn read_page(
         &self,
         url: Url,
+        want: Want,
         redirects: Vec<String>,
         response: reqwest::Response,
-    ) -> Result<FetchedPage, FetchError> {
+    ) -> Result<FetchedBody, FetchError> {
         let status = response.status();
         if !status.is_success() {
             if status == StatusCode::TOO_MANY_REQUESTS {
@@ -334,7 +424,7 @@ impl Fetcher {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_owned();
-        if !charset::is_html_content_type(&content_type) {
+        if want == Want::Html && !charset::is_html_content_type(&content_type) {
             return Err(FetchError::NotHtml(content_type));
         }
         let cap = self.settings.max_body_bytes;
@@ -353,14 +443,11 @@ impl Fetcher {
             }
             body.extend_from_slice(&chunk);
         }
-        let (html, encoding) = charset::decode(&body, &content_type);
-        Ok(FetchedPage {
+        Ok(FetchedBody {
             final_url: url,
             status: status.as_u16(),
             content_type,
-            html,
-            bytes: body.len() as u64,
-            encoding,
+            body,
             redirects,
             attempts: 1,
         })

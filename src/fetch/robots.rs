@@ -104,6 +104,18 @@ impl RobotsCache {
         }
     }
 
+    /// The `Sitemap:` lines of the robots.txt of `url`'s origin (none without one).
+    pub async fn sitemaps(&self, url: &Url) -> Vec<String> {
+        match self
+            .rules(url.origin().ascii_serialization())
+            .await
+            .as_ref()
+        {
+            Rules::AllowAll => Vec::new(),
+            Rules::Parsed(robot) => robot.sitemaps.clone(),
+        }
+    }
+
     async fn rules(&self, origin: String) -> Arc<Rules> {
         if let Some((read_at, rules)) = self.origins.get(&origin) {
             if read_at.elapsed() < self.ttl {

@@ -3,8 +3,10 @@
 pub mod access;
 pub mod console;
 pub mod error;
+pub mod firecrawl;
 pub mod health;
 pub mod listener;
+pub mod map;
 pub mod openapi;
 pub mod scrape;
 pub mod serve;
@@ -51,6 +53,23 @@ pub fn router(state: AppState) -> Router {
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
         .route("/api/markdown", get(scrape::markdown))
+        .route("/api/map", axum::routing::post(map::map_site))
+        // Firecrawl's v2 API, the subset integrations use (src/http/firecrawl.rs).
+        .route("/v2/scrape", axum::routing::post(firecrawl::scrape))
+        .route("/v2/map", axum::routing::post(firecrawl::map_site))
+        .route("/v2/crawl", axum::routing::post(firecrawl::crawl_start))
+        .route(
+            "/v2/crawl/{id}",
+            get(firecrawl::crawl_status_of).delete(firecrawl::crawl_cancel),
+        )
+        .route(
+            "/v2/batch/scrape",
+            axum::routing::post(firecrawl::batch_start),
+        )
+        .route(
+            "/v2/batch/scrape/{id}",
+            get(firecrawl::crawl_status_of).delete(firecrawl::crawl_cancel),
+        )
         // MCP over Streamable HTTP (POST for calls, GET for the server's stream, DELETE to end
         // an MCP session); the SDK's service answers all of them. Keys and origins are checked
         // for it as for the API.

@@ -77,6 +77,8 @@ fn build() -> Value {
     let mut components = Components::new();
     let request = components.of::<ScrapeRequest>();
     let error = components.of::<ErrorBody>();
+    let map_request = components.of::<crate::run::map::MapRequest>();
+    let map_response = components.of::<crate::run::map::MapResponse>();
     let payloads = [
         components.of::<InitData>(),
         components.of::<UrlStartData>(),
@@ -340,6 +342,20 @@ fn build() -> Value {
                     "description": "Runs `extract.main_content` on the page (an ordinary, stored session) and answers the article as `text/markdown`.",
                     "parameters": [{"name": "url", "in": "query", "required": true, "schema": {"type": "string", "format": "uri"}, "description": "The page (http or https)", "example": "https://example.com/blog/post"}],
                     "responses": markdown_responses,
+                },
+            },
+            "/api/map": {
+                "post": {
+                    "operationId": "mapSite",
+                    "summary": "A site's URLs, without extracting",
+                    "description": "Reads the site's sitemaps (robots.txt `Sitemap:` lines, else `/sitemap.xml`; indexes and gzip followed), then walks its links `crawl.map_link_depth` deep (at most `crawl.map_max_link_pages` pages). robots.txt and the address guard hold for every request; URLs are normalised (fragments and tracking parameters dropped, query sorted) and listed once.",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": map_request, "example": {"url": "https://docs.example/", "limit": 100, "search": "install"}}}},
+                    "responses": with(ok("The site's URLs", map_response), &errors(&[
+                        ("400", "A body that is not a map request, a URL that is not http(s), a limit past `crawl.map_max_limit` (`limit_exceeded`), or a site the address guard refuses (`site_unreachable`)"),
+                        ("401", "An API key is needed"),
+                        ("403", "A page of another site sent it, or a host name the server does not answer to"),
+                        ("413", "Too large a body"),
+                    ])),
                 },
             },
             "/api/tools": {"get": {"operationId": "listTools", "summary": "The tool catalog with parameter schemas", "responses": with(ok("The tools", json!({

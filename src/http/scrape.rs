@@ -447,6 +447,15 @@ pub async fn get(
 }
 
 fn parse_body(body: Result<Bytes, BytesRejection>) -> Result<ScrapeRequest, ApiError> {
+    parse_json_body(body, "scrape request")
+}
+
+/// A JSON body of type `T` (`what` names it in the error), with the API's errors for a body
+/// that is late, too large or malformed.
+pub(super) fn parse_json_body<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+    what: &str,
+) -> Result<T, ApiError> {
     let bytes = body.map_err(|rejection| {
         if timed_out(&rejection) {
             return ApiError::new(
@@ -463,12 +472,12 @@ fn parse_body(body: Result<Bytes, BytesRejection>) -> Result<ScrapeRequest, ApiE
         };
         ApiError::new(status, code, rejection.body_text())
     })?;
-    serde_json::from_slice::<ScrapeRequest>(&bytes).map_err(|err| ApiError {
+    serde_json::from_slice::<T>(&bytes).map_err(|err| ApiError {
         details: json!({"line": err.line(), "column": err.column()}),
         ..ApiError::new(
             StatusCode::BAD_REQUEST,
             "invalid_json",
-            format!("the body is not a valid scrape request: {err}"),
+            format!("the body is not a valid {what}: {err}"),
         )
     })
 }
@@ -500,6 +509,7 @@ fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
         max_pages: None,
         max_detail_pages: None,
         render: crate::events::RenderMode::Auto,
+        crawl: None,
     };
     let bad = |name: &str, value: &str| {
         ApiError::new(

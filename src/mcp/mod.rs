@@ -69,6 +69,8 @@ impl ServerHandler for ScrapeMcp {
             tools::SCRAPE => tools::scrape(&self.state, arguments, context).await?,
             tools::SCRAPE_TOOLS => tools::scrape_tools(&self.state, arguments),
             tools::SCRAPE_SESSION => tools::scrape_session(&self.state, arguments).await,
+            tools::CRAWL => tools::crawl(&self.state, arguments, context).await?,
+            tools::MAP => tools::map(&self.state, arguments).await,
             other => {
                 // An unknown tool is a request the server cannot route: a protocol error.
                 return Err(McpError::invalid_params(

@@ -4,6 +4,7 @@
 
 pub mod contacts;
 pub mod content;
+pub mod links;
 pub mod metadata;
 pub mod navigation;
 pub mod outline;

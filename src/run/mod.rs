@@ -1,9 +1,11 @@
 //! Runs: the agent loop, event sequencing, subscribers and cancellation.
 
 pub mod control;
+pub mod crawl;
 pub mod emitter;
 pub mod fault;
 pub mod hub;
+pub mod map;
 mod named;
 pub mod page;
 mod prefetch;
@@ -12,6 +14,7 @@ pub mod request;
 mod request_props;
 pub mod rewards;
 pub mod session;
+pub mod site;
 
 pub use control::{RunControl, StopReason};
 pub use hub::{Hub, HubSettings, StartError, WatchSettings};

@@ -72,6 +72,12 @@ impl Prefetch {
         Some(handle)
     }
 
+    /// Adds a URL after the last (a page a crawl found); its fetch starts when it fits in the
+    /// window.
+    pub(super) fn push(&mut self, url: String) {
+        self.urls.push(url);
+    }
+
     /// Aborts every fetch not taken yet.
     pub(super) fn abort_all(&mut self) {
         self.first += self.pending.len();

@@ -78,6 +78,10 @@ pub struct ScrapeRequest {
     /// why in a `render` step, `never` reads the HTML only, `always` renders every page.
     #[serde(default)]
     pub render: RenderMode,
+    /// Read the whole site from `urls` (seeds): pages found in sitemaps and links are each
+    /// answered with the same instructions, keyed by page URL in `complete`.
+    #[serde(default)]
+    pub crawl: Option<super::crawl::CrawlOptions>,
 }
 
 /// A request that passed validation.
@@ -107,6 +111,9 @@ pub struct ValidRequest {
     pub max_detail_pages: Option<u32>,
     /// Whether pages are rendered by the browser.
     pub render: RenderMode,
+    /// The crawl asked for (checked against `[crawl]` by `CrawlOptions::check`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crawl: Option<super::crawl::CrawlOptions>,
     /// The id of the HTTP request that started the run, set by the handler.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
@@ -124,7 +131,8 @@ pub struct Rejection {
 }
 
 impl Rejection {
-    fn new(code: &'static str, message: impl Into<String>, details: serde_json::Value) -> Self {
+    /// A rejection with its code, message and details.
+    pub fn new(code: &'static str, message: impl Into<String>, details: serde_json::Value) -> Self {
         Self {
             code,
             message: message.into(),
@@ -305,6 +313,7 @@ impl ScrapeRequest {
             max_pages,
             max_detail_pages: self.max_detail_pages,
             render: self.render,
+            crawl: self.crawl,
             request_id: None,
         })
     }

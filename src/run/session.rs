@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use super::control::{RunControl, StopReason};
+use super::crawl::Crawl;
 use super::emitter::{Emitter, NewStep};
 use super::fault::{self, FaultPoint};
 use super::named::{self, Settled};
@@ -29,11 +30,13 @@ use crate::planner::intent::{self, Request};
 use crate::planner::{
     DraftCall, Observation, Plan, Planner, PlannerContext, ToolSpec, WordsReader,
 };
+use crate::read::links::PageLinks;
 use crate::settings::Settings;
 use crate::store::UrlAnswer;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
 use follow::Reach;
 
+mod crawling;
 mod follow;
 mod render;
 
@@ -109,6 +112,12 @@ struct Run<'a> {
     words_usage: (u64, u64),
     /// Hosts of this run whose pages needed rendering.
     rendered_hosts: std::collections::HashSet<String>,
+    /// The crawl, when the request asks for one.
+    crawl: Option<Crawl>,
+    /// The links of the page just read (crawls only), offered once its URL is done.
+    page_links: Option<PageLinks>,
+    /// URLs the run knows: the request's, then the pages its crawl found.
+    known_urls: usize,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -137,6 +146,9 @@ pub async fn run(
         words_read_by: "heuristic",
         words_usage: (0, 0),
         rendered_hosts: std::collections::HashSet::new(),
+        crawl: None,
+        page_links: None,
+        known_urls: request.urls.len(),
     };
     run.understood = run.read_words().await;
     let init = InitData {
@@ -159,13 +171,24 @@ pub async fn run(
     run.emit(EventPayload::Init(init)).await;
 
     let mut answers = Map::new();
-    for (index, url) in request.urls.iter().enumerate() {
-        if control.is_stopped() {
+    // The request's URLs, then (in a crawl) the pages found, each with its link depth.
+    let mut urls = request.urls.clone();
+    let mut depths = vec![0; urls.len()];
+    run.start_crawl().await;
+    let mut index = 0;
+    loop {
+        if control.is_stopped()
+            || index >= urls.len() && !run.discover(&mut urls, &mut depths).await
+        {
             break;
         }
-        let outcome = run.process_url(index, url).await;
+        let url = urls[index].clone();
+        let outcome = run.process_url(index, &url).await;
         answers.insert(url.clone(), outcome.answer);
+        run.offer_links(&url, depths[index]).await;
+        index += 1;
     }
+    run.end_crawl().await;
     // URLs done and failed, as their `url_complete` events count them (the same reducer gives
     // `complete` its figures).
     let (processed, failed) = {
@@ -218,8 +241,7 @@ pub async fn run(
     // ones gathered here are the same; they stand in only when the store cannot be read).
     match run.emitter.stored_answers().await {
         Ok(stored) => {
-            answers = request
-                .urls
+            answers = urls
                 .iter()
                 .filter_map(|url| Some((url.clone(), stored.get(url)?.clone())))
                 .collect();
@@ -229,10 +251,10 @@ pub async fn run(
         }
     }
     // URLs never reached still get a key, so clients can index by every URL they sent.
-    for url in &request.urls {
+    for url in &urls {
         answers.entry(url.clone()).or_insert(Value::Null);
     }
-    let unreached = request.urls.len() as u64 - processed - failed;
+    let unreached = (urls.len() as u64).saturating_sub(processed + failed);
     let status = match stop {
         Some(StopReason::Cancelled | StopReason::Abandoned | StopReason::Shutdown) => {
             RunStatus::Cancelled
@@ -305,7 +327,7 @@ impl Run<'_> {
         self.emit(EventPayload::UrlStart(UrlStartData {
             url: url.to_owned(),
             index,
-            total: self.request.urls.len(),
+            total: self.known_urls,
         }))
         .await;
         let outcome = self.work_on_url(index, url).await;
@@ -381,6 +403,14 @@ impl Run<'_> {
             }
         };
         self.fetched_step(url, &page, took).await;
+        if self.crawl.is_some() && !self.read_crawled(url, &page).await {
+            // The same page as one read before: shown, not answered again.
+            return UrlOutcome {
+                answer: Value::Null,
+                error: None,
+                empty_fields: Vec::new(),
+            };
+        }
         let page = match self.render_if_needed(url, page).await {
             Ok(page) => page,
             Err(error) => return UrlOutcome::failed(Value::Null, error),

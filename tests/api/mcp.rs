@@ -92,7 +92,10 @@ async fn mcp_lists_the_tools_with_schemas_from_the_request_type() {
     assert_eq!(info.server_info.as_ref().unwrap().name, "scrape-agent");
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(names, ["scrape", "scrape_tools", "scrape_session"]);
+    assert_eq!(
+        names,
+        ["scrape", "scrape_tools", "scrape_session", "crawl", "map"]
+    );
     let scrape = Value::Object((*tools[0].input_schema).clone());
     assert_eq!(scrape["required"], json!(["urls"]));
     for field in [
@@ -406,7 +409,7 @@ async fn mcp_bad_arguments_are_tool_errors() {
         .call_tool(CallToolRequestParams::new("scrape_everything"))
         .await;
     assert!(unknown.is_err(), "{unknown:?}");
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 5);
     // Nothing was started by any of these.
     let sessions: Value = app.get("/api/scrape").await.json().await.unwrap();
     assert_eq!(sessions["sessions"], json!([]));
@@ -681,7 +684,7 @@ async fn an_open_mcp_session_does_not_hold_the_server_at_shutdown() {
     }));
     let transport = StreamableHttpClientTransport::from_uri(format!("{base}/mcp"));
     let client = Recorder::default().serve(transport).await.unwrap();
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 5);
     let started = Instant::now();
     stop.send(()).unwrap();
     tokio::time::timeout(Duration::from_secs(10), served)
@@ -725,7 +728,7 @@ async fn mcp_over_stdio_answers_what_the_http_api_answers() {
         .serve((stdout, stdin))
         .await
         .expect("MCP over stdio");
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 5);
     let result = call(&client, "scrape", request).await;
     let outcome = result.structured_content.unwrap();
     assert_eq!(outcome["status"], "completed");

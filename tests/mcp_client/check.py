@@ -113,7 +113,7 @@ async def bad_arguments(session: ClientSession) -> None:
     check(missing.isError, "an unknown session is a tool error")
     # The session still works after the errors.
     tools = await session.list_tools()
-    check(len(tools.tools) == 3, "the session goes on")
+    check(len(tools.tools) == 5, "the session goes on")
 
 
 async def cancel_cancels_the_session(session: ClientSession, args: argparse.Namespace) -> None:
@@ -174,7 +174,7 @@ async def main() -> int:
         check(init.serverInfo.name == "scrape-agent", "initialize names the server")
         tools = await session.list_tools()
         names = [tool.name for tool in tools.tools]
-        check(names == ["scrape", "scrape_tools", "scrape_session"], f"the tools: {names}")
+        check(names == ["scrape", "scrape_tools", "scrape_session", "crawl", "map"], f"the tools: {names}")
         check(tools.tools[0].inputSchema.get("required") == ["urls"], "scrape's schema")
         registry = await session.call_tool("scrape_tools", {})
         check((registry.structuredContent or {}).get("count", 0) > 0, "scrape_tools lists tools")

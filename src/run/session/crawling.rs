@@ -1,0 +1,156 @@
+//! A crawl inside the run: its sitemaps read at the start, the pages it found handed to the
+//! run's loop (a `navigate` step of kind `crawl` each), repeats and traps shown by rule, and
+//! a `crawl_end` step saying why it ended.
+
+use super::{NewStep, Run};
+use crate::events::{CrawlSkip, NavigateDetails, StepPayload, StepStatus};
+use crate::fetch::FetchedPage;
+use crate::page::Page;
+use crate::read::links::page_links;
+use crate::run::crawl::Crawl;
+
+impl Run<'_> {
+    /// Starts the request's crawl, when it asks for one: reads the seeds' sitemaps.
+    pub(super) async fn start_crawl(&mut self) {
+        let Some(options) = &self.request.crawl else {
+            return;
+        };
+        let mut crawl = Crawl::new(options, &self.request.urls, &self.deps.settings.crawl);
+        let shown = tokio::select! {
+            biased;
+            () = self.control.stopped() => Vec::new(),
+            shown = crawl.read_sitemaps(&self.deps.fetcher, &self.request.urls) => shown,
+        };
+        self.crawl = Some(crawl);
+        self.show_skips(shown).await;
+    }
+
+    /// Hands the next pages of the crawl to the run (as many as it fetches at once); false
+    /// when there is none (no crawl, the budget spent, or nothing left in scope).
+    pub(super) async fn discover(&mut self, urls: &mut Vec<String>, depths: &mut Vec<u32>) -> bool {
+        let window = self.deps.settings.runs.fetch_concurrency.max(1);
+        let Some(crawl) = self.crawl.as_mut() else {
+            return false;
+        };
+        let batch: Vec<_> = std::iter::from_fn(|| crawl.next()).take(window).collect();
+        if batch.is_empty() {
+            return false;
+        }
+        self.known_urls += batch.len();
+        for candidate in batch {
+            let message = match &candidate.found_on {
+                Some(on) => format!(
+                    "Crawl: {} (depth {}, linked from {on})",
+                    candidate.url, candidate.depth
+                ),
+                None => format!(
+                    "Crawl: {} (depth {}, from a sitemap)",
+                    candidate.url, candidate.depth
+                ),
+            };
+            self.step(NewStep {
+                payload: StepPayload::Navigate(NavigateDetails::Crawl(candidate.step())),
+                url: Some(candidate.url.clone()),
+                status: StepStatus::Completed,
+                message,
+                reward: 0.0,
+                duration_ms: None,
+            })
+            .await;
+            self.prefetch.push(candidate.url.clone());
+            urls.push(candidate.url);
+            depths.push(candidate.depth);
+        }
+        true
+    }
+
+    /// Reads the links of a crawled page that arrived; false when it repeats a page read
+    /// before (shown as a `crawl_skip` step).
+    pub(super) async fn read_crawled(&mut self, url: &str, page: &FetchedPage) -> bool {
+        let (final_url, html, max_nodes) = (
+            page.final_url.clone(),
+            page.html.clone(),
+            self.deps.settings.limits.max_page_nodes,
+        );
+        // Parsing a large page takes a while: off the async threads, as the page worker does.
+        let links = tokio::task::spawn_blocking(move || {
+            Page::parse_within(final_url, &html, max_nodes)
+                .ok()
+                .map(|page| page_links(&page))
+        })
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+        let repeat = self
+            .crawl
+            .as_mut()
+            .and_then(|crawl| crawl.read(url, &links));
+        if let Some(skip) = repeat {
+            self.show_skips(vec![skip]).await;
+            return false;
+        }
+        self.page_links = Some(links);
+        true
+    }
+
+    /// Offers the links of the page just read to the crawl.
+    pub(super) async fn offer_links(&mut self, url: &str, depth: u32) {
+        let Some(links) = self.page_links.take() else {
+            return;
+        };
+        let fetcher = self.deps.fetcher.clone();
+        let Some(crawl) = self.crawl.as_mut() else {
+            return;
+        };
+        let shown = crawl.offer_links(&fetcher, url, &links, depth).await;
+        self.show_skips(shown).await;
+    }
+
+    async fn show_skips(&mut self, skips: Vec<CrawlSkip>) {
+        for skip in skips {
+            let message = format!("Crawl left out {} by rule `{}`", skip.url, rule_name(&skip));
+            self.step(NewStep {
+                url: Some(skip.url.clone()),
+                payload: StepPayload::Navigate(NavigateDetails::CrawlSkip(skip)),
+                status: StepStatus::Skipped,
+                message,
+                reward: 0.0,
+                duration_ms: None,
+            })
+            .await;
+        }
+    }
+
+    /// The `crawl_end` step, when the run crawled.
+    pub(super) async fn end_crawl(&mut self) {
+        let Some(crawl) = &self.crawl else {
+            return;
+        };
+        let end = crawl.end(self.control.is_stopped());
+        let rule = serde_json::to_value(end.rule)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let message = format!(
+            "Crawl ended by rule `{rule}`: {} page(s) read, {} still queued",
+            end.pages, end.queued
+        );
+        self.step(NewStep {
+            payload: StepPayload::Navigate(NavigateDetails::CrawlEnd(end)),
+            url: None,
+            status: StepStatus::Completed,
+            message,
+            reward: 0.0,
+            duration_ms: None,
+        })
+        .await;
+    }
+}
+
+fn rule_name(skip: &CrawlSkip) -> String {
+    serde_json::to_value(skip.rule)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}

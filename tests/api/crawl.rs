@@ -1,0 +1,620 @@
+//! Whole sites (issue 35): map and crawl of a fixture site with a sitemap index, a gzip
+//! sitemap, robots rules, duplicates, traps and a subdomain, through the real server. Both must
+//! find exactly the allowed pages and never request a disallowed one.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+#[path = "../support_site/mod.rs"]
+mod support_site;
+
+use crate::support::{Frame, TestApp, complete, spawn_app_with};
+use support_site::{ALLOWED, Site};
+
+async fn app() -> TestApp {
+    spawn_app_with(|settings| {
+        settings.fetch.resolve = Site::resolve();
+        // Deep enough for the calendar to meet its own rule before the depth limit.
+        settings.crawl.max_depth = 30;
+    })
+    .await
+}
+
+fn urls_of(site: &Site, paths: &[&str]) -> BTreeSet<String> {
+    paths.iter().map(|p| site.url(p)).collect()
+}
+
+fn never_read_private(site: &Site) {
+    let private: Vec<_> = site
+        .requests()
+        .into_iter()
+        .filter(|r| r.contains("/private/"))
+        .collect();
+    assert!(
+        private.is_empty(),
+        "robots.txt disallows /private/: {private:?}"
+    );
+}
+
+async fn map(app: &TestApp, body: Value) -> Value {
+    let response = app.post("/api/map", &body).await;
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+fn map_urls(answer: &Value) -> BTreeSet<String> {
+    answer["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["url"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn map_lists_sitemap_and_linked_pages_once_each_and_never_a_disallowed_one() {
+    let site = Site::start().await;
+    let app = app().await;
+    let answer = map(&app, json!({"url": site.url("/")})).await;
+    let mut expected = urls_of(&site, ALLOWED);
+    // The walk (one link deep) sees the first calendar page and the one it links, and the mirror.
+    expected.extend(urls_of(
+        &site,
+        &[
+            "/calendar?month=2024-01",
+            "/calendar?month=2024-02",
+            "/mirror/about",
+        ],
+    ));
+    assert_eq!(map_urls(&answer), expected, "{answer:#}");
+    let sitemaps: Vec<&str> = answer["sitemaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        sitemaps,
+        [
+            site.url("/sitemap_index.xml"),
+            site.url("/sitemap-pages.xml"),
+            site.url("/sitemap-docs.xml.gz")
+        ]
+    );
+    let only = answer["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["url"] == site.url("/only-in-sitemap"))
+        .unwrap();
+    assert_eq!(only["found_by"], "sitemap");
+    assert_eq!(only["lastmod"], "2024-05-01");
+    let home = answer["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["url"] == site.url("/"))
+        .unwrap();
+    assert_eq!(home["title"], "Home");
+    assert!(
+        answer["skipped"]["robots"].as_u64().unwrap() >= 1,
+        "{answer:#}"
+    );
+    assert!(
+        answer["skipped"]["off_site"].as_u64().unwrap() >= 1,
+        "{answer:#}"
+    );
+    never_read_private(&site);
+}
+
+#[tokio::test]
+async fn map_with_subdomains_search_sitemap_only_and_limit() {
+    let site = Site::start().await;
+    let app = app().await;
+    let answer = map(
+        &app,
+        json!({"url": site.url("/"), "include_subdomains": true}),
+    )
+    .await;
+    let urls = map_urls(&answer);
+    assert!(
+        urls.contains(&site.blog("/")),
+        "from the gzip sitemap: {urls:?}"
+    );
+    assert!(
+        urls.contains(&site.blog("/post-1")),
+        "linked from home: {urls:?}"
+    );
+
+    let answer = map(&app, json!({"url": site.url("/"), "sitemap": "only"})).await;
+    assert_eq!(
+        map_urls(&answer),
+        urls_of(
+            &site,
+            &[
+                "/",
+                "/about",
+                "/only-in-sitemap",
+                "/docs/install",
+                "/docs/usage"
+            ]
+        )
+    );
+    assert_eq!(answer["pages_fetched"], 0);
+
+    let answer = map(
+        &app,
+        json!({"url": site.url("/"), "search": "install docs", "limit": 2}),
+    )
+    .await;
+    let links = answer["links"].as_array().unwrap();
+    assert_eq!(links.len(), 2);
+    assert_eq!(links[0]["url"], site.url("/docs/install"));
+    assert_eq!(answer["truncated"], true);
+}
+
+#[tokio::test]
+async fn a_bad_map_request_gets_a_json_error() {
+    let app = app().await;
+    for (body, code) in [
+        (json!({"url": "ftp://x.test/"}), "invalid_url"),
+        (
+            json!({"url": "http://x.test/", "limit": 0}),
+            "limit_exceeded",
+        ),
+        (
+            json!({"url": "http://x.test/", "limit": 1_000_000}),
+            "limit_exceeded",
+        ),
+        (json!({"url": "http://x.test/", "depth": 3}), "invalid_json"),
+    ] {
+        let response = app.post("/api/map", &body).await;
+        assert_eq!(response.status(), 400, "{body}");
+        let error: Value = response.json().await.unwrap();
+        assert_eq!(error["error"]["code"], code, "{body}: {error}");
+    }
+    // A site the guard refuses is refused before any work.
+    let strict = spawn_app_with(|settings| settings.fetch.allow_private_networks = false).await;
+    for (body, code) in [
+        (json!({"url": "http://127.0.0.1:9/"}), "site_unreachable"),
+        (
+            json!({"url": "http://169.254.169.254/latest/"}),
+            "site_unreachable",
+        ),
+    ] {
+        let response = strict.post("/api/map", &body).await;
+        assert_eq!(response.status(), 400, "{body}");
+        let error: Value = response.json().await.unwrap();
+        assert_eq!(error["error"]["code"], code, "{body}: {error}");
+    }
+}
+
+fn navigate_steps<'a>(frames: &'a [Frame], kind: &str) -> Vec<&'a Value> {
+    frames
+        .iter()
+        .filter(|f| f.event == "step")
+        .map(|f| f.payload())
+        .filter(|p| p["action"] == "navigate" && p["extracted_data"]["kind"] == kind)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_crawl_answers_every_allowed_page_and_stops_each_trap_by_its_rule() {
+    let site = Site::start().await;
+    let app = app().await;
+    let frames = app
+        .stream(&json!({
+            "urls": [site.url("/")],
+            "instructions": "the title and last-updated date of the page",
+            "crawl": {"max_pages": 100, "max_depth": 20},
+        }))
+        .await;
+    let done = complete(&frames);
+    let keys: BTreeSet<String> = done["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    let mut expected = urls_of(&site, ALLOWED);
+    expected.insert(site.url("/mirror/about"));
+    for month in 1..=12 {
+        expected.insert(site.url(&format!("/calendar?month=2024-{month:02}")));
+    }
+    assert_eq!(keys, expected, "{:#}", done["extracted_data"]);
+    // Every page but the mirror (the same content as /about) is answered.
+    for url in &expected {
+        let answer = &done["extracted_data"][url];
+        if url.ends_with("/mirror/about") {
+            assert!(answer.is_null(), "{url}: {answer}");
+        } else {
+            assert!(
+                !answer.is_null(),
+                "{url} has an answer: {:#}",
+                done["extracted_data"]
+            );
+        }
+    }
+    let about = done["extracted_data"][site.url("/about")].to_string();
+    assert!(
+        about.contains("About") && about.contains("2024-02-01"),
+        "{about}"
+    );
+
+    let crawled = navigate_steps(&frames, "crawl");
+    assert_eq!(
+        crawled.len(),
+        expected.len() - 1,
+        "every page but the seed is a crawl step"
+    );
+    let only = crawled
+        .iter()
+        .find(|s| s["extracted_data"]["to"] == site.url("/only-in-sitemap"))
+        .unwrap();
+    assert_eq!(only["extracted_data"]["found_by"], "sitemap");
+    let intro = crawled
+        .iter()
+        .find(|s| s["extracted_data"]["to"] == site.url("/docs/intro"))
+        .unwrap();
+    assert_eq!(intro["extracted_data"]["depth"], 1);
+    assert_eq!(intro["extracted_data"]["found_on"], site.url("/"));
+
+    let rules: BTreeSet<String> = navigate_steps(&frames, "crawl_skip")
+        .iter()
+        .map(|s| s["extracted_data"]["rule"].as_str().unwrap().to_owned())
+        .collect();
+    for rule in [
+        "calendar",
+        "repeating_path",
+        "growing_query",
+        "duplicate_content",
+    ] {
+        assert!(rules.contains(rule), "{rule} shown: {rules:?}");
+    }
+    let end = navigate_steps(&frames, "crawl_end");
+    assert_eq!(end.len(), 1);
+    assert_eq!(end[0]["extracted_data"]["rule"], "site_exhausted");
+    assert_eq!(end[0]["extracted_data"]["pages"], expected.len());
+    never_read_private(&site);
+    let loops: Vec<_> = site
+        .requests()
+        .into_iter()
+        .filter(|r| r.contains("/loop/") || r.contains("2025-"))
+        .collect();
+    assert!(loops.is_empty(), "traps are never fetched: {loops:?}");
+}
+
+#[tokio::test]
+async fn a_crawl_stops_at_max_pages_and_honours_include_and_sitemap_only() {
+    let site = Site::start().await;
+    let app = app().await;
+    let frames = app
+        .stream(&json!({
+            "urls": [site.url("/")],
+            "instructions": "the title of the page",
+            "crawl": {"max_pages": 3},
+        }))
+        .await;
+    assert_eq!(
+        complete(&frames)["extracted_data"]
+            .as_object()
+            .unwrap()
+            .len(),
+        3
+    );
+    let end = navigate_steps(&frames, "crawl_end");
+    assert_eq!(end[0]["extracted_data"]["rule"], "max_pages");
+    assert!(end[0]["extracted_data"]["queued"].as_u64().unwrap() > 0);
+
+    let frames = app
+        .stream(&json!({
+            "urls": [site.url("/docs/intro")],
+            "instructions": "the title of the page",
+            "crawl": {"include": ["/docs/**"], "sitemap": "skip"},
+        }))
+        .await;
+    let keys: BTreeSet<String> = complete(&frames)["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(
+        keys,
+        urls_of(&site, &["/docs/intro", "/docs/install", "/docs/usage"])
+    );
+
+    let frames = app
+        .stream(&json!({
+            "urls": [site.url("/")],
+            "instructions": "the title of the page",
+            "crawl": {"sitemap": "only", "allow_subdomains": true},
+        }))
+        .await;
+    let keys: BTreeSet<String> = complete(&frames)["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    let mut expected = urls_of(
+        &site,
+        &[
+            "/",
+            "/about",
+            "/only-in-sitemap",
+            "/docs/install",
+            "/docs/usage",
+        ],
+    );
+    expected.insert(site.blog("/"));
+    assert_eq!(keys, expected);
+    never_read_private(&site);
+}
+
+#[tokio::test]
+async fn a_bad_crawl_is_refused_before_the_stream_starts() {
+    let app = app().await;
+    for crawl in [
+        json!({"max_pages": 0}),
+        json!({"max_pages": 1_000_000}),
+        json!({"max_depth": 1000}),
+        json!({"include": ["/docs/[a"]}),
+    ] {
+        let response = app
+            .post(
+                "/api/scrape/stream",
+                &json!({"urls": ["http://site.test/"], "instructions": "titles", "crawl": crawl}),
+            )
+            .await;
+        assert_eq!(response.status(), 400, "{crawl}");
+        let error: Value = response.json().await.unwrap();
+        assert_eq!(error["error"]["code"], "invalid_crawl", "{crawl}: {error}");
+    }
+}
+
+async fn mcp_call(app: &TestApp, tool: &'static str, arguments: Value) -> Value {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::StreamableHttpClientTransport;
+    let transport = StreamableHttpClientTransport::from_uri(format!("{}/mcp", app.base));
+    let client = ().serve(transport).await.expect("MCP client connects");
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new(tool).with_arguments(arguments.as_object().unwrap().clone()),
+        )
+        .await
+        .expect("the call is answered");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let _ = client.cancel().await;
+    result.structured_content.expect("structured")
+}
+
+#[tokio::test]
+async fn mcp_map_and_crawl_find_the_same_pages_as_the_api() {
+    let site = Site::start().await;
+    let app = app().await;
+    let answer = mcp_call(
+        &app,
+        "map",
+        json!({"url": site.url("/"), "sitemap": "only"}),
+    )
+    .await;
+    assert_eq!(
+        map_urls(&answer),
+        urls_of(
+            &site,
+            &[
+                "/",
+                "/about",
+                "/only-in-sitemap",
+                "/docs/install",
+                "/docs/usage"
+            ]
+        )
+    );
+    let outcome = mcp_call(
+        &app,
+        "crawl",
+        json!({
+            "urls": [site.url("/")],
+            "instructions": "the title of the page",
+            "crawl": {"max_depth": 2, "exclude": ["/calendar", "/mirror/**"]},
+        }),
+    )
+    .await;
+    let keys: BTreeSet<String> = outcome["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys, urls_of(&site, ALLOWED), "{outcome:#}");
+    assert_eq!(outcome["status"], "completed");
+    never_read_private(&site);
+}
+
+/// The Python interpreter with the official Firecrawl SDK: `SCRAPE_AGENT_FIRECRAWL_PYTHON`
+/// (`.ci/run` sets it to the venv it installs `firecrawl` into). `None` when it cannot import
+/// `firecrawl`; the test is then skipped, unless `SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT` is set.
+fn python_with_firecrawl() -> Option<String> {
+    let python =
+        std::env::var("SCRAPE_AGENT_FIRECRAWL_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let found = std::process::Command::new(&python)
+        .args(["-c", "import firecrawl"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if found {
+        return Some(python);
+    }
+    assert!(
+        std::env::var_os("SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT").is_none(),
+        "SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT is set but `{python}` cannot import firecrawl"
+    );
+    crate::support::skipped(
+        "firecrawl_python_sdk_scrape_map_and_crawl",
+        &format!("`{python}` cannot import the Firecrawl SDK (pip install 'firecrawl>=4,<5')"),
+    );
+    None
+}
+
+/// The official Firecrawl Python SDK against our `/v2`: scrape, map and crawl give the same
+/// pages as our own API.
+#[tokio::test]
+async fn firecrawl_python_sdk_scrape_map_and_crawl() {
+    let Some(python) = python_with_firecrawl() else {
+        return;
+    };
+    let site = Site::start().await;
+    let app = app().await;
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/firecrawl_client/check.py"
+    );
+    let base = app.base.clone();
+    let root = site.url("/");
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(python)
+            .args([script, &base, &root])
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let got: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let scrape = &got["scrape"];
+    assert!(
+        scrape["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("We make things."),
+        "{got:#}"
+    );
+    assert_eq!(scrape["title"], "About");
+    assert_eq!(scrape["source_url"], site.url("/about"));
+    assert_eq!(scrape["status_code"], 200);
+    assert!(
+        scrape["raw_html"]
+            .as_str()
+            .unwrap()
+            .contains("<title>About</title>")
+    );
+    assert!(
+        scrape["links"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(site.url("/")))
+    );
+    let answer = got["json"].to_string();
+    assert!(
+        answer.contains("About") && answer.contains("2024-02-01"),
+        "{answer}"
+    );
+    let mapped: BTreeSet<String> = got["map"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        mapped,
+        urls_of(
+            &site,
+            &[
+                "/",
+                "/about",
+                "/only-in-sitemap",
+                "/docs/install",
+                "/docs/usage"
+            ]
+        )
+    );
+    assert_eq!(got["crawl"]["status"], "completed", "{got:#}");
+    let pages: BTreeSet<String> = got["crawl"]["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(pages, urls_of(&site, ALLOWED));
+    assert!(
+        got["crawl"]["markdown"][site.url("/only-in-sitemap")]
+            .as_str()
+            .unwrap()
+            .contains("Only the sitemap knows me")
+    );
+    assert!(
+        got["error"].as_str().unwrap_or_default().contains("http"),
+        "{got:#}"
+    );
+    never_read_private(&site);
+}
+
+#[tokio::test]
+async fn firecrawl_v2_errors_and_cancel_have_firecrawls_shapes() {
+    let site = Site::start().await;
+    let app = app().await;
+    let response = app
+        .post("/v2/scrape", &json!({"url": "ftp://x.test/"}))
+        .await;
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["success"], false);
+    assert!(
+        body["error"].as_str().unwrap().contains("ftp://x.test/"),
+        "{body}"
+    );
+    let response = app
+        .post(
+            "/v2/scrape",
+            &json!({"url": site.url("/"), "formats": ["screenshot"]}),
+        )
+        .await;
+    assert_eq!(response.status(), 400);
+    let response = app.get("/v2/crawl/no-such-job").await;
+    assert_eq!(response.status(), 404);
+    assert_eq!(response.json::<Value>().await.unwrap()["success"], false);
+
+    let started: Value = app
+        .post(
+            "/v2/crawl",
+            &json!({"url": site.url("/"), "limit": 100, "maxDiscoveryDepth": 20}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = started["id"].as_str().unwrap();
+    let cancelled: Value = app
+        .delete(&format!("/v2/crawl/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(cancelled["status"], "cancelled");
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        status = app
+            .get(&format!("/v2/crawl/{id}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        if status["status"] != "scraping" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(status["status"], "cancelled", "{status:#}");
+    // The crawl is one of our sessions, seen by our own API too.
+    let session: Value = app
+        .get(&format!("/api/scrape/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(session["status"], "cancelled", "{session:#}");
+}
