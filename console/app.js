@@ -106,6 +106,18 @@ function markCurrentSession() {
 
 // ---- Starting a run ----------------------------------------------------------------------
 
+/** The form's crawl object (see README, A whole site): empty fields are left to the server. */
+function crawlOptions() {
+  const crawl = { sitemap: byId('crawl-sitemap').value };
+  const number = (id) => byId(id).value.trim();
+  if (number('crawl-max-pages')) crawl.max_pages = Number(number('crawl-max-pages'));
+  if (number('crawl-max-depth')) crawl.max_depth = Number(number('crawl-max-depth'));
+  const lines = (id) => byId(id).value.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (lines('crawl-include').length) crawl.include = lines('crawl-include');
+  if (lines('crawl-exclude').length) crawl.exclude = lines('crawl-exclude');
+  return crawl;
+}
+
 async function startRun(event) {
   event.preventDefault();
   const status = byId('form-status');
@@ -119,6 +131,7 @@ async function startRun(event) {
   };
   const maxSteps = byId('max-steps').value.trim();
   if (maxSteps) body.max_steps = Number(maxSteps);
+  if (byId('crawl-on').checked) body.crawl = crawlOptions();
   const plan = byId('tool-plan').value.trim();
   if (plan) {
     try {

@@ -459,24 +459,57 @@ fn python_with_firecrawl() -> Option<String> {
     None
 }
 
-/// The official Firecrawl Python SDK against our `/v2`: scrape, map and crawl give the same
-/// pages as our own API.
-#[tokio::test]
-async fn firecrawl_python_sdk_scrape_map_and_crawl() {
-    let Some(python) = python_with_firecrawl() else {
-        return;
-    };
+/// Node.js with the official Firecrawl JavaScript SDK: `SCRAPE_AGENT_FIRECRAWL_JS` names the
+/// `node_modules` folder `.ci/run` installs `@mendable/firecrawl-js` into. `None` when node or
+/// the SDK is missing; the test is then skipped, unless `SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT`
+/// is set.
+fn node_with_firecrawl() -> Option<String> {
+    let modules = std::env::var("SCRAPE_AGENT_FIRECRAWL_JS").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/target/firecrawl-js/node_modules"
+        )
+        .to_owned()
+    });
+    let found = std::path::Path::new(&modules)
+        .join("@mendable/firecrawl-js/package.json")
+        .exists()
+        && std::process::Command::new("node")
+            .arg("--version")
+            .output()
+            .is_ok_and(|out| out.status.success());
+    if found {
+        return Some(modules);
+    }
+    assert!(
+        std::env::var_os("SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT").is_none(),
+        "SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT is set but node or `{modules}/@mendable/firecrawl-js` is missing"
+    );
+    crate::support::skipped(
+        "firecrawl_js_sdk_scrape_map_and_crawl",
+        &format!(
+            "node or the Firecrawl JS SDK is missing (npm install --prefix target/firecrawl-js '@mendable/firecrawl-js@^4'; looked in {modules})"
+        ),
+    );
+    None
+}
+
+/// Runs one of the official SDK clients (`program args… SERVER SITE`) against our `/v2` and
+/// checks what it got: scrape, map, crawl and batch scrape give the same pages as our own API.
+async fn an_sdk_client_gets_the_site(
+    program: String,
+    args: Vec<String>,
+    envs: Vec<(String, String)>,
+) {
     let site = Site::start().await;
     let app = app().await;
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/firecrawl_client/check.py"
-    );
     let base = app.base.clone();
     let root = site.url("/");
     let output = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(python)
-            .args([script, &base, &root])
+        std::process::Command::new(program)
+            .args(args)
+            .args([&base, &root])
+            .envs(envs)
             .output()
             .unwrap()
     })
@@ -550,7 +583,44 @@ async fn firecrawl_python_sdk_scrape_map_and_crawl() {
         got["error"].as_str().unwrap_or_default().contains("http"),
         "{got:#}"
     );
+    assert_eq!(got["batch"]["status"], "completed", "{got:#}");
+    assert_eq!(
+        got["batch"]["pages"],
+        json!([site.url("/about"), site.url("/docs/install")]),
+        "{got:#}"
+    );
     never_read_private(&site);
+}
+
+/// The official Firecrawl Python SDK (PyPI `firecrawl`) against our `/v2`.
+#[tokio::test]
+async fn firecrawl_python_sdk_scrape_map_and_crawl() {
+    let Some(python) = python_with_firecrawl() else {
+        return;
+    };
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/firecrawl_client/check.py"
+    );
+    an_sdk_client_gets_the_site(python, vec![script.to_owned()], Vec::new()).await;
+}
+
+/// The official Firecrawl JavaScript SDK (npm `@mendable/firecrawl-js`) against our `/v2`.
+#[tokio::test]
+async fn firecrawl_js_sdk_scrape_map_and_crawl() {
+    let Some(modules) = node_with_firecrawl() else {
+        return;
+    };
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/firecrawl_client/check.mjs"
+    );
+    an_sdk_client_gets_the_site(
+        "node".to_owned(),
+        vec![script.to_owned()],
+        vec![("NODE_PATH".to_owned(), modules)],
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -617,4 +687,55 @@ async fn firecrawl_v2_errors_and_cancel_have_firecrawls_shapes() {
         .await
         .unwrap();
     assert_eq!(session["status"], "cancelled", "{session:#}");
+}
+
+/// The console's crawl form: the URLs as seeds, the crawl's limits from the form, and every
+/// allowed page answered.
+#[tokio::test]
+async fn the_console_crawl_form_starts_a_crawl() {
+    let Some(browser) = crate::support::browser::Browser::start().await else {
+        return;
+    };
+    let site = Site::start().await;
+    let app = app().await;
+    browser.goto(&format!("{}/", app.base)).await;
+    browser.type_into("#urls", &site.url("/")).await;
+    browser
+        .type_into(
+            "#instructions",
+            "the title and the last-updated date of the page",
+        )
+        .await;
+    browser.click("#crawl-details summary").await;
+    browser.click("#crawl-on").await;
+    browser.type_into("#crawl-max-pages", "3").await;
+    browser.type_into("#crawl-exclude", "/calendar/**").await;
+    browser.click("#start-run").await;
+    let id = browser
+        .wait_for(
+            "the page to open the new run",
+            std::time::Duration::from_secs(60),
+            "const m = /^#\\/sessions\\/(.+)$/.exec(location.hash); return m ? decodeURIComponent(m[1]) : null;",
+        )
+        .await;
+    let id = id.as_str().unwrap().to_owned();
+    browser
+        .wait_for(
+            "the crawl to end",
+            std::time::Duration::from_secs(60),
+            "return ['completed', 'partial'].includes(document.getElementById('run-status').dataset.status);",
+        )
+        .await;
+    let frames =
+        crate::support::read_stream(app.get(&format!("/api/scrape/{id}/events")).await).await;
+    // The form's limit: three pages, each a page of the site the crawl may read.
+    let outcome = complete(&frames);
+    let pages = outcome["extracted_data"].as_object().unwrap();
+    assert_eq!(pages.len(), 3, "{outcome:#}");
+    assert!(
+        pages
+            .keys()
+            .all(|url| urls_of(&site, ALLOWED).contains(url))
+    );
+    never_read_private(&site);
 }
