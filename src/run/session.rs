@@ -408,6 +408,7 @@ impl Run<'_> {
                 empty_fields: Vec::new(),
             };
         }
+        let mut rendered_again = false;
         let (mut page, mut second_chance) = match self.render_if_needed(url, page).await {
             Ok(read) => read,
             Err(error) => return UrlOutcome::failed(Value::Null, error),
@@ -437,7 +438,14 @@ impl Run<'_> {
                 && let Some(rendered) = self.render_when_nothing_found(url, chance).await
             {
                 page = rendered;
+                rendered_again = true;
                 continue;
+            }
+            if rendered_again
+                && matches!(named::settle(answer.clone(), &self.understood),
+                    Settled::Answer { answer, .. } if has_content(&answer))
+            {
+                self.rendering_helped(&first_url);
             }
             break (first_url, worker, budget_result, answer);
         };

@@ -363,6 +363,34 @@ async fn a_page_whose_tools_found_nothing_in_its_html_is_rendered_and_planned_ag
         assert!(text.contains(name), "{name} in {text}");
     }
     assert!(text.contains("58.25"), "{text}");
+
+    // The render helped: the server remembers the host, and the next run renders at once.
+    let (_, frames) = site
+        .ask(
+            "catalog.html",
+            "List every product with its name and price.",
+        )
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0]["rule"], "host_needed_rendering", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+}
+
+#[tokio::test]
+async fn a_render_that_finds_nothing_either_is_not_remembered_for_the_host() {
+    let site = start().await;
+    for _ in 0..2 {
+        let (_, frames) = site
+            .ask("catalog.html", "List every recipe with its cooking time.")
+            .await;
+        let rules: Vec<&Value> = render_steps(&frames).iter().map(|s| &s["rule"]).collect();
+        assert_eq!(
+            rules,
+            [&json!("enough_text"), &json!("nothing_found_with_scripts")],
+            "{frames:?}"
+        );
+    }
 }
 
 #[tokio::test]

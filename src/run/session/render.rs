@@ -140,6 +140,15 @@ impl Run<'_> {
         }
     }
 
+    /// The plan on a page rendered after finding nothing found something: its host needs
+    /// rendering.
+    pub(super) fn rendering_helped(&self, page_url: &url::Url) {
+        self.deps
+            .browser
+            .host_memory
+            .needed_rendering(page_url.host_str().unwrap_or(""));
+    }
+
     /// Renders `page`, whose rules said so, in the browser, with its `render` step (and the
     /// `navigate` steps of its rounds); the page comes back with whether it was rendered.
     async fn render_decided(
@@ -221,7 +230,12 @@ impl Run<'_> {
                     })
                     .await;
                 }
-                browser.host_memory.needed_rendering(&host);
+                // A render after a plan that found nothing is remembered once the plan on
+                // it finds something ([`Run::rendering_helped`]): scripts on a page that
+                // lacks what was asked do not make its whole site rendered.
+                if details.rule != RenderRule::NothingFoundWithScripts {
+                    browser.host_memory.needed_rendering(&host);
+                }
                 let after = decide::evidence(&rendered.html);
                 details.rendered = true;
                 details.requests = Some(rendered.requests);
