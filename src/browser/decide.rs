@@ -129,48 +129,67 @@ fn visible_chars(document: &Html) -> usize {
     chars
 }
 
+/// What is known of a page beyond its HTML, when the rules run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Known {
+    /// An earlier page of the same host needed rendering ([`HostMemory`]).
+    pub host_needed_rendering: bool,
+    /// The page was read from its HTML and the planned tools found nothing on it.
+    pub nothing_found: bool,
+}
+
 /// One rule: its name and when it decides (`Some(render)`), or passes.
-type Rule = (RenderRule, fn(&Evidence) -> Option<bool>);
+type Rule = (RenderRule, fn(&Evidence, Known) -> Option<bool>);
 
 fn is_island(marker: &str) -> bool {
     DATA_ISLANDS.iter().any(|(_, name)| *name == marker) || marker == "__NUXT__"
 }
 
-/// The rules of `render: auto`, in order; the first that decides wins.
+/// The rules of `render: auto`, in order; the first that decides wins. What is known beyond
+/// the HTML comes first: a plan that found nothing in the HTML outweighs a data island in it
+/// (JSON-LD about the site is on most pages, the list may still be drawn by scripts).
 const RULES: &[Rule] = &[
-    (RenderRule::NoScripts, |e| (e.scripts == 0).then_some(false)),
-    (RenderRule::DataIsland, |e| {
+    (RenderRule::NoScripts, |e, _| {
+        (e.scripts == 0).then_some(false)
+    }),
+    (RenderRule::NothingFoundWithScripts, |_, k| {
+        k.nothing_found.then_some(true)
+    }),
+    (RenderRule::HostNeededRendering, |_, k| {
+        k.host_needed_rendering.then_some(true)
+    }),
+    (RenderRule::DataIsland, |e, _| {
         e.markers.iter().any(|m| is_island(m)).then_some(false)
     }),
-    (RenderRule::ThinBodyAppRoot, |e| {
+    (RenderRule::ThinBodyAppRoot, |e, _| {
         (e.text_chars.unwrap_or(usize::MAX) < THIN_TEXT_CHARS
             && e.markers
                 .iter()
                 .any(|m| APP_ROOTS.iter().any(|(_, name)| name == m)))
         .then_some(true)
     }),
-    (RenderRule::NoscriptAsksForJavascript, |e| {
+    (RenderRule::NoscriptAsksForJavascript, |e, _| {
         (e.text_chars.unwrap_or(usize::MAX) < THIN_TEXT_CHARS * 3
             && e.markers
                 .iter()
                 .any(|m| m == "noscript_asks_for_javascript"))
         .then_some(true)
     }),
-    (RenderRule::ThinBodyWithScripts, |e| {
+    (RenderRule::ThinBodyWithScripts, |e, _| {
         (e.text_chars.unwrap_or(usize::MAX) < THIN_TEXT_CHARS / 2).then_some(true)
     }),
-    (RenderRule::EnoughText, |_| Some(false)),
+    (RenderRule::EnoughText, |_, _| Some(false)),
 ];
 
-/// Decides for `html` by the first rule of [`RULES`] that decides.
+/// Decides for `html` by the first rule of [`RULES`] that decides, knowing nothing else.
 pub fn decide(html: &str) -> Decision {
-    decide_on(evidence(html))
+    decide_on(evidence(html), Known::default())
 }
 
-/// Decides on evidence already read by [`evidence`].
-pub fn decide_on(evidence: Evidence) -> Decision {
+/// Decides on evidence already read by [`evidence`] and what is `known` beyond it.
+pub fn decide_on(evidence: Evidence, known: Known) -> Decision {
     for (rule, applies) in RULES {
-        if let Some(render) = applies(&evidence) {
+        if let Some(render) = applies(&evidence, known) {
             return Decision {
                 rule: *rule,
                 render,
@@ -182,6 +201,44 @@ pub fn decide_on(evidence: Evidence) -> Decision {
         rule: RenderRule::EnoughText,
         render: false,
         evidence,
+    }
+}
+
+/// Hosts remembered at most by [`HostMemory`]: a few thousand sites a server scrapes in a day,
+/// a few hundred KiB of names; the least recently used go first.
+pub const HOSTS_REMEMBERED: usize = 10_000;
+
+/// The hosts whose pages needed rendering, shared by every run of the server and bounded, so the
+/// next page of such a host is rendered at once (rule `host_needed_rendering`).
+#[derive(Debug)]
+pub struct HostMemory {
+    hosts: quick_cache::sync::Cache<String, ()>,
+}
+
+impl Default for HostMemory {
+    fn default() -> Self {
+        Self::with_capacity(HOSTS_REMEMBERED)
+    }
+}
+
+impl HostMemory {
+    /// A memory of at most `capacity` hosts.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self {
+            hosts: quick_cache::sync::Cache::new(capacity.max(1)),
+        }
+    }
+
+    /// Remembers that a page of `host` needed rendering.
+    pub fn needed_rendering(&self, host: &str) {
+        if !host.is_empty() {
+            self.hosts.insert(host.to_owned(), ());
+        }
+    }
+
+    /// Whether a page of `host` needed rendering before.
+    pub fn needs_rendering(&self, host: &str) -> bool {
+        self.hosts.get(host).is_some()
     }
 }
 
@@ -247,6 +304,57 @@ mod tests {
         let text = "Plenty of words in this article. ".repeat(20);
         let html = format!("<body><div id=root><p>{text}</p></div><script></script></body>");
         assert_eq!(rule(&html), (RenderRule::EnoughText, false));
+    }
+
+    #[test]
+    fn a_page_whose_plan_found_nothing_is_rendered_when_it_ships_scripts() {
+        let text = "Plenty of words in this article. ".repeat(20);
+        let html = format!(
+            r#"<body><p>{text}</p><ul id=list></ul><script type="application/ld+json">{{}}</script><script>draw()</script></body>"#
+        );
+        let nothing_found = Known {
+            nothing_found: true,
+            ..Known::default()
+        };
+        let d = decide_on(evidence(&html), nothing_found);
+        assert_eq!(
+            (d.rule, d.render),
+            (RenderRule::NothingFoundWithScripts, true)
+        );
+        // Without scripts there is nothing to render, found or not.
+        let d = decide_on(
+            evidence(&format!("<body><p>{text}</p></body>")),
+            nothing_found,
+        );
+        assert_eq!((d.rule, d.render), (RenderRule::NoScripts, false));
+    }
+
+    #[test]
+    fn a_host_that_needed_rendering_is_rendered_at_once() {
+        let text = "Plenty of words in this article. ".repeat(20);
+        let html = format!("<body><p>{text}</p><script>x()</script></body>");
+        let known = Known {
+            host_needed_rendering: true,
+            ..Known::default()
+        };
+        let d = decide_on(evidence(&html), known);
+        assert_eq!((d.rule, d.render), (RenderRule::HostNeededRendering, true));
+        assert_eq!(rule(&html), (RenderRule::EnoughText, false));
+    }
+
+    #[test]
+    fn the_host_memory_remembers_and_is_bounded() {
+        let memory = HostMemory::with_capacity(2);
+        assert!(!memory.needs_rendering("shop.example"));
+        memory.needed_rendering("shop.example");
+        assert!(memory.needs_rendering("shop.example"));
+        for n in 0..50 {
+            memory.needed_rendering(&format!("host{n}.example"));
+        }
+        let kept = (0..50)
+            .filter(|n| memory.needs_rendering(&format!("host{n}.example")))
+            .count();
+        assert!(kept <= 2, "{kept} hosts kept");
     }
 
     #[test]

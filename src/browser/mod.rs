@@ -149,6 +149,8 @@ pub struct Browser {
     /// Pool gauges.
     pub gauges: Gauges,
     launches: AtomicU64,
+    /// The hosts whose pages needed rendering, for every run of the server.
+    pub host_memory: decide::HostMemory,
 }
 
 impl std::fmt::Debug for Browser {
@@ -210,6 +212,7 @@ impl Browser {
             current: Mutex::new(None),
             gauges: Gauges::default(),
             launches: AtomicU64::new(0),
+            host_memory: decide::HostMemory::default(),
         }
     }
 

@@ -477,7 +477,7 @@ pub enum RenderRule {
     ThinBodyWithScripts,
     /// The HTML has enough text to read as it is.
     EnoughText,
-    /// The site needed rendering for an earlier page of this run.
+    /// The site needed rendering for an earlier page (remembered by the server, bounded).
     HostNeededRendering,
     /// The planned tools found nothing on a page that ships scripts.
     NothingFoundWithScripts,

@@ -110,8 +110,6 @@ struct Run<'a> {
     words_read_by: &'static str,
     /// Tokens the model spent reading the words (prompt, completion).
     words_usage: (u64, u64),
-    /// Hosts of this run whose pages needed rendering.
-    rendered_hosts: std::collections::HashSet<String>,
     /// The crawl, when the request asks for one.
     crawl: Option<Crawl>,
     /// The links of the page just read (crawls only), offered once its URL is done.
@@ -145,7 +143,6 @@ pub async fn run(
         understood: Request::default(),
         words_read_by: "heuristic",
         words_usage: (0, 0),
-        rendered_hosts: std::collections::HashSet::new(),
         crawl: None,
         page_links: None,
         known_urls: request.urls.len(),
@@ -411,26 +408,47 @@ impl Run<'_> {
                 empty_fields: Vec::new(),
             };
         }
-        let page = match self.render_if_needed(url, page).await {
-            Ok(page) => page,
+        let mut rendered_again = false;
+        let (mut page, mut second_chance) = match self.render_if_needed(url, page).await {
+            Ok(read) => read,
             Err(error) => return UrlOutcome::failed(Value::Null, error),
         };
-        let first_url = page.final_url.clone();
-        let worker = self.spawn_worker(page);
-        // The outline of a large page takes a while and cannot be stopped half-way; a stop
-        // ends the wait (the worker ends once it is done and sees its handle gone).
-        let outline = tokio::select! {
-            biased;
-            () = self.control.stopped() => return UrlOutcome::failed(Value::Null, stopped_error(self.control, url)),
-            outline = worker.outline() => outline,
+        // Planned on the page as read; once more on the rendered page when the tools found
+        // nothing in its HTML and it ships scripts (render.rs).
+        let (first_url, worker, budget_result, mut answer) = loop {
+            let first_url = page.final_url.clone();
+            let worker = self.spawn_worker(page);
+            // The outline of a large page takes a while and cannot be stopped half-way; a stop
+            // ends the wait (the worker ends once it is done and sees its handle gone).
+            let outline = tokio::select! {
+                biased;
+                () = self.control.stopped() => return UrlOutcome::failed(Value::Null, stopped_error(self.control, url)),
+                outline = worker.outline() => outline,
+            };
+            let outline = match outline {
+                Ok(outline) => outline,
+                Err(err) => return UrlOutcome::failed(Value::Null, page_error(url, err)),
+            };
+            self.executed.clear();
+            let budget_result = self.agent_loop(url, &worker, outline).await;
+            let answer = worker.answer().await.unwrap_or(Value::Null);
+            if budget_result.is_ok()
+                && !has_content(&answer)
+                && let Some(chance) = second_chance.take()
+                && let Some(rendered) = self.render_when_nothing_found(url, chance).await
+            {
+                page = rendered;
+                rendered_again = true;
+                continue;
+            }
+            if rendered_again
+                && matches!(named::settle(answer.clone(), &self.understood),
+                    Settled::Answer { answer, .. } if has_content(&answer))
+            {
+                self.rendering_helped(&first_url);
+            }
+            break (first_url, worker, budget_result, answer);
         };
-        let outline = match outline {
-            Ok(outline) => outline,
-            Err(err) => return UrlOutcome::failed(Value::Null, page_error(url, err)),
-        };
-        self.executed.clear();
-        let budget_result = self.agent_loop(url, &worker, outline).await;
-        let mut answer = worker.answer().await.unwrap_or(Value::Null);
         let mut stopped_early = budget_result.err();
         if stopped_early.is_none() && self.reach.max_pages > 1 {
             (answer, stopped_early) = self.follow_pages(url, worker, &first_url, answer).await;

@@ -310,3 +310,125 @@ async fn without_a_browser_auto_answers_from_the_html_and_always_is_a_typed_erro
             .contains("chromium-headless-shell")
     );
 }
+
+const CATALOGUE: [&str; 5] = [
+    "Brass Compass",
+    "Copper Kettle",
+    "Oak Desk Lamp",
+    "Wool Blanket",
+    "Glass Teapot",
+];
+
+#[tokio::test]
+async fn a_page_whose_tools_found_nothing_in_its_html_is_rendered_and_planned_again() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask(
+            "catalog.html",
+            "List every product with its name and price.",
+        )
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    // Enough text for the first rules: read from the HTML first.
+    assert_eq!(steps[0]["rule"], "enough_text", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], false, "{}", steps[0]);
+    // The plan found nothing there; the page ships a script: rendered, with its evidence.
+    assert_eq!(
+        steps[1]["rule"], "nothing_found_with_scripts",
+        "{}",
+        steps[1]
+    );
+    assert_eq!(steps[1]["rendered"], true, "{}", steps[1]);
+    assert_eq!(steps[1]["scripts"], 1, "{}", steps[1]);
+    assert!(
+        steps[1]["rendered_text_chars"].as_u64().unwrap()
+            > steps[1]["text_chars"].as_u64().unwrap(),
+        "{}",
+        steps[1]
+    );
+    // The second plan comes after the render, and the answer is the list the script drew.
+    let render_at = frames
+        .iter()
+        .rposition(|f| f.event == "step" && f.action() == "render")
+        .unwrap();
+    assert!(
+        frames[render_at..]
+            .iter()
+            .any(|f| f.event == "step" && f.action() != "render" && f.action() != "output"),
+        "no plan after the render: {frames:?}"
+    );
+    let text = answer(&frames, &url).to_string();
+    for name in CATALOGUE {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+    assert!(text.contains("58.25"), "{text}");
+
+    // The render helped: the server remembers the host, and the next run renders at once.
+    let (_, frames) = site
+        .ask(
+            "catalog.html",
+            "List every product with its name and price.",
+        )
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0]["rule"], "host_needed_rendering", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+}
+
+#[tokio::test]
+async fn a_render_that_finds_nothing_either_is_not_remembered_for_the_host() {
+    let site = start().await;
+    for _ in 0..2 {
+        let (_, frames) = site
+            .ask("catalog.html", "List every recipe with its cooking time.")
+            .await;
+        let rules: Vec<&Value> = render_steps(&frames).iter().map(|s| &s["rule"]).collect();
+        assert_eq!(
+            rules,
+            [&json!("enough_text"), &json!("nothing_found_with_scripts")],
+            "{frames:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_next_page_of_a_host_that_needed_rendering_renders_at_once() {
+    let site = start().await;
+    let first = format!("{}/render/list.html", site.base);
+    let second = format!("{}/render/catalog.html", site.base);
+    let frames = site
+        .app
+        .stream(&json!({
+            "urls": [&first, &second],
+            "instructions": "List every product with its name and price.",
+        }))
+        .await;
+    let steps: Vec<(&str, &Value)> = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "render")
+        .map(|f| {
+            (
+                f.payload()["url"].as_str().unwrap_or(""),
+                &f.payload()["extracted_data"],
+            )
+        })
+        .collect();
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    assert_eq!(steps[0].0, first);
+    assert_eq!(steps[0].1["rule"], "thin_body_app_root", "{}", steps[0].1);
+    // The second page alone would be read from its HTML (enough_text): its host needed
+    // rendering, so it renders at once, without a first plan on the HTML.
+    assert_eq!(steps[1].0, second);
+    assert_eq!(
+        steps[1].1["rule"], "host_needed_rendering",
+        "{}",
+        steps[1].1
+    );
+    assert_eq!(steps[1].1["rendered"], true, "{}", steps[1].1);
+    let text = answer(&frames, &second).to_string();
+    for name in CATALOGUE {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+}

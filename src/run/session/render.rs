@@ -1,10 +1,12 @@
 //! The `render` step of a URL's page: whether the browser renders it (the request's `render`
 //! mode, then [`crate::browser::decide`]'s rules), with the evidence; the rounds that grew its
 //! list as `navigate` steps; a failed render as a typed `error`, after which the run goes on
-//! with the HTML it fetched.
+//! with the HTML it fetched. A page read from its HTML whose planned tools found nothing, and
+//! which ships scripts, gets a second `render` step (rule `nothing_found_with_scripts`) and is
+//! planned again on what the browser drew.
 
 use super::{NewStep, Run};
-use crate::browser::decide::{self, Decision, Evidence};
+use crate::browser::decide::{self, Decision, Evidence, Known};
 use crate::browser::{Grow, RenderError, RoundKind};
 use crate::events::{
     ErrorCode, ErrorData, EventPayload, GrowRound, NavigateDetails, RenderDetails, RenderMode,
@@ -15,15 +17,23 @@ use crate::fetch::FetchedPage;
 /// Rounds of "Load more" or scrolling at most in one render.
 const MAX_GROW_ROUNDS: u32 = 10;
 
+/// A page read from its HTML that ships scripts: rendered after all when the planned tools find
+/// nothing on it ([`Run::render_when_nothing_found`]).
+pub(super) struct SecondChance {
+    page: FetchedPage,
+    evidence: Evidence,
+}
+
 impl Run<'_> {
     /// Renders `page` when the request's mode and the rules say so; the page to read comes back
-    /// (the rendered DOM, or the fetched HTML when not rendered or the render failed). An error
-    /// only for `render: always` without a browser.
+    /// (the rendered DOM, or the fetched HTML when not rendered or the render failed), with its
+    /// second chance when it was read from its HTML under `render: auto`. An error only for
+    /// `render: always` without a browser.
     pub(super) async fn render_if_needed(
         &mut self,
         url: &str,
-        mut page: FetchedPage,
-    ) -> Result<FetchedPage, ErrorData> {
+        page: FetchedPage,
+    ) -> Result<(FetchedPage, Option<SecondChance>), ErrorData> {
         let mode = self.request.render;
         let host = page.final_url.host_str().unwrap_or("").to_owned();
         // A large page's parse must not hold the run's thread (the next URLs' fetches run there).
@@ -46,19 +56,15 @@ impl Run<'_> {
                 evidence: parsed,
             },
             RenderMode::Auto => {
-                let mut decision = decide::decide_on(parsed);
-                if !decision.render
-                    && decision.evidence.scripts > 0
-                    && self.rendered_hosts.contains(&host)
-                {
-                    decision.rule = RenderRule::HostNeededRendering;
-                    decision.render = true;
-                }
-                decision
+                let known = Known {
+                    host_needed_rendering: self.deps.browser.host_memory.needs_rendering(&host),
+                    nothing_found: false,
+                };
+                decide::decide_on(parsed, known)
             }
         };
         let browser = self.deps.browser.clone();
-        let mut details = RenderDetails {
+        let details = RenderDetails {
             mode,
             rule: decision.rule,
             rendered: false,
@@ -81,8 +87,79 @@ impl Run<'_> {
                 None,
             )
             .await;
-            return Ok(page);
+            let second_chance =
+                (mode == RenderMode::Auto && browser.available() && decision.evidence.scripts > 0)
+                    .then(|| SecondChance {
+                        page: page.clone(),
+                        evidence: decision.evidence,
+                    });
+            return Ok((page, second_chance));
         }
+        self.render_decided(url, page, mode, details)
+            .await
+            .map(|(page, _)| (page, None))
+    }
+
+    /// After the planned tools found nothing on a page read from its HTML: the rules asked
+    /// again knowing it, and the page rendered when they say so. The rendered page comes back,
+    /// or nothing when it was not rendered (the rules said no, the render failed, a stop).
+    pub(super) async fn render_when_nothing_found(
+        &mut self,
+        url: &str,
+        chance: SecondChance,
+    ) -> Option<FetchedPage> {
+        let host = chance.page.final_url.host_str().unwrap_or("").to_owned();
+        let known = Known {
+            host_needed_rendering: self.deps.browser.host_memory.needs_rendering(&host),
+            nothing_found: true,
+        };
+        let decision = decide::decide_on(chance.evidence, known);
+        if !decision.render {
+            return None;
+        }
+        let details = RenderDetails {
+            mode: RenderMode::Auto,
+            rule: decision.rule,
+            rendered: false,
+            text_chars: decision.evidence.text_chars,
+            scripts: decision.evidence.scripts,
+            markers: decision.evidence.markers,
+            browser_available: self.deps.browser.available(),
+            requests: None,
+            bytes: None,
+            refused: Vec::new(),
+            rendered_text_chars: None,
+            error: None,
+        };
+        match self
+            .render_decided(url, chance.page, RenderMode::Auto, details)
+            .await
+        {
+            Ok((page, true)) => Some(page),
+            Ok((_, false)) | Err(_) => None,
+        }
+    }
+
+    /// The plan on a page rendered after finding nothing found something: its host needs
+    /// rendering.
+    pub(super) fn rendering_helped(&self, page_url: &url::Url) {
+        self.deps
+            .browser
+            .host_memory
+            .needed_rendering(page_url.host_str().unwrap_or(""));
+    }
+
+    /// Renders `page`, whose rules said so, in the browser, with its `render` step (and the
+    /// `navigate` steps of its rounds); the page comes back with whether it was rendered.
+    async fn render_decided(
+        &mut self,
+        url: &str,
+        mut page: FetchedPage,
+        mode: RenderMode,
+        mut details: RenderDetails,
+    ) -> Result<(FetchedPage, bool), ErrorData> {
+        let browser = self.deps.browser.clone();
+        let host = page.final_url.host_str().unwrap_or("").to_owned();
         if !browser.available() {
             let message = format!(
                 "{} (install the Debian package `{}`)",
@@ -108,14 +185,14 @@ impl Run<'_> {
                 None,
             )
             .await;
-            return Ok(page);
+            return Ok((page, false));
         }
         let grow = Grow::UntilStill {
             max_rounds: MAX_GROW_ROUNDS,
         };
         let rendered = tokio::select! {
             biased;
-            () = self.control.stopped() => return Ok(page),
+            () = self.control.stopped() => return Ok((page, false)),
             rendered = browser.render(&page.final_url, &page.html, None, grow) => rendered,
         };
         match rendered {
@@ -153,7 +230,12 @@ impl Run<'_> {
                     })
                     .await;
                 }
-                self.rendered_hosts.insert(host);
+                // A render after a plan that found nothing is remembered once the plan on
+                // it finds something ([`Run::rendering_helped`]): scripts on a page that
+                // lacks what was asked do not make its whole site rendered.
+                if details.rule != RenderRule::NothingFoundWithScripts {
+                    browser.host_memory.needed_rendering(&host);
+                }
                 let after = decide::evidence(&rendered.html);
                 details.rendered = true;
                 details.requests = Some(rendered.requests);
@@ -183,7 +265,7 @@ impl Run<'_> {
                 )
                 .await;
                 page.html = rendered.html;
-                Ok(page)
+                Ok((page, true))
             }
             Err(err) => {
                 let code = match err {
@@ -207,7 +289,7 @@ impl Run<'_> {
                     retryable: matches!(code, ErrorCode::RenderTimeout),
                 }))
                 .await;
-                Ok(page)
+                Ok((page, false))
             }
         }
     }
