@@ -368,6 +368,9 @@ pub struct BrowserSettings {
     pub max_bytes: u64,
     /// Renders after which the browser is replaced by a fresh one.
     pub recycle_after: u32,
+    /// Resident memory (MiB) of the browser's process group above which it is replaced before
+    /// the next render; 0: no ceiling.
+    pub recycle_rss_mib: u64,
     /// Free memory (MiB) a render needs before it starts; it waits otherwise.
     pub min_free_mib: u64,
 }

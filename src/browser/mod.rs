@@ -137,6 +137,11 @@ pub struct Gauges {
     pub done: prometheus_client::metrics::counter::Counter,
     /// Browser processes started since start.
     pub launches: prometheus_client::metrics::counter::Counter,
+    /// Resident bytes of the browser's process group, as last measured (before each render
+    /// starts and after it ends); 0 while no browser runs.
+    pub rss_bytes: prometheus_client::metrics::gauge::Gauge,
+    /// Browsers replaced because their group's RSS passed `browser.recycle_rss_mib`.
+    pub rss_recycles: prometheus_client::metrics::counter::Counter,
 }
 
 /// The browser of the server: a bounded pool of renders over one browser process.
@@ -170,6 +175,36 @@ pub fn find_executable(setting: &str) -> Option<PathBuf> {
         .map(Path::new)
         .find(|p| p.is_file())
         .map(Path::to_path_buf)
+}
+
+/// Resident bytes of the processes in group `pgid` (the browser and its renderers), summed.
+///
+/// Pages shared between the processes count once per process, so this says more than the
+/// group's real footprint: a ceiling on it errs toward recycling early.
+pub fn group_rss_bytes(pgid: u32) -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|entry| {
+            std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|stat| {
+                // Fields after the name `(…)`: state ppid pgrp …
+                stat.rsplit_once(") ").is_some_and(|(_, rest)| {
+                    rest.split_whitespace()
+                        .nth(2)
+                        .and_then(|g| g.parse::<u32>().ok())
+                        == Some(pgid)
+                })
+            })
+        })
+        .filter_map(|entry| {
+            let status = std::fs::read_to_string(entry.path().join("status")).ok()?;
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .sum()
 }
 
 /// Free memory of the machine in MiB (`MemAvailable`), when known.
@@ -239,12 +274,33 @@ impl Browser {
             .map(|i| i.connection.pgid)
     }
 
+    /// Measures the group's RSS into the gauge; whether it is above `browser.recycle_rss_mib`
+    /// (never when that is 0).
+    fn over_rss_ceiling(&self, pgid: u32) -> bool {
+        let rss = group_rss_bytes(pgid);
+        self.gauges
+            .rss_bytes
+            .set(i64::try_from(rss).unwrap_or(i64::MAX));
+        let ceiling = self.settings.recycle_rss_mib.saturating_mul(1024 * 1024);
+        let over = ceiling > 0 && rss > ceiling;
+        if over {
+            self.gauges.rss_recycles.inc();
+            tracing::info!(
+                rss_mib = rss / (1024 * 1024),
+                ceiling_mib = self.settings.recycle_rss_mib,
+                "browser replaced: its resident memory passed the ceiling"
+            );
+        }
+        over
+    }
+
     async fn instance(&self) -> Result<Arc<Instance>, RenderError> {
         let executable = self.executable.as_ref().ok_or(RenderError::Unavailable)?;
         let mut current = self.current.lock().await;
         if let Some(instance) = current.as_ref()
             && instance.connection.is_alive().await
             && instance.renders.load(Ordering::Relaxed) < self.settings.recycle_after.max(1)
+            && !self.over_rss_ceiling(instance.connection.pgid)
         {
             return Ok(instance.clone());
         }
@@ -398,6 +454,9 @@ impl Browser {
         }
         self.gauges.active.dec();
         self.gauges.done.inc();
+        self.gauges.rss_bytes.set(
+            i64::try_from(group_rss_bytes(instance.connection.pgid)).unwrap_or(i64::MAX),
+        );
         let mut rendered = match result {
             Some(Ok(Ok(rendered))) => rendered,
             Some(Ok(Err(err))) => return Err(err),

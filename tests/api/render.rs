@@ -277,6 +277,43 @@ async fn render_never_reads_the_html_and_says_so() {
 }
 
 #[tokio::test]
+async fn the_browser_is_replaced_once_its_memory_passes_the_ceiling() {
+    let (trap_addr, _) = trap().await;
+    let base = site(trap_addr).await;
+    // A ceiling of 1 MiB: any running browser is above it, so each render starts a fresh one.
+    let app = spawn_app_with(|s| {
+        s.fetch.allow_private_networks = false;
+        s.fetch.allowed_hosts = vec!["127.0.0.1".into()];
+        s.browser.recycle_rss_mib = 1;
+    })
+    .await;
+    let url = format!("{base}/render/list.html");
+    for _ in 0..2 {
+        let frames = app
+            .stream(&json!({"urls": [&url], "instructions": "all products", "render": "always"}))
+            .await;
+        assert_eq!(render_steps(&frames)[0]["rendered"], true, "{frames:?}");
+    }
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    let value = |name: &str| -> f64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} in {metrics}"))
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(value("scrape_agent_browser_launches_total"), 2.0, "{metrics}");
+    assert_eq!(value("scrape_agent_browser_rss_recycles_total"), 1.0, "{metrics}");
+    // Measured after the last render: a live browser holds tens of MiB at least.
+    assert!(
+        value("scrape_agent_browser_rss_bytes") > 10.0 * 1024.0 * 1024.0,
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
 async fn without_a_browser_auto_answers_from_the_html_and_always_is_a_typed_error() {
     let (trap_addr, _) = trap().await;
     let base = site(trap_addr).await;
