@@ -454,9 +454,9 @@ impl Browser {
         }
         self.gauges.active.dec();
         self.gauges.done.inc();
-        self.gauges.rss_bytes.set(
-            i64::try_from(group_rss_bytes(instance.connection.pgid)).unwrap_or(i64::MAX),
-        );
+        self.gauges
+            .rss_bytes
+            .set(i64::try_from(group_rss_bytes(instance.connection.pgid)).unwrap_or(i64::MAX));
         let mut rendered = match result {
             Some(Ok(Ok(rendered))) => rendered,
             Some(Ok(Err(err))) => return Err(err),

@@ -230,4 +230,27 @@ impl Run<'_> {
         })
         .await;
     }
+
+    /// A page reached from `url`'s page (its next page, an item's page): once its host needed
+    /// rendering in this run (or under `render: always`) it goes through the same decision and
+    /// render, so a script-built list stays rendered across its pages; otherwise it is read as
+    /// fetched, without a step.
+    pub(super) async fn render_linked(
+        &mut self,
+        url: &str,
+        page: FetchedPage,
+    ) -> Result<FetchedPage, ErrorData> {
+        let needed = match self.request.render {
+            RenderMode::Never => false,
+            RenderMode::Always => true,
+            RenderMode::Auto => self
+                .rendered_hosts
+                .contains(page.final_url.host_str().unwrap_or("")),
+        };
+        if needed {
+            self.render_if_needed(url, page).await
+        } else {
+            Ok(page)
+        }
+    }
 }
