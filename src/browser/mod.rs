@@ -334,10 +334,24 @@ impl Browser {
             "--hide-scrollbars".to_owned(),
             "about:blank".to_owned(),
         ];
-        // Chromium's sandbox cannot start as root (containers, CI); elsewhere it stays on.
-        if rustix::process::geteuid().is_root() {
+        // Chromium's sandbox cannot start as root (containers, CI); elsewhere it stays on unless
+        // the operator turned it off (`browser.no_sandbox`), which is said at every launch.
+        let as_root = rustix::process::geteuid().is_root();
+        if as_root || self.settings.no_sandbox {
+            tracing::warn!(
+                as_root,
+                no_sandbox_setting = self.settings.no_sandbox,
+                "the browser runs without Chromium's sandbox"
+            );
             args.insert(0, "--no-sandbox".to_owned());
         }
+        // A browser that exits at once with its sandbox on is, in practice, a container whose
+        // seccomp profile denies the sandbox's namespaces (README, "Rendering in a container").
+        let hint = if as_root || self.settings.no_sandbox {
+            ""
+        } else {
+            " (with Chromium's sandbox on; inside a container it needs `--security-opt seccomp=unconfined` or a profile allowing user namespaces, else set browser.no_sandbox knowingly)"
+        };
         let connection = Connection::launch(&executable.to_string_lossy(), &args)
             .map_err(|e| RenderError::Failed(e.to_string()))?;
         let connection = Arc::new(connection);
@@ -347,8 +361,8 @@ impl Browser {
             connection.call(None, "Browser.getVersion", json!({})),
         )
         .await
-        .map_err(|_| RenderError::Failed("the browser did not start in time".into()))?
-        .map_err(|e| RenderError::Failed(e.to_string()))?;
+        .map_err(|_| RenderError::Failed(format!("the browser did not start in time{hint}")))?
+        .map_err(|e| RenderError::Failed(format!("{e}{hint}")))?;
         self.gauges.launches.inc();
         let instance = Arc::new(Instance {
             connection,
