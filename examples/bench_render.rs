@@ -19,24 +19,9 @@ use scrape_agent::browser::{Browser, Grow};
 use scrape_agent::fetch::guard::Guard;
 use scrape_agent::settings::Settings;
 
-/// Resident KiB of every process in group `pgid`.
+/// Resident KiB of every process in group `pgid` (the pool's own measure).
 fn group_rss_kib(pgid: u32) -> u64 {
-    let mut total = 0;
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        let Some(after) = stat.rsplit_once(") ") else {
-            continue;
-        };
-        let fields: Vec<&str> = after.1.split_whitespace().collect();
-        // Fields after the name: state ppid pgrp … rss is the 22nd of them (index 21).
-        if fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(pgid) {
-            let pages: u64 = fields.get(21).and_then(|r| r.parse().ok()).unwrap_or(0);
-            total += pages * 4;
-        }
-    }
-    total
+    scrape_agent::browser::group_rss_bytes(pgid) / 1024
 }
 
 fn processes_in(pgid: u32) -> usize {

@@ -236,6 +236,16 @@ impl AppState {
             "Browser processes started",
             gauges.launches.clone(),
         );
+        metrics.register(
+            "browser_rss_bytes",
+            "Resident memory of the browser's process group, summed over its processes",
+            gauges.rss_bytes.clone(),
+        );
+        metrics.register(
+            "browser_rss_recycles",
+            "Browsers replaced because their resident memory passed browser.recycle_rss_mib",
+            gauges.rss_recycles.clone(),
+        );
         match browser.executable() {
             Some(path) => tracing::info!(browser = %path.display(), "rendering available"),
             None => tracing::warn!(

@@ -395,6 +395,14 @@ pub struct BrowserSettings {
     pub max_bytes: u64,
     /// Renders after which the browser is replaced by a fresh one.
     pub recycle_after: u32,
+    /// Resident memory (MiB) of the browser's process group above which it is replaced before
+    /// the next render; 0: no ceiling.
+    pub recycle_rss_mib: u64,
+    /// Runs the browser without Chromium's sandbox. Off by default: a default `docker run`
+    /// blocks the sandbox's namespaces (see the README), and turning it off is the operator's
+    /// explicit choice, logged at every launch. (As root the sandbox cannot start at all and is
+    /// always off.)
+    pub no_sandbox: bool,
     /// Free memory (MiB) a render needs before it starts; it waits otherwise.
     pub min_free_mib: u64,
 }

@@ -137,6 +137,11 @@ pub struct Gauges {
     pub done: prometheus_client::metrics::counter::Counter,
     /// Browser processes started since start.
     pub launches: prometheus_client::metrics::counter::Counter,
+    /// Resident bytes of the browser's process group, as last measured (before each render
+    /// starts and after it ends); 0 while no browser runs.
+    pub rss_bytes: prometheus_client::metrics::gauge::Gauge,
+    /// Browsers replaced because their group's RSS passed `browser.recycle_rss_mib`.
+    pub rss_recycles: prometheus_client::metrics::counter::Counter,
 }
 
 /// The browser of the server: a bounded pool of renders over one browser process.
@@ -172,6 +177,36 @@ pub fn find_executable(setting: &str) -> Option<PathBuf> {
         .map(Path::new)
         .find(|p| p.is_file())
         .map(Path::to_path_buf)
+}
+
+/// Resident bytes of the processes in group `pgid` (the browser and its renderers), summed.
+///
+/// Pages shared between the processes count once per process, so this says more than the
+/// group's real footprint: a ceiling on it errs toward recycling early.
+pub fn group_rss_bytes(pgid: u32) -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|entry| {
+            std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|stat| {
+                // Fields after the name `(…)`: state ppid pgrp …
+                stat.rsplit_once(") ").is_some_and(|(_, rest)| {
+                    rest.split_whitespace()
+                        .nth(2)
+                        .and_then(|g| g.parse::<u32>().ok())
+                        == Some(pgid)
+                })
+            })
+        })
+        .filter_map(|entry| {
+            let status = std::fs::read_to_string(entry.path().join("status")).ok()?;
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .sum()
 }
 
 /// Free memory of the machine in MiB (`MemAvailable`), when known.
@@ -242,12 +277,33 @@ impl Browser {
             .map(|i| i.connection.pgid)
     }
 
+    /// Measures the group's RSS into the gauge; whether it is above `browser.recycle_rss_mib`
+    /// (never when that is 0).
+    fn over_rss_ceiling(&self, pgid: u32) -> bool {
+        let rss = group_rss_bytes(pgid);
+        self.gauges
+            .rss_bytes
+            .set(i64::try_from(rss).unwrap_or(i64::MAX));
+        let ceiling = self.settings.recycle_rss_mib.saturating_mul(1024 * 1024);
+        let over = ceiling > 0 && rss > ceiling;
+        if over {
+            self.gauges.rss_recycles.inc();
+            tracing::info!(
+                rss_mib = rss / (1024 * 1024),
+                ceiling_mib = self.settings.recycle_rss_mib,
+                "browser replaced: its resident memory passed the ceiling"
+            );
+        }
+        over
+    }
+
     async fn instance(&self) -> Result<Arc<Instance>, RenderError> {
         let executable = self.executable.as_ref().ok_or(RenderError::Unavailable)?;
         let mut current = self.current.lock().await;
         if let Some(instance) = current.as_ref()
             && instance.connection.is_alive().await
             && instance.renders.load(Ordering::Relaxed) < self.settings.recycle_after.max(1)
+            && !self.over_rss_ceiling(instance.connection.pgid)
         {
             return Ok(instance.clone());
         }
@@ -281,10 +337,24 @@ impl Browser {
             "--hide-scrollbars".to_owned(),
             "about:blank".to_owned(),
         ];
-        // Chromium's sandbox cannot start as root (containers, CI); elsewhere it stays on.
-        if rustix::process::geteuid().is_root() {
+        // Chromium's sandbox cannot start as root (containers, CI); elsewhere it stays on unless
+        // the operator turned it off (`browser.no_sandbox`), which is said at every launch.
+        let as_root = rustix::process::geteuid().is_root();
+        if as_root || self.settings.no_sandbox {
+            tracing::warn!(
+                as_root,
+                no_sandbox_setting = self.settings.no_sandbox,
+                "the browser runs without Chromium's sandbox"
+            );
             args.insert(0, "--no-sandbox".to_owned());
         }
+        // A browser that exits at once with its sandbox on is, in practice, a container whose
+        // seccomp profile denies the sandbox's namespaces (README, "Rendering in a container").
+        let hint = if as_root || self.settings.no_sandbox {
+            ""
+        } else {
+            " (with Chromium's sandbox on; inside a container it needs `--security-opt seccomp=unconfined` or a profile allowing user namespaces, else set browser.no_sandbox knowingly)"
+        };
         let connection = Connection::launch(&executable.to_string_lossy(), &args)
             .map_err(|e| RenderError::Failed(e.to_string()))?;
         let connection = Arc::new(connection);
@@ -294,8 +364,8 @@ impl Browser {
             connection.call(None, "Browser.getVersion", json!({})),
         )
         .await
-        .map_err(|_| RenderError::Failed("the browser did not start in time".into()))?
-        .map_err(|e| RenderError::Failed(e.to_string()))?;
+        .map_err(|_| RenderError::Failed(format!("the browser did not start in time{hint}")))?
+        .map_err(|e| RenderError::Failed(format!("{e}{hint}")))?;
         self.gauges.launches.inc();
         let instance = Arc::new(Instance {
             connection,
@@ -401,6 +471,9 @@ impl Browser {
         }
         self.gauges.active.dec();
         self.gauges.done.inc();
+        self.gauges
+            .rss_bytes
+            .set(i64::try_from(group_rss_bytes(instance.connection.pgid)).unwrap_or(i64::MAX));
         let mut rendered = match result {
             Some(Ok(Ok(rendered))) => rendered,
             Some(Ok(Err(err))) => return Err(err),

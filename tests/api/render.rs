@@ -277,6 +277,78 @@ async fn render_never_reads_the_html_and_says_so() {
 }
 
 #[tokio::test]
+async fn the_next_page_of_a_rendered_list_is_rendered_too() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask("paged-1.html", "all products, across all pages")
+        .await;
+    // One render step per page: page 1 decided by its own HTML, page 2 after following it.
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 2, "{frames:?}");
+    assert!(steps.iter().all(|s| s["rendered"] == true), "{steps:?}");
+    let followed = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "navigate")
+        .any(|f| f.payload().to_string().contains("paged-2.html"));
+    assert!(followed, "{frames:?}");
+    let text = answer(&frames, &url).to_string();
+    // Page 2's products exist only after its script runs.
+    for name in [
+        "Brass Compass",
+        "Oak Desk Lamp",
+        "Wool Blanket",
+        "Linen Apron",
+    ] {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+}
+
+#[tokio::test]
+async fn the_browser_is_replaced_once_its_memory_passes_the_ceiling() {
+    let (trap_addr, _) = trap().await;
+    let base = site(trap_addr).await;
+    // A ceiling of 1 MiB: any running browser is above it, so each render starts a fresh one.
+    let app = spawn_app_with(|s| {
+        s.fetch.allow_private_networks = false;
+        s.fetch.allowed_hosts = vec!["127.0.0.1".into()];
+        s.browser.recycle_rss_mib = 1;
+    })
+    .await;
+    let url = format!("{base}/render/list.html");
+    for _ in 0..2 {
+        let frames = app
+            .stream(&json!({"urls": [&url], "instructions": "all products", "render": "always"}))
+            .await;
+        assert_eq!(render_steps(&frames)[0]["rendered"], true, "{frames:?}");
+    }
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    let value = |name: &str| -> f64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} in {metrics}"))
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(
+        value("scrape_agent_browser_launches_total"),
+        2.0,
+        "{metrics}"
+    );
+    assert_eq!(
+        value("scrape_agent_browser_rss_recycles_total"),
+        1.0,
+        "{metrics}"
+    );
+    // Measured after the last render: a live browser holds tens of MiB at least.
+    assert!(
+        value("scrape_agent_browser_rss_bytes") > 10.0 * 1024.0 * 1024.0,
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
 async fn without_a_browser_auto_answers_from_the_html_and_always_is_a_typed_error() {
     let (trap_addr, _) = trap().await;
     let base = site(trap_addr).await;

@@ -103,7 +103,10 @@ container=scrape-agent-check-$$
 start_container() {
   # A 1 s health interval so the check sees "healthy" quickly; the command is the image's own.
   # --stop-timeout 30 covers server.shutdown_grace_secs + 2 × shutdown_drain_secs (10 + 2 × 5).
+  # seccomp=unconfined: Docker's default profile denies the user namespace Chromium's sandbox
+  # needs (README, "Rendering in a container"); this keeps the sandbox rather than turning it off.
   docker run -d --name "$container" --network host --stop-timeout 30 \
+    --security-opt seccomp=unconfined \
     --health-interval 1s --health-start-period 5s \
     -v "$volume:/app/data" \
     -e SCRAPE_AGENT__SERVER__BIND="127.0.0.1:$port" \
@@ -161,6 +164,27 @@ items = complete["extracted_data"][page]
 assert isinstance(items, list) and len(items) == 3, items
 assert all(item.get("title") for item in items), items
 print("[container] scrape: %d events, complete with %d stories, first %r" % (len(frames), len(items), items[0]["title"]))
+PY
+
+# --- A page built by scripts, rendered by the sandboxed browser inside the image (issue 33).
+render_port=$(free_port)
+python3 "$work/fixtures.py" "$render_port" "$repo/tests/fixtures" >"$work/render-fixtures.log" 2>&1 &
+render_pid=$!
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$render_port/render/list.html" >/dev/null && break; sleep 0.1; done
+render_page="http://127.0.0.1:$render_port/render/list.html"
+curl -fsS -N --max-time 90 -X POST "$base/api/scrape/stream" -H 'content-type: application/json' \
+  -d "{\"urls\": [\"$render_page\"], \"instructions\": \"every product with name and price\", \"render\": \"always\"}" \
+  >"$work/render.txt" || fail "the render stream failed"
+kill "$render_pid" 2>/dev/null || true
+python3 - "$work/render.txt" <<'PY' || fail "the script-built page was not rendered in the container"
+import json, sys
+text = open(sys.argv[1]).read()
+steps = [json.loads(l[6:]) for l in text.splitlines() if l.startswith("data: ") and '"action":"render"' in l.replace(" ", "")]
+assert steps, text[-2000:]
+render = steps[0]["data"]["extracted_data"]
+assert render["rendered"] is True, render
+assert "Brass Compass" in text.split("event: complete")[-1], text[-2000:]
+print("[container] render: %s requests, %s bytes" % (render.get("requests"), render.get("bytes")))
 PY
 
 # --- The image's HEALTHCHECK command turns the container healthy.

@@ -306,6 +306,13 @@ impl Run<'_> {
             let Ok(page) = fetched else {
                 break Some((StopRule::FetchFailed, Some(next.url)));
             };
+            let page = match self.render_linked(url, page).await {
+                Ok(page) => page,
+                Err(why) => {
+                    error = Some(why);
+                    break None;
+                }
+            };
             seen_urls.insert(page_key(page.final_url.as_str()));
             page_url = page.final_url.to_string();
             worker = self.spawn_worker(page);
@@ -506,16 +513,21 @@ impl Run<'_> {
                 }
                 Ok(page) => {
                     self.fetched_step(url, &page, took).await;
-                    let worker = self.spawn_worker(page);
-                    match worker.execute(read_call.clone()).await {
-                        Err(err) => Err(err.to_string()),
-                        Ok((result, _)) => {
-                            self.tool_step(url, &read_call, &result).await;
-                            match result.result {
-                                Some(Value::Object(found)) if result.success => Ok(found),
-                                _ => Err(result
-                                    .error
-                                    .unwrap_or_else(|| "nothing found on the item's page".into())),
+                    match self.render_linked(url, page).await {
+                        Err(why) => Err(why.message),
+                        Ok(page) => {
+                            let worker = self.spawn_worker(page);
+                            match worker.execute(read_call.clone()).await {
+                                Err(err) => Err(err.to_string()),
+                                Ok((result, _)) => {
+                                    self.tool_step(url, &read_call, &result).await;
+                                    match result.result {
+                                        Some(Value::Object(found)) if result.success => Ok(found),
+                                        _ => Err(result.error.unwrap_or_else(|| {
+                                            "nothing found on the item's page".into()
+                                        })),
+                                    }
+                                }
                             }
                         }
                     }

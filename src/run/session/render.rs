@@ -312,4 +312,30 @@ impl Run<'_> {
         })
         .await;
     }
+
+    /// A page reached from `url`'s page (its next page, an item's page): once its host needed
+    /// rendering (the server's host memory, or `render: always`) it goes through the same
+    /// decision and render, so a script-built list stays rendered across its pages; otherwise it
+    /// is read as fetched, without a step.
+    pub(super) async fn render_linked(
+        &mut self,
+        url: &str,
+        page: FetchedPage,
+    ) -> Result<FetchedPage, ErrorData> {
+        let needed = match self.request.render {
+            RenderMode::Never => false,
+            RenderMode::Always => true,
+            RenderMode::Auto => self
+                .deps
+                .browser
+                .host_memory
+                .needs_rendering(page.final_url.host_str().unwrap_or("")),
+        };
+        if needed {
+            // A linked page has no second plan of its own: what it holds is read as rendered.
+            Ok(self.render_if_needed(url, page).await?.0)
+        } else {
+            Ok(page)
+        }
+    }
 }
