@@ -625,11 +625,17 @@ impl Hub {
                           loop {
                             // Tell the instance running it that someone still follows, so it
                             // does not cancel the run as abandoned. Once a second is plenty.
+                            let first_mark = last_watch.is_none();
                             if last_watch.is_none_or(|at| at.elapsed() >= WATCH_INTERVAL) {
                                 last_watch = Some(tokio::time::Instant::now());
                                 if let Err(err) = store.mark_watched(&id).await {
                                     tracing::warn!(session_id = %id, %err, "could not mark the session watched");
                                 }
+                            }
+                            // The store notifies only for runs marked watched: what was stored
+                            // between the read above and the first mark is read once more.
+                            if first_mark && stored.is_some() {
+                                break;
                             }
                             let Some(watch) = stored.as_mut() else {
                                 tokio::time::sleep(POLL_INTERVAL).await;

@@ -402,8 +402,10 @@ impl Store {
     }
 
     /// A wake-up call for a follower of session `id` on a shared database: it wakes whenever
-    /// one of the session's events is stored, by any instance (PostgreSQL `LISTEN/NOTIFY`).
-    /// Take it before reading the store, so nothing stored after the read goes unannounced.
+    /// one of the session's events is stored, by any instance (PostgreSQL `LISTEN/NOTIFY`),
+    /// while the session is marked watched ([`Store::mark_watched`], within the last 10 s).
+    /// Mark first, then read the store, then wait: nothing stored after the read goes
+    /// unannounced.
     /// `None` on SQLite (one instance: its followers are woken in memory) or when the
     /// listening connection cannot be opened now (the caller falls back to polling).
     pub async fn watch_events(&self, id: &str) -> Option<EventWatch> {

@@ -2,7 +2,9 @@
 //! PostgreSQL database.
 //!
 //! A trigger on `events` sends `NOTIFY scrape_agent_events, '<seq> <session id>'` for every
-//! stored row (migration `20261126000020_event_notify.sql`), delivered when the write commits.
+//! stored row of a session a follower elsewhere marked watched in the last 10 s (migration
+//! `20261126000020_event_notify.sql`: notifying serialises commits, so runs nobody follows from
+//! another instance do not pay for it), delivered when the write commits.
 //! Each process keeps one `LISTEN`ing connection of its own (outside the store's pool, so a
 //! pool of one connection is never starved) and hands each notification to the followers of
 //! that session in this process. Followers re-read the store when woken, so a notification is

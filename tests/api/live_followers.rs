@@ -123,7 +123,9 @@ async fn an_event_stored_by_one_instance_wakes_a_watch_on_another_postgres() {
         .create_session("woken-1", &json!({"urls": ["https://example.com/"]}), true)
         .await
         .unwrap();
-    // The watch has no timer of its own: only a notification from the database wakes it.
+    // The watch has no timer of its own: only a notification from the database wakes it, sent
+    // for sessions a follower marked watched.
+    other.mark_watched("woken-1").await.unwrap();
     let mut watch = other
         .watch_events("woken-1")
         .await
