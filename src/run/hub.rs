@@ -30,7 +30,8 @@ use crate::store::{Store, StoreError};
 
 /// Events buffered per run for slow subscribers; past it they re-read from the store.
 const LIVE_BUFFER: usize = 1024;
-/// How often a subscriber polls the store for a run it cannot follow live (one on another instance).
+/// How often a subscriber polls the store for a run on another instance when it cannot be woken
+/// by the store's notifications (their listening connection could not be opened).
 const POLL_INTERVAL: Duration = Duration::from_millis(200);
 /// How often such a subscriber tells the store it is still there.
 const WATCH_INTERVAL: Duration = Duration::from_secs(1);
@@ -567,6 +568,13 @@ impl Hub {
             let mut last = after;
             let mut live = live;
             let mut last_watch: Option<tokio::time::Instant> = None;
+            // A run not live here may be running on another instance: its stored events wake
+            // this subscriber (PostgreSQL `NOTIFY`). Taken before the first read of the store,
+            // so nothing stored after that read goes unannounced.
+            let mut stored = match live {
+                None => store.watch_events(&id).await,
+                Some(_) => None,
+            };
             loop {
                 // Whether the run had ended before this pass reads the store: only then does
                 // the pass see its last event. (Read without marking it seen, so a run that
@@ -614,16 +622,40 @@ impl Hub {
                         // no task anywhere (it is closed at the next start). Nothing will come.
                         Ok(_) if !store.is_shared() => return,
                         Ok(_) => {
+                          loop {
                             // Tell the instance running it that someone still follows, so it
                             // does not cancel the run as abandoned. Once a second is plenty.
+                            let first_mark = last_watch.is_none();
                             if last_watch.is_none_or(|at| at.elapsed() >= WATCH_INTERVAL) {
                                 last_watch = Some(tokio::time::Instant::now());
                                 if let Err(err) = store.mark_watched(&id).await {
                                     tracing::warn!(session_id = %id, %err, "could not mark the session watched");
                                 }
                             }
-                            tokio::time::sleep(POLL_INTERVAL).await;
-                            continue;
+                            // The store notifies only for runs marked watched: what was stored
+                            // between the read above and the first mark is read once more.
+                            if first_mark && stored.is_some() {
+                                break;
+                            }
+                            let Some(watch) = stored.as_mut() else {
+                                tokio::time::sleep(POLL_INTERVAL).await;
+                                break;
+                            };
+                            // Woken by the next stored event; in between, only the mark above.
+                            let next_mark = WATCH_INTERVAL
+                                .saturating_sub(last_watch.map_or(Duration::ZERO, |at| at.elapsed()));
+                            tokio::select! {
+                                woke = watch.stored_after(last) => {
+                                    if woke {
+                                        break;
+                                    }
+                                    // The store was closed: nothing will come any more.
+                                    return;
+                                }
+                                () = tokio::time::sleep(next_mark) => {}
+                            }
+                          }
+                          continue;
                         }
                         Err(_) => return,
                     }

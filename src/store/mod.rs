@@ -11,7 +11,10 @@
 //! migrations are one directory per backend because column types differ (`TIMESTAMPTZ`/
 //! `BIGSERIAL` vs `TEXT`/`AUTOINCREMENT`); they share version numbers and meaning.
 
+mod notify;
 mod recover;
+
+pub use notify::EventWatch;
 
 use std::fs::File;
 use std::os::unix::fs::MetadataExt;
@@ -180,6 +183,8 @@ pub struct Store {
     /// The lock file of a SQLite database this process serves (see [`Store::connect_exclusive`]),
     /// held open (and so locked) until [`Store::close`].
     lock: Arc<Mutex<Option<File>>>,
+    /// PostgreSQL: this process's `LISTEN`ing connection, started by the first follower.
+    listener: Arc<tokio::sync::OnceCell<notify::EventListener>>,
 }
 
 /// A `sessions` row as selected by `session_columns!()`.
@@ -378,6 +383,7 @@ impl Store {
             pool,
             instance: uuid::Uuid::new_v4().to_string().into(),
             lock: Arc::new(Mutex::new(lock)),
+            listener: Arc::default(),
         })
     }
 
@@ -395,6 +401,30 @@ impl Store {
         matches!(self.pool, Pool::Postgres(_))
     }
 
+    /// A wake-up call for a follower of session `id` on a shared database: it wakes whenever
+    /// one of the session's events is stored, by any instance (PostgreSQL `LISTEN/NOTIFY`),
+    /// while the session is marked watched ([`Store::mark_watched`], within the last 10 s).
+    /// Mark first, then read the store, then wait: nothing stored after the read goes
+    /// unannounced.
+    /// `None` on SQLite (one instance: its followers are woken in memory) or when the
+    /// listening connection cannot be opened now (the caller falls back to polling).
+    pub async fn watch_events(&self, id: &str) -> Option<EventWatch> {
+        let Pool::Postgres(pool) = &self.pool else {
+            return None;
+        };
+        let started = self
+            .listener
+            .get_or_try_init(|| notify::EventListener::start(pool))
+            .await;
+        match started {
+            Ok(listener) => Some(listener.follow(id)),
+            Err(err) => {
+                tracing::warn!(%err, "could not listen for stored events; following by polling");
+                None
+            }
+        }
+    }
+
     /// This process's identity as a session owner.
     pub fn instance(&self) -> &str {
         &self.instance
@@ -403,6 +433,9 @@ impl Store {
     /// Closes the pool (waits for connections in use to be returned), then lets go of the
     /// SQLite file's lock.
     pub async fn close(&self) {
+        if let Some(listener) = self.listener.get() {
+            listener.close().await;
+        }
         with_pool!(self, pool => pool.close().await);
         self.lock
             .lock()

@@ -11,6 +11,7 @@ mod edges;
 mod first_hour;
 mod interrupt;
 mod lifecycle;
+mod live_followers;
 mod llm;
 mod mcp;
 mod memory;
