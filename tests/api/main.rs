@@ -6,6 +6,7 @@ mod access;
 mod bad_requests;
 mod console;
 mod contract;
+mod durable;
 mod edges;
 mod first_hour;
 mod interrupt;
