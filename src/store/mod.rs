@@ -468,7 +468,7 @@ impl Store {
 
     /// Renews the leases this process holds on `live` (the runs it executes now) for another
     /// [`Store::lease`] on the database's clock, one conditional update per run on `(id, epoch)`.
-    /// Returns the ids whose lease is lost (another claim, a close, or no lease held here):
+    /// Returns the ids whose lease is lost (another claim or a close moved the epoch on):
     /// they are forgotten at once, so no write of theirs leaves this process again.
     ///
     /// # Errors
@@ -481,8 +481,9 @@ impl Store {
         );
         let mut lost = Vec::new();
         for id in live {
+            // No lease held: the run finished (its lease ended with it) or its loss was
+            // found by a refused write, which stopped it already.
             let Some(epoch) = self.epoch_of(id) else {
-                lost.push(id.clone());
                 continue;
             };
             let renewed = with_conn!(self, conn => {
