@@ -160,13 +160,13 @@ impl AppState {
         let settings = Arc::new(settings);
         // Locks a SQLite file before anything reads it: a second server on the same file stops
         // here, before it could take the first one's live runs for a crash's leftovers.
-        let store =
-            Store::connect_exclusive(&settings.database)
-                .await
-                .map_err(|err| match err {
-                    crate::store::StoreError::Locked(path) => StartupError::StoreLocked(path),
-                    other => StartupError::Store(other),
-                })?;
+        let store = Store::connect_exclusive(&settings.database)
+            .await
+            .map_err(|err| match err {
+                crate::store::StoreError::Locked(path) => StartupError::StoreLocked(path),
+                other => StartupError::Store(other),
+            })?
+            .with_lease(Duration::from_secs(settings.runs.lease_secs.max(1)));
         let stale_after = Duration::from_secs(settings.runs.stale_after_secs.max(1));
         // A SQLite file has one server: whatever it left running was cut off by a crash. A
         // shared PostgreSQL may hold live runs of other instances: only stale ones are closed.

@@ -60,6 +60,7 @@ fn seconds_histogram() -> Histogram {
 pub struct Metrics {
     registry: Mutex<Registry>,
     runs_started: Counter,
+    lease_losses: Counter,
     runs_active: Gauge,
     runs_finished: Family<StatusLabel, Counter>,
     urls_finished: Family<StatusLabel, Counter>,
@@ -94,6 +95,7 @@ impl Metrics {
         let mut registry = Registry::with_prefix("scrape_agent");
         let metrics = Self {
             runs_started: Counter::default(),
+            lease_losses: Counter::default(),
             runs_active: Gauge::default(),
             runs_finished: Family::default(),
             urls_finished: Family::default(),
@@ -112,6 +114,11 @@ impl Metrics {
             registry: Mutex::new(Registry::default()),
         };
         registry.register("runs_started", "Runs started", metrics.runs_started.clone());
+        registry.register(
+            "lease_losses",
+            "Runs stopped because this instance lost their lease",
+            metrics.lease_losses.clone(),
+        );
         registry.register(
             "runs_active",
             "Runs executing now",
@@ -189,6 +196,11 @@ impl Metrics {
     pub fn run_started(&self) {
         self.runs_started.inc();
         self.runs_active.inc();
+    }
+
+    /// A run was stopped because its lease was lost.
+    pub fn lease_lost(&self) {
+        self.lease_losses.inc();
     }
 
     /// A run's task ended (whatever way).

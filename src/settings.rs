@@ -363,6 +363,8 @@ pub struct RunSettings {
     /// Seconds without a heartbeat after which another instance closes a running session
     /// as `interrupted` (shared databases only).
     pub stale_after_secs: u64,
+    /// Seconds a run's lease lasts on the database's clock; renewed every third of it.
+    pub lease_secs: u64,
     /// Events read from the store per page when a subscriber replays a session.
     pub replay_page_events: u32,
     /// Fetches of one run in flight at once: the current URL's and those fetched ahead.

@@ -461,6 +461,9 @@ impl Hub {
             let mut tick = tokio::time::interval(watch.cancel_poll);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             let mut last_beat = tokio::time::Instant::now();
+            let mut last_renewed = last_beat;
+            // A third of the lease: two renewals can fail before it runs out.
+            let renew_every = watch.heartbeat.min(hub.store.lease() / 3);
             let mut last_sweep = tokio::time::Instant::now();
             loop {
                 tokio::select! {
@@ -482,11 +485,29 @@ impl Hub {
                         Err(err) => tracing::warn!(%err, "could not poll cancel requests"),
                     }
                 }
-                if last_beat.elapsed() >= watch.heartbeat {
-                    last_beat = tokio::time::Instant::now();
+                if last_beat.elapsed() >= renew_every {
+                    let started = tokio::time::Instant::now();
+                    last_beat = started;
                     let ids: Vec<String> = live.iter().map(|run| run.id.clone()).collect();
-                    if let Err(err) = hub.store.heartbeat(&ids).await {
-                        tracing::warn!(%err, "could not refresh the heartbeat");
+                    match hub.store.renew_leases(&ids).await {
+                        Ok(lost) => {
+                            // Every lease held was renewed from `started` on (or is lost).
+                            last_renewed = started;
+                            for run in live.iter().filter(|run| lost.contains(&run.id)) {
+                                hub.lease_lost(run, "another claim or a close took it");
+                            }
+                        }
+                        Err(err) => {
+                            tracing::warn!(%err, "could not renew the leases of this instance's runs");
+                            // Past the lease since the last renewal began, another instance may
+                            // hold these runs: they stop writing now rather than race it.
+                            if last_renewed.elapsed() >= hub.store.lease() {
+                                hub.store.drop_leases(&ids);
+                                for run in &live {
+                                    hub.lease_lost(run, "it could not be renewed in time");
+                                }
+                            }
+                        }
                     }
                 }
                 if hub.store.is_shared() && last_sweep.elapsed() >= watch.stale_after / 2 {
@@ -507,6 +528,17 @@ impl Hub {
                 }
             }
         })
+    }
+
+    /// Stops a run whose lease this instance lost: it can write nothing more (the store refuses
+    /// its writes), so it stops working at once instead of fetching pages nobody records.
+    fn lease_lost(&self, run: &LiveRun, why: &str) {
+        if run.control.is_stopped() {
+            return;
+        }
+        tracing::warn!(session_id = %run.id, why, "lost the lease of a run; stopping it");
+        self.metrics.lease_lost();
+        run.control.stop(StopReason::StoreFailed);
     }
 
     /// Whether a run is executing in this process.

@@ -16,11 +16,12 @@ mod recover;
 
 pub use notify::EventWatch;
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -174,12 +175,25 @@ macro_rules! with_conn {
 /// as unable to write (a wedged writer holds SQLite's lock, or the server does not answer).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// How long a lease lasts when nobody says otherwise ([`Store::with_lease`]): the issue's bound
+/// (≤ 10 s), so a run of a dead instance is free to take over within seconds.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
+
+/// The epoch of a session's first claim (its creation); each later claim adds one.
+const FIRST_EPOCH: i64 = 1;
+
 /// The session and event store.
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: Pool,
     /// This process's identity: written as the owner of the sessions it runs.
     instance: Arc<str>,
+    /// The leases this process holds: session id → epoch. Every write to a session is
+    /// conditional on its epoch here, in the same statement; a session missing from it (never
+    /// claimed, finished, or its lease lost) takes no write from this process.
+    leases: Arc<Mutex<HashMap<String, i64>>>,
+    /// How long a claim or a renewal holds a lease, on the database's clock.
+    lease: Duration,
     /// The lock file of a SQLite database this process serves (see [`Store::connect_exclusive`]),
     /// held open (and so locked) until [`Store::close`].
     lock: Arc<Mutex<Option<File>>>,
@@ -382,6 +396,8 @@ impl Store {
         Ok(Self {
             pool,
             instance: uuid::Uuid::new_v4().to_string().into(),
+            leases: Arc::default(),
+            lease: DEFAULT_LEASE,
             lock: Arc::new(Mutex::new(lock)),
             listener: Arc::default(),
         })
@@ -422,6 +438,134 @@ impl Store {
                 tracing::warn!(%err, "could not listen for stored events; following by polling");
                 None
             }
+        }
+    }
+
+    /// The same store with leases lasting `lease` (`runs.lease_secs`).
+    #[must_use]
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease.max(Duration::from_secs(1));
+        self
+    }
+
+    /// How long a lease lasts.
+    pub fn lease(&self) -> Duration {
+        self.lease
+    }
+
+    fn lease_secs(&self) -> f64 {
+        self.lease.as_secs_f64()
+    }
+
+    /// The database's clock as seconds since 1970, in its own SQL: leases expire on one clock
+    /// whatever the clocks of the instances say.
+    fn db_clock(&self) -> &'static str {
+        match self.pool {
+            Pool::Sqlite(_) => "((julianday('now') - 2440587.5) * 86400.0)",
+            Pool::Postgres(_) => "EXTRACT(EPOCH FROM clock_timestamp())::float8",
+        }
+    }
+
+    fn leases(&self) -> MutexGuard<'_, HashMap<String, i64>> {
+        self.leases.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records that this process holds `id`'s lease under `epoch`.
+    fn hold(&self, id: &str, epoch: i64) {
+        self.leases().insert(id.to_owned(), epoch);
+    }
+
+    /// Forgets `id`'s lease: no write to it leaves this process any more.
+    fn release(&self, id: &str) {
+        self.leases().remove(id);
+    }
+
+    /// The epoch under which this process holds `id`, if it does.
+    fn epoch_of(&self, id: &str) -> Option<i64> {
+        self.leases().get(id).copied()
+    }
+
+    /// Whether this process holds `id`'s lease (it may write to the session).
+    pub fn holds_lease(&self, id: &str) -> bool {
+        self.epoch_of(id).is_some()
+    }
+
+    /// The epoch under which this process holds `id`'s lease, if it does.
+    pub fn lease_epoch(&self, id: &str) -> Option<u64> {
+        self.epoch_of(id)
+            .and_then(|epoch| u64::try_from(epoch).ok())
+    }
+
+    /// Renews the leases this process holds on `live` (the runs it executes now) for another
+    /// [`Store::lease`] on the database's clock, one conditional update per run on `(id, epoch)`.
+    /// Returns the ids whose lease is lost (another claim or a close moved the epoch on):
+    /// they are forgotten at once, so no write of theirs leaves this process again.
+    ///
+    /// # Errors
+    /// When the database fails; the leases renewed before the failure stay renewed.
+    pub async fn renew_leases(&self, live: &[String]) -> Result<Vec<String>, StoreError> {
+        let sql = format!(
+            "UPDATE sessions SET lease_until = {} + $3, heartbeat_at = $4 \
+             WHERE id = $1 AND epoch = $2 AND owner = $5 AND status = 'running'",
+            self.db_clock()
+        );
+        let mut lost = Vec::new();
+        for id in live {
+            // No lease held: the run finished (its lease ended with it) or its loss was
+            // found by a refused write, which stopped it already.
+            let Some(epoch) = self.epoch_of(id) else {
+                continue;
+            };
+            let renewed = with_conn!(self, conn => {
+                sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
+                    .bind(id)
+                    .bind(epoch)
+                    .bind(self.lease_secs())
+                    .bind(Utc::now())
+                    .bind(&*self.instance)
+                    .execute(&mut *conn)
+                    .await
+                    .map(|done| done.rows_affected())
+            })?;
+            if renewed == 0 {
+                // Only the epoch that was checked is dropped: a fresh claim meanwhile stays.
+                let mut leases = self.leases();
+                if leases.get(id) == Some(&epoch) {
+                    leases.remove(id);
+                }
+                lost.push(id.clone());
+            }
+        }
+        Ok(lost)
+    }
+
+    /// A session's lease as the database sees it: its epoch, and the seconds left before it
+    /// expires on the database's clock (negative once expired; `None` when no lease is set, as
+    /// on a finished session).
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when unknown, or the database failed.
+    pub async fn lease_of(&self, id: &str) -> Result<(u64, Option<f64>), StoreError> {
+        let sql = format!(
+            "SELECT epoch, lease_until - {} FROM sessions WHERE id = $1",
+            self.db_clock()
+        );
+        let row: Option<(i64, Option<f64>)> = with_pool!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        });
+        let (epoch, left) = row.ok_or_else(|| StoreError::NotFound(id.into()))?;
+        Ok((u64::try_from(epoch).unwrap_or(0), left))
+    }
+
+    /// Lets go of the leases this process holds without touching the sessions: nothing
+    /// leaves this process for them any more (a renewal timer that could not renew in time).
+    pub fn drop_leases(&self, ids: &[String]) {
+        let mut leases = self.leases();
+        for id in ids {
+            leases.remove(id);
         }
     }
 
@@ -495,22 +639,30 @@ impl Store {
     ) -> Result<(), StoreError> {
         let now = Utc::now();
         let request = request.to_string();
+        let sql = format!(
+            "INSERT INTO sessions (id, status, request, detached, created_at, updated_at, \
+             owner, heartbeat_at, epoch, lease_until) \
+             VALUES ($1, 'running', $2, $3, $4, $4, $5, $4, {FIRST_EPOCH}, {} + $6)",
+            self.db_clock()
+        );
+        let lease = self.lease_secs();
         let result = with_conn!(self, conn => {
-            sqlx::query(
-                "INSERT INTO sessions (id, status, request, detached, created_at, updated_at, \
-                 owner, heartbeat_at) VALUES ($1, 'running', $2, $3, $4, $4, $5, $4)",
-            )
+            sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
             .bind(id)
             .bind(&request)
             .bind(detached)
             .bind(now)
             .bind(&*self.instance)
+            .bind(lease)
             .execute(&mut *conn)
             .await
             .map(|_| ())
         });
         match result {
-            Ok(_) => Ok(()),
+            Ok(_) => {
+                self.hold(id, FIRST_EPOCH);
+                Ok(())
+            }
             Err(sqlx::Error::Database(err)) if err.is_unique_violation() => {
                 Err(StoreError::Duplicate(id.into()))
             }
@@ -581,6 +733,9 @@ impl Store {
         let payload = event.data.to_string();
         let is_step = i64::from(event.kind == EventType::Step);
         let finish = (event.kind == EventType::Complete).then(|| final_fields(&event.data));
+        let Some(epoch) = self.epoch_of(&event.session_id) else {
+            return Err(StoreError::NotOwner(event.session_id.clone()));
+        };
         if let (Pool::Postgres(_), None, None) = (&self.pool, &finish, answer) {
             // The hot path on PostgreSQL: one statement (atomic by itself) instead of
             // BEGIN/UPDATE/INSERT/COMMIT, so each event costs one round trip, not four.
@@ -589,7 +744,8 @@ impl Store {
             let inserted = with_conn!(self, conn => sqlx::query(
                 "WITH s AS (UPDATE sessions SET event_count = event_count + 1, \
                  step_count = step_count + $5, updated_at = $6 \
-                 WHERE id = $1 AND owner = $7 AND status = 'running' RETURNING id) \
+                 WHERE id = $1 AND owner = $7 AND epoch = $8 AND status = 'running' \
+                 RETURNING id) \
                  INSERT INTO events (session_id, seq, type, payload, created_at) \
                  SELECT id, $2, $3, $4, $6 FROM s",
             )
@@ -600,12 +756,14 @@ impl Store {
             .bind(is_step)
             .bind(now)
             .bind(&*self.instance)
+            .bind(epoch)
             .execute(&mut *conn)
             .await
             .map(|done| done.rows_affected()))?;
             return if inserted == 1 {
                 Ok(())
             } else {
+                self.release(&event.session_id);
                 Err(StoreError::NotOwner(event.session_id.clone()))
             };
         }
@@ -617,19 +775,20 @@ impl Store {
                 None => sqlx::query(
                     "UPDATE sessions SET event_count = event_count + 1, \
                      step_count = step_count + $2, updated_at = $3 \
-                     WHERE id = $1 AND owner = $4 AND status = 'running'",
+                     WHERE id = $1 AND owner = $4 AND epoch = $5 AND status = 'running'",
                 )
                 .bind(&event.session_id)
                 .bind(is_step)
                 .bind(now)
                 .bind(&*self.instance)
+                .bind(epoch)
                 .execute(&mut *tx)
                 .await?,
                 Some((status, result, reward)) => sqlx::query(
                     "UPDATE sessions SET event_count = event_count + 1, updated_at = $2, \
                      status = $3, result = $4, total_reward = $5, \
                      finished_at = COALESCE(finished_at, $2) \
-                     WHERE id = $1 AND owner = $6 AND status = 'running'",
+                     WHERE id = $1 AND owner = $6 AND epoch = $7 AND status = 'running'",
                 )
                 .bind(&event.session_id)
                 .bind(now)
@@ -637,6 +796,7 @@ impl Store {
                 .bind(result)
                 .bind(reward)
                 .bind(&*self.instance)
+                .bind(epoch)
                 .execute(&mut *tx)
                 .await?,
             }
@@ -672,8 +832,13 @@ impl Store {
             Ok(updated)
         })?;
         if updated == 1 {
+            if finish.is_some() {
+                // Finished: the lease ends with the run.
+                self.release(&event.session_id);
+            }
             Ok(())
         } else {
+            self.release(&event.session_id);
             Err(StoreError::NotOwner(event.session_id.clone()))
         }
     }
@@ -964,8 +1129,8 @@ impl Store {
             // Claim it first: the conditional update is the lock, so two instances sweeping at
             // once cannot both append a `complete`.
             let claimed = sqlx::query(
-                "UPDATE sessions SET status = 'interrupted', updated_at = $2 \
-                 WHERE id = $1 AND status = 'running' \
+                "UPDATE sessions SET status = 'interrupted', updated_at = $2, epoch = epoch + 1, \
+                 lease_until = NULL WHERE id = $1 AND status = 'running' \
                  AND (heartbeat_at IS NULL OR heartbeat_at < $3)",
             )
             .bind(id)
@@ -1035,6 +1200,8 @@ impl Store {
         if !closed {
             return Ok(false);
         }
+        // Its epoch moved on: whatever this process held of it is void.
+        self.release(id);
         tracing::warn!(session_id = %id, "closed a session left running by a stopped server");
         Ok(true)
     }

@@ -7,6 +7,7 @@ mod bad_requests;
 mod console;
 mod contract;
 mod crawl;
+mod durable;
 mod edges;
 mod first_hour;
 mod interrupt;
