@@ -210,16 +210,7 @@ fn main() {
 }
 
 fn evaluate(root: &Path, id: u32, show: usize, all_lists: bool, outline: bool) -> PageScore {
-    let mut html = String::new();
-    flate2::read::GzDecoder::new(
-        std::fs::File::open(root.join(format!("html/{id}.html.gz"))).expect("page"),
-    )
-    .read_to_string(&mut html)
-    .expect("gzip");
-    let truth: Vec<Vec<String>> = serde_json::from_str(
-        &std::fs::read_to_string(root.join(format!("ground-truth/{id}.json"))).expect("truth"),
-    )
-    .expect("truth JSON");
+    let (html, truth) = load(root, id);
     let doc = Html::parse_document(&html);
     let all_xpaths: Vec<&String> = truth.iter().flatten().collect();
     let nested = |xpaths: &[String]| {
@@ -376,8 +367,8 @@ fn candidate_lines(root: &Path, id: u32) -> String {
     out
 }
 
-/// A page's HTML and its true records' words (records nested in others left out).
-fn page_and_truth(root: &Path, id: u32) -> (String, Vec<HashSet<String>>) {
+/// A page's HTML and its ground truth (each true record as the XPaths of its elements).
+fn load(root: &Path, id: u32) -> (String, Vec<Vec<String>>) {
     let mut html = String::new();
     flate2::read::GzDecoder::new(
         std::fs::File::open(root.join(format!("html/{id}.html.gz"))).expect("page"),
@@ -388,6 +379,12 @@ fn page_and_truth(root: &Path, id: u32) -> (String, Vec<HashSet<String>>) {
         &std::fs::read_to_string(root.join(format!("ground-truth/{id}.json"))).expect("truth"),
     )
     .expect("truth JSON");
+    (html, truth)
+}
+
+/// A page's HTML and its true records' words (records nested in others left out).
+fn page_and_truth(root: &Path, id: u32) -> (String, Vec<HashSet<String>>) {
+    let (html, truth) = load(root, id);
     let doc = Html::parse_document(&html);
     let all: Vec<&String> = truth.iter().flatten().collect();
     let records = truth

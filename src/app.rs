@@ -448,22 +448,12 @@ pub async fn shutdown_signal() {
 /// one-call plan, so no planner decides.
 pub fn markdown_request(urls: Vec<String>) -> ScrapeRequest {
     ScrapeRequest {
-        urls,
-        instructions: String::new(),
         output_format: Some(crate::output::OutputFormat::Markdown.as_str().to_owned()),
-        output_instructions: None,
-        max_steps: None,
-        planner: PlannerChoice::Auto,
-        model: None,
         tools: Some(vec![crate::tools::ToolCall::new(
             "extract.main_content",
             serde_json::json!({}),
             "the page's main content as Markdown",
         )]),
-        session_id: None,
-        max_pages: None,
-        max_detail_pages: None,
-        render: Default::default(),
-        crawl: None,
+        ..ScrapeRequest::new(urls, String::new())
     }
 }

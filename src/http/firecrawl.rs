@@ -18,10 +18,10 @@ use crate::app::{AppState, RunOrigin};
 use crate::events::RunStatus;
 use crate::page::Page;
 use crate::read::links::page_links;
+use crate::run::ScrapeRequest;
 use crate::run::crawl::CrawlOptions;
 use crate::run::map::{self, MapRequest, SitemapMode};
 use crate::run::request::valid_session_id;
-use crate::run::{PlannerChoice, ScrapeRequest};
 use crate::store::StoreError;
 
 /// `{success: false, error}` with `status`.
@@ -145,21 +145,7 @@ pub async fn scrape(
             Format::Object { prompt, schema, .. } => (prompt.as_deref(), schema.as_ref()),
             Format::Name(_) => (None, None),
         };
-        let request = ScrapeRequest {
-            urls: vec![body.url.clone()],
-            instructions: json_instructions(prompt, schema),
-            output_format: None,
-            output_instructions: None,
-            max_steps: None,
-            planner: PlannerChoice::Auto,
-            model: None,
-            tools: None,
-            session_id: None,
-            max_pages: None,
-            max_detail_pages: None,
-            render: crate::events::RenderMode::Auto,
-            crawl: None,
-        };
+        let request = ScrapeRequest::new(vec![body.url.clone()], json_instructions(prompt, schema));
         match run(&state, request).await {
             Ok((id, complete)) => {
                 let answer = complete

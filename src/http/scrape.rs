@@ -18,7 +18,7 @@ use super::access::KeyId;
 use super::error::ApiError;
 use crate::app::{AppState, RunOrigin, request_id};
 use crate::events::{Event, RunStatus};
-use crate::run::{PlannerChoice, ScrapeRequest};
+use crate::run::ScrapeRequest;
 use crate::store::SessionFilter;
 
 /// `POST /api/scrape/stream`: start a run and stream its events (as JSON when waited for, as
@@ -496,21 +496,7 @@ fn timed_out(rejection: &BytesRejection) -> bool {
 
 /// Reads a request from query parameters; `url` (or `urls`) may repeat.
 fn request_from_query(query: &str) -> Result<ScrapeRequest, ApiError> {
-    let mut request = ScrapeRequest {
-        urls: Vec::new(),
-        instructions: String::new(),
-        output_format: None,
-        output_instructions: None,
-        max_steps: None,
-        planner: PlannerChoice::Auto,
-        model: None,
-        tools: None,
-        session_id: None,
-        max_pages: None,
-        max_detail_pages: None,
-        render: crate::events::RenderMode::Auto,
-        crawl: None,
-    };
+    let mut request = ScrapeRequest::new(Vec::new(), String::new());
     let bad = |name: &str, value: &str| {
         ApiError::new(
             StatusCode::BAD_REQUEST,

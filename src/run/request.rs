@@ -150,6 +150,26 @@ pub fn valid_session_id(id: &str) -> bool {
 }
 
 impl ScrapeRequest {
+    /// A request for `urls` with `instructions` and every other field at its default (the
+    /// planner and rendering on `auto`, the server's limits, no plan, no crawl).
+    pub fn new(urls: Vec<String>, instructions: impl Into<String>) -> Self {
+        Self {
+            urls,
+            instructions: instructions.into(),
+            output_format: None,
+            output_instructions: None,
+            max_steps: None,
+            planner: PlannerChoice::Auto,
+            model: None,
+            tools: None,
+            session_id: None,
+            max_pages: None,
+            max_detail_pages: None,
+            render: crate::events::RenderMode::Auto,
+            crawl: None,
+        }
+    }
+
     /// Checks the request against the limits.
     ///
     /// # Errors
