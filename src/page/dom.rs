@@ -575,7 +575,7 @@ pub fn simple_selector(element: ElementRef<'_>) -> String {
 const SELECTOR_ANCESTORS: usize = 6;
 
 /// A short CSS selector that selects exactly `items` (in document order) and nothing else on
-/// the page: the tag and classes the items share, under their parent (or, for items spread
+/// the page that shows anything (empty spacers between the items may match too): the tag and classes the items share, under their parent (or, for items spread
 /// over several same-shaped parents such as the rows of a grid, the parents' shared shape),
 /// with ancestors put in front until nothing else matches; past [`SELECTOR_ANCESTORS`]
 /// ancestors, the first ancestor that holds them all is named by its position from `<body>`
@@ -1110,6 +1110,22 @@ mod selector_for_tests {
             .map(|el| el.text().collect())
             .collect();
         assert_eq!(got, ["b1", "b2"]);
+    }
+
+    #[test]
+    fn a_covering_selector_takes_a_sibling_of_the_items_shape_the_exact_one_cannot() {
+        let html = r#"<ul class="grid"><li class="card">1</li><li class="card">2</li><li class="card">featured</li><li class="card">3</li></ul>"#;
+        let doc = Html::parse_document(html);
+        let cards: Vec<ElementRef<'_>> = doc
+            .select(&Selector::parse("li").unwrap())
+            .filter(|el| el.text().collect::<String>() != "featured")
+            .collect();
+        assert_eq!(selector_for(&doc, &cards), None);
+        assert_eq!(
+            selector_covering(&doc, &cards, 1).as_deref(),
+            Some("ul.grid > li.card")
+        );
+        assert_eq!(selector_covering(&doc, &cards[..2], 0), None);
     }
 
     #[test]

@@ -189,8 +189,8 @@ fn count_links(page: &Page) -> (usize, usize) {
 
 /// The page's lists as blocks: the records engine's lists (the one list detector), each
 /// described by a selector for its items (the first element of each record), its fields and
-/// its score. A list no short selector selects exactly is left out: the planner reads it
-/// through `extract.records`.
+/// its score, the main list first. A list no selector selects (exactly, or with a few more
+/// elements of its items' shape) is left out: the planner reads it through `extract.records`.
 fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
     let lists = crate::read::records::lists(page, MAX_BLOCKS);
     lists
