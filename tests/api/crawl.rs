@@ -448,14 +448,20 @@ fn python_with_firecrawl() -> Option<String> {
     if found {
         return Some(python);
     }
-    assert!(
-        std::env::var_os("SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT").is_none(),
-        "SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT is set but `{python}` cannot import firecrawl"
-    );
-    crate::support::skipped(
+    sdk_missing(
         "firecrawl_python_sdk_scrape_map_and_crawl",
         &format!("`{python}` cannot import the Firecrawl SDK (pip install 'firecrawl>=4,<5')"),
+    )
+}
+
+/// A Firecrawl SDK client is missing: the test fails when `SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT`
+/// is set (CI), and otherwise says it was skipped.
+fn sdk_missing<T>(test: &str, why: &str) -> Option<T> {
+    assert!(
+        std::env::var_os("SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT").is_none(),
+        "SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT is set but {why}"
     );
+    crate::support::skipped(test, why);
     None
 }
 
@@ -481,17 +487,12 @@ fn node_with_firecrawl() -> Option<String> {
     if found {
         return Some(modules);
     }
-    assert!(
-        std::env::var_os("SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT").is_none(),
-        "SCRAPE_AGENT_REQUIRE_FIRECRAWL_CLIENT is set but node or `{modules}/@mendable/firecrawl-js` is missing"
-    );
-    crate::support::skipped(
+    sdk_missing(
         "firecrawl_js_sdk_scrape_map_and_crawl",
         &format!(
             "node or the Firecrawl JS SDK is missing (npm install --prefix target/firecrawl-js '@mendable/firecrawl-js@^4'; looked in {modules})"
         ),
-    );
-    None
+    )
 }
 
 /// Runs one of the official SDK clients (`program args… SERVER SITE`) against our `/v2` and
