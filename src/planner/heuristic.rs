@@ -15,8 +15,8 @@ use crate::tools::ToolCall;
 use crate::tools::data::{DedupeParams, FilterOp, FilterParams, SelectColumnsParams, SortParams};
 use crate::tools::extract::{
     DatesParams, EmailsParams, FieldKind, FieldSpec, FieldsParams, FullFieldSpec, ListScope,
-    MainContentParams, PhonesParams, PricesParams, ProductParams, RecordsParams, TopNParams,
-    WantedField,
+    MainContentParams, NamedFieldsParams, PhonesParams, PricesParams, ProductParams, RecordsParams,
+    TopNParams, WantedField,
 };
 use crate::tools::html::{
     CodeParams, ImagesParams, LinksParams, MetaParams, SelectParams, TablesParams,
@@ -54,9 +54,11 @@ pub fn plan(context: &PlannerContext) -> Plan {
     let attempt = context.round as usize;
     let page_facts = page_facts_rule(request, &context.outline);
     let product_page = page_facts.is_none() && asks_one_product(request, &context.outline);
+    let priced_list = page_facts.is_none() && lists_products(request, &context.outline);
     let intent = match page_facts {
         Some(_) => &Intent::Metadata,
         None if product_page => &Intent::Product,
+        None if priced_list => &Intent::List,
         None => &request.intent,
     };
     let mut plan = match intent {
@@ -67,6 +69,12 @@ pub fn plan(context: &PlannerContext) -> Plan {
     };
     if let Some(rule) = page_facts {
         plan.notes.insert(0, rule.note().to_owned());
+    }
+    if priced_list {
+        plan.notes.insert(
+            0,
+            "a product's fields were asked of a page that describes no product and lists priced items (rule: priced_list): read the list".to_owned(),
+        );
     }
     if product_page {
         plan.notes.insert(
@@ -154,6 +162,26 @@ fn asks_one_product(request: &Request, outline: &crate::read::outline::Outline) 
         && outline.jsonld_types.iter().any(|t| t == "Product")
 }
 
+/// "product / price" asked of a shop's list: the words read as one product but point at
+/// none ("this", "the product"), the page describes none (no Product in its JSON-LD) and it
+/// shows a content list of three or more priced items, so the request is for the list's
+/// products.
+fn lists_products(request: &Request, outline: &crate::read::outline::Outline) -> bool {
+    let lower = request.read_as.to_lowercase();
+    let points_at_one = intent::words(&lower)
+        .iter()
+        .any(|w| matches!(w.as_str(), "this" | "that" | "its"))
+        || ["the product", "the item"]
+            .iter()
+            .any(|p| lower.contains(p));
+    matches!(request.intent, Intent::Product)
+        && !points_at_one
+        && !outline.jsonld_types.iter().any(|t| t == "Product")
+        && outline.blocks.iter().any(|b| {
+            !b.in_chrome && b.count >= 3 && b.fields.iter().any(|f| f.role == FieldRole::Price)
+        })
+}
+
 /// The page decides what the words could not: a request for page facts only (title, author,
 /// date, description), with no word for many things, is the page's metadata on an article
 /// and the items' fields on a list page.
@@ -222,6 +250,17 @@ fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
             &MainContentParams {},
             "the request asks for the page's main text",
         )],
+        Intent::Product if !beyond_product_keys(request).is_empty() => {
+            vec![ToolCall::typed(
+                &NamedFieldsParams {
+                    fields: request.fields.iter().map(|f| f.name.clone()).collect(),
+                },
+                format!(
+                    "the request names {} of a product, which its structured data has no key for: read every field named where the page labels it",
+                    beyond_product_keys(request).join(", ")
+                ),
+            )]
+        }
         Intent::Product => vec![ToolCall::typed(
             // The user says the page shows a product, so its title counts without markup.
             &ProductParams {
@@ -340,6 +379,18 @@ const PRODUCT_WORDS: &[(&str, &[&str])] = &[
     ("image", &["image", "photo", "picture"]),
     ("description", &["description"]),
 ];
+
+/// The free fields named for a product that `extract.product` has no key for ("weight",
+/// "material").
+fn beyond_product_keys(request: &Request) -> Vec<&str> {
+    request
+        .fields
+        .iter()
+        .filter(|f| f.role == FieldRole::Text)
+        .map(|f| f.name.as_str())
+        .filter(|name| !PRODUCT_WORDS.iter().any(|(_, words)| words.contains(name)))
+        .collect()
+}
 
 /// `extract.product` answers every key it has; a user who named some ("name, price and
 /// availability") gets those, in the order named.

@@ -224,7 +224,7 @@ const NUMBER_WORDS: &[(&str, usize)] = &[
     ("dozen", 12),
 ];
 
-pub(super) fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.' || c == '@'))
         .map(|w| w.trim_matches(|c: char| c == '.' || c == '-').to_owned())
@@ -369,7 +369,9 @@ fn sentence_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
     let mut start = cue.unwrap_or(0);
     // "title, url and points": the fields listed before a joining "and" count too.
     // "the headline, the byline and the date": a joining "and" lists fields on both sides.
-    if cue.is_some_and(|i| words[i] == "and") {
+    // "the price of each product", "the author each story had": the fields come before
+    // "each", which names the items.
+    if cue.is_some_and(|i| words[i] == "and" || words[i] == "each" && i > 0) {
         start = 0;
     }
     for (at, word) in words.iter().enumerate().skip(start) {
@@ -425,6 +427,9 @@ const LIST_ENDS: &[&str] = &[
     " of each",
     " of all",
     " of the",
+    " of this",
+    " of it",
+    " for this",
     " for each",
     " for every",
     " from ",
@@ -440,9 +445,46 @@ const LIST_ENDS: &[&str] = &[
 
 /// Words a field name may start with that are not part of it.
 const NAME_LEADS: &[&str] = &[
-    "the", "their", "its", "his", "her", "each", "every", "a", "an", "job", "item's", "plus",
-    "and", "also", "just", "note", "get", "grab", "collect", "read", "find", "give", "list",
-    "show", "extract", "me", "tell", "scrape",
+    "what",
+    "is",
+    "are",
+    "the",
+    "their",
+    "its",
+    "his",
+    "her",
+    "each",
+    "every",
+    "a",
+    "an",
+    "job",
+    "item's",
+    "plus",
+    "and",
+    "also",
+    "just",
+    "note",
+    "get",
+    "grab",
+    "collect",
+    "read",
+    "find",
+    "give",
+    "list",
+    "show",
+    "extract",
+    "me",
+    "tell",
+    "scrape",
+    "what's",
+    "whats",
+    "this",
+    "product's",
+    "i",
+    "need",
+    "want",
+    "like",
+    "i'd",
 ];
 
 /// Question words name no field ("where" in a list of fields is read as "location" before
@@ -461,10 +503,28 @@ fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField
     let Some(parts) = name_list(text) else {
         return roles;
     };
-    let role_of_part = |part: &str| part.split(' ').rev().find_map(role_of);
-    let has_role = parts.iter().any(|p| role_of_part(p).is_some());
+    // A part that is the items' own noun ("product / price", "the item and what it costs")
+    // names the items: their title.
+    let role_of_part = |part: &str| {
+        part.split(' ')
+            .rev()
+            .find_map(role_of)
+            .or_else(|| ITEM_NOUNS.contains(&part).then_some(FieldRole::Title))
+    };
+    // Words every page of a kind labels ("sku", "salary", "city") list fields as a role
+    // word does: "sku and weight" is a list of two fields.
+    let has_role = parts
+        .iter()
+        .any(|p| role_of_part(p).is_some() || is_column_word(p));
     let free = parts.iter().filter(|p| role_of_part(p).is_none()).count();
-    if free == 0 || parts.len() < 2 || !(has_role || parts.len() >= 3) {
+    let names_items = parts.iter().any(|p| {
+        ITEM_NOUNS.contains(&p.as_str()) && !roles.iter().any(|f| f.role == FieldRole::Title)
+    });
+    // One labelled word after "with" is a field too: "job openings with their salaries".
+    let one_column = parts.len() == 1 && is_column_word(&parts[0]);
+    if free == 0 && !names_items
+        || !one_column && (parts.len() < 2 || !(has_role || parts.len() >= 3))
+    {
         return roles;
     }
     let mut remaining = roles;
@@ -474,6 +534,8 @@ fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField
             Some(role) => {
                 if let Some(at) = remaining.iter().position(|f| f.role == role) {
                     out.push(remaining.remove(at));
+                } else if role == FieldRole::Title && !out.iter().any(|f| f.role == role) {
+                    out.push(title_field());
                 }
             }
             None => {
@@ -519,9 +581,12 @@ fn name_list(text: &str) -> Option<Vec<String>> {
                     w[1] == b'/' && w[0].is_ascii_alphabetic() && w[2].is_ascii_alphabetic()
                 }))
     };
-    let sentence = lower
-        .rsplit(['?', '!', ';'])
-        .find(|s| s.contains(',') || s.contains(" and ") || slashed(s))?;
+    let sentence = lower.rsplit(['?', '!', ';']).find(|s| {
+        s.contains(',')
+            || s.contains('+')
+            || [" and ", " plus ", " with "].iter().any(|w| s.contains(w))
+            || slashed(s)
+    })?;
     let start = [":", " with ", " including ", " — ", " - ", " want "]
         .iter()
         .filter_map(|cue| sentence.rfind(cue).map(|i| i + cue.len()))
@@ -576,7 +641,7 @@ fn name_list(text: &str) -> Option<Vec<String>> {
 /// Names a column goes by on pages, grouped: a free field named by one of them ("location")
 /// is answered by a column labelled with another ("city"). Each group is one meaning.
 pub const COLUMN_SYNONYMS: &[&[&str]] = &[
-    &["location", "city", "place", "town", "where"],
+    &["location", "city", "place", "town", "where", "venue"],
     &[
         "company",
         "employer",
@@ -590,6 +655,33 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
     &["phone", "telephone", "tel"],
     &["weight", "mass"],
 ];
+
+/// The items' own nouns, singular: named in a list of fields, they stand for the items'
+/// title ("product / price").
+const ITEM_NOUNS: &[&str] = &[
+    "item", "product", "thing", "story", "post", "article", "job", "event", "entry", "listing",
+    "position", "opening", "vacancy",
+];
+
+/// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word
+/// pages label values with.
+fn is_column_word(name: &str) -> bool {
+    COLUMN_SYNONYMS.iter().any(|group| group.contains(&name))
+        || matches!(
+            name,
+            "sku"
+                | "gtin"
+                | "mpn"
+                | "ean"
+                | "brand"
+                | "availability"
+                | "material"
+                | "colour"
+                | "color"
+                | "size"
+                | "rating"
+        )
+}
 
 /// The other names of a free field's column (its synonyms group, itself left out).
 pub fn column_words(name: &str) -> Vec<String> {
@@ -778,9 +870,17 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
 
     // "every product", "product names and prices": many items, not one product's details.
     // A superlative compares many: "the cheapest product" is one item of a list.
-    let many = ["every", "each", "all", "names", "titles", "prices"]
-        .iter()
-        .any(|w| has_word(w))
+    let many = [
+        "every",
+        "each",
+        "all",
+        "everything",
+        "names",
+        "titles",
+        "prices",
+    ]
+    .iter()
+    .any(|w| has_word(w))
         || sort(instructions).is_some();
     // "this phone" is a product; "their phone", "phone numbers" are contact details.
     let phone_as_contact = words.iter().enumerate().any(|(i, w)| {
@@ -1029,6 +1129,48 @@ mod tests {
         // A URL's or a path's slashes are no list.
         assert_eq!(name_list("the posts of https://blog.example/rust"), None);
         assert_eq!(name_list("links matching \"/blog/\""), None);
+    }
+
+    #[test]
+    fn fields_named_before_each_and_nouns_that_name_the_items() {
+        let fields = |text: &str| -> Vec<(String, FieldRole)> {
+            parse(text, None)
+                .fields
+                .into_iter()
+                .map(|f| (f.name, f.role))
+                .collect()
+        };
+        // Fields before "each": the price of each product.
+        assert!(fields("the price of each product").contains(&("price".into(), FieldRole::Price)));
+        // The items' own noun in a field list is their title.
+        assert_eq!(
+            fields("product / price"),
+            [
+                ("title".into(), FieldRole::Title),
+                ("price".into(), FieldRole::Price)
+            ]
+        );
+        assert_eq!(
+            fields("list the positions and what they pay")[0],
+            ("title".into(), FieldRole::Title)
+        );
+        let weight = fields("how much does it weigh, and what is its SKU?");
+        assert!(weight.iter().any(|(n, _)| n == "sku"), "{weight:?}");
+        // Labelled words list fields: "sku and weight", one after "with".
+        let sku = fields("the SKU and weight of this tool");
+        assert!(sku.iter().any(|(n, _)| n == "sku"), "{sku:?}");
+        assert!(sku.iter().any(|(n, _)| n == "weight"), "{sku:?}");
+        let salary = fields("job openings with their salaries");
+        assert!(salary.iter().any(|(n, _)| n == "salary"), "{salary:?}");
+        let names = fields("I need the part number plus the weight");
+        assert!(names.iter().any(|(n, _)| n == "sku"), "{names:?}");
+        let titles = fields("job titles and salaries");
+        assert!(titles.iter().any(|(n, _)| n == "salary"), "{titles:?}");
+        // "everything" asks for many things: the items are named by their title.
+        assert_eq!(
+            fields("a price list of everything sold here")[0].1,
+            FieldRole::Title
+        );
     }
 
     #[test]

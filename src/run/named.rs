@@ -8,6 +8,7 @@ use crate::planner::intent::{self, Intent, Request, RequestedField};
 use crate::read::role::FieldRole;
 
 use super::page::has_content;
+use crate::tools::extract::is_money_name;
 
 /// What the answer holds of the fields the user named.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,7 +93,9 @@ fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
     let asked: Vec<&RequestedField> = request
         .fields
         .iter()
-        .filter(|f| VALUE_ROLES.contains(&f.role))
+        .filter(|f| {
+            VALUE_ROLES.contains(&f.role) || f.role == FieldRole::Text && is_money_name(&f.name)
+        })
         .collect();
     let empty: Vec<String> = named
         .iter()

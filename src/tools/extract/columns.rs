@@ -94,10 +94,33 @@ const RULES: &[(&str, Rule)] = &[
         }
         FieldRole::Description | FieldRole::Text => false,
     }),
+    // "salary", "pay": a free name for an amount of money is answered by the column of
+    // amounts ("€60,000", labelled `price` by its value's kind).
+    ("money_named", |field, column| {
+        field.role == FieldRole::Text && is_money_name(&field.name) && column.mostly(is_price_text)
+    }),
     ("any_link", |field, column| {
         field.role == FieldRole::Url && column.column.kind == ColumnKind::Url
     }),
 ];
+
+/// Free field names that mean an amount of money, as a price does.
+const MONEY_NAMES: &[&str] = &[
+    "salary",
+    "salaries",
+    "pay",
+    "wage",
+    "wages",
+    "compensation",
+    "fee",
+    "fees",
+    "rent",
+];
+
+/// Whether a free field's name means an amount of money ("salary", "pay").
+pub fn is_money_name(name: &str) -> bool {
+    MONEY_NAMES.contains(&normalised(name).as_str())
+}
 
 /// Units after a number that make it a score ("412 points").
 const SCORE_UNITS: &[&str] = &["point", "points", "vote", "votes", "like", "likes", "stars"];

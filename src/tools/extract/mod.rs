@@ -960,7 +960,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
 
 mod columns;
 mod named;
-pub use columns::{FieldRole, WantedField};
+pub use columns::{FieldRole, WantedField, is_money_name};
 pub use named::{NamedFieldsParams, key_of};
 
 #[cfg(test)]
