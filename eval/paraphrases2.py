@@ -66,7 +66,7 @@ TASKS = [
                    "nombre y precio de cada producto"]),
     dict(id="gear-columns", page="fixtures/shop-prices.html",
          check={"kind": "columns", "min_items": 6,
-                "columns": ["name|title|product", "description|summary|details", PRICE]},
+                "columns": ["name|title|product", "description|summary|details|blurb", PRICE]},
          wordings=["name, description and price of each product",
                    "for each item: its name, the short description, and the price",
                    "product name / blurb / price",

@@ -445,6 +445,8 @@ const LIST_ENDS: &[&str] = &[
 
 /// Words a field name may start with that are not part of it.
 const NAME_LEADS: &[&str] = &[
+    "they",
+    "it",
     "what",
     "is",
     "are",

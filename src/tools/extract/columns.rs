@@ -99,6 +99,13 @@ const RULES: &[(&str, Rule)] = &[
     ("money_named", |field, column| {
         field.role == FieldRole::Text && is_money_name(&field.name) && column.mostly(is_price_text)
     }),
+    // "venue", "where": an events list prints the place after the date ("December 3, 2026
+    // at c-base", "14 Jan 2027 · Factory"); the place is the part after it.
+    ("place_after_date", |field, column| {
+        field.role == FieldRole::Text
+            && PLACE_NAMES.contains(&normalised(&field.name).as_str())
+            && column.mostly(|v| place_after_date(v).is_some())
+    }),
     ("any_link", |field, column| {
         field.role == FieldRole::Url && column.column.kind == ColumnKind::Url
     }),
@@ -120,6 +127,22 @@ const MONEY_NAMES: &[&str] = &[
 /// Whether a free field's name means an amount of money ("salary", "pay").
 pub fn is_money_name(name: &str) -> bool {
     MONEY_NAMES.contains(&normalised(name).as_str())
+}
+
+/// Free field names that mean where an item takes place or is.
+const PLACE_NAMES: &[&str] = &["location", "venue", "place", "where", "city", "town"];
+
+/// What joins a date to the place after it.
+const PLACE_JOINS: &[&str] = &[" at ", " @ ", " · ", " | ", " — ", " – ", " - "];
+
+/// The place in "<date> at <place>": the part after the last join whose start is a date.
+fn place_after_date(text: &str) -> Option<&str> {
+    PLACE_JOINS.iter().find_map(|join| {
+        let (date, place) = text.rsplit_once(join)?;
+        let place = place.trim();
+        let words = place.split_whitespace().count();
+        (timestamp(date.trim(), 0).is_some() && (1..=8).contains(&words)).then_some(place)
+    })
 }
 
 /// Units after a number that make it a score ("412 points").
@@ -221,12 +244,17 @@ pub fn project(
                 .iter()
                 .zip(sources)
                 .map(|(field, source)| {
-                    let value = source
+                    let mut value = source
                         .column
                         .as_ref()
                         .and_then(|c| row.get(c))
                         .cloned()
                         .unwrap_or(Value::Null);
+                    if source.rule == Some("place_after_date")
+                        && let Some(place) = value.as_str().and_then(place_after_date)
+                    {
+                        value = Value::String(place.to_owned());
+                    }
                     (field.name.clone(), typed(field.role, value, month_first))
                 })
                 .collect()
@@ -385,6 +413,39 @@ mod tests {
             Value::Object(projected[0].clone()),
             json!({"name": "A", "writer": "Ann Lee", "cost": "$4.99", "points": 3, "link": "https://x/a", "when": null})
         );
+    }
+
+    #[test]
+    fn money_and_place_names_are_answered_by_amounts_and_the_place_after_a_date() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("price", ColumnKind::Text, NameSource::Kind),
+            column("description", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Async night", "price": "€60,000", "description": "December 3, 2026 at c-base"},
+            {"title": "Embedded", "price": "€70,000", "description": "14 Jan 2027 · Factory Görlitzer Park"},
+        ]));
+        let fields = wanted(&[
+            ("title", FieldRole::Title, &["title"]),
+            ("salary", FieldRole::Text, &["pay"]),
+            ("venue", FieldRole::Text, &["location"]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        let rules: Vec<Option<&str>> = sources.iter().map(|s| s.rule).collect();
+        assert_eq!(
+            rules,
+            [
+                Some("same_name"),
+                Some("money_named"),
+                Some("place_after_date")
+            ]
+        );
+        let projected = project(&fields, &sources, data, false);
+        assert_eq!(projected[1]["venue"], json!("Factory Görlitzer Park"));
+        assert_eq!(projected[0]["salary"], json!("€60,000"));
+        // A sentence with "at" in it is no date and place.
+        assert_eq!(place_after_date("Pinning, wakers at work"), None);
     }
 
     #[test]
