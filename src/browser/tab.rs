@@ -249,7 +249,7 @@ impl Browser {
         limit: Duration,
     ) -> Result<Tab, RenderError> {
         self.gauges.waiting.inc();
-        let waiting = scopeguard(self.gauges.waiting.clone());
+        let waiting = Waiting(self.gauges.waiting.clone());
         let slot = self
             .slots
             .clone()
@@ -368,15 +368,13 @@ impl Browser {
     }
 }
 
-/// Decrements a gauge when dropped (a wait that ends whatever way).
-fn scopeguard(gauge: prometheus_client::metrics::gauge::Gauge) -> impl Drop + Send {
-    struct Dec(prometheus_client::metrics::gauge::Gauge);
-    impl Drop for Dec {
-        fn drop(&mut self) {
-            self.0.dec();
-        }
+/// Counts a render waiting for a slot or for memory, until dropped (the wait ended whatever way).
+struct Waiting(prometheus_client::metrics::gauge::Gauge);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.dec();
     }
-    Dec(gauge)
 }
 
 impl Tab {
@@ -602,7 +600,6 @@ impl Tab {
     ) -> Result<Screenshot, RenderError> {
         #[derive(Deserialize)]
         struct Size {
-            width: f64,
             height: f64,
         }
         #[derive(Deserialize)]
@@ -639,7 +636,6 @@ impl Tab {
             // Whole CSS pixels; the casts are of small positive numbers.
             #[allow(clippy::cast_precision_loss)]
             let height = height.clamp(1.0, max_height.max(1) as f64).round();
-            let _ = layout.css_content_size.width;
             let mut scale = 1.0_f64;
             loop {
                 let shot: Shot = self

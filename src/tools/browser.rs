@@ -150,7 +150,7 @@ impl BrowserCall {
         let css = |selector: &str| -> Result<(), ToolError> {
             crate::page::dom::parse_selector(selector)
                 .map(|_| ())
-                .map_err(|why| invalid(why))
+                .map_err(&invalid)
         };
         match tool {
             RenderParams::TOOL => {
