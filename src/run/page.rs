@@ -409,6 +409,39 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_replaced_page_is_read_with_the_value_and_saved_results_kept() {
+        let budget = budget(1 << 30, 10_000);
+        let page = worker("<h1>Before</h1>".into(), &budget);
+        let mut keep = ToolCall::typed(
+            &crate::tools::html::TextParams {
+                selector: Some("h1".into()),
+            },
+            "",
+        );
+        keep.save_as = Some("heading".into());
+        assert!(page.execute(keep).await.unwrap().0.success);
+        page.replace(
+            Url::parse("https://page.example/#/after").unwrap(),
+            "<ul><li>one<li>two</ul>".into(),
+        )
+        .await
+        .unwrap();
+        // The kept result is of the old page; the new call reads the new one.
+        let select = ToolCall::typed(
+            &crate::tools::html::SelectParams {
+                selector: "li".into(),
+                limit: None,
+                within: false,
+            },
+            "",
+        );
+        let (result, _) = page.execute(select).await.unwrap();
+        assert_eq!(result.items, 2, "{result:?}");
+        let answer = page.answer().await.unwrap();
+        assert_eq!(answer["heading"], serde_json::json!(["Before"]), "{answer}");
+    }
+
+    #[tokio::test]
     async fn a_page_over_the_node_cap_answers_every_job_with_the_reason() {
         let budget = budget(1 << 30, 500);
         let big = worker("<li>x".repeat(1_000), &budget);
