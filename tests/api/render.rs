@@ -625,3 +625,47 @@ async fn a_wanted_count_stops_the_render_steps_growth() {
     let text = answer(&frames, &url).to_string();
     assert!(text.contains("Photo 12"), "{text}");
 }
+
+#[tokio::test]
+async fn a_screenshot_over_the_byte_cap_is_taken_smaller_or_refused_naming_the_setting() {
+    let (trap_addr, _) = trap().await;
+    let base = site(trap_addr).await;
+    const CAP: u64 = 6_000;
+    let app = spawn_app_with(|s| {
+        s.fetch.allow_private_networks = false;
+        s.fetch.allowed_hosts = vec!["127.0.0.1".into()];
+        s.browser.screenshot_max_bytes = CAP as usize;
+    })
+    .await;
+    let url = format!("{base}/render/list.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "tools": [
+            {"tool": "browser.screenshot", "params": {"full_page": true}},
+            {"tool": "browser.screenshot", "params": {}},
+        ]}))
+        .await;
+    let shots = tool_steps(&frames, "browser.screenshot");
+    assert_eq!(shots.len(), 2, "{frames:?}");
+    for shot in shots {
+        if shot["success"] == true {
+            // An 800-pixel-wide page does not fit 6 kB at full scale.
+            assert!(shot["result"]["bytes"].as_u64().unwrap() <= CAP, "{shot}");
+            assert!(shot["result"]["scale"].as_f64().unwrap() < 1.0, "{shot}");
+            let png = app
+                .get(shot["result"]["url"].as_str().unwrap())
+                .await
+                .bytes()
+                .await
+                .unwrap();
+            assert!(png.len() as u64 <= CAP);
+        } else {
+            assert!(
+                shot["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("browser.screenshot_max_bytes"),
+                "{shot}"
+            );
+        }
+    }
+}
