@@ -669,3 +669,49 @@ async fn a_screenshot_over_the_byte_cap_is_taken_smaller_or_refused_naming_the_s
         }
     }
 }
+
+#[tokio::test]
+async fn a_screenshot_is_kept_in_postgres_too_and_goes_with_its_session() {
+    let Some(schema) = crate::support::postgres::PgSchema::create("screenshot_in_postgres").await
+    else {
+        return;
+    };
+    let (trap_addr, _) = trap().await;
+    let base = site(trap_addr).await;
+    let db = schema.url.clone();
+    let app = spawn_app_with(move |s| {
+        s.database.url = db;
+        s.fetch.allow_private_networks = false;
+        s.fetch.allowed_hosts = vec!["127.0.0.1".into()];
+    })
+    .await;
+    let url = format!("{base}/render/list.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "session_id": "shot-pg", "tools": [
+            {"tool": "browser.screenshot", "params": {}},
+        ]}))
+        .await;
+    let shot = tool_steps(&frames, "browser.screenshot");
+    assert_eq!(shot[0]["success"], true, "{frames:?}");
+    let png = app
+        .get("/api/scrape/shot-pg/screenshots/1.png")
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    // Retention takes the screenshot with the session.
+    app.store
+        .backdate("shot-pg", chrono::Utc::now() - chrono::Duration::days(40))
+        .await
+        .unwrap();
+    assert_eq!(app.store.delete_older_than(30, 100).await.unwrap(), 1);
+    assert_eq!(
+        app.get("/api/scrape/shot-pg/screenshots/1.png")
+            .await
+            .status(),
+        404
+    );
+    drop(app);
+    schema.drop_schema().await;
+}
