@@ -407,6 +407,15 @@ pub struct BrowserSettings {
     pub no_sandbox: bool,
     /// Free memory (MiB) a render needs before it starts; it waits otherwise.
     pub min_free_mib: u64,
+    /// Rounds of "Load more" or scrolling at most in one render, and in one `browser.scroll`.
+    pub max_grow_rounds: u32,
+    /// Bytes of one `browser.screenshot` PNG at most; a larger one is taken again at half
+    /// the scale (down to 1/8), else the call fails.
+    pub screenshot_max_bytes: usize,
+    /// CSS pixels of page height one full-page screenshot covers at most.
+    pub screenshot_max_height: u64,
+    /// Screenshots one run may keep at most.
+    pub max_screenshots_per_run: u32,
 }
 
 impl Settings {

@@ -8,26 +8,28 @@
 //!   its whole process group is killed when it is replaced, crashes or the server stops.
 //! - The main document is the one the fetcher already fetched, served to the browser.
 //! - [`decide`] says, with its evidence, whether a page needs rendering (`render: auto`).
+//! - A [`Tab`] is one page open in the browser, worked on step by step (wait, click, scroll,
+//!   screenshot); the one-shot [`Browser::render`] and the `browser.*` tools both use it.
 
 pub mod cdp;
 pub mod decide;
 pub mod proxy;
+pub mod tab;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use base64::Engine;
-use serde::Deserialize;
-use serde_json::{Value, json};
-use tokio::sync::{Mutex, Semaphore, mpsc};
+use serde_json::json;
+use tokio::sync::{Mutex, Semaphore};
 use url::Url;
 
 use crate::fetch::guard::Guard;
 use crate::settings::BrowserSettings;
-use cdp::{CdpError, Connection, Event};
+use cdp::Connection;
 use proxy::EgressProxy;
+pub use tab::{Screenshot, Tab, Target, Traffic, Until, Wait};
 
 /// The Debian package that provides the browser.
 pub const PACKAGE: &str = "chromium-headless-shell";
@@ -38,11 +40,6 @@ const CANDIDATES: &[&str] = &[
     "/usr/bin/chromium-headless-shell",
     "/usr/lib/chromium/headless_shell",
 ];
-
-/// Milliseconds without a change in the page before it counts as settled.
-const QUIET_MS: u64 = 1000;
-/// Milliseconds between two looks at the page while it settles.
-const POLL_MS: u64 = 200;
 
 /// Why a render gave no page.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,10 +61,12 @@ pub enum Grow {
     /// Reads the page once settled.
     No,
     /// Clicks "Load more" or scrolls to the end, round after round, until the page stops
-    /// growing or `max_rounds` are done.
+    /// growing, its longest list holds `want` items, or `max_rounds` are done.
     UntilStill {
         /// Rounds at most.
         max_rounds: u32,
+        /// Items wanted (the request's count), when it says.
+        want: Option<u64>,
     },
 }
 
@@ -79,6 +78,8 @@ pub enum RoundKind {
     LoadMore,
     /// The page was scrolled to its end.
     Scroll,
+    /// A control named by its text or a selector was clicked (`browser.click`).
+    Click,
 }
 
 /// What one round did.
@@ -92,6 +93,8 @@ pub struct Round {
     pub elements_before: u64,
     /// Elements after the page settled.
     pub elements_after: u64,
+    /// Items of the page's longest list after the page settled.
+    pub items: u64,
 }
 
 /// A rendered page.
@@ -215,24 +218,6 @@ fn available_mib() -> Option<u64> {
     let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024)
-}
-
-#[derive(Deserialize)]
-struct ContextReply {
-    #[serde(rename = "browserContextId")]
-    id: String,
-}
-
-#[derive(Deserialize)]
-struct TargetReply {
-    #[serde(rename = "targetId")]
-    id: String,
-}
-
-#[derive(Deserialize)]
-struct SessionReply {
-    #[serde(rename = "sessionId")]
-    id: String,
 }
 
 impl Browser {
@@ -379,10 +364,10 @@ impl Browser {
 
     /// Renders `url` whose document is `html` (already fetched): the browser runs its scripts,
     /// waits for it to settle (and for `wait_for` when given), grows it as `grow` says, and
-    /// returns the DOM.
+    /// returns the DOM; all of it within `browser.timeout_secs`.
     ///
     /// The render runs as a task of its own: a caller that stops waiting (a cancelled run)
-    /// cancels it, and the task still closes the render's browser context and frees its slot.
+    /// cancels it, and its tab still closes (its browser context disposed, its slot freed).
     ///
     /// # Errors
     /// [`RenderError`].
@@ -400,432 +385,49 @@ impl Browser {
         let _cancel_when_dropped = cancel.clone().drop_guard();
         let this = self.clone();
         let (url, html, wait_for) = (url.clone(), html.to_owned(), wait_for.map(str::to_owned));
+        let limit = Duration::from_secs(self.settings.timeout_secs.max(1));
         tokio::spawn(async move {
-            this.render_task(&url, &html, wait_for.as_deref(), grow, cancel)
-                .await
+            let started = Instant::now();
+            let rendered = tokio::select! {
+                rendered = tokio::time::timeout(
+                    limit,
+                    this.render_in_tab(&url, &html, wait_for, grow),
+                ) => rendered,
+                () = cancel.cancelled() => return Err(RenderError::Failed("cancelled".into())),
+            };
+            let mut rendered = rendered.unwrap_or(Err(RenderError::Timeout(limit.as_secs())))?;
+            rendered.took = started.elapsed();
+            Ok(rendered)
         })
         .await
         .unwrap_or_else(|e| Err(RenderError::Failed(format!("the render task failed: {e}"))))
     }
 
-    async fn render_task(
-        &self,
+    async fn render_in_tab(
+        self: &Arc<Self>,
         url: &Url,
         html: &str,
-        wait_for: Option<&str>,
-        grow: Grow,
-        cancel: tokio_util::sync::CancellationToken,
-    ) -> Result<Rendered, RenderError> {
-        let started = Instant::now();
-        let limit = Duration::from_secs(self.settings.timeout_secs.max(1));
-        self.gauges.waiting.inc();
-        let _slot = self
-            .slots
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| RenderError::Failed("the browser pool is closed".into()))?;
-        while available_mib().is_some_and(|free| free < self.settings.min_free_mib) {
-            if started.elapsed() > limit {
-                self.gauges.waiting.dec();
-                return Err(RenderError::Timeout(self.settings.timeout_secs));
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        self.gauges.waiting.dec();
-        self.gauges.active.inc();
-        let instance = match self.instance().await {
-            Ok(instance) => instance,
-            Err(err) => {
-                self.gauges.active.dec();
-                return Err(err);
-            }
-        };
-        instance.renders.fetch_add(1, Ordering::Relaxed);
-        let mut opened = Opened::default();
-        let result = tokio::select! {
-            result = tokio::time::timeout(
-                limit.saturating_sub(started.elapsed()),
-                self.render_in(&instance, &mut opened, url, html, wait_for, grow),
-            ) => Some(result),
-            () = cancel.cancelled() => None,
-        };
-        // Whatever way the render ended (done, failed, timed out, cancelled): its listener, its
-        // interceptor and its browser context go.
-        if let Some(interceptor) = opened.interceptor {
-            interceptor.abort();
-        }
-        if let Some(session) = &opened.session {
-            instance.connection.forget(session).await;
-        }
-        if let Some(id) = opened.context {
-            let _ = tokio::time::timeout(
-                Duration::from_secs(2),
-                instance.connection.call(
-                    None,
-                    "Target.disposeBrowserContext",
-                    json!({"browserContextId": id}),
-                ),
-            )
-            .await;
-        }
-        self.gauges.active.dec();
-        self.gauges.done.inc();
-        self.gauges
-            .rss_bytes
-            .set(i64::try_from(group_rss_bytes(instance.connection.pgid)).unwrap_or(i64::MAX));
-        let mut rendered = match result {
-            Some(Ok(Ok(rendered))) => rendered,
-            Some(Ok(Err(err))) => return Err(err),
-            Some(Err(_)) => return Err(RenderError::Timeout(self.settings.timeout_secs)),
-            None => return Err(RenderError::Failed("cancelled".into())),
-        };
-        rendered.took = started.elapsed();
-        Ok(rendered)
-    }
-
-    async fn render_in(
-        &self,
-        instance: &Instance,
-        opened: &mut Opened,
-        url: &Url,
-        html: &str,
-        wait_for: Option<&str>,
+        wait_for: Option<String>,
         grow: Grow,
     ) -> Result<Rendered, RenderError> {
-        let cdp = &instance.connection;
-        let failed = |e: CdpError| RenderError::Failed(e.to_string());
-        let proxy = EgressProxy::start(self.guard.clone(), self.settings.max_bytes)
-            .await
-            .map_err(|e| RenderError::Failed(format!("no egress proxy: {e}")))?;
-        let context: ContextReply = cdp
-            .call_as(
-                None,
-                "Target.createBrowserContext",
-                json!({
-                    "disposeOnDetach": true,
-                    "proxyServer": proxy.url(),
-                    "proxyBypassList": "<-loopback>",
-                }),
-            )
-            .await
-            .map_err(failed)?;
-        opened.context = Some(context.id.clone());
-        cdp.call(
-            None,
-            "Browser.setDownloadBehavior",
-            json!({"behavior": "deny", "browserContextId": context.id}),
-        )
-        .await
-        .map_err(failed)?;
-        let target: TargetReply = cdp
-            .call_as(
-                None,
-                "Target.createTarget",
-                json!({"url": "about:blank", "browserContextId": context.id}),
-            )
-            .await
-            .map_err(failed)?;
-        let session: SessionReply = cdp
-            .call_as(
-                None,
-                "Target.attachToTarget",
-                json!({"targetId": target.id, "flatten": true}),
-            )
-            .await
-            .map_err(failed)?;
-        let session = session.id;
-        opened.session = Some(session.clone());
-        let events = cdp.listen(&session).await;
-        let (page_events, mut page_rx) = mpsc::unbounded_channel();
-        let requests = Arc::new(AtomicU32::new(0));
-        let interceptor = tokio::spawn(intercept(
-            instance.connection.clone(),
-            session.clone(),
-            events,
-            page_events,
-            Document {
-                url: without_fragment(url),
-                body: base64::engine::general_purpose::STANDARD.encode(html),
-            },
-            requests.clone(),
-            self.settings.max_requests,
-        ));
-        opened.interceptor = Some(interceptor.abort_handle());
-        let outcome = async {
-            let s = Some(session.as_str());
-            cdp.call(
-                s,
-                "Fetch.enable",
-                json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}),
-            )
-            .await
-            .map_err(failed)?;
-            cdp.call(s, "Page.enable", json!({}))
-                .await
-                .map_err(failed)?;
-            let navigated = cdp
-                .call(s, "Page.navigate", json!({"url": url.as_str()}))
-                .await
-                .map_err(failed)?;
-            if let Some(error) = navigated.get("errorText").and_then(Value::as_str) {
-                return Err(RenderError::Failed(format!("navigation failed: {error}")));
-            }
-            // The load event, or a crash.
-            if !matches!(page_rx.recv().await, Some(PageSignal::Loaded)) {
-                return Err(RenderError::Failed("the renderer crashed".into()));
-            }
-            settle(cdp, &session, &mut page_rx).await?;
-            if let Some(selector) = wait_for {
-                let expression = format!(
-                    "!!document.querySelector({})",
-                    serde_json::to_string(selector).unwrap_or_default()
-                );
-                while evaluate(cdp, &session, &expression).await?.as_bool() != Some(true) {
-                    tokio::time::sleep(Duration::from_millis(POLL_MS)).await;
-                }
-            }
-            let mut rounds = Vec::new();
-            if let Grow::UntilStill { max_rounds } = grow {
-                for _ in 0..max_rounds {
-                    let before = elements(cdp, &session).await?;
-                    let clicked = evaluate(cdp, &session, CLICK_LOAD_MORE).await?;
-                    let control = clicked.as_str().map(str::to_owned);
-                    if control.is_none() {
-                        evaluate(
-                            cdp,
-                            &session,
-                            "window.scrollTo(0, document.documentElement.scrollHeight); true",
-                        )
-                        .await?;
-                    }
-                    settle(cdp, &session, &mut page_rx).await?;
-                    let after = elements(cdp, &session).await?;
-                    rounds.push(Round {
-                        kind: if control.is_some() {
-                            RoundKind::LoadMore
-                        } else {
-                            RoundKind::Scroll
-                        },
-                        control,
-                        elements_before: before,
-                        elements_after: after,
-                    });
-                    if after <= before {
-                        break;
-                    }
-                }
-            }
-            let html = evaluate(
-                cdp,
-                &session,
-                "'<!DOCTYPE html>' + document.documentElement.outerHTML",
-            )
-            .await?
-            .as_str()
-            .map(str::to_owned)
-            .ok_or_else(|| RenderError::Failed("the page has no document".into()))?;
-            let text = evaluate(
-                cdp,
-                &session,
-                "document.body ? document.body.innerText.trim() : ''",
-            )
-            .await?;
-            if let Some(why) = decide::error_page(text.as_str().unwrap_or("")) {
-                return Err(RenderError::Failed(why.to_owned()));
-            }
-            Ok((html, rounds))
+        let mut tab = self.open(url, html).await?;
+        if let Some(selector) = wait_for {
+            tab.wait(&Wait::Selector(selector)).await?;
         }
-        .await;
-        let (html, rounds) = outcome?;
+        let rounds = match grow {
+            Grow::No => Vec::new(),
+            Grow::UntilStill { max_rounds, want } => tab.grow(want, max_rounds).await?,
+        };
+        let html = tab.html().await?;
+        let traffic = tab.traffic().await;
+        tab.close().await;
         Ok(Rendered {
             html,
-            requests: requests.load(Ordering::Relaxed),
-            bytes: proxy.log.bytes.load(Ordering::Relaxed),
-            refused: proxy.log.refused.lock().await.clone(),
+            requests: traffic.requests,
+            bytes: traffic.bytes,
+            refused: traffic.refused,
             rounds,
             took: Duration::ZERO,
         })
-    }
-}
-
-/// Clicks the first visible, enabled "Load more" style control; returns its text or `null`.
-const CLICK_LOAD_MORE: &str = r#"(() => {
-  const words = /^\s*(load|show|see|view)\s+more\b|^\s*more\s+(results|items|products|posts|stories)\b/i;
-  const controls = document.querySelectorAll('button, a, [role=button], input[type=button]');
-  for (const el of controls) {
-    const text = (el.innerText || el.value || '').trim();
-    if (!words.test(text) || el.disabled) continue;
-    const box = el.getBoundingClientRect();
-    if (box.width === 0 && box.height === 0) continue;
-    if (el.tagName === 'A') {
-      const href = el.getAttribute('href') || '';
-      if (href && !href.startsWith('#') && !href.startsWith('javascript:')) continue;
-    }
-    el.scrollIntoView();
-    el.click();
-    return text.slice(0, 80);
-  }
-  return null;
-})()"#;
-
-/// What a render opened in the browser, closed when it ends whatever way.
-#[derive(Default)]
-struct Opened {
-    context: Option<String>,
-    session: Option<String>,
-    interceptor: Option<tokio::task::AbortHandle>,
-}
-
-enum PageSignal {
-    Loaded,
-    Crashed,
-}
-
-struct Document {
-    url: String,
-    body: String,
-}
-
-fn without_fragment(url: &Url) -> String {
-    let mut url = url.clone();
-    url.set_fragment(None);
-    url.to_string()
-}
-
-#[derive(Deserialize)]
-struct Paused {
-    #[serde(rename = "requestId")]
-    id: String,
-    request: PausedRequest,
-    #[serde(rename = "resourceType", default)]
-    resource_type: String,
-}
-
-#[derive(Deserialize)]
-struct PausedRequest {
-    url: String,
-}
-
-/// Answers every request the page makes: the main document from what we fetched, other http(s)
-/// requests let on to the proxy up to the cap, anything else refused.
-async fn intercept(
-    cdp: Arc<Connection>,
-    session: String,
-    mut events: mpsc::UnboundedReceiver<Event>,
-    page: mpsc::UnboundedSender<PageSignal>,
-    document: Document,
-    requests: Arc<AtomicU32>,
-    max_requests: u32,
-) {
-    let mut served = false;
-    while let Some(event) = events.recv().await {
-        match event.method.as_str() {
-            "Fetch.requestPaused" => {
-                let Ok(paused) = serde_json::from_value::<Paused>(event.params) else {
-                    continue;
-                };
-                let count = requests.fetch_add(1, Ordering::Relaxed) + 1;
-                let scheme = paused.request.url.split(':').next().unwrap_or("");
-                let (method, params) = if !served
-                    && paused.resource_type == "Document"
-                    && paused.request.url.split('#').next() == Some(document.url.as_str())
-                {
-                    served = true;
-                    (
-                        "Fetch.fulfillRequest",
-                        json!({
-                            "requestId": paused.id,
-                            "responseCode": 200,
-                            "responseHeaders": [{"name": "Content-Type", "value": "text/html; charset=utf-8"}],
-                            "body": document.body,
-                        }),
-                    )
-                } else if !matches!(scheme, "http" | "https") || count > max_requests {
-                    (
-                        "Fetch.failRequest",
-                        json!({"requestId": paused.id, "errorReason": "BlockedByClient"}),
-                    )
-                } else {
-                    ("Fetch.continueRequest", json!({"requestId": paused.id}))
-                };
-                let cdp = cdp.clone();
-                let session = session.clone();
-                tokio::spawn(async move {
-                    let _ = cdp.call(Some(&session), method, params).await;
-                });
-            }
-            "Page.loadEventFired" => {
-                let _ = page.send(PageSignal::Loaded);
-            }
-            "Inspector.targetCrashed" | "Target.targetCrashed" => {
-                let _ = page.send(PageSignal::Crashed);
-            }
-            _ => {}
-        }
-    }
-    let _ = page.send(PageSignal::Crashed);
-}
-
-#[derive(Deserialize)]
-struct Evaluated {
-    result: RemoteObject,
-    #[serde(rename = "exceptionDetails")]
-    exception: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct RemoteObject {
-    #[serde(default)]
-    value: Value,
-}
-
-async fn evaluate(cdp: &Connection, session: &str, expression: &str) -> Result<Value, RenderError> {
-    let evaluated: Evaluated = cdp
-        .call_as(
-            Some(session),
-            "Runtime.evaluate",
-            json!({"expression": expression, "returnByValue": true}),
-        )
-        .await
-        .map_err(|e| RenderError::Failed(e.to_string()))?;
-    if let Some(exception) = evaluated.exception {
-        return Err(RenderError::Failed(format!("script error: {exception}")));
-    }
-    Ok(evaluated.result.value)
-}
-
-async fn elements(cdp: &Connection, session: &str) -> Result<u64, RenderError> {
-    Ok(
-        evaluate(cdp, session, "document.getElementsByTagName('*').length")
-            .await?
-            .as_u64()
-            .unwrap_or(0),
-    )
-}
-
-/// Waits until the page's elements and text stop changing for [`QUIET_MS`].
-async fn settle(
-    cdp: &Connection,
-    session: &str,
-    page: &mut mpsc::UnboundedReceiver<PageSignal>,
-) -> Result<(), RenderError> {
-    let probe = "document.getElementsByTagName('*').length + ':' + (document.body ? document.body.innerText.length : 0)";
-    let mut last = Value::Null;
-    let mut quiet_since = Instant::now();
-    loop {
-        if let Ok(PageSignal::Crashed) = page.try_recv() {
-            return Err(RenderError::Failed("the renderer crashed".into()));
-        }
-        let now = evaluate(cdp, session, probe).await?;
-        if now == last {
-            if quiet_since.elapsed() >= Duration::from_millis(QUIET_MS) {
-                return Ok(());
-            }
-        } else {
-            last = now;
-            quiet_since = Instant::now();
-        }
-        tokio::time::sleep(Duration::from_millis(POLL_MS)).await;
     }
 }

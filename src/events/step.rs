@@ -441,6 +441,10 @@ pub struct GrowRound {
     pub elements_before: u64,
     /// Elements once the page settled again.
     pub elements_after: u64,
+    /// Items of the page's longest list once it settled (the most children of one parent
+    /// sharing a tag and class): what a wanted count is compared with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<u64>,
 }
 
 /// A request's choice of rendering: `auto` decides per page by [`RenderRule`]s.

@@ -52,6 +52,10 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
+        .route(
+            "/api/scrape/{id}/screenshots/{file}",
+            get(scrape::screenshot),
+        )
         .route("/api/markdown", get(scrape::markdown))
         .route("/api/map", axum::routing::post(map::map_site))
         // Firecrawl's v2 API, the subset integrations use (src/http/firecrawl.rs).

@@ -335,6 +335,22 @@ fn build() -> Value {
                     }, &not_found),
                 },
             },
+            "/api/scrape/{id}/screenshots/{file}": {
+                "get": {
+                    "operationId": "sessionScreenshot",
+                    "summary": "A PNG a run's `browser.screenshot` kept",
+                    "description": "Its `tool_call` step links it (`result.url`). Numbered from 1 in the order the run took them; at most `browser.screenshot_max_bytes` each.",
+                    "parameters": [
+                        id,
+                        {"name": "file", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[0-9]+\\.png$"}, "example": "1.png"},
+                    ],
+                    "responses": with({
+                        let mut m = Map::new();
+                        m.insert("200".into(), json!({"description": "The PNG", "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}}));
+                        m
+                    }, &not_found),
+                },
+            },
             "/api/markdown": {
                 "get": {
                     "operationId": "markdown",

@@ -446,6 +446,35 @@ pub async fn get(
     Ok(Json(serde_json::to_value(&session).unwrap_or(Value::Null)))
 }
 
+/// `GET /api/scrape/{id}/screenshots/{n}.png`: a PNG a run's `browser.screenshot` kept (its
+/// `tool_call` step links it).
+pub async fn screenshot(
+    State(state): State<AppState>,
+    Path((id, file)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let n = file
+        .strip_suffix(".png")
+        .and_then(|n| n.parse::<u32>().ok())
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no screenshot `{file}`: they are named 1.png, 2.png, …"
+            ))
+        })?;
+    let png = state.hub.store().screenshot(&id, n).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("image/png")),
+            // A kept screenshot never changes.
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("private, max-age=86400, immutable"),
+            ),
+        ],
+        png,
+    )
+        .into_response())
+}
+
 fn parse_body(body: Result<Bytes, BytesRejection>) -> Result<ScrapeRequest, ApiError> {
     parse_json_body(body, "scrape request")
 }

@@ -108,6 +108,11 @@ impl Emitter {
         &self.session_id
     }
 
+    /// The store the session is kept in (for what a run keeps besides its events: screenshots).
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// What the events emitted so far add up to.
     pub fn tally(&self) -> &RunTally {
         &self.tally

@@ -96,6 +96,14 @@ enum Job {
         oneshot::Sender<Result<(ToolCallResult, bool), WorkerError>>,
     ),
     Answer(oneshot::Sender<Result<Value, WorkerError>>),
+    /// The page the browser shows now, with its share of the budget: parsed in place of the
+    /// current one; the working value and the saved results stay.
+    Replace(
+        Url,
+        String,
+        Option<OwnedSemaphorePermit>,
+        oneshot::Sender<Result<(), WorkerError>>,
+    ),
 }
 
 impl Job {
@@ -105,6 +113,7 @@ impl Job {
             Self::Outline(reply) => drop(reply.send(Err(error))),
             Self::Execute(_, reply) => drop(reply.send(Err(error))),
             Self::Answer(reply) => drop(reply.send(Err(error))),
+            Self::Replace(_, _, _, reply) => drop(reply.send(Err(error))),
         }
     }
 }
@@ -114,6 +123,7 @@ impl Job {
 #[derive(Debug, Clone)]
 pub struct PageWorker {
     jobs: mpsc::Sender<Job>,
+    budget: PageBudget,
     _alive: Arc<DropGuard>,
 }
 
@@ -123,6 +133,7 @@ impl std::fmt::Debug for Job {
             Self::Outline(_) => "Outline",
             Self::Execute(..) => "Execute",
             Self::Answer(_) => "Answer",
+            Self::Replace(..) => "Replace",
         })
     }
 }
@@ -152,6 +163,7 @@ impl PageWorker {
         let (jobs, inbox) = mpsc::channel::<Job>(4);
         let alive = CancellationToken::new();
         let abandoned = alive.clone();
+        let handle_budget = budget.clone();
         let budget = budget.clone();
         tokio::spawn(async move {
             let permit = tokio::select! {
@@ -160,14 +172,16 @@ impl PageWorker {
             };
             let max_nodes = budget.max_nodes;
             let parsed = tokio::task::spawn_blocking(move || {
-                serve(url, html, max_nodes, inbox, &registry, limits, interrupt);
-                // The page is gone: its share of the budget goes back now.
-                drop(permit);
+                // The page's share of the budget goes back once the page is gone.
+                serve(
+                    url, html, permit, max_nodes, inbox, &registry, limits, interrupt,
+                );
             });
             let _ = parsed.await;
         });
         Self {
             jobs,
+            budget: handle_budget,
             _alive: Arc::new(alive.drop_guard()),
         }
     }
@@ -198,6 +212,22 @@ impl PageWorker {
         answer.await.map_err(|_| WorkerError::Gone)?
     }
 
+    /// Parses `html`, the page the browser shows at `url` now, in place of the current page
+    /// (after waiting for its share of the memory budget); the working value and the saved
+    /// results stay, the selection goes (it was of the old page).
+    ///
+    /// # Errors
+    /// When the worker is gone, or the new page is over the node cap.
+    pub async fn replace(&self, url: Url, html: String) -> Result<(), WorkerError> {
+        let permit = self.budget.admit(&html).await;
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Job::Replace(url, html, permit, reply))
+            .await
+            .map_err(|_| WorkerError::Gone)?;
+        answer.await.map_err(|_| WorkerError::Gone)?
+    }
+
     /// The current answer for the URL.
     ///
     /// # Errors
@@ -212,43 +242,64 @@ impl PageWorker {
     }
 }
 
-/// The worker's thread: parses the page, then answers jobs until every handle is gone. A page
-/// over the node cap answers each job with the reason.
+/// The worker's thread: parses the page, then answers jobs until every handle is gone; a
+/// `Replace` parses the new page and goes on with the same value and saved results. A page over
+/// the node cap answers each job with the reason.
+#[allow(clippy::too_many_arguments)]
 fn serve(
-    url: Url,
-    html: String,
+    mut url: Url,
+    mut html: String,
+    mut permit: Option<OwnedSemaphorePermit>,
     max_nodes: usize,
     mut inbox: mpsc::Receiver<Job>,
     registry: &Registry,
     limits: ToolLimits,
     interrupt: Interrupt,
 ) {
-    let parsed = Page::parse_within(url, &html, max_nodes);
-    drop(html);
-    let page = match parsed {
-        Ok(page) => page,
-        Err(too_many) => {
-            while let Some(job) = inbox.blocking_recv() {
-                job.refuse(too_many.into());
+    let mut carried = (Value::Null, serde_json::Map::new());
+    loop {
+        let parsed = Page::parse_within(url, &html, max_nodes);
+        drop(std::mem::take(&mut html));
+        let page = match parsed {
+            Ok(page) => page,
+            Err(too_many) => {
+                while let Some(job) = inbox.blocking_recv() {
+                    job.refuse(too_many.into());
+                }
+                return;
             }
-            return;
-        }
-    };
-    let mut ws = Workspace::new(&page, limits).with_interrupt(interrupt);
-    while let Some(job) = inbox.blocking_recv() {
-        match job {
-            Job::Outline(reply) => {
-                let _ = reply.send(Ok(outline(&page)));
+        };
+        let mut ws = Workspace::new(&page, limits).with_interrupt(interrupt.clone());
+        (ws.value, ws.saved) = std::mem::take(&mut carried);
+        let next = loop {
+            let Some(job) = inbox.blocking_recv() else {
+                return;
+            };
+            match job {
+                Job::Outline(reply) => {
+                    let _ = reply.send(Ok(outline(&page)));
+                }
+                Job::Execute(call, reply) => {
+                    let result = registry.execute(&mut ws, &call);
+                    let have_answer = has_content(&ws.answer());
+                    let _ = reply.send(Ok((result, have_answer)));
+                }
+                Job::Answer(reply) => {
+                    let _ = reply.send(Ok(ws.answer()));
+                }
+                Job::Replace(new_url, new_html, new_permit, reply) => {
+                    let _ = reply.send(Ok(()));
+                    break (new_url, new_html, new_permit);
+                }
             }
-            Job::Execute(call, reply) => {
-                let result = registry.execute(&mut ws, &call);
-                let have_answer = has_content(&ws.answer());
-                let _ = reply.send(Ok((result, have_answer)));
-            }
-            Job::Answer(reply) => {
-                let _ = reply.send(Ok(ws.answer()));
-            }
-        }
+        };
+        carried = (std::mem::take(&mut ws.value), std::mem::take(&mut ws.saved));
+        drop(ws);
+        drop(page);
+        let (next_url, next_html, next_permit) = next;
+        // The old page is gone: its share of the budget goes back, the new one's is held.
+        drop(std::mem::replace(&mut permit, next_permit));
+        (url, html) = (next_url, next_html);
     }
 }
 
@@ -355,6 +406,39 @@ mod tests {
         let third = worker("<p>y".repeat(10_000), &budget);
         let outline = tokio::time::timeout(Duration::from_secs(5), third.outline()).await;
         assert!(matches!(outline, Ok(Ok(_))));
+    }
+
+    #[tokio::test]
+    async fn a_replaced_page_is_read_with_the_value_and_saved_results_kept() {
+        let budget = budget(1 << 30, 10_000);
+        let page = worker("<h1>Before</h1>".into(), &budget);
+        let mut keep = ToolCall::typed(
+            &crate::tools::html::TextParams {
+                selector: Some("h1".into()),
+            },
+            "",
+        );
+        keep.save_as = Some("heading".into());
+        assert!(page.execute(keep).await.unwrap().0.success);
+        page.replace(
+            Url::parse("https://page.example/#/after").unwrap(),
+            "<ul><li>one<li>two</ul>".into(),
+        )
+        .await
+        .unwrap();
+        // The kept result is of the old page; the new call reads the new one.
+        let select = ToolCall::typed(
+            &crate::tools::html::SelectParams {
+                selector: "li".into(),
+                limit: None,
+                within: false,
+            },
+            "",
+        );
+        let (result, _) = page.execute(select).await.unwrap();
+        assert_eq!(result.items, 2, "{result:?}");
+        let answer = page.answer().await.unwrap();
+        assert_eq!(answer["heading"], serde_json::json!(["Before"]), "{answer}");
     }
 
     #[tokio::test]

@@ -36,6 +36,7 @@ use crate::store::UrlAnswer;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
 use follow::Reach;
 
+mod browsing;
 mod crawling;
 mod follow;
 mod render;
@@ -116,6 +117,8 @@ struct Run<'a> {
     page_links: Option<PageLinks>,
     /// URLs the run knows: the request's, then the pages its crawl found.
     known_urls: usize,
+    /// The page the `browser.*` tools work on, and the screenshots kept.
+    browsing: browsing::Browsing,
 }
 
 /// Runs a whole request and returns the `complete` payload (already emitted).
@@ -146,6 +149,7 @@ pub async fn run(
         crawl: None,
         page_links: None,
         known_urls: request.urls.len(),
+        browsing: browsing::Browsing::default(),
     };
     run.understood = run.read_words().await;
     let init = InitData {
@@ -408,6 +412,8 @@ impl Run<'_> {
                 empty_fields: Vec::new(),
             };
         }
+        // The `browser.*` tools open this page as fetched (its scripts run again in their tab).
+        self.browsing.on_page(&page);
         let mut rendered_again = false;
         let (mut page, mut second_chance) = match self.render_if_needed(url, page).await {
             Ok(read) => read,
@@ -449,6 +455,8 @@ impl Run<'_> {
             }
             break (first_url, worker, budget_result, answer);
         };
+        // The browser tools' tab is of this URL's page: its slot goes back now.
+        self.browsing.close().await;
         let mut stopped_early = budget_result.err();
         if stopped_early.is_none() && self.reach.max_pages > 1 {
             (answer, stopped_early) = self.follow_pages(url, worker, &first_url, answer).await;
@@ -703,7 +711,11 @@ impl Run<'_> {
                     });
                 }
                 used += 1;
-                let Ok((result, answer_now)) = worker.execute(call.clone()).await else {
+                let executed = match self.deps.registry.browser_call(call) {
+                    Some(checked) => Ok(self.browser_tool(url, worker, call, checked).await),
+                    None => worker.execute(call.clone()).await,
+                };
+                let Ok((result, answer_now)) = executed else {
                     return Err(ErrorData {
                         code: ErrorCode::Internal,
                         message: "the page worker stopped".into(),

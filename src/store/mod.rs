@@ -857,6 +857,45 @@ impl Store {
         Ok(answers_of(rows))
     }
 
+    /// Keeps screenshot `n` of session `id`, a PNG of `url` (`browser.screenshot`).
+    ///
+    /// # Errors
+    /// When the database fails (an unknown session among them).
+    pub async fn save_screenshot(
+        &self,
+        id: &str,
+        n: u32,
+        url: &str,
+        png: &[u8],
+    ) -> Result<(), StoreError> {
+        with_conn!(self, conn => {
+            sqlx::query("INSERT INTO screenshots (session_id, n, url, png) VALUES ($1, $2, $3, $4)")
+                .bind(id)
+                .bind(i64::from(n))
+                .bind(url)
+                .bind(png)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+        })?;
+        Ok(())
+    }
+
+    /// Screenshot `n` of session `id`, as PNG bytes.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when the session has no such screenshot.
+    pub async fn screenshot(&self, id: &str, n: u32) -> Result<Vec<u8>, StoreError> {
+        let png: Option<Vec<u8>> = with_pool!(self, pool => {
+            sqlx::query_scalar("SELECT png FROM screenshots WHERE session_id = $1 AND n = $2")
+                .bind(id)
+                .bind(i64::from(n))
+                .fetch_optional(pool)
+                .await?
+        });
+        png.ok_or_else(|| StoreError::NotFound(format!("{id}/screenshots/{n}")))
+    }
+
     /// Events of a session with `seq > after`, in order.
     ///
     /// # Errors
@@ -1235,6 +1274,10 @@ impl Store {
                 // index: the batch is small.
                 let mut deleted = 0;
                 for id in &ids {
+                    sqlx::query("DELETE FROM screenshots WHERE session_id = $1")
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
                     sqlx::query("DELETE FROM url_answers WHERE session_id = $1")
                         .bind(id)
                         .execute(&mut *tx)

@@ -10,6 +10,7 @@
 //! A call may also keep its result under a name (`save_as`). The per-URL answer is the final
 //! value, or the saved names (plus the final value as `result`) when a plan saved any.
 
+pub mod browser;
 pub mod data;
 pub mod extract;
 pub mod html;
@@ -26,5 +27,5 @@ pub(crate) mod testkit;
 pub mod validate;
 pub mod workspace;
 
-pub use registry::{Effect, Registry, Tool, ToolCall, ToolCallResult, ToolError};
+pub use registry::{Effect, Registry, Tool, ToolCall, ToolCallResult, ToolError, ToolKind};
 pub use workspace::{ToolLimits, Workspace};

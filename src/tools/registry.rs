@@ -45,6 +45,17 @@ impl From<crate::page::Interrupted> for ToolError {
     }
 }
 
+/// Where a tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolKind {
+    /// Over the parsed page, in the page worker.
+    Page,
+    /// In the server's headless browser, by the run ([`super::browser::execute`]); the page
+    /// the browser then shows replaces the parsed page.
+    Browser,
+}
+
 type RunFn = dyn Fn(&mut Workspace<'_>, Value) -> Result<Value, ToolError> + Send + Sync;
 
 /// One tool: a name, what it does, what it takes, what it gives, and the function.
@@ -59,6 +70,8 @@ pub struct Tool {
     pub effect: Effect,
     /// JSON Schema of the params.
     pub params_schema: Value,
+    /// Where it runs.
+    pub kind: ToolKind,
     validator: jsonschema::Validator,
     run: Box<RunFn>,
 }
@@ -106,9 +119,31 @@ impl Tool {
             result_description,
             effect,
             params_schema,
+            kind: ToolKind::Page,
             validator,
             run: Box::new(run),
         }
+    }
+
+    /// A tool that runs in the browser ([`ToolKind::Browser`]): it only reports
+    /// ([`Effect::Observe`]), and over a parsed page alone it fails saying why.
+    pub fn browser<P>(description: &'static str, result_description: &'static str) -> Self
+    where
+        P: ToolParams + DeserializeOwned + JsonSchema,
+    {
+        let mut tool = Self::new::<P, _>(
+            description,
+            result_description,
+            Effect::Observe,
+            |_: &mut Workspace<'_>, _: P| {
+                Err(ToolError::Failed(format!(
+                    "{}: runs in the server's browser, within a run; it cannot run over a parsed page alone",
+                    P::TOOL
+                )))
+            },
+        );
+        tool.kind = ToolKind::Browser;
+        tool
     }
 
     /// The namespace part of the name.
@@ -154,6 +189,7 @@ impl Tool {
             "params": self.params_schema,
             "result": self.result_description,
             "effect": self.effect,
+            "kind": self.kind,
         })
     }
 }
@@ -284,7 +320,29 @@ impl Registry {
         tools.extend(super::data::tools());
         tools.extend(super::validate::tools());
         tools.extend(super::nav::tools());
+        tools.extend(super::browser::tools());
         Self { tools }
+    }
+
+    /// The call, checked, when it is of a browser tool: the run executes it in the browser
+    /// instead of the page worker. `None` for the other tools.
+    pub fn browser_call(
+        &self,
+        call: &ToolCall,
+    ) -> Option<Result<super::browser::BrowserCall, ToolError>> {
+        let tool = self.get(&call.tool)?;
+        if tool.kind != ToolKind::Browser {
+            return None;
+        }
+        let params = if call.params.is_null() {
+            empty_object()
+        } else {
+            call.params.clone()
+        };
+        Some(
+            tool.validate(&params)
+                .and_then(|()| super::browser::BrowserCall::parse(tool.name, params)),
+        )
     }
 
     /// Looks a tool up by name.
@@ -399,6 +457,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::tools::browser::{ClickParams, RenderParams, ScreenshotParams, ScrollParams};
     use crate::tools::data::{
         DedupeParams, FilterOp, FilterParams, SelectColumnsParams, SortParams,
     };
@@ -582,6 +641,21 @@ mod tests {
         );
         c.check(ItemLinksParams { cross_origin: true });
         c.check(CompletenessParams { fields: None });
+        assert_eq!(c.check(RenderParams::default()), json!({"wait": "load"}));
+        c.check(RenderParams {
+            wait: crate::tools::browser::WaitFor::Selector,
+            selector: Some("#list li".into()),
+            ms: None,
+        });
+        c.check(ClickParams {
+            text: Some("Load more".into()),
+            selector: None,
+        });
+        c.check(ScrollParams {
+            count: Some(20),
+            max_rounds: None,
+        });
+        c.check(ScreenshotParams { full_page: true });
         c.check(SchemaParams {
             schema: json!({"type": "object"}),
         });

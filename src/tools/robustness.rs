@@ -430,6 +430,10 @@ fn the_catalog_has_every_tool_with_an_object_schema() {
             "validate.schema",
             "nav.next_page",
             "nav.item_links",
+            "browser.render",
+            "browser.click",
+            "browser.scroll",
+            "browser.screenshot",
         ]
     );
     for tool in registry.tools() {

@@ -504,3 +504,214 @@ async fn the_next_page_of_a_host_that_needed_rendering_renders_at_once() {
         assert!(text.contains(name), "{name} in {text}");
     }
 }
+
+/// The `tool_call` steps of `tool`, their details.
+fn tool_steps<'a>(frames: &'a [Frame], tool: &str) -> Vec<&'a Value> {
+    frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "tool_call")
+        .map(|f| &f.payload()["extracted_data"])
+        .filter(|d| d["tool"] == tool)
+        .collect()
+}
+
+#[tokio::test]
+async fn browser_tools_in_a_plan_render_click_and_photograph_the_page() {
+    let site = start().await;
+    let url = format!("{}/render/load-more.html", site.base);
+    let frames = site
+        .app
+        .stream(&json!({"urls": [&url], "tools": [
+            {"tool": "browser.render", "params": {"wait": "selector", "selector": "li.recipe"}},
+            {"tool": "browser.click", "params": {"text": "load more"}},
+            {"tool": "browser.screenshot", "params": {"full_page": true}},
+            {"tool": "html.text", "params": {"selector": ".recipes"}},
+        ]}))
+        .await;
+    let render = tool_steps(&frames, "browser.render");
+    assert_eq!(render[0]["success"], true, "{frames:?}");
+    assert!(render[0]["result"]["requests"].as_u64().unwrap() >= 1);
+    let click = tool_steps(&frames, "browser.click");
+    assert_eq!(click[0]["success"], true, "{}", click[0]);
+    assert_eq!(click[0]["result"]["control"], "Load more");
+    assert_eq!(click[0]["result"]["items"], 10, "{}", click[0]);
+    // The click is a visible round, as the render step's are.
+    let clicked = frames.iter().any(|f| {
+        f.event == "step"
+            && f.action() == "navigate"
+            && f.payload()["extracted_data"]["kind"] == "load_more"
+            && f.payload()["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("Clicked “Load more”: the page grew"))
+    });
+    assert!(clicked, "{frames:?}");
+    // The tools after it read the page as the browser shows it: two batches of five, not one
+    // (the HTML) nor all fourteen (the render step's own growth).
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Recipe number 10"), "{text}");
+    assert!(!text.contains("Recipe number 11"), "{text}");
+
+    // The screenshot is kept with the session and served where its step says.
+    let shot = tool_steps(&frames, "browser.screenshot");
+    assert_eq!(shot[0]["success"], true, "{}", shot[0]);
+    let link = shot[0]["result"]["url"].as_str().unwrap();
+    let session = frames[0].payload()["session_id"].as_str().unwrap();
+    assert_eq!(link, format!("/api/scrape/{session}/screenshots/1.png"));
+    let response = site.app.get(link).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "image/png");
+    let png = response.bytes().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    assert_eq!(
+        png.len() as u64,
+        shot[0]["result"]["bytes"].as_u64().unwrap()
+    );
+    let missing = site
+        .app
+        .get(&format!("/api/scrape/{session}/screenshots/2.png"))
+        .await;
+    assert_eq!(missing.status(), 404);
+}
+
+#[tokio::test]
+async fn browser_scroll_stops_at_the_count_and_a_click_on_nothing_fails_the_call() {
+    let site = start().await;
+    let url = format!("{}/render/scroll.html", site.base);
+    let frames = site
+        .app
+        .stream(&json!({"urls": [&url], "tools": [
+            {"tool": "browser.click", "params": {"text": "Accept cookies"}},
+            {"tool": "browser.scroll", "params": {"count": 12}},
+            {"tool": "html.text", "params": {"selector": ".feed"}},
+        ]}))
+        .await;
+    let click = tool_steps(&frames, "browser.click");
+    assert_eq!(click[0]["success"], false);
+    assert!(
+        click[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no visible control reads “Accept cookies”"),
+        "{}",
+        click[0]
+    );
+    let scroll = tool_steps(&frames, "browser.scroll");
+    assert_eq!(scroll[0]["success"], true, "{}", scroll[0]);
+    // Six photos a scroll: one round reaches twelve and the scroll stops there.
+    assert_eq!(scroll[0]["result"]["items"], 12, "{}", scroll[0]);
+    assert_eq!(scroll[0]["result"]["rounds"], 1, "{}", scroll[0]);
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Photo 12"), "{text}");
+    assert!(!text.contains("Photo 13"), "{text}");
+}
+
+#[tokio::test]
+async fn a_wanted_count_stops_the_render_steps_growth() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask(
+            "scroll.html",
+            "the first 12 photos with their title and author",
+        )
+        .await;
+    let scrolls: Vec<&Value> = frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "navigate")
+        .map(|f| &f.payload()["extracted_data"])
+        .filter(|d| d["kind"] == "scroll")
+        .collect();
+    assert_eq!(scrolls.len(), 1, "{scrolls:?}");
+    assert_eq!(scrolls[0]["items"], 12, "{scrolls:?}");
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Photo 12"), "{text}");
+}
+
+#[tokio::test]
+async fn a_screenshot_over_the_byte_cap_is_taken_smaller_or_refused_naming_the_setting() {
+    let (trap_addr, _) = trap().await;
+    let base = site(trap_addr).await;
+    const CAP: u64 = 6_000;
+    let app = spawn_app_with(|s| {
+        s.fetch.allow_private_networks = false;
+        s.fetch.allowed_hosts = vec!["127.0.0.1".into()];
+        s.browser.screenshot_max_bytes = CAP as usize;
+    })
+    .await;
+    let url = format!("{base}/render/list.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "tools": [
+            {"tool": "browser.screenshot", "params": {"full_page": true}},
+            {"tool": "browser.screenshot", "params": {}},
+        ]}))
+        .await;
+    let shots = tool_steps(&frames, "browser.screenshot");
+    assert_eq!(shots.len(), 2, "{frames:?}");
+    for shot in shots {
+        if shot["success"] == true {
+            // An 800-pixel-wide page does not fit 6 kB at full scale.
+            assert!(shot["result"]["bytes"].as_u64().unwrap() <= CAP, "{shot}");
+            assert!(shot["result"]["scale"].as_f64().unwrap() < 1.0, "{shot}");
+            let png = app
+                .get(shot["result"]["url"].as_str().unwrap())
+                .await
+                .bytes()
+                .await
+                .unwrap();
+            assert!(png.len() as u64 <= CAP);
+        } else {
+            assert!(
+                shot["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("browser.screenshot_max_bytes"),
+                "{shot}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_screenshot_is_kept_in_postgres_too_and_goes_with_its_session() {
+    let Some(schema) = crate::support::postgres::PgSchema::create("screenshot_in_postgres").await
+    else {
+        return;
+    };
+    let (trap_addr, _) = trap().await;
+    let base = site(trap_addr).await;
+    let db = schema.url.clone();
+    let app = spawn_app_with(move |s| {
+        s.database.url = db;
+        s.fetch.allow_private_networks = false;
+        s.fetch.allowed_hosts = vec!["127.0.0.1".into()];
+    })
+    .await;
+    let url = format!("{base}/render/list.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "session_id": "shot-pg", "tools": [
+            {"tool": "browser.screenshot", "params": {}},
+        ]}))
+        .await;
+    let shot = tool_steps(&frames, "browser.screenshot");
+    assert_eq!(shot[0]["success"], true, "{frames:?}");
+    let png = app
+        .get("/api/scrape/shot-pg/screenshots/1.png")
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    // Retention takes the screenshot with the session.
+    app.store
+        .backdate("shot-pg", chrono::Utc::now() - chrono::Duration::days(40))
+        .await
+        .unwrap();
+    assert_eq!(app.store.delete_older_than(30, 100).await.unwrap(), 1);
+    assert_eq!(
+        app.get("/api/scrape/shot-pg/screenshots/1.png")
+            .await
+            .status(),
+        404
+    );
+    drop(app);
+    schema.drop_schema().await;
+}

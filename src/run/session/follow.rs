@@ -200,7 +200,12 @@ impl Run<'_> {
             if self.control.is_stopped() {
                 return Err(stopped_error(self.control, url));
             }
-            let (result, _) = match worker.execute(call.clone()).await {
+            // A `browser.*` call of page 1 works on this page's own tab.
+            let executed = match self.deps.registry.browser_call(call) {
+                Some(checked) => Ok(self.browser_tool(url, worker, call, checked).await),
+                None => worker.execute(call.clone()).await,
+            };
+            let (result, _) = match executed {
                 Ok(done) => done,
                 Err(_) if self.control.is_stopped() => {
                     return Err(stopped_error(self.control, url));
@@ -209,6 +214,7 @@ impl Run<'_> {
             };
             self.tool_step(url, call, &result).await;
         }
+        self.browsing.close().await;
         Ok(())
     }
 
@@ -306,6 +312,7 @@ impl Run<'_> {
             let Ok(page) = fetched else {
                 break Some((StopRule::FetchFailed, Some(next.url)));
             };
+            self.browsing.on_page(&page);
             let page = match self.render_linked(url, page).await {
                 Ok(page) => page,
                 Err(why) => {

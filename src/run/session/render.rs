@@ -14,9 +14,6 @@ use crate::events::{
 };
 use crate::fetch::FetchedPage;
 
-/// Rounds of "Load more" or scrolling at most in one render.
-const MAX_GROW_ROUNDS: u32 = 10;
-
 /// A page read from its HTML that ships scripts: rendered after all when the planned tools find
 /// nothing on it ([`Run::render_when_nothing_found`]).
 pub(super) struct SecondChance {
@@ -188,7 +185,8 @@ impl Run<'_> {
             return Ok((page, false));
         }
         let grow = Grow::UntilStill {
-            max_rounds: MAX_GROW_ROUNDS,
+            max_rounds: self.deps.settings.browser.max_grow_rounds,
+            want: self.understood.count.map(|n| n as u64),
         };
         let rendered = tokio::select! {
             biased;
@@ -197,39 +195,7 @@ impl Run<'_> {
         };
         match rendered {
             Ok(rendered) => {
-                for (index, round) in rendered.rounds.iter().enumerate() {
-                    let grown = round.elements_after > round.elements_before;
-                    let details = GrowRound {
-                        round: u32::try_from(index + 1).unwrap_or(u32::MAX),
-                        control: round.control.clone(),
-                        elements_before: round.elements_before,
-                        elements_after: round.elements_after,
-                    };
-                    let (payload, what) = match round.kind {
-                        RoundKind::LoadMore => {
-                            (NavigateDetails::LoadMore(details), "Clicked “Load more”")
-                        }
-                        RoundKind::Scroll => {
-                            (NavigateDetails::Scroll(details), "Scrolled to the end")
-                        }
-                    };
-                    self.step(NewStep {
-                        payload: StepPayload::Navigate(payload),
-                        url: Some(url.to_owned()),
-                        status: StepStatus::Completed,
-                        message: if grown {
-                            format!(
-                                "{what}: the page grew from {} to {} elements",
-                                round.elements_before, round.elements_after
-                            )
-                        } else {
-                            format!("{what}: the page stopped growing")
-                        },
-                        reward: 0.0,
-                        duration_ms: None,
-                    })
-                    .await;
-                }
+                self.round_steps(url, &rendered.rounds).await;
                 // A render after a plan that found nothing is remembered once the plan on
                 // it finds something ([`Run::rendering_helped`]): scripts on a page that
                 // lacks what was asked do not make its whole site rendered.
@@ -291,6 +257,46 @@ impl Run<'_> {
                 .await;
                 Ok((page, false))
             }
+        }
+    }
+
+    /// One `navigate` step per round that grew (or stopped growing) a page in the browser:
+    /// the `render` step's rounds and those of `browser.click` / `browser.scroll`.
+    pub(super) async fn round_steps(&mut self, url: &str, rounds: &[crate::browser::Round]) {
+        for (index, round) in rounds.iter().enumerate() {
+            let grown = round.elements_after > round.elements_before;
+            let details = GrowRound {
+                round: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                control: round.control.clone(),
+                elements_before: round.elements_before,
+                elements_after: round.elements_after,
+                items: Some(round.items),
+            };
+            let (payload, what) = match round.kind {
+                RoundKind::LoadMore => (NavigateDetails::LoadMore(details), "Clicked “Load more”"),
+                RoundKind::Click => (NavigateDetails::LoadMore(details), "Clicked"),
+                RoundKind::Scroll => (NavigateDetails::Scroll(details), "Scrolled to the end"),
+            };
+            let what = match (&round.kind, &round.control) {
+                (RoundKind::Click, Some(control)) => format!("{what} “{control}”"),
+                _ => what.to_owned(),
+            };
+            self.step(NewStep {
+                payload: StepPayload::Navigate(payload),
+                url: Some(url.to_owned()),
+                status: StepStatus::Completed,
+                message: if grown {
+                    format!(
+                        "{what}: the page grew from {} to {} elements; its list holds {} items",
+                        round.elements_before, round.elements_after, round.items
+                    )
+                } else {
+                    format!("{what}: the page stopped growing")
+                },
+                reward: 0.0,
+                duration_ms: None,
+            })
+            .await;
         }
     }
 
