@@ -345,6 +345,45 @@ fn check_stream(frames: &[Frame], urls: &[String], status: &str) {
     }
 }
 
+/// Starts a detached run of `urls` on the instance at `base`.
+async fn post_run(base: &str, id: &str, urls: &[String]) {
+    let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": id});
+    let started = reqwest::Client::new()
+        .post(format!("{base}/api/scrape"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(started.status(), 202);
+}
+
+/// Two instances on `db` (with `env`): a run of `urls` started on the first, followed on the
+/// second, and the first killed (SIGKILL) once `after` URLs finished. The follower's frames,
+/// when the kill happened, when a `resume` step arrived, and the surviving instance.
+async fn kill_mid_run(
+    db: &str,
+    env: &[(&str, &str)],
+    id: &str,
+    urls: &[String],
+    after: usize,
+) -> (
+    Vec<Frame>,
+    std::time::Instant,
+    Option<std::time::Instant>,
+    Server,
+) {
+    let mut doomed = Server::start_with(db, env).await;
+    let survivor = Server::start_with(db, env).await;
+    post_run(&doomed.base, id, urls).await;
+    let doomed_child = &mut doomed.child;
+    let (frames, killed_at, resumed_at) = follow_to_end(&survivor.base, id, after, || {
+        doomed_child.kill().expect("SIGKILL");
+    })
+    .await;
+    drop(doomed);
+    (frames, killed_at, resumed_at, survivor)
+}
+
 fn slow_urls(fixtures: &FixtureServer, count: usize) -> Vec<String> {
     (0..count)
         .map(|n| fixtures.url(&format!("/delay/700/news.html?n={n}")))
@@ -362,26 +401,13 @@ async fn a_run_of_a_killed_instance_is_resumed_by_another_postgres() {
     };
     let fixtures = FixtureServer::start().await;
     let lease = [("SCRAPE_AGENT__RUNS__LEASE_SECS", "3")];
-    let mut doomed = Server::start_with(&schema.url, &lease).await;
-    let survivor = Server::start_with(&schema.url, &lease).await;
     let urls = slow_urls(&fixtures, 6);
-    let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": "killed-1"});
-    let started = reqwest::Client::new()
-        .post(format!("{}/api/scrape", doomed.base))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(started.status(), 202);
-
-    let doomed_child = &mut doomed.child;
-    let (frames, killed_at, resumed_at) = follow_to_end(&survivor.base, "killed-1", 2, || {
-        doomed_child.kill().expect("SIGKILL");
-    })
-    .await;
+    let (frames, killed_at, resumed_at, survivor) =
+        kill_mid_run(&schema.url, &lease, "killed-1", &urls, 2).await;
     check_stream(&frames, &urls, "completed");
     let resumed_at = resumed_at.expect("a resume step");
     let took = resumed_at - killed_at;
+    eprintln!("resumed {took:?} after the kill (lease 3 s)");
     assert!(
         took <= Duration::from_secs(3 + 2),
         "resumed within the lease + 2 s: {took:?}"
@@ -418,7 +444,6 @@ async fn a_run_of_a_killed_instance_is_resumed_by_another_postgres() {
         metrics.contains("scrape_agent_runs_resumed_total 1"),
         "{metrics}"
     );
-    drop(doomed);
     drop(survivor);
     schema.drop_schema().await;
 }
@@ -434,14 +459,7 @@ async fn a_graceful_shutdown_hands_its_runs_to_another_instance_postgres() {
     let leaving = Server::start(&schema.url).await;
     let staying = Server::start(&schema.url).await;
     let urls = slow_urls(&fixtures, 5);
-    let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": "handed-1"});
-    let started = reqwest::Client::new()
-        .post(format!("{}/api/scrape", leaving.base))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(started.status(), 202);
+    post_run(&leaving.base, "handed-1", &urls).await;
     let (frames, stopped_at, resumed_at) = follow_to_end(&staying.base, "handed-1", 1, || {
         let status = std::process::Command::new("kill")
             .args(["-TERM", &leaving.child.id().to_string()])
@@ -452,6 +470,7 @@ async fn a_graceful_shutdown_hands_its_runs_to_another_instance_postgres() {
     .await;
     check_stream(&frames, &urls, "completed");
     let took = resumed_at.expect("a resume step") - stopped_at;
+    eprintln!("resumed {took:?} after SIGTERM (lease 10 s)");
     assert!(
         took < Duration::from_secs(4),
         "resumed at once, not after the 10 s lease: {took:?}"
@@ -475,22 +494,9 @@ async fn a_run_past_its_attempts_is_closed_with_a_typed_error_postgres() {
         ("SCRAPE_AGENT__RUNS__LEASE_SECS", "2"),
         ("SCRAPE_AGENT__RUNS__MAX_ATTEMPTS", "1"),
     ];
-    let mut doomed = Server::start_with(&schema.url, &env).await;
-    let survivor = Server::start_with(&schema.url, &env).await;
     let urls = slow_urls(&fixtures, 4);
-    let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": "tired-1"});
-    let started = reqwest::Client::new()
-        .post(format!("{}/api/scrape", doomed.base))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(started.status(), 202);
-    let doomed_child = &mut doomed.child;
-    let (frames, _, resumed_at) = follow_to_end(&survivor.base, "tired-1", 1, || {
-        doomed_child.kill().expect("SIGKILL");
-    })
-    .await;
+    let (frames, _, resumed_at, survivor) =
+        kill_mid_run(&schema.url, &env, "tired-1", &urls, 1).await;
     assert!(resumed_at.is_none(), "not resumed");
     check_stream(&frames, &urls, "failed");
     let error = &frames[frames.len() - 2];
@@ -499,7 +505,6 @@ async fn a_run_past_its_attempts_is_closed_with_a_typed_error_postgres() {
     let complete = frames.last().unwrap().payload();
     let first = &complete["extracted_data"][&urls[0]];
     assert!(first.is_array() || first.is_object(), "kept: {first}");
-    drop(doomed);
     drop(survivor);
     schema.drop_schema().await;
 }
