@@ -596,7 +596,8 @@ impl Hub {
                 if room == 0 {
                     continue;
                 }
-                match hub.store.claim_expired(room).await {
+                let busy: Vec<String> = hub.live_runs().iter().map(|run| run.id.clone()).collect();
+                match hub.store.claim_expired(room, &busy).await {
                     Ok(claims) => {
                         for claim in claims {
                             hub.take_over(claim, max_attempts, deps_for.as_ref()).await;

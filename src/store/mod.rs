@@ -649,9 +649,16 @@ impl Store {
     /// one claimer. SQLite serves one instance, whose runs are never left to anyone else:
     /// nothing to claim there (a run cut off by a crash is closed at the next start).
     ///
+    /// `busy`: runs still executing in this process (one whose lease it lost is still ending):
+    /// never claimed here, or each tick would count another attempt against it.
+    ///
     /// # Errors
     /// When the database fails.
-    pub async fn claim_expired(&self, limit: usize) -> Result<Vec<Claim>, StoreError> {
+    pub async fn claim_expired(
+        &self,
+        limit: usize,
+        busy: &[String],
+    ) -> Result<Vec<Claim>, StoreError> {
         let Pool::Postgres(pool) = &self.pool else {
             return Ok(Vec::new());
         };
@@ -661,7 +668,7 @@ impl Store {
         let clock = self.db_clock();
         let sql = format!(
             "WITH c AS (SELECT id, owner, lease_until FROM sessions \
-             WHERE status = 'running' AND lease_until < {clock} \
+             WHERE status = 'running' AND lease_until < {clock} AND id <> ALL($5) \
              ORDER BY n LIMIT $2 FOR UPDATE SKIP LOCKED) \
              UPDATE sessions s SET owner = $1, epoch = s.epoch + 1, attempts = s.attempts + 1, \
              lease_until = {clock} + $3, heartbeat_at = $4 \
@@ -684,6 +691,7 @@ impl Store {
             .bind(i64::try_from(limit).unwrap_or(i64::MAX))
             .bind(self.lease_secs())
             .bind(Utc::now())
+            .bind(busy)
             .fetch_all(pool)
             .await?;
         let mut claims = Vec::with_capacity(rows.len());

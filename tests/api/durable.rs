@@ -212,11 +212,11 @@ async fn expired_leases_are_claimed_once_each_postgres() {
     let first = store_at(&schema.url, Duration::from_secs(10)).await;
     let second = store_at(&schema.url, Duration::from_secs(10)).await;
     assert!(
-        first.claim_expired(10).await.unwrap().is_empty(),
+        first.claim_expired(10, &[]).await.unwrap().is_empty(),
         "a lease that has not expired is not claimed"
     );
     tokio::time::sleep(Duration::from_millis(1300)).await;
-    let (a, b) = tokio::join!(first.claim_expired(10), second.claim_expired(10));
+    let (a, b) = tokio::join!(first.claim_expired(10, &[]), second.claim_expired(10, &[]));
     let (a, b) = (a.unwrap(), b.unwrap());
     let mut claimed: Vec<String> = a.iter().chain(&b).map(|c| c.id.clone()).collect();
     claimed.sort();
@@ -239,8 +239,8 @@ async fn expired_leases_are_claimed_once_each_postgres() {
         "{refused:?}"
     );
     assert!(
-        first.claim_expired(10).await.unwrap().is_empty()
-            && second.claim_expired(10).await.unwrap().is_empty(),
+        first.claim_expired(10, &[]).await.unwrap().is_empty()
+            && second.claim_expired(10, &[]).await.unwrap().is_empty(),
         "claimed runs hold fresh leases"
     );
     // A lease handed back is free at once, and the next claim says so.
@@ -258,7 +258,14 @@ async fn expired_leases_are_claimed_once_each_postgres() {
         1
     );
     assert!(!holder.holds_lease(&handed.id));
-    let again = gone.claim_expired(10).await.unwrap();
+    assert!(
+        gone.claim_expired(10, std::slice::from_ref(&handed.id))
+            .await
+            .unwrap()
+            .is_empty(),
+        "a run still executing in the claiming process is left alone"
+    );
+    let again = gone.claim_expired(10, &[]).await.unwrap();
     assert_eq!(again.len(), 1);
     assert_eq!(
         (again[0].reason, again[0].attempts),
