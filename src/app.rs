@@ -268,6 +268,17 @@ impl AppState {
             settings,
             closing: CancellationToken::new(),
         };
+        // Runs other instances left on a shared store are resumed here when there is room,
+        // with the dependencies a request gets here (the same one answer as a new run's).
+        let resumer = state.clone();
+        let lease = state.hub.store().lease();
+        state.hub.spawn_claimer(
+            Duration::from_secs(1).min(lease / 3),
+            state.settings.runs.max_attempts.max(1),
+            Arc::new(move |request: &ValidRequest| {
+                resumer.run_deps(request).map_err(|refused| refused.message)
+            }),
+        );
         Ok(state)
     }
 

@@ -61,6 +61,8 @@ pub struct Metrics {
     registry: Mutex<Registry>,
     runs_started: Counter,
     lease_losses: Counter,
+    runs_resumed: Counter,
+    leases_handed_back: Counter,
     runs_active: Gauge,
     runs_finished: Family<StatusLabel, Counter>,
     urls_finished: Family<StatusLabel, Counter>,
@@ -96,6 +98,8 @@ impl Metrics {
         let metrics = Self {
             runs_started: Counter::default(),
             lease_losses: Counter::default(),
+            runs_resumed: Counter::default(),
+            leases_handed_back: Counter::default(),
             runs_active: Gauge::default(),
             runs_finished: Family::default(),
             urls_finished: Family::default(),
@@ -118,6 +122,16 @@ impl Metrics {
             "lease_losses",
             "Runs stopped because this instance lost their lease",
             metrics.lease_losses.clone(),
+        );
+        registry.register(
+            "runs_resumed",
+            "Runs this instance took over after their lease expired or was handed back",
+            metrics.runs_resumed.clone(),
+        );
+        registry.register(
+            "leases_handed_back",
+            "Leases this instance handed back at shutdown for another instance to resume",
+            metrics.leases_handed_back.clone(),
         );
         registry.register(
             "runs_active",
@@ -201,6 +215,16 @@ impl Metrics {
     /// A run was stopped because its lease was lost.
     pub fn lease_lost(&self) {
         self.lease_losses.inc();
+    }
+
+    /// A run was taken over by this instance.
+    pub fn run_resumed(&self) {
+        self.runs_resumed.inc();
+    }
+
+    /// Leases were handed back at shutdown.
+    pub fn handed_back(&self, count: u64) {
+        self.leases_handed_back.inc_by(count);
     }
 
     /// A run's task ended (whatever way).

@@ -1,10 +1,10 @@
 //! Rendering the answers of a run as json, csv, markdown or text.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The output formats a client can ask for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OutputFormat {
     /// Pretty JSON of the answers keyed by URL.

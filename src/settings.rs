@@ -365,6 +365,9 @@ pub struct RunSettings {
     pub stale_after_secs: u64,
     /// Seconds a run's lease lasts on the database's clock; renewed every third of it.
     pub lease_secs: u64,
+    /// Claims of one run at most (its start and each takeover by another instance after its
+    /// lease expired); a run claimed once more is closed with `too_many_attempts`.
+    pub max_attempts: u32,
     /// Events read from the store per page when a subscriber replays a session.
     pub replay_page_events: u32,
     /// Fetches of one run in flight at once: the current URL's and those fetched ahead.

@@ -239,6 +239,9 @@ pub enum ErrorCode {
     RenderFailed,
     /// The render took longer than `browser.timeout_secs`.
     RenderTimeout,
+    /// The run was taken over more than `runs.max_attempts` times (each instance running it
+    /// stopped before it ended): it is closed instead of being resumed once more.
+    TooManyAttempts,
 }
 
 impl ErrorCode {
@@ -260,6 +263,7 @@ impl ErrorCode {
             Self::RenderUnavailable => "render_unavailable",
             Self::RenderFailed => "render_failed",
             Self::RenderTimeout => "render_timeout",
+            Self::TooManyAttempts => "too_many_attempts",
         }
     }
 }

@@ -62,6 +62,9 @@ pub enum StepPayload {
     Render(RenderDetails),
     /// The answer for one URL.
     Output(OutputDetails),
+    /// The run was taken over by this instance and goes on from its first URL without a
+    /// stored answer.
+    Resume(ResumeDetails),
 }
 
 impl StepPayload {
@@ -75,6 +78,7 @@ impl StepPayload {
             Self::Navigate(_) => "navigate",
             Self::Render(_) => "render",
             Self::Output(_) => "output",
+            Self::Resume(_) => "resume",
         }
     }
 }
@@ -297,6 +301,45 @@ pub struct FallbackDetails {
     pub to: String,
     /// Why the first one failed.
     pub reason: String,
+}
+
+/// `resume` details: who took the run over, from whom, and why it was free to take.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ResumeDetails {
+    /// The instance that resumed the run (its id as a session owner).
+    pub instance: String,
+    /// The instance that ran it before, when known.
+    pub previous_instance: Option<String>,
+    /// Why the run was free to take.
+    pub reason: ResumeReason,
+    /// Which claim of the run this is (its start was the first).
+    pub attempt: u32,
+    /// The lease epoch this instance writes under.
+    pub epoch: u64,
+    /// URLs whose answers were stored before the takeover (not worked on again).
+    pub urls_answered: usize,
+    /// URLs still to do.
+    pub urls_left: usize,
+}
+
+/// Why a run's lease was free to claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResumeReason {
+    /// Its holder stopped renewing it (a crash, a lost connection) and it expired.
+    LeaseExpired,
+    /// Its holder handed it back while shutting down.
+    HandedBack,
+}
+
+impl ResumeReason {
+    /// The reason in words, for the step's message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::LeaseExpired => "its lease expired (the instance running it stopped renewing)",
+            Self::HandedBack => "the instance running it handed it back while shutting down",
+        }
+    }
 }
 
 /// `navigate` details, tagged by `kind`.

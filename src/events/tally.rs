@@ -85,6 +85,7 @@ impl RunTally {
             | StepPayload::Render(_)
             | StepPayload::ToolCall(_)
             | StepPayload::PlannerFallback(_)
+            | StepPayload::Resume(_)
             | StepPayload::Output(_) => {}
         }
     }

@@ -89,6 +89,34 @@ impl Emitter {
         }
     }
 
+    /// An emitter for a session taken over from another instance: numbering goes on after
+    /// `stored` (the session's stored events, in order), and the tally starts from what they
+    /// add up to, so `complete` counts the whole run.
+    pub fn resumed(
+        session_id: String,
+        store: Store,
+        live: broadcast::Sender<Event>,
+        stored: &[Event],
+    ) -> Self {
+        let mut emitter = Self::new(session_id, store, live);
+        for event in stored {
+            // A stored row that no longer parses still took its seq.
+            emitter.seq = emitter.seq.max(event.seq);
+            match EventPayload::from_event(event) {
+                Ok(payload) => {
+                    if let EventPayload::Step(step) = &payload {
+                        emitter.steps = emitter.steps.max(step.step_number);
+                    }
+                    emitter.tally.observe(&payload);
+                }
+                Err(err) => {
+                    tracing::warn!(session_id = %emitter.session_id, seq = event.seq, %err, "a stored event does not parse");
+                }
+            }
+        }
+        emitter
+    }
+
     /// Counts every stored event into `metrics`.
     #[must_use]
     pub fn measured(mut self, metrics: Arc<Metrics>) -> Self {

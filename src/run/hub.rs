@@ -23,10 +23,12 @@ use tokio_util::task::TaskTracker;
 use super::control::{RunControl, StopReason};
 use super::emitter::{Emitter, LogBroken};
 use super::request::ValidRequest;
-use super::session::{self, RunDeps};
-use crate::events::{ErrorCode, ErrorData, Event, EventPayload, EventType, RunStatus};
+use super::session::{self, Resume, RunDeps};
+use crate::events::{
+    ErrorCode, ErrorData, Event, EventPayload, EventType, ResumeDetails, RunStatus,
+};
 use crate::metrics::Metrics;
-use crate::store::{Store, StoreError};
+use crate::store::{Claim, Closing, Store, StoreError};
 
 /// Events buffered per run for slow subscribers; past it they re-read from the store.
 const LIVE_BUFFER: usize = 1024;
@@ -154,6 +156,18 @@ pub enum StartError {
 }
 
 type RunMap = HashMap<String, Arc<LiveRun>>;
+
+/// A run claimed from another instance: where it starts again, and its stored events (the
+/// emitter numbers on after them).
+#[derive(Debug)]
+struct Takeover {
+    resume: Resume,
+    events: Vec<Event>,
+}
+
+/// Builds the dependencies of a resumed run from its stored request (the server's planners,
+/// fetcher and browser); `Err` says why the request cannot run here any more.
+pub type DepsFor = dyn Fn(&ValidRequest) -> Result<RunDeps, String> + Send + Sync;
 
 /// All live runs, with their concurrency limit and supervisor.
 #[derive(Debug, Clone)]
@@ -322,7 +336,7 @@ impl Hub {
             };
             // The caller may be gone; the run goes on either way.
             let _ = created_tx.send(Ok(()));
-            if hub.supervise(&run, deps, request).await {
+            if hub.supervise(&run, deps, request, None).await {
                 // Its subscribers stay attached meanwhile, and get the closing events.
                 guard.release_permits();
                 hub.close_unfinished(&run.id).await;
@@ -363,11 +377,33 @@ impl Hub {
 
     /// Runs the session's body and makes sure its log ends with `complete`. True when it could
     /// not: the store failed under it, and the run is left for [`Hub::close_unfinished`].
-    async fn supervise(&self, run: &Arc<LiveRun>, deps: RunDeps, request: ValidRequest) -> bool {
+    /// `takeover`: the run was claimed from another instance and goes on where it stopped.
+    async fn supervise(
+        &self,
+        run: &Arc<LiveRun>,
+        deps: RunDeps,
+        request: ValidRequest,
+        takeover: Option<Takeover>,
+    ) -> bool {
         let started = Instant::now();
         let control = run.control.clone();
         let session_id = run.id.clone();
-        let mut emitter = Emitter::new(session_id.clone(), self.store.clone(), run.live.clone())
+        let (emitter, resume) = match takeover {
+            None => (
+                Emitter::new(session_id.clone(), self.store.clone(), run.live.clone()),
+                None,
+            ),
+            Some(takeover) => (
+                Emitter::resumed(
+                    session_id.clone(),
+                    self.store.clone(),
+                    run.live.clone(),
+                    &takeover.events,
+                ),
+                Some(takeover.resume),
+            ),
+        };
+        let mut emitter = emitter
             .measured(self.metrics.clone())
             .stopping(control.clone());
         let timer = {
@@ -378,7 +414,7 @@ impl Hub {
                 control.stop(StopReason::Timeout);
             })
         };
-        let body = session::run(deps, request.clone(), control.clone(), &mut emitter);
+        let body = session::run(deps, request.clone(), control.clone(), &mut emitter, resume);
         let outcome = AssertUnwindSafe(body).catch_unwind().await;
         timer.abort();
         match outcome {
@@ -530,6 +566,165 @@ impl Hub {
         })
     }
 
+    /// Starts the task that takes over the runs other instances left (shared store only):
+    /// every `every`, while this instance has room for runs, it claims runs whose lease expired
+    /// or was handed back, as many as it has room for, and resumes each from its first URL
+    /// without a stored answer. A run claimed more than `max_attempts` times is closed with
+    /// `too_many_attempts` instead. Ends when the hub shuts down.
+    pub fn spawn_claimer(
+        &self,
+        every: Duration,
+        max_attempts: u32,
+        deps_for: Arc<DepsFor>,
+    ) -> tokio::task::JoinHandle<()> {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            if !hub.store.is_shared() {
+                return;
+            }
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    () = hub.root.cancelled() => return,
+                }
+                if hub.is_shutting_down() {
+                    return;
+                }
+                let room = hub.permits.available_permits();
+                if room == 0 {
+                    continue;
+                }
+                let busy: Vec<String> = hub.live_runs().iter().map(|run| run.id.clone()).collect();
+                match hub.store.claim_expired(room, &busy).await {
+                    Ok(claims) => {
+                        for claim in claims {
+                            hub.take_over(claim, max_attempts, deps_for.as_ref()).await;
+                        }
+                    }
+                    Err(err) => {
+                        tracing::warn!(%err, "could not claim runs left by other instances")
+                    }
+                }
+            }
+        })
+    }
+
+    /// Resumes a claimed run, or closes it when it cannot be resumed (too many attempts, a
+    /// crawl, a request this server cannot run), or hands it back when there is no room after
+    /// all.
+    async fn take_over(&self, claim: Claim, max_attempts: u32, deps_for: &DepsFor) {
+        let id = claim.id.clone();
+        let closing = if claim.attempts > max_attempts {
+            Err(Closing::too_many_attempts(claim.attempts, max_attempts))
+        } else {
+            match serde_json::from_value::<ValidRequest>(claim.request.clone()) {
+                Err(err) => Err(Closing::not_resumable(&format!(
+                    "its stored request does not read back ({err})"
+                ))),
+                // A crawl's frontier lives in the memory of the instance that ran it.
+                Ok(request) if request.crawl.is_some() => {
+                    Err(Closing::not_resumable("a crawl is not resumed"))
+                }
+                Ok(request) => deps_for(&request)
+                    .map(|deps| (request, deps))
+                    .map_err(|why| Closing::not_resumable(&why)),
+            }
+        };
+        let (request, deps) = match closing {
+            Ok(ready) => ready,
+            Err(closing) => {
+                match self.store.close_claimed(&id, &closing).await {
+                    Ok(_) => {
+                        tracing::warn!(session_id = %id, code = closing.error.code.as_str(), attempts = claim.attempts, "closed a run left by another instance instead of resuming it")
+                    }
+                    Err(err) => {
+                        tracing::warn!(session_id = %id, %err, "could not close a claimed run; its lease runs out and it is claimed again")
+                    }
+                }
+                return;
+            }
+        };
+        // Room was counted before claiming, but a run may have started since; and a run still
+        // ending here (its own lease lost) keeps its place in the run map until it is gone.
+        let permit = match self.permits.clone().try_acquire_owned() {
+            Ok(permit) if !self.is_live(&id) && !self.is_shutting_down() => permit,
+            _ => {
+                if let Err(err) = self.store.hand_back(std::slice::from_ref(&id)).await {
+                    tracing::warn!(session_id = %id, %err, "could not hand back a claimed run");
+                }
+                return;
+            }
+        };
+        let answered = request
+            .urls
+            .iter()
+            .filter(|url| claim.answers.contains_key(*url))
+            .count();
+        let details = ResumeDetails {
+            instance: self.store.instance().to_owned(),
+            previous_instance: claim.previous_owner,
+            reason: claim.reason,
+            attempt: claim.attempts,
+            epoch: claim.epoch,
+            urls_answered: answered,
+            urls_left: request.urls.len().saturating_sub(answered),
+        };
+        tracing::info!(session_id = %id, attempt = claim.attempts, reason = ?claim.reason, answered, "resuming a run left by another instance");
+        let takeover = Takeover {
+            resume: Resume {
+                answers: claim.answers,
+                details,
+                elapsed: (chrono::Utc::now() - claim.created_at)
+                    .to_std()
+                    .unwrap_or_default(),
+            },
+            events: claim.events,
+        };
+        let hub = self.clone();
+        let detached = claim.detached;
+        self.tracker.spawn(async move {
+            let run = hub.register(&id, detached);
+            hub.metrics.run_started();
+            hub.metrics.run_resumed();
+            let mut guard = RunGuard {
+                runs: hub.runs.clone(),
+                run: run.clone(),
+                permit: Some(permit),
+                key_permit: None,
+            };
+            if hub.supervise(&run, deps, request, Some(takeover)).await {
+                guard.release_permits();
+                hub.close_unfinished(&run.id).await;
+            }
+            drop(guard);
+        });
+    }
+
+    /// Graceful shutdown on a shared store: the leases of the runs executing here are handed
+    /// back (another instance resumes them at once) and the runs stopped; nothing of theirs is
+    /// written here any more, so their logs go on where another instance takes them.
+    async fn hand_back_runs(&self) {
+        let live = self.live_runs();
+        if live.is_empty() {
+            return;
+        }
+        let ids: Vec<String> = live.iter().map(|run| run.id.clone()).collect();
+        match self.store.hand_back(&ids).await {
+            Ok(count) => {
+                tracing::info!(count, "handed the leases of this instance's runs back");
+                self.metrics.handed_back(count);
+            }
+            Err(err) => {
+                tracing::warn!(%err, "could not hand the leases back; other instances resume these runs when the leases run out");
+            }
+        }
+        for run in &live {
+            run.control.stop(StopReason::Shutdown);
+        }
+    }
+
     /// Stops a run whose lease this instance lost: it can write nothing more (the store refuses
     /// its writes), so it stops working at once instead of fetching pages nobody records.
     fn lease_lost(&self, run: &LiveRun, why: &str) {
@@ -555,8 +750,14 @@ impl Hub {
     /// Shuts the hub down: refuses new runs, gives running ones `grace` to finish, then
     /// cancels the rest and gives them `drain` to store their `complete`. True when every run
     /// ended in time.
+    ///
+    /// On a shared store the runs are handed back at once instead (see [`Hub::hand_back_runs`]):
+    /// another instance goes on with them, and waiting here would only delay that.
     pub async fn shutdown(&self, grace: Duration, drain: Duration) -> bool {
         self.begin_shutdown();
+        if self.store.is_shared() {
+            self.hand_back_runs().await;
+        }
         if tokio::time::timeout(grace, self.tracker.wait())
             .await
             .is_ok()

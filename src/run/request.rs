@@ -84,8 +84,9 @@ pub struct ScrapeRequest {
     pub crawl: Option<super::crawl::CrawlOptions>,
 }
 
-/// A request that passed validation.
-#[derive(Debug, Clone, Serialize)]
+/// A request that passed validation (stored with its session as JSON, and read back from
+/// there when another instance resumes the run).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ValidRequest {
     /// The URLs exactly as given (answers are keyed by these).
     pub urls: Vec<String>,

@@ -20,8 +20,8 @@ use crate::browser::Browser;
 use crate::events::{
     CompleteData, Decision, DecisionDetails, DraftedCall, ErrorCode, ErrorData, EventPayload,
     FallbackDetails, FetchDetails, FetchFailure, FetchSuccess, InitData, ItemCap, OutputDetails,
-    PartialDecision, PlannedCall, RunStatus, StepPayload, StepStatus, TokenUsage, ToolCallDetails,
-    UnderstoodRequest, UrlCompleteData, UrlStartData, UrlStatus,
+    PartialDecision, PlannedCall, ResumeDetails, RunStatus, StepPayload, StepStatus, TokenUsage,
+    ToolCallDetails, UnderstoodRequest, UrlCompleteData, UrlStartData, UrlStatus,
 };
 use crate::fetch::{FetchError, FetchedPage, Fetcher};
 use crate::output;
@@ -121,14 +121,34 @@ struct Run<'a> {
     browsing: browsing::Browsing,
 }
 
+/// Where a run taken over from another instance starts again.
+#[derive(Debug, Clone)]
+pub struct Resume {
+    /// The answers stored before the takeover, by URL: those URLs are not worked on again.
+    pub answers: Map<String, Value>,
+    /// What the `resume` step says (who, from whom, why).
+    pub details: ResumeDetails,
+    /// How long the run had been going when it was claimed: `complete.duration_ms` counts
+    /// from its start, not from the takeover.
+    pub elapsed: Duration,
+}
+
 /// Runs a whole request and returns the `complete` payload (already emitted).
+///
+/// A resumed run (`resume`) goes on from its first URL without a stored answer: its `init`
+/// was stored by the instance that started it, so it says `resume` instead, and the emitter
+/// numbers on from the stored events.
 pub async fn run(
     deps: RunDeps,
     request: ValidRequest,
     control: RunControl,
     emitter: &mut Emitter,
+    resume: Option<Resume>,
 ) -> CompleteData {
-    let started = Instant::now();
+    let started = resume
+        .as_ref()
+        .and_then(|resume| Instant::now().checked_sub(resume.elapsed))
+        .unwrap_or_else(Instant::now);
     let mut run = Run {
         deps: &deps,
         request: &request,
@@ -151,6 +171,13 @@ pub async fn run(
         known_urls: request.urls.len(),
         browsing: browsing::Browsing::default(),
     };
+    let stored = match resume {
+        Some(resume) => {
+            run.resumed(resume.details).await;
+            Some(resume.answers)
+        }
+        None => None,
+    };
     run.understood = run.read_words().await;
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
@@ -169,7 +196,9 @@ pub async fn run(
             .and_then(|tools| serde_json::to_value(tools).ok()),
         request_id: request.request_id.clone(),
     };
-    run.emit(EventPayload::Init(init)).await;
+    if stored.is_none() {
+        run.emit(EventPayload::Init(init)).await;
+    }
 
     let mut answers = Map::new();
     // The request's URLs, then (in a crawl) the pages found, each with its link depth.
@@ -184,6 +213,12 @@ pub async fn run(
             break;
         }
         let url = urls[index].clone();
+        // Answered before a takeover: stored already, not worked on again.
+        if let Some(answer) = stored.as_ref().and_then(|stored| stored.get(&url)) {
+            answers.insert(url, answer.clone());
+            index += 1;
+            continue;
+        }
         let outcome = run.process_url(index, &url).await;
         answers.insert(url.clone(), outcome.answer);
         run.offer_links(&url, depths[index]).await;
@@ -316,6 +351,30 @@ impl Run<'_> {
     /// Emits a step (see [`Run::emit`]).
     async fn step(&mut self, step: NewStep) {
         let _ = self.emitter.step(step).await;
+    }
+
+    /// Says the run was taken over and by whom: the first step of a resumed run.
+    async fn resumed(&mut self, details: ResumeDetails) {
+        let previous = details
+            .previous_instance
+            .clone()
+            .unwrap_or_else(|| "an unknown instance".to_owned());
+        self.step(NewStep {
+            message: format!(
+                "Resumed on instance {} (attempt {}) because {}: {} of {} URLs were answered by {previous}",
+                details.instance,
+                details.attempt,
+                details.reason.describe(),
+                details.urls_answered,
+                details.urls_answered + details.urls_left,
+            ),
+            payload: StepPayload::Resume(details),
+            url: None,
+            status: StepStatus::Completed,
+            reward: 0.0,
+            duration_ms: None,
+        })
+        .await;
     }
 
     async fn report_error(&mut self, error: ErrorData) {

@@ -15,6 +15,7 @@ mod notify;
 mod recover;
 
 pub use notify::EventWatch;
+pub use recover::Closing;
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -34,7 +35,7 @@ use sqlx::sqlite::{
     SqliteSynchronous,
 };
 
-use crate::events::{Event, EventType, RunStatus};
+use crate::events::{Event, EventType, ResumeReason, RunStatus};
 use crate::settings::DatabaseSettings;
 
 /// Why a store operation failed.
@@ -279,6 +280,45 @@ pub struct UrlAnswer {
     pub url: String,
     /// Its answer (`null` when it failed).
     pub answer: Value,
+}
+
+/// A run this process claimed after its lease expired (or was handed back): what resuming it
+/// needs. This process holds its lease under the new epoch from the claim on.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// Session id.
+    pub id: String,
+    /// The accepted request, as stored.
+    pub request: Value,
+    /// Whether it was started detached.
+    pub detached: bool,
+    /// The epoch this process writes under now.
+    pub epoch: u64,
+    /// Claims of the run so far, this one included (its creation was the first).
+    pub attempts: u32,
+    /// The instance that held it before, when known.
+    pub previous_owner: Option<String>,
+    /// Why its lease was free.
+    pub reason: ResumeReason,
+    /// When the run was created.
+    pub created_at: DateTime<Utc>,
+    /// Its stored events, in order.
+    pub events: Vec<Event>,
+    /// The answers stored for its URLs, by URL.
+    pub answers: Map<String, Value>,
+}
+
+/// How a lease handed back is marked: expired since 1970, which no lease renewed on a real
+/// clock is, so the next claim can tell a hand-back from a holder that stopped.
+const HANDED_BACK: f64 = 0.0;
+
+/// What a stale run is closed by: which condition makes this process the one to close it.
+#[derive(Debug, Clone, Copy)]
+enum Fence {
+    /// Running, with a heartbeat older than the cutoff (or none): its owner is gone.
+    Stale(DateTime<Utc>),
+    /// Running under this process at this epoch: a run it claimed and will not resume.
+    Held(i64),
 }
 
 const ANSWERS_SQL: &str =
@@ -567,6 +607,131 @@ impl Store {
         for id in ids {
             leases.remove(id);
         }
+    }
+
+    /// Hands the leases of `ids` back (graceful shutdown): nothing leaves this process for them
+    /// any more, and each lease is marked expired on the database so another instance claims
+    /// the run at once instead of after the lease time. Returns how many were handed back.
+    ///
+    /// # Errors
+    /// When the database fails; the local leases are dropped whatever happens, so the runs
+    /// are claimed at the latest when their leases run out.
+    pub async fn hand_back(&self, ids: &[String]) -> Result<u64, StoreError> {
+        let held: Vec<(String, i64)> = {
+            let mut leases = self.leases();
+            ids.iter()
+                .filter_map(|id| leases.remove(id).map(|epoch| (id.clone(), epoch)))
+                .collect()
+        };
+        let mut handed = 0;
+        for (id, epoch) in held {
+            handed += with_conn!(self, conn => {
+                sqlx::query(
+                    "UPDATE sessions SET lease_until = $3 \
+                     WHERE id = $1 AND epoch = $2 AND owner = $4 AND status = 'running'",
+                )
+                .bind(&id)
+                .bind(epoch)
+                .bind(HANDED_BACK)
+                .bind(&*self.instance)
+                .execute(&mut *conn)
+                .await
+                .map(|done| done.rows_affected())
+            })?;
+        }
+        Ok(handed)
+    }
+
+    /// Claims up to `limit` running sessions whose lease expired (their holder stopped renewing,
+    /// or handed them back), oldest first: each gets this process as its owner, the next epoch,
+    /// one more attempt and a fresh lease, in one statement. PostgreSQL: rows another instance
+    /// is claiming at the same moment are skipped (`FOR UPDATE SKIP LOCKED`), so each run goes to
+    /// one claimer. SQLite serves one instance, whose runs are never left to anyone else:
+    /// nothing to claim there (a run cut off by a crash is closed at the next start).
+    ///
+    /// `busy`: runs still executing in this process (one whose lease it lost is still ending):
+    /// never claimed here, or each tick would count another attempt against it.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn claim_expired(
+        &self,
+        limit: usize,
+        busy: &[String],
+    ) -> Result<Vec<Claim>, StoreError> {
+        let Pool::Postgres(pool) = &self.pool else {
+            return Ok(Vec::new());
+        };
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let clock = self.db_clock();
+        let sql = format!(
+            "WITH c AS (SELECT id, owner, lease_until FROM sessions \
+             WHERE status = 'running' AND lease_until < {clock} AND id <> ALL($5) \
+             ORDER BY n LIMIT $2 FOR UPDATE SKIP LOCKED) \
+             UPDATE sessions s SET owner = $1, epoch = s.epoch + 1, attempts = s.attempts + 1, \
+             lease_until = {clock} + $3, heartbeat_at = $4 \
+             FROM c WHERE s.id = c.id \
+             RETURNING s.id, c.owner, c.lease_until, s.epoch, s.attempts, s.request, s.detached, \
+             s.created_at"
+        );
+        type Row = (
+            String,
+            Option<String>,
+            Option<f64>,
+            i64,
+            i32,
+            String,
+            bool,
+            DateTime<Utc>,
+        );
+        let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+            .bind(&*self.instance)
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+            .bind(self.lease_secs())
+            .bind(Utc::now())
+            .bind(busy)
+            .fetch_all(pool)
+            .await?;
+        let mut claims = Vec::with_capacity(rows.len());
+        for (id, previous_owner, lease_until, epoch, attempts, request, detached, created_at) in
+            rows
+        {
+            self.hold(&id, epoch);
+            let events = self.events_after(&id, 0).await?;
+            let answers = self.answers(&id).await?;
+            claims.push(Claim {
+                request: serde_json::from_str(&request).unwrap_or(Value::Null),
+                detached,
+                epoch: u64::try_from(epoch).unwrap_or(0),
+                attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+                previous_owner,
+                reason: if lease_until.is_some_and(|until| until <= HANDED_BACK) {
+                    ResumeReason::HandedBack
+                } else {
+                    ResumeReason::LeaseExpired
+                },
+                created_at,
+                events,
+                answers,
+                id,
+            });
+        }
+        Ok(claims)
+    }
+
+    /// Closes a run this process claimed and will not resume (`closing` says why): its error
+    /// and a `complete` rebuilt from what was stored, fenced by the claim's epoch. False when
+    /// the lease was lost meanwhile.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn close_claimed(&self, id: &str, closing: &Closing) -> Result<bool, StoreError> {
+        let Some(epoch) = self.epoch_of(id) else {
+            return Ok(false);
+        };
+        self.close_one(id, Fence::Held(epoch), closing).await
     }
 
     /// This process's identity as a session owner.
@@ -1161,20 +1326,45 @@ impl Store {
 
     /// Closes one session, unless another instance closed it (or its owner came back) first.
     async fn interrupt_one(&self, id: &str, cutoff: DateTime<Utc>) -> Result<bool, StoreError> {
+        self.close_one(id, Fence::Stale(cutoff), &Closing::interrupted())
+            .await
+    }
+
+    /// Closes one running session as `closing` says, if `fence` still holds.
+    async fn close_one(
+        &self,
+        id: &str,
+        fence: Fence,
+        closing: &Closing,
+    ) -> Result<bool, StoreError> {
         let now = Utc::now();
         let events_sql = "SELECT seq, type, payload FROM events WHERE session_id = $1 ORDER BY seq";
+        let status = closing.status.as_str();
         let closed = with_conn!(self, conn => {
             let mut tx = conn.begin().await?;
             // Claim it first: the conditional update is the lock, so two instances sweeping at
             // once cannot both append a `complete`.
-            let claimed = sqlx::query(
-                "UPDATE sessions SET status = 'interrupted', updated_at = $2, epoch = epoch + 1, \
-                 lease_until = NULL WHERE id = $1 AND status = 'running' \
-                 AND (heartbeat_at IS NULL OR heartbeat_at < $3)",
-            )
-            .bind(id)
-            .bind(now)
-            .bind(cutoff)
+            let claimed = match fence {
+                Fence::Stale(cutoff) => sqlx::query(
+                    "UPDATE sessions SET status = $4, updated_at = $2, epoch = epoch + 1, \
+                     lease_until = NULL WHERE id = $1 AND status = 'running' \
+                     AND (heartbeat_at IS NULL OR heartbeat_at < $3)",
+                )
+                .bind(id)
+                .bind(now)
+                .bind(cutoff)
+                .bind(status),
+                Fence::Held(epoch) => sqlx::query(
+                    "UPDATE sessions SET status = $4, updated_at = $2, epoch = epoch + 1, \
+                     lease_until = NULL WHERE id = $1 AND status = 'running' \
+                     AND epoch = $3 AND owner = $5",
+                )
+                .bind(id)
+                .bind(now)
+                .bind(epoch)
+                .bind(status)
+                .bind(&*self.instance),
+            }
             .execute(&mut *tx)
             .await?
             .rows_affected();
@@ -1206,7 +1396,7 @@ impl Store {
                 .await?;
             let stored = answers_of(answers);
             let closing = recover::closing_events(
-                id, &request, &events, &stored, last_seq, created_at, now,
+                id, &request, &events, &stored, last_seq, created_at, now, closing,
             );
             for event in &closing {
                 sqlx::query(
@@ -1241,7 +1431,14 @@ impl Store {
         }
         // Its epoch moved on: whatever this process held of it is void.
         self.release(id);
-        tracing::warn!(session_id = %id, "closed a session left running by a stopped server");
+        match fence {
+            Fence::Stale(_) => {
+                tracing::warn!(session_id = %id, "closed a session left running by a stopped server");
+            }
+            Fence::Held(_) => {
+                tracing::warn!(session_id = %id, code = closing.error.code.as_str(), "closed a claimed session instead of resuming it");
+            }
+        }
         Ok(true)
     }
 

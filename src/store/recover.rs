@@ -13,10 +13,73 @@ use crate::events::{
 };
 use crate::output::{self, OutputFormat};
 
-/// The events that close `events` (the session's stored events, in order): an `error` saying
-/// the server stopped, then `complete` with status `interrupted`, numbered after `last_seq`,
+/// How a session is closed without its run: the error said, and the final status.
+#[derive(Debug, Clone)]
+pub struct Closing {
+    /// The `error` event's payload (also the last of `complete.errors`).
+    pub error: ErrorData,
+    /// `complete.status`.
+    pub status: RunStatus,
+}
+
+impl Closing {
+    /// A run whose server stopped and that nobody resumed: `interrupted`.
+    pub fn interrupted() -> Self {
+        Self {
+            error: ErrorData {
+                code: ErrorCode::Internal,
+                message: "the server stopped while this run was going; it was closed at the \
+                          next start"
+                    .into(),
+                url: None,
+                retryable: true,
+            },
+            status: RunStatus::Interrupted,
+        }
+    }
+
+    /// A run whose server stopped that this instance claimed but cannot resume (`why`):
+    /// `interrupted`, as if nobody had claimed it.
+    pub fn not_resumable(why: &str) -> Self {
+        Self {
+            error: ErrorData {
+                code: ErrorCode::Internal,
+                message: format!(
+                    "the server running this run stopped, and the run could not be resumed: {why}"
+                ),
+                url: None,
+                retryable: true,
+            },
+            status: RunStatus::Interrupted,
+        }
+    }
+
+    /// A run taken over more than `max_attempts` times: `failed`, with `too_many_attempts`.
+    pub fn too_many_attempts(attempts: u32, max_attempts: u32) -> Self {
+        Self {
+            error: ErrorData {
+                code: ErrorCode::TooManyAttempts,
+                message: format!(
+                    "the run was claimed {attempts} times (runs.max_attempts = {max_attempts}): \
+                     every instance running it stopped before it ended, so it is not resumed \
+                     again"
+                ),
+                url: None,
+                retryable: false,
+            },
+            status: RunStatus::Failed,
+        }
+    }
+}
+
+/// The events that close `events` (the session's stored events, in order): the `error` of
+/// `closing`, then `complete` with its status, numbered after `last_seq`,
 /// the highest seq committed (a stored row that no longer parses is not in `events`, but a
 /// client may have seen its seq).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each is one fact of the stored session"
+)]
 pub(super) fn closing_events(
     session_id: &str,
     request: &Value,
@@ -25,6 +88,7 @@ pub(super) fn closing_events(
     last_seq: u64,
     created_at: DateTime<Utc>,
     now: DateTime<Utc>,
+    closing: &Closing,
 ) -> Vec<Event> {
     let mut next_seq = events.last().map_or(0, |e| e.seq).max(last_seq);
     let mut event = |kind: EventType, data: Value| {
@@ -36,14 +100,9 @@ pub(super) fn closing_events(
             data,
         }
     };
-    let stopped = ErrorData {
-        code: ErrorCode::Internal,
-        message: "the server stopped while this run was going; it was closed at the next start"
-            .into(),
-        url: None,
-        retryable: true,
-    };
+    let stopped = closing.error.clone();
     let mut complete = summarize(session_id, request, events, answers, created_at, now);
+    complete.status = closing.status;
     complete.errors.push(stopped.clone());
     let error = event(
         EventType::Error,
@@ -150,6 +209,7 @@ mod tests {
             4,
             now,
             now,
+            &Closing::interrupted(),
         );
         assert_eq!(closing.len(), 2);
         assert_eq!((closing[0].seq, closing[0].kind), (5, EventType::Error));
@@ -170,7 +230,16 @@ mod tests {
     fn closing_events_never_reuse_a_committed_seq_that_did_not_parse() {
         let events = vec![ev(1, EventType::Init, json!({}))];
         let now = Utc::now();
-        let closing = closing_events("s", &json!({"urls": []}), &events, &Map::new(), 3, now, now);
+        let closing = closing_events(
+            "s",
+            &json!({"urls": []}),
+            &events,
+            &Map::new(),
+            3,
+            now,
+            now,
+            &Closing::interrupted(),
+        );
         assert_eq!(closing[0].seq, 4);
         assert_eq!(closing[1].seq, 5);
     }

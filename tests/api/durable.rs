@@ -1,6 +1,7 @@
 //! Durable runs (issue #34): leases with epochs. A run is held under an epoch that grows with
 //! every claim and a lease that expires on the database's clock; every write is fenced by the
-//! epoch, and a holder that loses its lease stops at once.
+//! epoch, and a holder that loses its lease stops at once. A run whose lease expired (or was
+//! handed back at shutdown) is claimed by another instance and resumed where it stopped.
 
 use std::time::Duration;
 
@@ -10,7 +11,7 @@ use scrape_agent::store::{Store, StoreError};
 use serde_json::json;
 
 use crate::support::postgres::PgSchema;
-use crate::support::{FixtureServer, FrameReader, TempDir, spawn_app_with};
+use crate::support::{FixtureServer, Frame, FrameReader, Server, TempDir, spawn_app_with};
 
 async fn store_at(url: &str, lease: Duration) -> Store {
     Store::connect(&DatabaseSettings {
@@ -188,5 +189,329 @@ async fn a_server_stops_a_run_whose_lease_it_lost_postgres() {
     let session = other.session("lost-1").await.unwrap();
     assert_eq!(session.status.as_str(), "interrupted");
     other.close().await;
+    schema.drop_schema().await;
+}
+
+/// Two instances claim the runs whose leases expired at the same moment: each run goes to one
+/// of them (`FOR UPDATE SKIP LOCKED`), under the next epoch and one more attempt, with what it
+/// needs to resume (its stored events and answers), and the holder that let it expire can no
+/// longer write to it.
+#[tokio::test]
+async fn expired_leases_are_claimed_once_each_postgres() {
+    let Some(schema) = PgSchema::create("expired_leases_are_claimed_once_each").await else {
+        return;
+    };
+    let gone = store_at(&schema.url, Duration::from_secs(1)).await;
+    let ids: Vec<String> = (1..=6).map(|n| format!("expired-{n}")).collect();
+    for id in &ids {
+        gone.create_session(id, &json!({"urls": ["https://example.com/"]}), true)
+            .await
+            .unwrap();
+        gone.append_event(&event(id, 1)).await.unwrap();
+    }
+    let first = store_at(&schema.url, Duration::from_secs(10)).await;
+    let second = store_at(&schema.url, Duration::from_secs(10)).await;
+    assert!(
+        first.claim_expired(10, &[]).await.unwrap().is_empty(),
+        "a lease that has not expired is not claimed"
+    );
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    let (a, b) = tokio::join!(first.claim_expired(10, &[]), second.claim_expired(10, &[]));
+    let (a, b) = (a.unwrap(), b.unwrap());
+    let mut claimed: Vec<String> = a.iter().chain(&b).map(|c| c.id.clone()).collect();
+    claimed.sort();
+    assert_eq!(claimed, ids, "every expired run claimed exactly once");
+    for claim in a.iter().chain(&b) {
+        assert_eq!((claim.epoch, claim.attempts), (2, 2), "{}", claim.id);
+        assert_eq!(claim.previous_owner.as_deref(), Some(gone.instance()));
+        assert_eq!(
+            claim.reason,
+            scrape_agent::events::ResumeReason::LeaseExpired
+        );
+        assert_eq!(claim.events.len(), 1, "its stored events come with it");
+    }
+    for claim in &a {
+        assert!(first.holds_lease(&claim.id) && !second.holds_lease(&claim.id));
+    }
+    let refused = gone.append_event(&event(&ids[0], 2)).await;
+    assert!(
+        matches!(refused, Err(StoreError::NotOwner(_))),
+        "{refused:?}"
+    );
+    assert!(
+        first.claim_expired(10, &[]).await.unwrap().is_empty()
+            && second.claim_expired(10, &[]).await.unwrap().is_empty(),
+        "claimed runs hold fresh leases"
+    );
+    // A lease handed back is free at once, and the next claim says so.
+    let handed = a.first().or(b.first()).unwrap();
+    let holder = if first.holds_lease(&handed.id) {
+        &first
+    } else {
+        &second
+    };
+    assert_eq!(
+        holder
+            .hand_back(std::slice::from_ref(&handed.id))
+            .await
+            .unwrap(),
+        1
+    );
+    assert!(!holder.holds_lease(&handed.id));
+    assert!(
+        gone.claim_expired(10, std::slice::from_ref(&handed.id))
+            .await
+            .unwrap()
+            .is_empty(),
+        "a run still executing in the claiming process is left alone"
+    );
+    let again = gone.claim_expired(10, &[]).await.unwrap();
+    assert_eq!(again.len(), 1);
+    assert_eq!(
+        (again[0].reason, again[0].attempts),
+        (scrape_agent::events::ResumeReason::HandedBack, 3)
+    );
+    for store in [gone, first, second] {
+        store.close().await;
+    }
+    schema.drop_schema().await;
+}
+
+/// The frames of a run followed on `base` from its start to its end, and when the `resume`
+/// step arrived.
+async fn follow_to_end(
+    base: &str,
+    id: &str,
+    act_after_urls: usize,
+    act: impl FnOnce(),
+) -> (Vec<Frame>, std::time::Instant, Option<std::time::Instant>) {
+    let response = reqwest::Client::new()
+        .get(format!("{base}/api/scrape/{id}/events"))
+        .send()
+        .await
+        .expect("the follower connects");
+    let mut reader = FrameReader::new(response);
+    let mut frames = Vec::new();
+    let mut act = Some(act);
+    let mut acted_at = std::time::Instant::now();
+    let mut resumed_at = None;
+    let mut done = 0;
+    while let Some(frame) = reader.next().await {
+        if frame.event == "url_complete" {
+            done += 1;
+        }
+        if frame.event == "step" && frame.action() == "resume" && resumed_at.is_none() {
+            resumed_at = Some(std::time::Instant::now());
+        }
+        let last = frame.event == "complete";
+        frames.push(frame);
+        if done == act_after_urls
+            && let Some(act) = act.take()
+        {
+            acted_at = std::time::Instant::now();
+            act();
+        }
+        if last {
+            break;
+        }
+    }
+    (frames, acted_at, resumed_at)
+}
+
+/// What every takeover test checks of the stream a follower saw: each seq once, in order,
+/// ending with `complete` of status `status`; each URL finished once when `completed`.
+fn check_stream(frames: &[Frame], urls: &[String], status: &str) {
+    let n = frames.len() as u64;
+    assert_eq!(
+        frames.iter().map(Frame::seq).collect::<Vec<_>>(),
+        (1..=n).collect::<Vec<_>>(),
+        "every seq once, in order: {:?}",
+        frames.iter().map(|f| f.event.as_str()).collect::<Vec<_>>()
+    );
+    let complete = frames.last().unwrap();
+    assert_eq!(complete.event, "complete");
+    assert_eq!(
+        complete.payload()["status"],
+        status,
+        "{}",
+        complete.payload()
+    );
+    if status == "completed" {
+        for url in urls {
+            let finished = frames
+                .iter()
+                .filter(|f| f.event == "url_complete" && f.payload()["url"] == *url)
+                .count();
+            assert_eq!(finished, 1, "{url} finished once");
+            let answer = &complete.payload()["extracted_data"][url];
+            assert!(
+                answer.is_array() || answer.is_object(),
+                "{url} answered: {answer}"
+            );
+        }
+    }
+}
+
+/// Starts a detached run of `urls` on the instance at `base`.
+async fn post_run(base: &str, id: &str, urls: &[String]) {
+    let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": id});
+    let started = reqwest::Client::new()
+        .post(format!("{base}/api/scrape"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(started.status(), 202);
+}
+
+/// Two instances on `db` (with `env`): a run of `urls` started on the first, followed on the
+/// second, and the first killed (SIGKILL) once `after` URLs finished. The follower's frames,
+/// when the kill happened, when a `resume` step arrived, and the surviving instance.
+async fn kill_mid_run(
+    db: &str,
+    env: &[(&str, &str)],
+    id: &str,
+    urls: &[String],
+    after: usize,
+) -> (
+    Vec<Frame>,
+    std::time::Instant,
+    Option<std::time::Instant>,
+    Server,
+) {
+    let mut doomed = Server::start_with(db, env).await;
+    let survivor = Server::start_with(db, env).await;
+    post_run(&doomed.base, id, urls).await;
+    let doomed_child = &mut doomed.child;
+    let (frames, killed_at, resumed_at) = follow_to_end(&survivor.base, id, after, || {
+        doomed_child.kill().expect("SIGKILL");
+    })
+    .await;
+    drop(doomed);
+    (frames, killed_at, resumed_at, survivor)
+}
+
+fn slow_urls(fixtures: &FixtureServer, count: usize) -> Vec<String> {
+    (0..count)
+        .map(|n| fixtures.url(&format!("/delay/700/news.html?n={n}")))
+        .collect()
+}
+
+/// Two server processes on one PostgreSQL: the one running a run is killed (SIGKILL) mid-run;
+/// the other claims it once its lease expires and resumes it from the first URL without a
+/// stored answer. Its follower (on the survivor) sees every seq once, a `resume` step naming
+/// both instances, and `complete` with every URL answered, each URL finished once.
+#[tokio::test]
+async fn a_run_of_a_killed_instance_is_resumed_by_another_postgres() {
+    let Some(schema) = PgSchema::create("a_run_of_a_killed_instance_is_resumed").await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let lease = [("SCRAPE_AGENT__RUNS__LEASE_SECS", "3")];
+    let urls = slow_urls(&fixtures, 6);
+    let (frames, killed_at, resumed_at, survivor) =
+        kill_mid_run(&schema.url, &lease, "killed-1", &urls, 2).await;
+    check_stream(&frames, &urls, "completed");
+    let resumed_at = resumed_at.expect("a resume step");
+    let took = resumed_at - killed_at;
+    eprintln!("resumed {took:?} after the kill (lease 3 s)");
+    assert!(
+        took <= Duration::from_secs(3 + 2),
+        "resumed within the lease + 2 s: {took:?}"
+    );
+    let resumes: Vec<&Frame> = frames.iter().filter(|f| f.action() == "resume").collect();
+    assert_eq!(resumes.len(), 1);
+    let details = &resumes[0].payload()["extracted_data"];
+    assert_eq!(details["reason"], "lease_expired");
+    assert_eq!(details["attempt"], 2);
+    assert_eq!(details["epoch"], 2);
+    assert!(details["previous_instance"].is_string());
+    assert_ne!(details["previous_instance"], details["instance"]);
+    let answered = details["urls_answered"].as_u64().unwrap();
+    assert!(
+        answered >= 2,
+        "URLs answered before the kill are kept: {details}"
+    );
+    assert_eq!(details["urls_left"].as_u64().unwrap(), 6 - answered);
+    // Those URLs were not worked on again: one `url_start` each.
+    for url in &urls[..2] {
+        let starts = frames
+            .iter()
+            .filter(|f| f.event == "url_start" && f.payload()["url"] == *url)
+            .count();
+        assert_eq!(starts, 1, "{url} started once");
+    }
+    let metrics = reqwest::get(format!("{}/metrics", survivor.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("scrape_agent_runs_resumed_total 1"),
+        "{metrics}"
+    );
+    drop(survivor);
+    schema.drop_schema().await;
+}
+
+/// Graceful shutdown hands the runs back: another instance resumes them at once, well before
+/// the (default, 10 s) lease would have run out.
+#[tokio::test]
+async fn a_graceful_shutdown_hands_its_runs_to_another_instance_postgres() {
+    let Some(schema) = PgSchema::create("a_graceful_shutdown_hands_its_runs").await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let leaving = Server::start(&schema.url).await;
+    let staying = Server::start(&schema.url).await;
+    let urls = slow_urls(&fixtures, 5);
+    post_run(&leaving.base, "handed-1", &urls).await;
+    let (frames, stopped_at, resumed_at) = follow_to_end(&staying.base, "handed-1", 1, || {
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &leaving.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+    })
+    .await;
+    check_stream(&frames, &urls, "completed");
+    let took = resumed_at.expect("a resume step") - stopped_at;
+    eprintln!("resumed {took:?} after SIGTERM (lease 10 s)");
+    assert!(
+        took < Duration::from_secs(4),
+        "resumed at once, not after the 10 s lease: {took:?}"
+    );
+    let resume = frames.iter().find(|f| f.action() == "resume").unwrap();
+    assert_eq!(resume.payload()["extracted_data"]["reason"], "handed_back");
+    drop(leaving);
+    drop(staying);
+    schema.drop_schema().await;
+}
+
+/// A run whose instances keep dying is not resumed forever: past `runs.max_attempts` claims it
+/// is closed with the typed error `too_many_attempts`, its stored answers kept.
+#[tokio::test]
+async fn a_run_past_its_attempts_is_closed_with_a_typed_error_postgres() {
+    let Some(schema) = PgSchema::create("a_run_past_its_attempts_is_closed").await else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let env = [
+        ("SCRAPE_AGENT__RUNS__LEASE_SECS", "2"),
+        ("SCRAPE_AGENT__RUNS__MAX_ATTEMPTS", "1"),
+    ];
+    let urls = slow_urls(&fixtures, 4);
+    let (frames, _, resumed_at, survivor) =
+        kill_mid_run(&schema.url, &env, "tired-1", &urls, 1).await;
+    assert!(resumed_at.is_none(), "not resumed");
+    check_stream(&frames, &urls, "failed");
+    let error = &frames[frames.len() - 2];
+    assert_eq!(error.event, "error");
+    assert_eq!(error.payload()["code"], "too_many_attempts");
+    let complete = frames.last().unwrap().payload();
+    let first = &complete["extracted_data"][&urls[0]];
+    assert!(first.is_array() || first.is_object(), "kept: {first}");
+    drop(survivor);
     schema.drop_schema().await;
 }
