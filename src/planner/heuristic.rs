@@ -126,6 +126,8 @@ enum PageFactsRule {
     ProsePage,
     /// No content list on the page has a part for the fields asked.
     NoListHasThem,
+    /// The title alone, asked with no word for many things.
+    OnlyTheTitle,
 }
 
 impl PageFactsRule {
@@ -136,6 +138,9 @@ impl PageFactsRule {
             }
             Self::ProsePage => {
                 "the fields asked are facts of one page and the page is mostly prose (rule: prose_page): read the page's metadata"
+            }
+            Self::OnlyTheTitle => {
+                "the request asks for one title and no word says many (rule: only_the_title): read the page's metadata"
             }
             Self::NoListHasThem => {
                 "the fields asked are facts of one page and no content list has them (rule: no_list_has_them): read the page's metadata"
@@ -217,6 +222,10 @@ fn page_facts_rule(
     }
     if outline.paragraph_chars >= ARTICLE_PARAGRAPH_CHARS {
         return Some(PageFactsRule::ProsePage);
+    }
+    // "the title of this thread", "title only": one title, no word for many, is the page's.
+    if request.fields.iter().all(|f| f.role == FieldRole::Title) {
+        return Some(PageFactsRule::OnlyTheTitle);
     }
     let list_has_them = outline.blocks.iter().filter(|b| !b.in_chrome).any(|b| {
         request
@@ -903,6 +912,15 @@ mod tests {
 
     fn tools_of(plan: &Plan) -> Vec<&str> {
         plan.tool_calls.iter().map(|c| c.tool.as_str()).collect()
+    }
+
+    #[test]
+    fn the_title_alone_with_no_word_for_many_is_the_pages() {
+        let one = plan(&context("the title of this thread", 0));
+        assert_eq!(tools_of(&one)[0], "html.meta", "{:?}", one.notes);
+        assert!(one.notes.iter().any(|n| n.contains("only_the_title")));
+        let many = plan(&context("the titles of all threads", 0));
+        assert_ne!(tools_of(&many)[0], "html.meta");
     }
 
     #[test]

@@ -180,7 +180,9 @@ pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
             "user",
             "users",
             "poster",
+            "posters",
             "submitter",
+            "submitters",
             "byline",
         ],
     ),
@@ -246,7 +248,7 @@ pub fn count(text: &str) -> Option<usize> {
     let words = words(text);
     const LEADS: &[&str] = &[
         "top", "first", "last", "latest", "newest", "recent", "best", "highest", "lowest",
-        "cheapest", "biggest", "next",
+        "cheapest", "biggest", "next", "keep",
     ];
     // "the first 3 pages", "5 pages of results": a count of pages, not of items.
     let counts_pages = |at: usize| {
@@ -445,6 +447,7 @@ const LIST_ENDS: &[&str] = &[
 
 /// Words a field name may start with that are not part of it.
 const NAME_LEADS: &[&str] = &[
+    "keep",
     "they",
     "it",
     "what",
@@ -608,10 +611,15 @@ fn name_list(text: &str) -> Option<Vec<String>> {
             .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-' || c == '_'))
             .filter(|w| !w.is_empty())
             .collect();
-        while words.first().is_some_and(|w| NAME_LEADS.contains(w)) {
+        // Leads, and a possessive before the field ("this tool's sku", "each story's title").
+        while words
+            .first()
+            .is_some_and(|w| NAME_LEADS.contains(w) || w.ends_with("'s") && words.len() > 1)
+        {
             words.remove(0);
         }
-        if words.is_empty() {
+        // "… and keep 3": a count, not a field.
+        if words.is_empty() || words.iter().all(|w| number(w).is_some()) {
             continue;
         }
         // In a list of fields, "where" is the item's place ("title, company, where, and
@@ -1156,6 +1164,9 @@ mod tests {
             fields("list the positions and what they pay")[0],
             ("title".into(), FieldRole::Title)
         );
+        let tool = fields("what's this tool's SKU and weight?");
+        assert!(tool.iter().any(|(n, _)| n == "sku"), "{tool:?}");
+        assert_eq!(count("sort by price high to low and keep 3"), Some(3));
         let weight = fields("how much does it weigh, and what is its SKU?");
         assert!(weight.iter().any(|(n, _)| n == "sku"), "{weight:?}");
         // Labelled words list fields: "sku and weight", one after "with".

@@ -340,3 +340,38 @@ async fn the_model_may_read_the_words_and_the_parser_takes_over_when_it_fails() 
     let complete = frames.last().unwrap().payload();
     assert_eq!(complete["status"], "completed", "{complete}");
 }
+
+#[tokio::test]
+async fn the_second_tuning_sets_classes_through_the_server() {
+    // The items' own noun names them: "product / price" on a shop list is the list, and the
+    // decision names the rule.
+    let asked = ask("shop-prices.html", "product / price").await;
+    assert_eq!(
+        column(&asked.answer, "title")[..2],
+        [json!("Trail lantern"), json!("Enamel mug")],
+        "{}",
+        asked.answer
+    );
+    assert!(
+        decisions(&asked.frames)
+            .iter()
+            .any(|d| d["notes"].to_string().contains("priced_list")),
+        "no priced_list note"
+    );
+    // A free name for money is answered by the column of amounts.
+    let asked = ask("records-jobs.html", "job titles and salaries").await;
+    assert_eq!(column(&asked.answer, "salary")[0], json!("€60,000"));
+    // ... and a page without it is no match, not a list of stories.
+    let asked = ask("records-sections.html", "job openings with their salaries").await;
+    assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
+    let error = asked
+        .frames
+        .iter()
+        .find(|f| f.event == "error")
+        .expect("an error event");
+    assert_eq!(error.payload()["code"], "no_match");
+    // A product's fields beyond the product's keys are read where the page labels them.
+    let asked = ask("catalog-trowel.html", "the SKU and weight of this tool").await;
+    assert_eq!(asked.answer["sku"], json!("GH-1040"), "{}", asked.answer);
+    assert_eq!(asked.answer["weight"], json!("240 g"), "{}", asked.answer);
+}
