@@ -740,3 +740,109 @@ async fn the_console_crawl_form_starts_a_crawl() {
     );
     never_read_private(&site);
 }
+
+/// Checks `body`, answered by `method path` with `status`, against the response schema the
+/// OpenAPI document gives for it (which must exist).
+fn conforms(doc: &Value, path: &str, method: &str, status: u16, body: &Value) {
+    let response = &doc["paths"][path][method]["responses"][status.to_string()];
+    let schema = &response["content"]["application/json"]["schema"];
+    assert!(
+        schema.is_object(),
+        "{method} {path} documents {status}: {response}"
+    );
+    let schema = json!({"$ref": schema["$ref"], "components": doc["components"]});
+    let validator = jsonschema::draft202012::new(&schema).expect("the document's schemas compile");
+    let errors: Vec<String> = validator.iter_errors(body).map(|e| e.to_string()).collect();
+    assert!(
+        errors.is_empty(),
+        "{method} {path} {status}: {errors:?}\n{body:#}"
+    );
+}
+
+/// Every Firecrawl v2 route is in the OpenAPI document (so schemathesis fuzzes it), and what
+/// each answers, success and error, matches the schema the document gives for that status.
+#[tokio::test]
+async fn firecrawl_v2_answers_match_the_openapi_document() {
+    let site = Site::start().await;
+    let app = app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let check = async |method: &str, path: &str, doc_path: &str, body: Option<Value>| {
+        let response = match (method, body) {
+            ("post", Some(body)) => app.post(path, &body).await,
+            ("delete", _) => app.delete(path).await,
+            _ => app.get(path).await,
+        };
+        let status = response.status().as_u16();
+        let answer: Value = response.json().await.unwrap();
+        conforms(&doc, doc_path, method, status, &answer);
+        (status, answer)
+    };
+    let scrape = json!({"url": site.url("/about"), "formats": [
+        "markdown", "html", "rawHtml", "links",
+        {"type": "json", "prompt": "the title", "schema": {"type": "object", "properties": {"title": {"type": "string"}}}},
+    ]});
+    let (status, answer) = check("post", "/v2/scrape", "/v2/scrape", Some(scrape)).await;
+    assert_eq!(status, 200, "{answer:#}");
+    for format in ["markdown", "html", "rawHtml", "links", "json"] {
+        assert!(!answer["data"][format].is_null(), "{format}: {answer:#}");
+    }
+    let bad = json!({"url": site.url("/"), "formats": ["screenshot"]});
+    assert_eq!(
+        check("post", "/v2/scrape", "/v2/scrape", Some(bad)).await.0,
+        400
+    );
+    let (status, answer) = check(
+        "post",
+        "/v2/map",
+        "/v2/map",
+        Some(json!({"url": site.url("/"), "limit": 5})),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer:#}");
+    assert_eq!(
+        check("post", "/v2/map", "/v2/map", Some(json!({"url": 7})))
+            .await
+            .0,
+        400
+    );
+    for (start, status_path, body) in [
+        (
+            "/v2/crawl",
+            "/v2/crawl/{id}",
+            json!({"url": site.url("/"), "limit": 3}),
+        ),
+        (
+            "/v2/batch/scrape",
+            "/v2/batch/scrape/{id}",
+            json!({"urls": [site.url("/about"), site.url("/docs/intro")]}),
+        ),
+    ] {
+        let (status, started) = check("post", start, start, Some(body)).await;
+        assert_eq!(status, 200, "{started:#}");
+        let own = format!("{start}/{}", started["id"].as_str().unwrap());
+        let mut answer = Value::Null;
+        for _ in 0..200 {
+            answer = check("get", &own, status_path, None).await.1;
+            if answer["status"] != "scraping" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(answer["status"], "completed", "{answer:#}");
+        assert!(!answer["data"].as_array().unwrap().is_empty(), "{answer:#}");
+        assert_eq!(check("delete", &own, status_path, None).await.0, 200);
+        let missing = format!("{start}/no-such-job");
+        assert_eq!(check("get", &missing, status_path, None).await.0, 404);
+        assert_eq!(check("delete", &missing, status_path, None).await.0, 404);
+        let bad = format!("{start}/bad%20id");
+        assert_eq!(check("get", &bad, status_path, None).await.0, 400);
+    }
+    let (status, _) = check(
+        "post",
+        "/v2/crawl",
+        "/v2/crawl",
+        Some(json!({"url": site.url("/"), "limit": 0})),
+    )
+    .await;
+    assert_eq!(status, 400);
+}
