@@ -108,6 +108,11 @@ impl Emitter {
         &self.session_id
     }
 
+    /// The store this log writes to (the run's crawl keeps its frontier there too).
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// What the events emitted so far add up to.
     pub fn tally(&self) -> &RunTally {
         &self.tally

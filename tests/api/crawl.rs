@@ -846,3 +846,82 @@ async fn firecrawl_v2_answers_match_the_openapi_document() {
     .await;
     assert_eq!(status, 400);
 }
+
+/// A crawl of the whole fixture site with a frontier of 2 URLs in memory (`crawl.max_frontier`):
+/// the rest waits in the store (`database_url`, else the test's SQLite file); every page is
+/// still read, in one crawl step each, and the site sees each page requested once.
+async fn a_spilled_crawl_reads_every_page_once(database_url: Option<String>) {
+    let site = Site::start().await;
+    let app = spawn_app_with(move |settings| {
+        settings.fetch.resolve = Site::resolve();
+        settings.crawl.max_depth = 30;
+        settings.crawl.max_frontier = 2;
+        if let Some(url) = database_url {
+            settings.database.url = url;
+        }
+    })
+    .await;
+    let frames = app
+        .stream(&json!({
+            "urls": [site.url("/")],
+            "instructions": "the title and last-updated date of the page",
+            "crawl": {"max_pages": 100, "max_depth": 20},
+        }))
+        .await;
+    let done = complete(&frames);
+    let keys: BTreeSet<String> = done["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    let mut expected = urls_of(&site, ALLOWED);
+    expected.insert(site.url("/mirror/about"));
+    for month in 1..=12 {
+        expected.insert(site.url(&format!("/calendar?month=2024-{month:02}")));
+    }
+    assert_eq!(keys, expected, "{:#}", done["extracted_data"]);
+    let end = navigate_steps(&frames, "crawl_end");
+    assert_eq!(end[0]["extracted_data"]["rule"], "site_exhausted");
+    assert_eq!(end[0]["extracted_data"]["pages"], expected.len());
+    assert_eq!(end[0]["extracted_data"]["queued"], 0);
+    let spilled = end[0]["extracted_data"]["spilled"].as_u64().unwrap();
+    assert!(spilled > 0, "pages waited in the store: {spilled}");
+    assert_eq!(
+        end[0]["extracted_data"]["skipped"].get("frontier_full"),
+        None,
+        "nothing was dropped for room"
+    );
+    let crawled: Vec<&str> = navigate_steps(&frames, "crawl")
+        .iter()
+        .map(|s| s["extracted_data"]["to"].as_str().unwrap())
+        .collect();
+    let distinct: BTreeSet<&str> = crawled.iter().copied().collect();
+    assert_eq!(crawled.len(), distinct.len(), "no page twice: {crawled:?}");
+    assert_eq!(crawled.len(), expected.len() - 1);
+    let requests = site.requests();
+    for url in &expected {
+        // The site's log writes a request as `host /path?query` (no port).
+        let (authority, path) = url.trim_start_matches("http://").split_once('/').unwrap();
+        let host = authority.split(':').next().unwrap();
+        let line = format!("{host} /{path}");
+        let times = requests.iter().filter(|r| **r == line).count();
+        assert_eq!(times, 1, "{line} requested once: {requests:#?}");
+    }
+    never_read_private(&site);
+}
+
+#[tokio::test]
+async fn a_crawl_past_its_frontier_in_memory_reads_every_page_once_from_sqlite() {
+    a_spilled_crawl_reads_every_page_once(None).await;
+}
+
+#[tokio::test]
+async fn a_crawl_past_its_frontier_in_memory_reads_every_page_once_from_postgres() {
+    let test = "a_crawl_past_its_frontier_in_memory_reads_every_page_once_from_postgres";
+    let Some(schema) = crate::support::postgres::PgSchema::create(test).await else {
+        return;
+    };
+    a_spilled_crawl_reads_every_page_once(Some(schema.url.clone())).await;
+    schema.drop_schema().await;
+}
