@@ -410,7 +410,12 @@ impl Run<'_> {
         }
         let mut rendered_again = false;
         let (mut page, mut second_chance) = match self.render_if_needed(url, page).await {
-            Ok(read) => read,
+            Ok((page, chance, rendered)) => {
+                if rendered {
+                    self.read_rendered_links(&page).await;
+                }
+                (page, chance)
+            }
             Err(error) => return UrlOutcome::failed(Value::Null, error),
         };
         // Planned on the page as read; once more on the rendered page when the tools found
@@ -437,6 +442,7 @@ impl Run<'_> {
                 && let Some(chance) = second_chance.take()
                 && let Some(rendered) = self.render_when_nothing_found(url, chance).await
             {
+                self.read_rendered_links(&rendered).await;
                 page = rendered;
                 rendered_again = true;
                 continue;
