@@ -315,6 +315,7 @@ fn build() -> Value {
                     "responses": with({
                         let mut m = Map::new();
                         m.insert("202".into(), json!({"description": "Cancellation requested", "content": {"application/json": {"schema": any_object}}}));
+                        m.insert("200".into(), json!({"description": "The session had ended already: nothing to cancel (`cancelled: false`)", "content": {"application/json": {"schema": any_object}}}));
                         m
                     }, &not_found),
                 },
