@@ -5,8 +5,9 @@
 //!
 //! Run: `cargo run --release --example crawl_site [-- PAGES]`. Politeness knobs:
 //! `CRAWL_DELAY_MS` (fetch.per_host_delay_ms, default 0), `CRAWL_PER_HOST`
-//! (fetch.per_host_concurrency, default 2) and `CRAWL_FETCH_CONCURRENCY`
-//! (runs.fetch_concurrency, default the setting's).
+//! (fetch.per_host_concurrency, default 2), `CRAWL_FETCH_CONCURRENCY`
+//! (runs.fetch_concurrency, default the setting's) and `CRAWL_MAX_FRONTIER`
+//! (crawl.max_frontier: URLs in memory, the rest waiting in the store).
 
 use std::time::Instant;
 
@@ -72,6 +73,9 @@ async fn run(pages: usize) -> Result<(), Box<dyn std::error::Error>> {
         }
         if let Some(n) = knob("CRAWL_FETCH_CONCURRENCY") {
             settings.runs.fetch_concurrency = n as usize;
+        }
+        if let Some(n) = knob("CRAWL_MAX_FRONTIER") {
+            settings.crawl.max_frontier = n as usize;
         }
     })
     .await?;

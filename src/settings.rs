@@ -51,8 +51,10 @@ pub struct CrawlSettings {
     pub default_max_depth: u32,
     /// Link depth a request may ask for at most.
     pub max_depth: u32,
-    /// URLs waiting in a crawl's frontier at most; links past it are dropped and counted.
+    /// URLs waiting in a crawl's frontier in memory at most; past it they wait in the store.
     pub max_frontier: usize,
+    /// URLs waiting in the store for one crawl at most; links past it are dropped and counted.
+    pub max_spilled: usize,
     /// Sitemap documents one crawl or map reads at most (indexes included).
     pub max_sitemaps: usize,
     /// URLs a map returns when the request does not say.

@@ -432,7 +432,8 @@ pub enum SkipRule {
     DuplicateContent,
     /// Deeper than `max_depth` links from a seed.
     TooDeep,
-    /// The frontier is full (`crawl.max_frontier`).
+    /// The frontier is full (`crawl.max_frontier` in memory and `crawl.max_spilled` in the
+    /// store).
     FrontierFull,
 }
 
@@ -466,8 +467,12 @@ pub struct CrawlEnd {
     pub rule: CrawlEndRule,
     /// Pages read (seeds included).
     pub pages: u32,
-    /// URLs still waiting in the frontier.
+    /// URLs still waiting in the frontier (in memory and in the store).
     pub queued: usize,
+    /// URLs that waited in the store because the frontier in memory was full
+    /// (`crawl.max_frontier`).
+    #[serde(default)]
+    pub spilled: usize,
     /// URLs left out, by rule.
     pub skipped: std::collections::BTreeMap<SkipRule, usize>,
 }

@@ -11,8 +11,9 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::app::{AppState, RunOrigin};
 use crate::events::RunStatus;
@@ -24,13 +25,27 @@ use crate::run::map::{self, MapRequest, SitemapMode};
 use crate::run::request::valid_session_id;
 use crate::store::StoreError;
 
+/// Firecrawl's error body: `{success: false, error}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Failure {
+    /// Always false.
+    pub success: bool,
+    /// What went wrong, for people.
+    pub error: String,
+}
+
 /// `{success: false, error}` with `status`.
 fn failure(status: StatusCode, error: impl Into<String>) -> Response {
-    (
-        status,
-        Json(json!({"success": false, "error": error.into()})),
-    )
-        .into_response()
+    let body = Failure {
+        success: false,
+        error: error.into(),
+    };
+    (status, Json(body)).into_response()
+}
+
+/// `{success: true, …}` with 200.
+fn success<T: Serialize>(body: T) -> Response {
+    Json(body).into_response()
 }
 
 fn parse<T: serde::de::DeserializeOwned>(
@@ -41,16 +56,22 @@ fn parse<T: serde::de::DeserializeOwned>(
         .map_err(|e| failure(StatusCode::BAD_REQUEST, format!("Bad Request: {e}")))
 }
 
-/// A format of `formats`: a name, or `{type, prompt?, schema?}`.
-#[derive(Debug, Deserialize)]
+/// A format of `formats`: a name, or `{type, prompt?, schema?}`. Names we do not answer are
+/// refused with 400 (README lists them).
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-enum Format {
+pub enum Format {
+    /// `markdown`, `html`, `rawHtml`, `links` or `json`.
     Name(String),
+    /// `{type: "json", prompt?, schema?}`: the fields answered by our planner.
     Object {
+        /// The format's name.
         #[serde(rename = "type")]
         kind: String,
+        /// What to extract, in words.
         #[serde(default)]
         prompt: Option<String>,
+        /// A JSON Schema; its property names are the fields asked for.
         #[serde(default)]
         schema: Option<Value>,
     },
@@ -68,13 +89,68 @@ impl Format {
 /// The formats we answer.
 const SUPPORTED_FORMATS: &[&str] = &["markdown", "html", "rawHtml", "links", "json"];
 
-/// The body of `POST /v2/scrape` (what we read of it).
-#[derive(Debug, Deserialize)]
+/// The body of `POST /v2/scrape` (what we read of it; other Firecrawl fields are ignored).
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct ScrapeBody {
-    url: String,
+pub struct ScrapeBody {
+    /// The page (http or https).
+    pub url: String,
+    /// What to answer (default `["markdown"]`).
     #[serde(default)]
-    formats: Option<Vec<Format>>,
+    pub formats: Option<Vec<Format>>,
+}
+
+/// The answer of `POST /v2/scrape`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ScrapeResponse {
+    /// Always true.
+    pub success: bool,
+    /// The page in the formats asked for.
+    pub data: ScrapeDocument,
+}
+
+/// One page in the formats asked for (a format not asked for is absent).
+#[derive(Debug, Default, Serialize, JsonSchema)]
+pub struct ScrapeDocument {
+    /// The main content as Markdown (`markdown`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// The page as served (`html`; not cleaned).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
+    /// The page as served (`rawHtml`).
+    #[serde(rename = "rawHtml", skip_serializing_if = "Option::is_none")]
+    pub raw_html: Option<String>,
+    /// The page's http(s) links, absolute (`links`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<String>>,
+    /// Our planner's answer to the prompt/schema (`json`; null when nothing was found).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub json: Option<Value>,
+    /// About the page and the read.
+    pub metadata: ScrapeMetadata,
+}
+
+/// `metadata` of a scraped page.
+#[derive(Debug, Default, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScrapeMetadata {
+    /// The URL asked for.
+    #[serde(rename = "sourceURL")]
+    pub source_url: String,
+    /// The URL that answered (after redirects).
+    pub url: String,
+    /// The HTTP status of the page.
+    pub status_code: u16,
+    /// The page's Content-Type, when it was fetched here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// The page's `<title>`, when it was fetched here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The session that read it (`GET /api/scrape/{id}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scrape_id: Option<String>,
 }
 
 /// `{prompt, schema}` as instructions for our planner: the prompt, and the schema's property
@@ -127,15 +203,19 @@ pub async fn scrape(
             ),
         );
     }
-    let mut data = Map::new();
-    let mut metadata = Map::new();
-    metadata.insert("sourceURL".into(), json!(body.url));
+    let mut data = ScrapeDocument {
+        metadata: ScrapeMetadata {
+            source_url: body.url.clone(),
+            ..ScrapeMetadata::default()
+        },
+        ..ScrapeDocument::default()
+    };
     if formats.iter().any(|f| f.kind() == "markdown") {
         let request = markdown_request(&body.url);
         match run(&state, request).await {
             Ok((id, complete)) => {
-                data.insert("markdown".into(), json!(complete.output));
-                metadata.insert("scrapeId".into(), json!(id));
+                data.markdown = Some(complete.output);
+                data.metadata.scrape_id = Some(id);
             }
             Err(response) => return response,
         }
@@ -153,8 +233,8 @@ pub async fn scrape(
                     .get(&body.url)
                     .cloned()
                     .unwrap_or(Value::Null);
-                data.insert("json".into(), answer);
-                metadata.entry("scrapeId").or_insert(json!(id));
+                data.json = Some(answer);
+                data.metadata.scrape_id.get_or_insert(id);
             }
             Err(response) => return response,
         }
@@ -162,7 +242,7 @@ pub async fn scrape(
     let wants_page = formats
         .iter()
         .any(|f| matches!(f.kind(), "html" | "rawHtml" | "links"))
-        || !metadata.contains_key("scrapeId");
+        || data.metadata.scrape_id.is_none();
     if wants_page {
         let page = match state.fetcher.fetch_html(&body.url).await {
             Ok(page) => page,
@@ -172,27 +252,24 @@ pub async fn scrape(
         for format in &formats {
             match format.kind() {
                 // Our HTML is the page as served: no cleaning (see README).
-                "html" | "rawHtml" => {
-                    data.insert(format.kind().to_owned(), json!(page.html));
-                }
-                "links" => {
-                    data.insert("links".into(), json!(links.links));
-                }
+                "html" => data.html = Some(page.html.clone()),
+                "rawHtml" => data.raw_html = Some(page.html.clone()),
+                "links" => data.links = Some(links.links.clone()),
                 _ => {}
             }
         }
-        metadata.insert("url".into(), json!(page.final_url.as_str()));
-        metadata.insert("statusCode".into(), json!(page.status));
-        metadata.insert("contentType".into(), json!(page.content_type));
-        if let Some(title) = links.title {
-            metadata.insert("title".into(), json!(title));
-        }
+        data.metadata.url = page.final_url.to_string();
+        data.metadata.status_code = page.status;
+        data.metadata.content_type = Some(page.content_type);
+        data.metadata.title = links.title;
     } else {
-        metadata.insert("url".into(), json!(body.url));
-        metadata.insert("statusCode".into(), json!(200));
+        data.metadata.url.clone_from(&body.url);
+        data.metadata.status_code = 200;
     }
-    data.insert("metadata".into(), Value::Object(metadata));
-    Json(json!({"success": true, "data": data})).into_response()
+    success(ScrapeResponse {
+        success: true,
+        data,
+    })
 }
 
 /// Runs `request` to its end; a run that fails is Firecrawl's error body.
@@ -225,18 +302,42 @@ async fn run(
 }
 
 /// The body of `POST /v2/map`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct MapBody {
-    url: String,
+pub struct MapBody {
+    /// The site (http or https).
+    pub url: String,
+    /// Words ranking the URLs (in URL and title).
     #[serde(default)]
-    search: Option<String>,
+    pub search: Option<String>,
+    /// Whether the sitemaps are read: `include` (default), `only`, `skip`.
     #[serde(default)]
-    sitemap: Option<SitemapMode>,
+    pub sitemap: Option<SitemapMode>,
+    /// Whether subdomains of the site are listed.
     #[serde(default)]
-    include_subdomains: Option<bool>,
+    pub include_subdomains: Option<bool>,
+    /// URLs listed at most (at most `crawl.map_max_limit`).
     #[serde(default)]
-    limit: Option<usize>,
+    pub limit: Option<usize>,
+}
+
+/// The answer of `POST /v2/map`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MapAnswer {
+    /// Always true.
+    pub success: bool,
+    /// The site's URLs.
+    pub links: Vec<MapEntry>,
+}
+
+/// One URL of a map.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MapEntry {
+    /// The page.
+    pub url: String,
+    /// Its title, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 /// `POST /v2/map`: `{success, links: [{url, title?}]}`.
@@ -262,40 +363,59 @@ pub async fn map_site(
         Err(rejection) => return failure(StatusCode::BAD_REQUEST, rejection.message),
     };
     match map::map(&state.fetcher, &state.settings.crawl, valid, |_| {}).await {
-        Ok(answer) => {
-            let links: Vec<Value> = answer
+        Ok(answer) => success(MapAnswer {
+            success: true,
+            links: answer
                 .links
-                .iter()
-                .map(|l| match &l.title {
-                    Some(title) => json!({"url": l.url, "title": title}),
-                    None => json!({"url": l.url}),
+                .into_iter()
+                .map(|l| MapEntry {
+                    url: l.url,
+                    title: l.title,
                 })
-                .collect();
-            Json(json!({"success": true, "links": links})).into_response()
-        }
+                .collect(),
+        }),
         Err(err) => failure(StatusCode::BAD_REQUEST, err.to_string()),
     }
 }
 
-/// The body of `POST /v2/crawl`.
-#[derive(Debug, Deserialize)]
+/// The body of `POST /v2/crawl` (what we read of it; other Firecrawl fields are ignored).
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct CrawlBody {
-    url: String,
+pub struct CrawlBody {
+    /// The seed (http or https).
+    pub url: String,
+    /// Pages read at most (`crawl.max_pages`).
     #[serde(default)]
-    limit: Option<u32>,
+    pub limit: Option<u32>,
+    /// Links followed from the seed at most (`crawl.max_depth`).
     #[serde(default)]
-    max_discovery_depth: Option<u32>,
+    pub max_discovery_depth: Option<u32>,
+    /// Path patterns (globs) a page must match one of (`crawl.include`).
     #[serde(default)]
-    include_paths: Vec<String>,
+    pub include_paths: Vec<String>,
+    /// Path patterns a page must match none of (`crawl.exclude`).
     #[serde(default)]
-    exclude_paths: Vec<String>,
+    pub exclude_paths: Vec<String>,
+    /// Whether the sitemaps are read: `include` (default), `only`, `skip`.
     #[serde(default)]
-    sitemap: Option<SitemapMode>,
+    pub sitemap: Option<SitemapMode>,
+    /// Whether subdomains of the seed's site are crawled.
     #[serde(default)]
-    allow_subdomains: Option<bool>,
+    pub allow_subdomains: Option<bool>,
+    /// Whether URLs that differ only in their query are one page.
     #[serde(default)]
-    ignore_query_parameters: Option<bool>,
+    pub ignore_query_parameters: Option<bool>,
+}
+
+/// The answer of `POST /v2/crawl` and `POST /v2/batch/scrape`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct JobStarted {
+    /// Always true.
+    pub success: bool,
+    /// The job's id (our session id).
+    pub id: String,
+    /// Where its status is read.
+    pub url: String,
 }
 
 /// `POST /v2/crawl`: a detached run with a `crawl` object answering each page's Markdown;
@@ -325,8 +445,11 @@ pub async fn crawl_start(
         ..RunOrigin::default()
     };
     match state.start_run(request, origin).await {
-        Ok(id) => Json(json!({"success": true, "id": id, "url": format!("/v2/crawl/{id}")}))
-            .into_response(),
+        Ok(id) => success(JobStarted {
+            success: true,
+            url: format!("/v2/crawl/{id}"),
+            id,
+        }),
         Err(refusal) => {
             let error = super::ApiError::from(refusal);
             failure(error.status, error.message)
@@ -334,10 +457,11 @@ pub async fn crawl_start(
     }
 }
 
-/// The body of `POST /v2/batch/scrape`.
-#[derive(Debug, Deserialize)]
-struct BatchBody {
-    urls: Vec<String>,
+/// The body of `POST /v2/batch/scrape` (other Firecrawl fields are ignored).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct BatchBody {
+    /// The pages (http or https).
+    pub urls: Vec<String>,
 }
 
 /// `POST /v2/batch/scrape`: a detached run answering each URL's Markdown; `{success, id, url}`.
@@ -356,8 +480,11 @@ pub async fn batch_start(
         ..RunOrigin::default()
     };
     match state.start_run(request, origin).await {
-        Ok(id) => Json(json!({"success": true, "id": id, "url": format!("/v2/batch/scrape/{id}")}))
-            .into_response(),
+        Ok(id) => success(JobStarted {
+            success: true,
+            url: format!("/v2/batch/scrape/{id}"),
+            id,
+        }),
         Err(refusal) => {
             let error = super::ApiError::from(refusal);
             failure(error.status, error.message)
@@ -366,17 +493,87 @@ pub async fn batch_start(
 }
 
 /// Firecrawl's name for a session's status.
-fn crawl_status(status: RunStatus) -> &'static str {
-    match status {
-        RunStatus::Running => "scraping",
-        RunStatus::Completed | RunStatus::Partial => "completed",
-        RunStatus::Cancelled => "cancelled",
-        _ => "failed",
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum JobState {
+    /// Running.
+    Scraping,
+    /// Ended with answers (ours `completed` or `partial`).
+    Completed,
+    /// Cancelled.
+    Cancelled,
+    /// Ended without answers (ours `failed` or `interrupted`).
+    Failed,
+}
+
+impl From<RunStatus> for JobState {
+    fn from(status: RunStatus) -> Self {
+        match status {
+            RunStatus::Running => Self::Scraping,
+            RunStatus::Completed | RunStatus::Partial => Self::Completed,
+            RunStatus::Cancelled => Self::Cancelled,
+            RunStatus::Failed | RunStatus::Interrupted => Self::Failed,
+        }
     }
 }
 
-/// `GET /v2/crawl/{id}`: `{success, status, completed, total, creditsUsed, expiresAt, next,
-/// data: [{markdown, metadata: {sourceURL, url, statusCode}}]}`; pages appear as they are read.
+/// The answer of `GET /v2/crawl/{id}` and `GET /v2/batch/scrape/{id}`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobStatus {
+    /// Always true.
+    pub success: bool,
+    /// Where the job is.
+    pub status: JobState,
+    /// Pages answered so far.
+    pub completed: u64,
+    /// Pages the job reads at most while running; pages answered once it ended.
+    pub total: u64,
+    /// Pages answered (we count no credits).
+    pub credits_used: u64,
+    /// When the job's answers may be gone (a day after it started).
+    pub expires_at: String,
+    /// Always null: every page is in `data`.
+    pub next: Option<String>,
+    /// The pages answered so far.
+    pub data: Vec<JobDocument>,
+}
+
+/// One page of a job.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct JobDocument {
+    /// The page's main content as Markdown.
+    pub markdown: Option<String>,
+    /// About the page.
+    pub metadata: JobMetadata,
+}
+
+/// `metadata` of a job's page.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobMetadata {
+    /// The page.
+    #[serde(rename = "sourceURL")]
+    pub source_url: String,
+    /// The page.
+    pub url: String,
+    /// 200: only pages read are listed.
+    pub status_code: u16,
+    /// The page's title, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// The answer of `DELETE /v2/crawl/{id}` and `DELETE /v2/batch/scrape/{id}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct JobCancelled {
+    /// Always true.
+    pub success: bool,
+    /// Always `cancelled`.
+    pub status: JobState,
+}
+
+/// `GET /v2/crawl/{id}`: a [`JobStatus`]; pages appear as they are read.
 pub async fn crawl_status_of(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     if !valid_session_id(&id) {
         return failure(StatusCode::BAD_REQUEST, "invalid crawl id");
@@ -397,20 +594,26 @@ pub async fn crawl_status_of(State(state): State<AppState>, Path(id): Path<Strin
             .unwrap_or_default(),
         None => store.answers(&id).await.unwrap_or_default(),
     };
-    let data: Vec<Value> = answers
+    let data: Vec<JobDocument> = answers
         .iter()
         .filter(|(_, answer)| !answer.is_null())
-        .map(|(url, answer)| {
-            let mut metadata = json!({"sourceURL": url, "url": url, "statusCode": 200});
-            if let Some(title) = answer.get("title").filter(|t| !t.is_null()) {
-                metadata["title"] = title.clone();
-            }
-            json!({
-                "markdown": answer.get("markdown").cloned().unwrap_or(Value::Null),
-                "metadata": metadata,
-            })
+        .map(|(url, answer)| JobDocument {
+            markdown: answer
+                .get("markdown")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            metadata: JobMetadata {
+                source_url: url.clone(),
+                url: url.clone(),
+                status_code: 200,
+                title: answer
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            },
         })
         .collect();
+    let answered = data.len() as u64;
     let total = session
         .request
         .get("crawl")
@@ -418,17 +621,16 @@ pub async fn crawl_status_of(State(state): State<AppState>, Path(id): Path<Strin
         .and_then(Value::as_u64)
         .filter(|_| session.status == RunStatus::Running)
         .unwrap_or(answers.len() as u64);
-    Json(json!({
-        "success": true,
-        "status": crawl_status(session.status),
-        "completed": data.len(),
-        "total": total.max(data.len() as u64),
-        "creditsUsed": data.len(),
-        "expiresAt": (session.created_at + chrono::Duration::days(1)).to_rfc3339(),
-        "next": null,
-        "data": data,
-    }))
-    .into_response()
+    success(JobStatus {
+        success: true,
+        status: session.status.into(),
+        completed: answered,
+        total: total.max(answered),
+        credits_used: answered,
+        expires_at: (session.created_at + chrono::Duration::days(1)).to_rfc3339(),
+        next: None,
+        data,
+    })
 }
 
 /// `DELETE /v2/crawl/{id}`: cancels the session; `{success, status: "cancelled"}`.
@@ -444,7 +646,10 @@ pub async fn crawl_cancel(State(state): State<AppState>, Path(id): Path<String>)
         Err(err) => return failure(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()),
     }
     match state.hub.cancel(&id).await {
-        Ok(_) => Json(json!({"success": true, "status": "cancelled"})).into_response(),
+        Ok(_) => success(JobCancelled {
+            success: true,
+            status: JobState::Cancelled,
+        }),
         Err(err) => failure(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()),
     }
 }

@@ -79,6 +79,7 @@ fn build() -> Value {
     let error = components.of::<ErrorBody>();
     let map_request = components.of::<crate::run::map::MapRequest>();
     let map_response = components.of::<crate::run::map::MapResponse>();
+    let v2 = firecrawl_paths(&mut components, &error);
     let payloads = [
         components.of::<InitData>(),
         components.of::<UrlStartData>(),
@@ -256,7 +257,7 @@ fn build() -> Value {
         map
     };
     let any_object = json!({"type": "object"});
-    json!({
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "scrape-agent",
@@ -314,6 +315,7 @@ fn build() -> Value {
                     "responses": with({
                         let mut m = Map::new();
                         m.insert("202".into(), json!({"description": "Cancellation requested", "content": {"application/json": {"schema": any_object}}}));
+                        m.insert("200".into(), json!({"description": "The session had ended already: nothing to cancel (`cancelled: false`)", "content": {"application/json": {"schema": any_object}}}));
                         m
                     }, &not_found),
                 },
@@ -393,7 +395,156 @@ fn build() -> Value {
             "schemas": schemas,
             "securitySchemes": {"apiKey": {"type": "http", "scheme": "bearer", "description": "One of auth.api_keys, when the server has keys"}},
         },
-    })
+    });
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        paths.extend(v2);
+    }
+    doc
+}
+
+/// The paths of Firecrawl's v2 API we serve (src/http/firecrawl.rs). Their own errors have
+/// Firecrawl's shape (`{success: false, error}`); the checks every route shares (API key,
+/// origin, host name, body timeout) answer ours ([`ErrorBody`], `error` given as `error_body`).
+fn firecrawl_paths(components: &mut Components, error_body: &Value) -> Map<String, Value> {
+    use super::firecrawl::{
+        BatchBody, CrawlBody, Failure, JobCancelled, JobStarted, JobStatus, MapAnswer, MapBody,
+        ScrapeBody, ScrapeResponse,
+    };
+    let failure = components.of::<Failure>();
+    let responses = |ok: (&str, Value), failures: &[(&str, &str)]| -> Value {
+        let mut map = Map::new();
+        map.insert(
+            "200".into(),
+            json!({"description": ok.0, "content": {"application/json": {"schema": ok.1}}}),
+        );
+        for (status, what) in failures {
+            map.insert(
+                (*status).to_owned(),
+                json!({"description": what, "content": {"application/json": {"schema": failure}}}),
+            );
+        }
+        for (status, what) in [
+            (
+                "401",
+                "An API key is needed (`Authorization: Bearer`), in our error shape",
+            ),
+            (
+                "403",
+                "A page of another site sent it, or a host name the server does not answer to, in our error shape",
+            ),
+            ("408", "The body did not arrive in time, in our error shape"),
+        ] {
+            map.insert(
+                status.to_owned(),
+                json!({"description": what, "content": {"application/json": {"schema": error_body}}}),
+            );
+        }
+        Value::Object(map)
+    };
+    let body = |schema: Value, example: Value| json!({"required": true, "content": {"application/json": {"schema": schema, "example": example}}});
+    let id = json!([{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "The job's id (a session id)"}]);
+    let started = components.of::<JobStarted>();
+    let status = components.of::<JobStatus>();
+    let cancelled = components.of::<JobCancelled>();
+    let start_failures: &[(&str, &str)] = &[
+        (
+            "400",
+            "A body that is not a request, a URL that is not http(s), options past the server's limits",
+        ),
+        ("413", "Too large a body, or too many URLs"),
+        ("429", "Too many runs; see Retry-After"),
+        (
+            "503",
+            "The server is shutting down or the store cannot take the run now; see Retry-After",
+        ),
+    ];
+    let status_failures: &[(&str, &str)] = &[
+        ("400", "An id that cannot be a job's"),
+        ("404", "No such job"),
+    ];
+    let status_op = |operation: &str, what: &str| {
+        json!({
+            "operationId": operation,
+            "summary": what,
+            "tags": ["Firecrawl v2"],
+            "parameters": id,
+            "responses": responses(("The job and the pages answered so far", status.clone()), status_failures),
+        })
+    };
+    let cancel_op = |operation: &str, what: &str| {
+        json!({
+            "operationId": operation,
+            "summary": what,
+            "tags": ["Firecrawl v2"],
+            "parameters": id,
+            "responses": responses(("Cancellation requested", cancelled.clone()), status_failures),
+        })
+    };
+    let mut paths = Map::new();
+    paths.insert(
+        "/v2/scrape".into(),
+        json!({"post": {
+            "operationId": "firecrawlScrape",
+            "summary": "Firecrawl v2: one page in the formats asked for",
+            "description": "`markdown` is the page's main content (`extract.main_content`), `json` our planner's answer to `prompt` and the schema's property names, `html`/`rawHtml` the page as served, `links` its links. Each run is one of our sessions (`metadata.scrapeId`).",
+            "tags": ["Firecrawl v2"],
+            "requestBody": body(components.of::<ScrapeBody>(), json!({"url": "https://example.com/blog/post", "formats": ["markdown", "links"]})),
+            "responses": responses(("The page", components.of::<ScrapeResponse>()), &[
+                ("400", "A body that is not a scrape request, a format we do not answer, a page that cannot be read"),
+                ("413", "Too large a body"),
+                ("429", "Too many runs; see Retry-After"),
+                ("503", "The server is shutting down or the store cannot take the run now; see Retry-After"),
+            ]),
+        }}),
+    );
+    paths.insert(
+        "/v2/map".into(),
+        json!({"post": {
+            "operationId": "firecrawlMap",
+            "summary": "Firecrawl v2: a site's URLs (as `POST /api/map`)",
+            "tags": ["Firecrawl v2"],
+            "requestBody": body(components.of::<MapBody>(), json!({"url": "https://docs.example/", "limit": 100})),
+            "responses": responses(("The site's URLs", components.of::<MapAnswer>()), &[
+                ("400", "A body that is not a map request, a URL that is not http(s), a site the address guard refuses"),
+                ("413", "Too large a body"),
+            ]),
+        }}),
+    );
+    paths.insert(
+        "/v2/crawl".into(),
+        json!({"post": {
+            "operationId": "firecrawlCrawl",
+            "summary": "Firecrawl v2: start a crawl (a detached run with a `crawl` object answering each page's Markdown)",
+            "tags": ["Firecrawl v2"],
+            "requestBody": body(components.of::<CrawlBody>(), json!({"url": "https://docs.example/", "limit": 10, "includePaths": ["/docs/**"]})),
+            "responses": responses(("The crawl started", started.clone()), start_failures),
+        }}),
+    );
+    paths.insert(
+        "/v2/crawl/{id}".into(),
+        json!({
+            "get": status_op("firecrawlCrawlStatus", "Firecrawl v2: a crawl's status and pages"),
+            "delete": cancel_op("firecrawlCrawlCancel", "Firecrawl v2: cancel a crawl"),
+        }),
+    );
+    paths.insert(
+        "/v2/batch/scrape".into(),
+        json!({"post": {
+            "operationId": "firecrawlBatchScrape",
+            "summary": "Firecrawl v2: start a batch scrape (a detached run answering each URL's Markdown)",
+            "tags": ["Firecrawl v2"],
+            "requestBody": body(components.of::<BatchBody>(), json!({"urls": ["https://example.com/a", "https://example.com/b"]})),
+            "responses": responses(("The batch started", started), start_failures),
+        }}),
+    );
+    paths.insert(
+        "/v2/batch/scrape/{id}".into(),
+        json!({
+            "get": status_op("firecrawlBatchStatus", "Firecrawl v2: a batch's status and pages"),
+            "delete": cancel_op("firecrawlBatchCancel", "Firecrawl v2: cancel a batch"),
+        }),
+    );
+    paths
 }
 
 /// The session id of the examples.

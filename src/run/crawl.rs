@@ -1,9 +1,10 @@
 //! A crawl inside a run: the request's URLs are seeds, pages are discovered from the site's
 //! sitemaps and from the links of every page read, and each is answered like a URL of the
-//! request. This module holds the frontier (bounded), what was seen, and the rules that leave
-//! URLs out; the run (`session.rs`) reads the pages.
+//! request. This module holds the frontier (bounded in memory, the rest waiting in the store),
+//! what was seen, and the rules that leave URLs out; the run (`session.rs`) reads the pages.
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -18,6 +19,7 @@ use crate::fetch::Fetcher;
 use crate::fetch::sitemap::{self, SitemapLimits};
 use crate::read::links::PageLinks;
 use crate::settings::CrawlSettings;
+use crate::store::{FrontierEntry, Store};
 
 /// The `crawl` object of a scrape request: read the whole site from the URLs given.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -108,6 +110,72 @@ impl Candidate {
     }
 }
 
+impl From<Candidate> for FrontierEntry {
+    fn from(candidate: Candidate) -> Self {
+        Self {
+            url: candidate.url,
+            depth: candidate.depth,
+            found_on: candidate.found_on,
+            found_by: candidate.found_by,
+        }
+    }
+}
+
+impl From<FrontierEntry> for Candidate {
+    fn from(entry: FrontierEntry) -> Self {
+        Self {
+            url: entry.url,
+            depth: entry.depth,
+            found_on: entry.found_on,
+            found_by: entry.found_by,
+        }
+    }
+}
+
+/// Where the frontier waits past its bound in memory: the run's session in the store. While
+/// any URL waits there, new ones go there too, so pages are read in the order found.
+#[derive(Debug)]
+pub(super) struct Spill {
+    store: Store,
+    session_id: String,
+    /// URLs admitted since the last write, in order (written once per page's links).
+    pending: Vec<FrontierEntry>,
+    /// URLs waiting in the store.
+    waiting: usize,
+    /// URLs ever written: the next one's place in the order.
+    written: u64,
+}
+
+impl Spill {
+    /// The stored frontier of session `session_id`, emptied first: a crawl starting over
+    /// after a takeover reads its own discoveries only.
+    ///
+    /// # Errors
+    /// When the store cannot empty it (the session is not this instance's, the database fails).
+    pub(super) async fn open(
+        store: Store,
+        session_id: String,
+    ) -> Result<Self, crate::store::StoreError> {
+        store.clear_frontier(&session_id).await?;
+        Ok(Self {
+            store,
+            session_id,
+            pending: Vec::new(),
+            waiting: 0,
+            written: 0,
+        })
+    }
+}
+
+/// The key of a normal form in the set of URLs seen: a 64-bit hash, so a URL waiting in the
+/// store costs the run 8 bytes of memory, not its text (two of a million URLs share a hash
+/// with odds of about 1 in 30 million; the crawl would then skip one as a duplicate).
+fn seen_key(normal_form: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    normal_form.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// One crawl's state: scope, frontier, what was seen and read.
 #[derive(Debug)]
 pub(super) struct Crawl {
@@ -116,11 +184,17 @@ pub(super) struct Crawl {
     max_pages: u32,
     max_depth: u32,
     max_frontier: usize,
+    max_spilled: usize,
     max_sitemaps: usize,
+    /// The URLs to read first, at most `max_frontier`.
     frontier: VecDeque<Candidate>,
-    /// Normal forms admitted (seeds, queued, read): at most `max_pages + max_frontier` plus
-    /// the canonical URLs of pages read.
-    seen: HashSet<String>,
+    /// The rest of the frontier, in the store (none: links past `max_frontier` are dropped).
+    spill: Option<Spill>,
+    /// URLs that went to the store.
+    spilled: usize,
+    /// Normal forms admitted (seeds, queued in memory or in the store, read) and the canonical
+    /// URLs of pages read, by [`seen_key`].
+    seen: HashSet<u64>,
     /// Content hashes of the pages read, and the first page that showed each.
     contents: HashMap<u64, String>,
     /// Pages read and answered, and the canonical URLs they named (at most twice `max_pages`).
@@ -148,7 +222,7 @@ impl Crawl {
         });
         let seen = seed_urls
             .iter()
-            .map(|u| normalise(u, options.ignore_query).to_string())
+            .map(|u| seen_key(normalise(u, options.ignore_query).as_str()))
             .collect();
         Self {
             max_pages: options
@@ -160,10 +234,13 @@ impl Crawl {
                 .unwrap_or(settings.default_max_depth)
                 .min(settings.max_depth),
             max_frontier: settings.max_frontier.max(1),
+            max_spilled: settings.max_spilled,
             max_sitemaps: settings.max_sitemaps,
             options: options.clone(),
             scope,
             frontier: VecDeque::new(),
+            spill: None,
+            spilled: 0,
             seen,
             contents: HashMap::new(),
             read_pages: HashSet::new(),
@@ -171,6 +248,12 @@ impl Crawl {
             skipped: BTreeMap::new(),
             traps_shown: HashSet::new(),
         }
+    }
+
+    /// The crawl with its frontier spilling to `spill` past `crawl.max_frontier`.
+    pub(super) fn with_spill(mut self, spill: Spill) -> Self {
+        self.spill = Some(spill);
+        self
     }
 
     /// Reads the sitemaps of every seed's origin (unless `sitemap: skip`) into the frontier,
@@ -195,7 +278,12 @@ impl Crawl {
                     &url,
                     SitemapLimits {
                         max_sitemaps: self.max_sitemaps,
-                        max_urls: self.max_frontier,
+                        // All the frontier can hold, in memory and in the store.
+                        max_urls: if self.spill.is_some() {
+                            self.max_frontier.saturating_add(self.max_spilled)
+                        } else {
+                            self.max_frontier
+                        },
                     },
                     |u| self.scope.on_site(u),
                 )
@@ -207,6 +295,7 @@ impl Crawl {
                 }
             }
         }
+        self.write_spill().await;
         shown
     }
 
@@ -237,6 +326,7 @@ impl Crawl {
                 );
             }
         }
+        self.write_spill().await;
         shown
     }
 
@@ -251,7 +341,8 @@ impl Crawl {
         found_by: FoundBy,
     ) -> Option<CrawlSkip> {
         let key = normalise(url, self.options.ignore_query);
-        let rule = if self.seen.contains(key.as_str()) {
+        let seen = seen_key(key.as_str());
+        let rule = if self.seen.contains(&seen) {
             Some(SkipRule::Duplicate)
         } else if depth > self.max_depth {
             Some(SkipRule::TooDeep)
@@ -259,21 +350,106 @@ impl Crawl {
             match self.scope.admit(url) {
                 Err(rule) => Some(rule),
                 Ok(_) if !fetcher.robots_allow(&key).await => Some(SkipRule::Robots),
-                Ok(_) if self.frontier.len() >= self.max_frontier => Some(SkipRule::FrontierFull),
+                Ok(_) if !self.has_room() => Some(SkipRule::FrontierFull),
                 Ok(_) => None,
             }
         };
         if let Some(rule) = rule {
             return self.skip(rule, key.into(), found_on);
         }
-        self.seen.insert(key.to_string());
-        self.frontier.push_back(Candidate {
+        self.seen.insert(seen);
+        let candidate = Candidate {
             url: key.into(),
             depth,
             found_on,
             found_by,
-        });
+        };
+        match self.spill.as_mut() {
+            Some(spill)
+                if self.frontier.len() >= self.max_frontier
+                    || spill.waiting + spill.pending.len() > 0 =>
+            {
+                spill.pending.push(candidate.into());
+                self.spilled += 1;
+            }
+            _ => self.frontier.push_back(candidate),
+        }
         None
+    }
+
+    /// Whether one more URL fits in the frontier (in memory, or in the store).
+    fn has_room(&self) -> bool {
+        self.frontier.len() < self.max_frontier
+            || self
+                .spill
+                .as_ref()
+                .is_some_and(|s| s.waiting + s.pending.len() < self.max_spilled)
+    }
+
+    /// Writes the URLs admitted to the store since the last write. URLs the store failed to
+    /// take are dropped and counted as `frontier_full` (and may be offered again).
+    async fn write_spill(&mut self) {
+        let Some(spill) = self.spill.as_mut() else {
+            return;
+        };
+        if spill.pending.is_empty() {
+            return;
+        }
+        let entries = std::mem::take(&mut spill.pending);
+        match spill
+            .store
+            .spill_frontier(&spill.session_id, spill.written, &entries)
+            .await
+        {
+            Ok(added) => {
+                spill.written += entries.len() as u64;
+                spill.waiting += added;
+            }
+            Err(err) => {
+                tracing::warn!(session_id = %spill.session_id, %err, dropped = entries.len(), "the crawl's frontier could not be written to the store");
+                for entry in &entries {
+                    self.seen.remove(&seen_key(&entry.url));
+                }
+                self.spilled -= entries.len();
+                *self.skipped.entry(SkipRule::FrontierFull).or_default() += entries.len();
+            }
+        }
+    }
+
+    /// Brings URLs waiting in the store back to memory, oldest first, when fewer than `want`
+    /// wait in memory.
+    pub(super) async fn refill(&mut self, want: usize) {
+        let room = self.max_frontier.saturating_sub(self.frontier.len());
+        let Some(spill) = self.spill.as_mut() else {
+            return;
+        };
+        if spill.waiting == 0 || self.frontier.len() >= want || room == 0 {
+            return;
+        }
+        match spill.store.take_frontier(&spill.session_id, room).await {
+            Ok(taken) => {
+                spill.waiting = if taken.is_empty() {
+                    0
+                } else {
+                    spill.waiting.saturating_sub(taken.len())
+                };
+                self.frontier.extend(taken.into_iter().map(Candidate::from));
+            }
+            Err(err) => {
+                tracing::warn!(session_id = %spill.session_id, %err, lost = spill.waiting, "the crawl's frontier could not be read from the store");
+                *self.skipped.entry(SkipRule::FrontierFull).or_default() += spill.waiting;
+                spill.waiting = 0;
+            }
+        }
+    }
+
+    /// URLs waiting, in memory and in the store.
+    fn queued(&self) -> usize {
+        self.frontier.len()
+            + self
+                .spill
+                .as_ref()
+                .map_or(0, |s| s.waiting + s.pending.len())
     }
 
     fn skip(&mut self, rule: SkipRule, url: String, found_on: Option<String>) -> Option<CrawlSkip> {
@@ -324,7 +500,7 @@ impl Crawl {
                     });
                 }
                 // This page is its canonical one: that URL is not queued again.
-                self.seen.insert(canonical.clone());
+                self.seen.insert(seen_key(&canonical));
                 self.read_pages.insert(canonical);
             }
         }
@@ -337,7 +513,7 @@ impl Crawl {
     pub(super) fn end(&self, stopped: bool) -> CrawlEnd {
         let rule = if stopped {
             CrawlEndRule::Stopped
-        } else if self.frontier.is_empty() {
+        } else if self.queued() == 0 {
             CrawlEndRule::SiteExhausted
         } else {
             CrawlEndRule::MaxPages
@@ -345,7 +521,8 @@ impl Crawl {
         CrawlEnd {
             rule,
             pages: self.pages,
-            queued: self.frontier.len(),
+            queued: self.queued(),
+            spilled: self.spilled,
             skipped: self.skipped.clone(),
         }
     }
@@ -386,7 +563,7 @@ mod tests {
         assert_eq!(crawl.frontier.len(), 3);
         assert_eq!(crawl.skipped.get(&SkipRule::FrontierFull), Some(&7));
         // A URL dropped for room is not "seen": it may be offered again once there is room.
-        assert!(!crawl.seen.contains("http://a.test/p9"));
+        assert!(!crawl.seen.contains(&seen_key("http://a.test/p9")));
     }
 
     #[tokio::test]

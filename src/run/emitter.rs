@@ -136,7 +136,8 @@ impl Emitter {
         &self.session_id
     }
 
-    /// The store the session is kept in (for what a run keeps besides its events: screenshots).
+    /// The store the session is kept in: besides its events, a run keeps its screenshots and
+    /// its crawl's frontier there.
     pub fn store(&self) -> &Store {
         &self.store
     }

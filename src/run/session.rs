@@ -475,7 +475,12 @@ impl Run<'_> {
         self.browsing.on_page(&page);
         let mut rendered_again = false;
         let (mut page, mut second_chance) = match self.render_if_needed(url, page).await {
-            Ok(read) => read,
+            Ok((page, chance, rendered)) => {
+                if rendered {
+                    self.read_rendered_links(&page).await;
+                }
+                (page, chance)
+            }
             Err(error) => return UrlOutcome::failed(Value::Null, error),
         };
         // Planned on the page as read; once more on the rendered page when the tools found
@@ -502,6 +507,7 @@ impl Run<'_> {
                 && let Some(chance) = second_chance.take()
                 && let Some(rendered) = self.render_when_nothing_found(url, chance).await
             {
+                self.read_rendered_links(&rendered).await;
                 page = rendered;
                 rendered_again = true;
                 continue;

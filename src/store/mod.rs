@@ -14,6 +14,7 @@
 mod notify;
 mod recover;
 
+pub use frontier::FrontierEntry;
 pub use notify::EventWatch;
 pub use recover::Closing;
 
@@ -1581,6 +1582,9 @@ async fn refuse_unfinished_transaction<C: Connection>(
     }
     Ok(!conn.is_in_transaction())
 }
+
+// After the macros it uses (`with_conn!`).
+mod frontier;
 
 #[cfg(test)]
 mod tests {

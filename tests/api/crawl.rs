@@ -740,3 +740,188 @@ async fn the_console_crawl_form_starts_a_crawl() {
     );
     never_read_private(&site);
 }
+
+/// Checks `body`, answered by `method path` with `status`, against the response schema the
+/// OpenAPI document gives for it (which must exist).
+fn conforms(doc: &Value, path: &str, method: &str, status: u16, body: &Value) {
+    let response = &doc["paths"][path][method]["responses"][status.to_string()];
+    let schema = &response["content"]["application/json"]["schema"];
+    assert!(
+        schema.is_object(),
+        "{method} {path} documents {status}: {response}"
+    );
+    let schema = json!({"$ref": schema["$ref"], "components": doc["components"]});
+    let validator = jsonschema::draft202012::new(&schema).expect("the document's schemas compile");
+    let errors: Vec<String> = validator.iter_errors(body).map(|e| e.to_string()).collect();
+    assert!(
+        errors.is_empty(),
+        "{method} {path} {status}: {errors:?}\n{body:#}"
+    );
+}
+
+/// Every Firecrawl v2 route is in the OpenAPI document (so schemathesis fuzzes it), and what
+/// each answers, success and error, matches the schema the document gives for that status.
+#[tokio::test]
+async fn firecrawl_v2_answers_match_the_openapi_document() {
+    let site = Site::start().await;
+    let app = app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let check = async |method: &str, path: &str, doc_path: &str, body: Option<Value>| {
+        let response = match (method, body) {
+            ("post", Some(body)) => app.post(path, &body).await,
+            ("delete", _) => app.delete(path).await,
+            _ => app.get(path).await,
+        };
+        let status = response.status().as_u16();
+        let answer: Value = response.json().await.unwrap();
+        conforms(&doc, doc_path, method, status, &answer);
+        (status, answer)
+    };
+    let scrape = json!({"url": site.url("/about"), "formats": [
+        "markdown", "html", "rawHtml", "links",
+        {"type": "json", "prompt": "the title", "schema": {"type": "object", "properties": {"title": {"type": "string"}}}},
+    ]});
+    let (status, answer) = check("post", "/v2/scrape", "/v2/scrape", Some(scrape)).await;
+    assert_eq!(status, 200, "{answer:#}");
+    for format in ["markdown", "html", "rawHtml", "links", "json"] {
+        assert!(!answer["data"][format].is_null(), "{format}: {answer:#}");
+    }
+    let bad = json!({"url": site.url("/"), "formats": ["screenshot"]});
+    assert_eq!(
+        check("post", "/v2/scrape", "/v2/scrape", Some(bad)).await.0,
+        400
+    );
+    let (status, answer) = check(
+        "post",
+        "/v2/map",
+        "/v2/map",
+        Some(json!({"url": site.url("/"), "limit": 5})),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer:#}");
+    assert_eq!(
+        check("post", "/v2/map", "/v2/map", Some(json!({"url": 7})))
+            .await
+            .0,
+        400
+    );
+    for (start, status_path, body) in [
+        (
+            "/v2/crawl",
+            "/v2/crawl/{id}",
+            json!({"url": site.url("/"), "limit": 3}),
+        ),
+        (
+            "/v2/batch/scrape",
+            "/v2/batch/scrape/{id}",
+            json!({"urls": [site.url("/about"), site.url("/docs/intro")]}),
+        ),
+    ] {
+        let (status, started) = check("post", start, start, Some(body)).await;
+        assert_eq!(status, 200, "{started:#}");
+        let own = format!("{start}/{}", started["id"].as_str().unwrap());
+        let mut answer = Value::Null;
+        for _ in 0..200 {
+            answer = check("get", &own, status_path, None).await.1;
+            if answer["status"] != "scraping" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(answer["status"], "completed", "{answer:#}");
+        assert!(!answer["data"].as_array().unwrap().is_empty(), "{answer:#}");
+        assert_eq!(check("delete", &own, status_path, None).await.0, 200);
+        let missing = format!("{start}/no-such-job");
+        assert_eq!(check("get", &missing, status_path, None).await.0, 404);
+        assert_eq!(check("delete", &missing, status_path, None).await.0, 404);
+        let bad = format!("{start}/bad%20id");
+        assert_eq!(check("get", &bad, status_path, None).await.0, 400);
+    }
+    let (status, _) = check(
+        "post",
+        "/v2/crawl",
+        "/v2/crawl",
+        Some(json!({"url": site.url("/"), "limit": 0})),
+    )
+    .await;
+    assert_eq!(status, 400);
+}
+
+/// A crawl of the whole fixture site with a frontier of 2 URLs in memory (`crawl.max_frontier`):
+/// the rest waits in the store (`database_url`, else the test's SQLite file); every page is
+/// still read, in one crawl step each, and the site sees each page requested once.
+async fn a_spilled_crawl_reads_every_page_once(database_url: Option<String>) {
+    let site = Site::start().await;
+    let app = spawn_app_with(move |settings| {
+        settings.fetch.resolve = Site::resolve();
+        settings.crawl.max_depth = 30;
+        settings.crawl.max_frontier = 2;
+        if let Some(url) = database_url {
+            settings.database.url = url;
+        }
+    })
+    .await;
+    let frames = app
+        .stream(&json!({
+            "urls": [site.url("/")],
+            "instructions": "the title and last-updated date of the page",
+            "crawl": {"max_pages": 100, "max_depth": 20},
+        }))
+        .await;
+    let done = complete(&frames);
+    let keys: BTreeSet<String> = done["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    let mut expected = urls_of(&site, ALLOWED);
+    expected.insert(site.url("/mirror/about"));
+    for month in 1..=12 {
+        expected.insert(site.url(&format!("/calendar?month=2024-{month:02}")));
+    }
+    assert_eq!(keys, expected, "{:#}", done["extracted_data"]);
+    let end = navigate_steps(&frames, "crawl_end");
+    assert_eq!(end[0]["extracted_data"]["rule"], "site_exhausted");
+    assert_eq!(end[0]["extracted_data"]["pages"], expected.len());
+    assert_eq!(end[0]["extracted_data"]["queued"], 0);
+    let spilled = end[0]["extracted_data"]["spilled"].as_u64().unwrap();
+    assert!(spilled > 0, "pages waited in the store: {spilled}");
+    assert_eq!(
+        end[0]["extracted_data"]["skipped"].get("frontier_full"),
+        None,
+        "nothing was dropped for room"
+    );
+    let crawled: Vec<&str> = navigate_steps(&frames, "crawl")
+        .iter()
+        .map(|s| s["extracted_data"]["to"].as_str().unwrap())
+        .collect();
+    let distinct: BTreeSet<&str> = crawled.iter().copied().collect();
+    assert_eq!(crawled.len(), distinct.len(), "no page twice: {crawled:?}");
+    assert_eq!(crawled.len(), expected.len() - 1);
+    let requests = site.requests();
+    for url in &expected {
+        // The site's log writes a request as `host /path?query` (no port).
+        let (authority, path) = url.trim_start_matches("http://").split_once('/').unwrap();
+        let host = authority.split(':').next().unwrap();
+        let line = format!("{host} /{path}");
+        let times = requests.iter().filter(|r| **r == line).count();
+        assert_eq!(times, 1, "{line} requested once: {requests:#?}");
+    }
+    never_read_private(&site);
+}
+
+#[tokio::test]
+async fn a_crawl_past_its_frontier_in_memory_reads_every_page_once_from_sqlite() {
+    a_spilled_crawl_reads_every_page_once(None).await;
+}
+
+#[tokio::test]
+async fn a_crawl_past_its_frontier_in_memory_reads_every_page_once_from_postgres() {
+    let test = "a_crawl_past_its_frontier_in_memory_reads_every_page_once_from_postgres";
+    let Some(schema) = crate::support::postgres::PgSchema::create(test).await else {
+        return;
+    };
+    a_spilled_crawl_reads_every_page_once(Some(schema.url.clone())).await;
+    schema.drop_schema().await;
+}

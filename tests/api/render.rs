@@ -715,3 +715,48 @@ async fn a_screenshot_is_kept_in_postgres_too_and_goes_with_its_session() {
     drop(app);
     schema.drop_schema().await;
 }
+
+/// A crawl reads the links of a page as the browser drew it: the guide's chapters are linked
+/// only by its script, so they are crawled when it is rendered and not when it is read as
+/// served.
+#[tokio::test]
+async fn a_crawl_follows_the_links_a_script_builds() {
+    let site = start().await;
+    let guide = format!("{}/render/guide.html", site.base);
+    let chapters = ["guide-tides.html", "guide-charts.html"]
+        .map(|page| format!("{}/render/{page}", site.base));
+    let crawl = |render: &str| {
+        json!({
+            "urls": [&guide],
+            "instructions": "the title of the page",
+            "render": render,
+            "crawl": {"max_pages": 10, "sitemap": "skip"},
+        })
+    };
+    let frames = site.app.stream(&crawl("always")).await;
+    let done = crate::support::complete(&frames);
+    let read: Vec<&String> = done["extracted_data"].as_object().unwrap().keys().collect();
+    assert_eq!(read.len(), 3, "the guide and its two chapters: {read:?}");
+    for chapter in &chapters {
+        let step = frames
+            .iter()
+            .filter(|f| f.event == "step" && f.action() == "navigate")
+            .map(|f| &f.payload()["extracted_data"])
+            .find(|d| d["kind"] == "crawl" && d["to"] == chapter.as_str())
+            .unwrap_or_else(|| panic!("{chapter} is a crawl step"));
+        assert_eq!(step["found_on"], guide.as_str(), "{step}");
+        assert_eq!(step["found_by"], "link");
+    }
+    assert!(
+        done["extracted_data"][&chapters[0]]
+            .to_string()
+            .contains("Reading the tides"),
+        "{:#}",
+        done["extracted_data"]
+    );
+    // As served, the guide links nowhere: the crawl ends with it.
+    let frames = site.app.stream(&crawl("never")).await;
+    let done = crate::support::complete(&frames);
+    let read: Vec<&String> = done["extracted_data"].as_object().unwrap().keys().collect();
+    assert_eq!(read, vec![&guide]);
+}

@@ -6,8 +6,8 @@ use super::{NewStep, Run};
 use crate::events::{CrawlSkip, NavigateDetails, StepPayload, StepStatus};
 use crate::fetch::FetchedPage;
 use crate::page::Page;
-use crate::read::links::page_links;
-use crate::run::crawl::Crawl;
+use crate::read::links::{PageLinks, page_links};
+use crate::run::crawl::{Crawl, Spill};
 
 impl Run<'_> {
     /// Starts the request's crawl, when it asks for one: reads the seeds' sitemaps.
@@ -16,6 +16,14 @@ impl Run<'_> {
             return;
         };
         let mut crawl = Crawl::new(options, &self.request.urls, &self.deps.settings.crawl);
+        let store = self.emitter.store().clone();
+        match Spill::open(store, self.emitter.session_id().to_owned()).await {
+            Ok(spill) => crawl = crawl.with_spill(spill),
+            // The crawl goes on with its frontier in memory only (links past it dropped).
+            Err(err) => {
+                tracing::warn!(session_id = %self.emitter.session_id(), %err, "the crawl's frontier cannot spill to the store");
+            }
+        }
         let shown = tokio::select! {
             biased;
             () = self.control.stopped() => Vec::new(),
@@ -32,6 +40,7 @@ impl Run<'_> {
         let Some(crawl) = self.crawl.as_mut() else {
             return false;
         };
+        crawl.refill(window).await;
         let batch: Vec<_> = std::iter::from_fn(|| crawl.next()).take(window).collect();
         if batch.is_empty() {
             return false;
@@ -64,16 +73,15 @@ impl Run<'_> {
         true
     }
 
-    /// Reads the links of a crawled page that arrived; false when it repeats a page read
-    /// before (shown as a `crawl_skip` step).
-    pub(super) async fn read_crawled(&mut self, url: &str, page: &FetchedPage) -> bool {
+    /// The links of `page`, read off the async threads (parsing a large page takes a while,
+    /// as the page worker knows).
+    async fn links_of(&self, page: &FetchedPage) -> PageLinks {
         let (final_url, html, max_nodes) = (
             page.final_url.clone(),
             page.html.clone(),
             self.deps.settings.limits.max_page_nodes,
         );
-        // Parsing a large page takes a while: off the async threads, as the page worker does.
-        let links = tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(move || {
             Page::parse_within(final_url, &html, max_nodes)
                 .ok()
                 .map(|page| page_links(&page))
@@ -81,7 +89,13 @@ impl Run<'_> {
         .await
         .ok()
         .flatten()
-        .unwrap_or_default();
+        .unwrap_or_default()
+    }
+
+    /// Reads the links of a crawled page that arrived; false when it repeats a page read
+    /// before (shown as a `crawl_skip` step).
+    pub(super) async fn read_crawled(&mut self, url: &str, page: &FetchedPage) -> bool {
+        let links = self.links_of(page).await;
         let repeat = self
             .crawl
             .as_mut()
@@ -92,6 +106,24 @@ impl Run<'_> {
         }
         self.page_links = Some(links);
         true
+    }
+
+    /// Adds the links of the crawled page as the browser drew it to the ones of its HTML: a
+    /// page whose script builds its links feeds the crawl too. (Whether it repeats a page read
+    /// before was decided on its HTML.)
+    pub(super) async fn read_rendered_links(&mut self, rendered: &FetchedPage) {
+        if self.page_links.is_none() {
+            return;
+        }
+        let drawn = self.links_of(rendered).await;
+        let Some(links) = self.page_links.as_mut() else {
+            return;
+        };
+        let known: std::collections::HashSet<String> = links.links.iter().cloned().collect();
+        links
+            .links
+            .extend(drawn.links.into_iter().filter(|link| !known.contains(link)));
+        links.nofollow |= drawn.nofollow;
     }
 
     /// Offers the links of the page just read to the crawl.

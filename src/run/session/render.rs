@@ -24,13 +24,13 @@ pub(super) struct SecondChance {
 impl Run<'_> {
     /// Renders `page` when the request's mode and the rules say so; the page to read comes back
     /// (the rendered DOM, or the fetched HTML when not rendered or the render failed), with its
-    /// second chance when it was read from its HTML under `render: auto`. An error only for
-    /// `render: always` without a browser.
+    /// second chance when it was read from its HTML under `render: auto`, and whether it was
+    /// rendered. An error only for `render: always` without a browser.
     pub(super) async fn render_if_needed(
         &mut self,
         url: &str,
         page: FetchedPage,
-    ) -> Result<(FetchedPage, Option<SecondChance>), ErrorData> {
+    ) -> Result<(FetchedPage, Option<SecondChance>, bool), ErrorData> {
         let mode = self.request.render;
         let host = page.final_url.host_str().unwrap_or("").to_owned();
         // A large page's parse must not hold the run's thread (the next URLs' fetches run there).
@@ -90,11 +90,11 @@ impl Run<'_> {
                         page: page.clone(),
                         evidence: decision.evidence,
                     });
-            return Ok((page, second_chance));
+            return Ok((page, second_chance, false));
         }
         self.render_decided(url, page, mode, details)
             .await
-            .map(|(page, _)| (page, None))
+            .map(|(page, rendered)| (page, None, rendered))
     }
 
     /// After the planned tools found nothing on a page read from its HTML: the rules asked
