@@ -3,7 +3,7 @@
 
     cargo run --release --example eval_content -- ../shared/corpora --blocks /tmp/blocks.jsonl
     python3 eval/fit_content_blocks.py /tmp/blocks.jsonl [--write eval/content_blocks.json]
-        [--ablate] [--features a,b,c] [--drop a,b]
+        [--ablate] [--features a,b,c] [--drop a,b] [--l2 1.0] [--held-out]
 
 Each line of the input is one page (WCXB dev or Readability's test pages): its fold, its
 labelled text, what `extract.main_content` answers today, and every leaf block of its prose
@@ -34,7 +34,7 @@ import numpy as np
 TUNING = [0, 1, 2]
 HELD_OUT = [3, 4]
 WORD = re.compile(r"\w+")
-THRESHOLDS = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]
+THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]
 
 
 def tokens(text):
@@ -100,8 +100,12 @@ def load(path):
     return names, pages
 
 
-def fit(pages, columns, l2=1.0, steps=25):
+L2 = float(sys.argv[sys.argv.index("--l2") + 1]) if "--l2" in sys.argv else 1.0
+
+
+def fit(pages, columns, l2=None, steps=25):
     """Weighted L2 logistic regression by Newton's method; returns (mean, sd, weights, bias)."""
+    l2 = L2 if l2 is None else l2
     x = np.vstack([p["x"][:, columns] for p in pages if len(p["y"])])
     y = np.concatenate([p["y"] for p in pages if len(p["y"])])
     w = np.concatenate([p["w"] for p in pages if len(p["y"])])
@@ -177,9 +181,9 @@ def cv_mean(pages, columns, threshold):
 
 def fmt(s):
     return (
-        f"{s['pages']:4} pages  F1 {s['f1_before']:.3f} -> {s['f1']:.3f}   articles F1 "
-        f"{s['article_f1_before']:.3f} -> {s['article_f1']:.3f} (P {s['article_p_before']:.3f} -> "
-        f"{s['article_p']:.3f}, R {s['article_r_before']:.3f} -> {s['article_r']:.3f})"
+        f"{s['pages']:4} pages  F1 {s['f1_before']:.4f} -> {s['f1']:.4f}   articles F1 "
+        f"{s['article_f1_before']:.4f} -> {s['article_f1']:.4f} (P {s['article_p_before']:.4f} -> "
+        f"{s['article_p']:.4f}, R {s['article_r_before']:.4f} -> {s['article_r']:.4f})"
     )
 
 
@@ -194,7 +198,7 @@ def main():
     tuning = [p for p in pages if p["fold"] in TUNING]
     blocks = sum(len(p["y"]) for p in tuning)
     kept = sum(p["y"].sum() for p in tuning)
-    print(f"{len(tuning)} tuning pages, {blocks} blocks scored, {kept / max(blocks, 1):.3f} of them the article's")
+    print(f"{len(tuning)} tuning pages, {blocks} blocks scored, {kept / max(blocks, 1):.4f} of them the article's")
 
     # The threshold, chosen on the unseen folds of the cross-validation.
     probs = cross_validate(pages, columns)
@@ -213,7 +217,7 @@ def main():
     for kind in kinds:
         of_kind = [p for p in tuning if p["kind"] == kind]
         s = summary(of_kind, probs, threshold)
-        print(f"    {kind:<14} {s['pages']:4} pages  {s['f1_before']:.3f} -> {s['f1']:.3f}")
+        print(f"    {kind:<14} {s['pages']:4} pages  {s['f1_before']:.4f} -> {s['f1']:.4f}")
 
     model = fit(tuning, columns)
     fitted = {p["id"]: predict(p, columns, model) for p in pages}
@@ -224,11 +228,11 @@ def main():
         print("  held-out folds 3-4: " + fmt(summary(held, fitted, threshold)))
     readability = [p for p in pages if p["fold"] is None]
     s = summary(readability, fitted, threshold)
-    print(f"  Readability: {s['pages']} pages  F1 {s['f1_before']:.3f} -> {s['f1']:.3f}")
+    print(f"  Readability: {s['pages']} pages  F1 {s['f1_before']:.4f} -> {s['f1']:.4f}")
     mean, sd, weights, bias = model
     print("weights (on standardised features):")
     for c, wt, m, d in zip(columns, weights, mean, sd):
-        print(f"  {names[c]:20} {wt:+.3f}   (mean {m:.3f}, sd {d:.3f})")
+        print(f"  {names[c]:20} {wt:+.3f}   (mean {m:.4f}, sd {d:.4f})")
     print(f"  {'bias':20} {bias:+.3f}")
 
     if "--ablate" in args:

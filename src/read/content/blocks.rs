@@ -77,11 +77,29 @@ pub enum Feature {
     SiblingSimilarity,
     /// Share of link text in the block's parent.
     ParentLinkShare,
+    /// ln of the block's length over the median block's length in the container.
+    RelativeLength,
+    /// Share of the block's words that start with a capital (names, labels, titles).
+    CapitalizedShare,
+    /// The block starts after the container's last long paragraph ends (the tail).
+    AfterBody,
+    /// The block ends before the container's first long paragraph starts (the head).
+    BeforeBody,
+    /// The text says what furniture says (`share`, `subscribe`, `photo`, `credit`,
+    /// `advertisement`, `read more`, …; see [`FURNITURE_PHRASES`]).
+    FurniturePhrase,
+    /// ln(1 + characters) of the block before it (0 for the first).
+    PreviousLogChars,
+    /// ln(1 + characters) of the block after it (0 for the last).
+    NextLogChars,
+    /// How many of its two neighbours end as a sentence does (0, 0.5 or 1): a block between
+    /// sentences of prose is read with them.
+    NeighboursEndSentence,
 }
 
 impl Feature {
     /// Every feature, in vector order.
-    pub const ALL: [Feature; 24] = [
+    pub const ALL: [Feature; 32] = [
         Feature::LogChars,
         Feature::LinkShare,
         Feature::PunctuationShare,
@@ -106,6 +124,14 @@ impl Feature {
         Feature::LogDepth,
         Feature::SiblingSimilarity,
         Feature::ParentLinkShare,
+        Feature::RelativeLength,
+        Feature::CapitalizedShare,
+        Feature::AfterBody,
+        Feature::BeforeBody,
+        Feature::FurniturePhrase,
+        Feature::PreviousLogChars,
+        Feature::NextLogChars,
+        Feature::NeighboursEndSentence,
     ];
 
     /// The name the fitted table uses.
@@ -135,6 +161,14 @@ impl Feature {
             Feature::LogDepth => "log_depth",
             Feature::SiblingSimilarity => "sibling_similarity",
             Feature::ParentLinkShare => "parent_link_share",
+            Feature::RelativeLength => "relative_length",
+            Feature::CapitalizedShare => "capitalized_share",
+            Feature::AfterBody => "after_body",
+            Feature::BeforeBody => "before_body",
+            Feature::FurniturePhrase => "furniture_phrase",
+            Feature::PreviousLogChars => "previous_log_chars",
+            Feature::NextLogChars => "next_log_chars",
+            Feature::NeighboursEndSentence => "neighbours_end_sentence",
         }
     }
 }
@@ -208,6 +242,29 @@ const CLASS_WORDS: &[(Feature, &[&str])] = &[
         ],
     ),
 ];
+
+/// Words and phrases furniture is worded with, lower case, matched at word starts.
+const FURNITURE_PHRASES: &[&str] = &[
+    "share",
+    "subscribe",
+    "newsletter",
+    "sign up",
+    "follow us",
+    "photo",
+    "image",
+    "credit",
+    "getty",
+    "advertisement",
+    "sponsored",
+    "read more",
+    "related",
+    "comments",
+    "affiliate",
+    "click here",
+];
+
+/// A long paragraph: the body of the article lies between the first and the last.
+const BODY_PARAGRAPH_CHARS: usize = 120;
 
 /// One leaf block of the container, measured and scored.
 #[derive(Debug, Clone)]
@@ -368,6 +425,8 @@ pub(crate) fn score_blocks(
                             if block.chars == 0 {
                                 block.start = offset;
                             }
+                            // Table cells and inline elements side by side are words apart.
+                            block.text.push(' ');
                             block.text.push_str(text);
                             block.chars += n;
                             if in_link {
@@ -414,9 +473,18 @@ pub(crate) fn score_blocks(
     }
     let total = offset.max(1) as f64;
     let model = model();
+    let mut lengths: Vec<usize> = leaves.iter().map(|l| l.chars).collect();
+    lengths.sort_unstable();
+    let median = lengths.get(lengths.len() / 2).copied().unwrap_or(1).max(1) as f64;
+    let long = || leaves.iter().filter(|l| l.chars >= BODY_PARAGRAPH_CHARS);
+    let body_start = long().map(|l| l.start).next();
+    let body_end = long().map(|l| l.start + l.chars).last();
+    let ends_sentence: Vec<bool> = leaves.iter().map(|l| ends_as_sentence(&l.text)).collect();
+    let log_chars: Vec<f64> = leaves.iter().map(|l| (l.chars as f64).ln_1p()).collect();
     leaves
         .into_iter()
-        .filter_map(|leaf| {
+        .enumerate()
+        .filter_map(|(i, leaf)| {
             let node = root.tree().get(leaf.id)?;
             let el = ElementRef::wrap(node)?;
             let chars = leaf.chars as f64;
@@ -438,14 +506,20 @@ pub(crate) fn score_blocks(
             set(Feature::PunctuationShare, punctuation as f64 / chars);
             let digits = leaf.text.chars().filter(char::is_ascii_digit).count();
             set(Feature::DigitShare, digits as f64 / chars);
-            let last = leaf.text.trim_end().chars().last();
+            set(Feature::EndsSentence, flag(ends_sentence[i]));
+            let before = i.checked_sub(1);
+            let after = Some(i + 1).filter(|&n| n < log_chars.len());
             set(
-                Feature::EndsSentence,
-                flag(matches!(
-                    last,
-                    Some('.' | '!' | '?' | '"' | '”' | '’' | ')' | ':')
-                )),
+                Feature::PreviousLogChars,
+                before.map_or(0.0, |n| log_chars[n]),
             );
+            set(Feature::NextLogChars, after.map_or(0.0, |n| log_chars[n]));
+            let neighbours = [before, after]
+                .iter()
+                .flatten()
+                .filter(|&&n| ends_sentence[n])
+                .count();
+            set(Feature::NeighboursEndSentence, neighbours as f64 / 2.0);
             let name = el.value().name();
             set(
                 Feature::Heading,
@@ -481,6 +555,25 @@ pub(crate) fn score_blocks(
                 .filter(|s| s.text > 0)
                 .map_or(0.0, |s| s.link as f64 / s.text as f64);
             set(Feature::ParentLinkShare, parent_links);
+            set(Feature::RelativeLength, (chars / median).ln());
+            let words: Vec<&str> = leaf.text.split_whitespace().collect();
+            let capitalized = words
+                .iter()
+                .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+                .count();
+            set(
+                Feature::CapitalizedShare,
+                capitalized as f64 / words.len().max(1) as f64,
+            );
+            set(
+                Feature::AfterBody,
+                flag(body_end.is_some_and(|end| leaf.start >= end)),
+            );
+            set(
+                Feature::BeforeBody,
+                flag(body_start.is_some_and(|start| leaf.start + leaf.chars <= start)),
+            );
+            set(Feature::FurniturePhrase, flag(says_furniture(&leaf.text)));
             let score = model.score(&f);
             Some(Block {
                 id: leaf.id,
@@ -490,6 +583,27 @@ pub(crate) fn score_blocks(
             })
         })
         .collect()
+}
+
+/// Whether the text ends as a sentence does.
+fn ends_as_sentence(text: &str) -> bool {
+    matches!(
+        text.trim_end().chars().last(),
+        Some('.' | '!' | '?' | '"' | '”' | '’' | ')' | ':')
+    )
+}
+
+/// Whether a furniture phrase opens a word of the text.
+fn says_furniture(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    FURNITURE_PHRASES.iter().any(|phrase| {
+        lower.match_indices(phrase).any(|(at, _)| {
+            lower[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+        })
+    })
 }
 
 fn flag(on: bool) -> f64 {
