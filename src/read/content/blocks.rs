@@ -263,6 +263,11 @@ const FURNITURE_PHRASES: &[&str] = &[
     "click here",
 ];
 
+/// How many levels above a block its furniture name or figure is looked for: a caption's or
+/// share box's name sits on it or a few wrappers up, and a bound keeps a page nested
+/// thousands of levels deep linear.
+const MAX_ANCESTORS: usize = 12;
+
 /// A long paragraph: the body of the article lies between the first and the last.
 const BODY_PARAGRAPH_CHARS: usize = 120;
 
@@ -383,6 +388,10 @@ pub(crate) fn score_blocks(
     let mut stack: Vec<Frame> = Vec::new();
     let mut skipping: Option<NodeId> = None;
     let mut offset = 0usize;
+    // Open `<a>` elements: text inside one is link text.
+    let mut links_open = 0usize;
+    // Where the open block elements are in `stack`: text joins the innermost.
+    let mut open_blocks: Vec<usize> = Vec::new();
     let mut ticker = crate::page::interrupt::Ticker::default();
     for edge in root.traverse() {
         if ticker.stop() {
@@ -404,9 +413,16 @@ pub(crate) fn score_blocks(
                             skipping = Some(node.id());
                             continue;
                         }
+                        if el.name() == "a" {
+                            links_open += 1;
+                        }
+                        let block = node.id() == root.id() || is_text_block(el.name());
+                        if block {
+                            open_blocks.push(stack.len());
+                        }
                         stack.push(Frame {
                             id: node.id(),
-                            block: node.id() == root.id() || is_text_block(el.name()),
+                            block,
                             link: el.name() == "a",
                             text: String::new(),
                             chars: 0,
@@ -420,8 +436,8 @@ pub(crate) fn score_blocks(
                         if n == 0 {
                             continue;
                         }
-                        let in_link = stack.iter().any(|f| f.link);
-                        if let Some(block) = stack.iter_mut().rev().find(|f| f.block) {
+                        let in_link = links_open > 0;
+                        if let Some(block) = open_blocks.last().and_then(|&i| stack.get_mut(i)) {
                             if block.chars == 0 {
                                 block.start = offset;
                             }
@@ -449,6 +465,12 @@ pub(crate) fn score_blocks(
                 let Some(frame) = stack.pop() else {
                     continue;
                 };
+                if frame.link {
+                    links_open = links_open.saturating_sub(1);
+                }
+                if frame.block {
+                    open_blocks.pop();
+                }
                 if !frame.block || frame.id == root.id() {
                     continue;
                 }
@@ -465,7 +487,8 @@ pub(crate) fn score_blocks(
                         depth: stack.len(),
                     });
                 }
-                if has_text && let Some(parent) = stack.iter_mut().rev().find(|f| f.block) {
+                if has_text && let Some(parent) = open_blocks.last().and_then(|&i| stack.get_mut(i))
+                {
                     parent.nested_text = true;
                 }
             }
@@ -481,6 +504,7 @@ pub(crate) fn score_blocks(
     let body_end = long().map(|l| l.start + l.chars).last();
     let ends_sentence: Vec<bool> = leaves.iter().map(|l| ends_as_sentence(&l.text)).collect();
     let log_chars: Vec<f64> = leaves.iter().map(|l| (l.chars as f64).ln_1p()).collect();
+    let mut siblings = SiblingShapes::default();
     leaves
         .into_iter()
         .enumerate()
@@ -528,15 +552,8 @@ pub(crate) fn score_blocks(
             set(Feature::ListItem, flag(matches!(name, "li" | "dt" | "dd")));
             set(Feature::TableRow, flag(name == "tr"));
             set(Feature::Paragraph, flag(name == "p"));
-            let inside = |tags: &[&str]| {
-                std::iter::once(el)
-                    .chain(
-                        el.ancestors()
-                            .take_while(|a| a.id() != root.id())
-                            .filter_map(ElementRef::wrap),
-                    )
-                    .any(|a| tags.contains(&a.value().name()))
-            };
+            let inside =
+                |tags: &[&str]| near_ancestors(el, root).any(|a| tags.contains(&a.value().name()));
             set(
                 Feature::InFigure,
                 flag(inside(&["figure", "figcaption", "caption"])),
@@ -548,7 +565,10 @@ pub(crate) fn score_blocks(
             set(Feature::Position, position);
             set(Feature::EdgeDistance, position.min(1.0 - end).max(0.0));
             set(Feature::LogDepth, (leaf.depth as f64).ln_1p());
-            set(Feature::SiblingSimilarity, sibling_similarity(el));
+            set(
+                Feature::SiblingSimilarity,
+                sibling_similarity(el, &mut siblings),
+            );
             let parent_links = el
                 .parent()
                 .and_then(|p| stats.get(&p.id()))
@@ -610,16 +630,25 @@ fn flag(on: bool) -> f64 {
     if on { 1.0 } else { 0.0 }
 }
 
+/// The element and its ancestors below `root`, at most [`MAX_ANCESTORS`] levels up.
+fn near_ancestors<'a>(
+    el: ElementRef<'a>,
+    root: ElementRef<'a>,
+) -> impl Iterator<Item = ElementRef<'a>> {
+    let root = root.id();
+    std::iter::once(el).chain(
+        el.ancestors()
+            .take(MAX_ANCESTORS)
+            .take_while(move |a| a.id() != root)
+            .filter_map(ElementRef::wrap),
+    )
+}
+
 /// Which [`CLASS_WORDS`] features the block's or its ancestors' (below `root`) classes and
 /// ids name.
 fn class_words(el: ElementRef<'_>, root: ElementRef<'_>) -> Vec<(Feature, bool)> {
     let mut found: Vec<(Feature, bool)> = CLASS_WORDS.iter().map(|(f, _)| (*f, false)).collect();
-    let chain = std::iter::once(el).chain(
-        el.ancestors()
-            .take_while(|a| a.id() != root.id())
-            .filter_map(ElementRef::wrap),
-    );
-    for element in chain {
+    for element in near_ancestors(el, root) {
         let value = element.value();
         for name in value.id().into_iter().chain(value.classes()) {
             // A utility class with a variant (`md:flex`) styles, it does not name.
@@ -643,24 +672,34 @@ fn class_words(el: ElementRef<'_>, root: ElementRef<'_>) -> Vec<(Feature, bool)>
     found
 }
 
+/// Per parent, how many element children it has of each tag and class attribute: counted
+/// once per parent, so a hundred thousand sibling paragraphs cost one pass, not a square.
+#[derive(Default)]
+struct SiblingShapes<'a> {
+    by_parent: HashMap<NodeId, (usize, HashMap<(&'a str, &'a str), usize>)>,
+}
+
 /// Share of the element's other siblings that have its tag and classes.
-fn sibling_similarity(el: ElementRef<'_>) -> f64 {
+fn sibling_similarity<'a>(el: ElementRef<'a>, shapes: &mut SiblingShapes<'a>) -> f64 {
     let Some(parent) = el.parent() else {
         return 0.0;
     };
-    let name = el.value().name();
-    let class = el.value().attr("class").unwrap_or("");
-    let mut others = 0usize;
-    let mut alike = 0usize;
-    for sibling in parent.children().filter_map(ElementRef::wrap) {
-        if sibling.id() == el.id() {
-            continue;
+    let shape = |e: ElementRef<'a>| (e.value().name(), e.value().attr("class").unwrap_or(""));
+    let (children, counts) = shapes.by_parent.entry(parent.id()).or_insert_with(|| {
+        let mut counts = HashMap::new();
+        let mut children = 0;
+        for sibling in parent.children().filter_map(ElementRef::wrap) {
+            children += 1;
+            *counts.entry(shape(sibling)).or_insert(0) += 1;
         }
-        others += 1;
-        if sibling.value().name() == name && sibling.value().attr("class").unwrap_or("") == class {
-            alike += 1;
-        }
-    }
+        (children, counts)
+    });
+    let others = children.saturating_sub(1);
+    let alike = counts
+        .get(&shape(el))
+        .copied()
+        .unwrap_or(1)
+        .saturating_sub(1);
     if others == 0 {
         0.0
     } else {

@@ -51,7 +51,8 @@ pub struct Evidence {
     pub container: String,
     /// Its score: characters of text, link text discounted.
     pub score: usize,
-    /// The strongest container passed over, when there was one.
+    /// The strongest rival container passed over on the way down (the second-best sibling
+    /// of an element the choice descended into), when there was one.
     pub runner_up: Option<Candidate>,
     /// Blocks of a prose container scored by the fitted block model (0 when the container
     /// is not prose, where every block is kept).

@@ -48,8 +48,8 @@ pub(crate) struct Choice<'a> {
     pub root: ElementRef<'a>,
     /// Its score: its text with link text discounted ([`Stats::good`]).
     pub score: usize,
-    /// The strongest element passed over on the way down (a sibling of an element descended
-    /// into, or the best child where descent stopped), with its score.
+    /// The strongest rival passed over on the way down (the second-best sibling of an element
+    /// descended into), with its score.
     pub runner_up: Option<(ElementRef<'a>, usize)>,
     /// Elements inside it to skip (chrome-named blocks, link lists, low-scored blocks).
     pub skip: HashSet<NodeId>,
@@ -131,11 +131,8 @@ pub(crate) fn choose(document: &Html, article: bool) -> Choice<'_> {
                 }
                 root = child;
             }
-            Some(child) => {
-                keep_best(&mut runner_up, child, good(child));
-                break;
-            }
-            None => break,
+            // Its children are parts of the winner, not rivals of it.
+            _ => break,
         }
     }
     prune_link_blocks(root, &stats, &mut skip);
