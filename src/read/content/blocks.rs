@@ -501,7 +501,7 @@ pub(crate) fn score_blocks(
     let median = lengths.get(lengths.len() / 2).copied().unwrap_or(1).max(1) as f64;
     let long = || leaves.iter().filter(|l| l.chars >= BODY_PARAGRAPH_CHARS);
     let body_start = long().map(|l| l.start).next();
-    let body_end = long().map(|l| l.start + l.chars).last();
+    let body_end = long().map(|l| l.start + l.chars).next_back();
     let ends_sentence: Vec<bool> = leaves.iter().map(|l| ends_as_sentence(&l.text)).collect();
     let log_chars: Vec<f64> = leaves.iter().map(|l| (l.chars as f64).ln_1p()).collect();
     let mut siblings = SiblingShapes::default();
@@ -676,8 +676,11 @@ fn class_words(el: ElementRef<'_>, root: ElementRef<'_>) -> Vec<(Feature, bool)>
 /// once per parent, so a hundred thousand sibling paragraphs cost one pass, not a square.
 #[derive(Default)]
 struct SiblingShapes<'a> {
-    by_parent: HashMap<NodeId, (usize, HashMap<(&'a str, &'a str), usize>)>,
+    by_parent: HashMap<NodeId, ParentShapes<'a>>,
 }
+
+/// A parent's element children: how many, and how many of each (tag, class attribute).
+type ParentShapes<'a> = (usize, HashMap<(&'a str, &'a str), usize>);
 
 /// Share of the element's other siblings that have its tag and classes.
 fn sibling_similarity<'a>(el: ElementRef<'a>, shapes: &mut SiblingShapes<'a>) -> f64 {
