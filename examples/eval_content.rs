@@ -26,6 +26,11 @@
 //! readability         0.720    0.379    0.354    0.252    0.231    0.231    0.485    0.379    0.845        0     5.7
 //! ```
 //!
+//! `--folds tuning` scores WCXB's folds 0–2 (by site: `wcxb::site_fold`), on which the
+//! fitted block score is fitted, and `--folds held-out` the folds 3–4 nobody tunes on (see
+//! docs/evaluation.md); `--fold K` one fold. `--blocks FILE` writes every page's scored blocks
+//! for `eval/fit_content_blocks.py`.
+//!
 //! `--split even` scores the tuning half of WCXB (even page ids), `--split odd` the held-out
 //! half; a change should help both. The `ours` line by half:
 //!
@@ -75,6 +80,8 @@ const TYPES: &[&str] = &[
 struct Sample {
     id: String,
     kind: String,
+    /// The WCXB fold (by site, see `wcxb::site_fold`); None for Readability's pages.
+    fold: Option<u64>,
     url: String,
     html: String,
     truth: String,
@@ -93,13 +100,17 @@ fn main() {
     let per_page = args.iter().any(|a| a == "--per-page");
     // Tuning happens on even page ids; odd ids are held out to catch overfitting.
     let split = flag_value(&args, "--split");
+    // Folds by site (issue #32): `--folds tuning` (0,1,2) or `--folds held-out` (3,4), a list
+    // (`--folds 0,2`), or one fold (`--fold 3`).
+    let folds = flag_value(&args, "--folds").or_else(|| flag_value(&args, "--fold"));
     let dump = flag_value(&args, "--dump").map(PathBuf::from);
 
     let wcxb: Vec<Sample> = wcxb::load(&root.join("wcxb-dev"))
         .into_iter()
-        .filter(|page| page.in_split(split))
+        .filter(|page| page.in_split(split) && page.in_folds(folds))
         .map(|page| Sample {
             truth: page.truth_str("main_content").to_owned(),
+            fold: Some(page.fold()),
             id: page.id,
             kind: page.kind,
             url: page.url,
@@ -112,6 +123,10 @@ fn main() {
         wcxb.len(),
         readability.len()
     );
+    if let Some(path) = flag_value(&args, "--blocks") {
+        write_blocks(Path::new(path), &wcxb, &readability);
+        return;
+    }
     if let Some(id) = flag_value(&args, "--show") {
         // Debugging aid: one page's extraction next to its ground truth.
         for sample in wcxb.iter().chain(&readability).filter(|s| s.id == id) {
@@ -226,6 +241,38 @@ impl Tally {
     }
 }
 
+/// Writes every page's scored blocks (`content::block_samples`) as JSON lines for
+/// `eval/fit_content_blocks.py`: the page, its type, fold (null for Readability's pages), its
+/// truth, and each block's text and features.
+fn write_blocks(path: &Path, wcxb: &[Sample], readability: &[Sample]) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let names: Vec<&str> = scrape_agent::read::content::Feature::ALL
+        .iter()
+        .map(|f| f.name())
+        .collect();
+    writeln!(out, "{}", serde_json::json!({ "features": names })).unwrap();
+    for sample in wcxb.iter().chain(readability) {
+        let Some(page) = url::Url::parse(&sample.url)
+            .ok()
+            .map(|u| Page::parse(u, &sample.html))
+        else {
+            continue;
+        };
+        let blocks = scrape_agent::read::content::block_samples(&page);
+        let text = scrape_agent::read::content::main_content(&page).text;
+        let row = serde_json::json!({
+            "page": sample.id,
+            "kind": sample.kind,
+            "fold": sample.fold,
+            "truth": sample.truth,
+            "text": text,
+            "blocks": blocks,
+        });
+        writeln!(out, "{row}").unwrap();
+    }
+}
+
 /// Debugging aid: writes `ID.NAME.txt` and `ID.truth.txt` for comparing outside the tool.
 fn write_dump(dir: &Path, name: &str, sample: &Sample, text: &str) {
     std::fs::create_dir_all(dir).unwrap();
@@ -334,6 +381,7 @@ fn load_readability(dir: &Path) -> Vec<Sample> {
         out.push(Sample {
             id: entry.file_name().to_string_lossy().into_owned(),
             kind: "readability".into(),
+            fold: None,
             // The URL the Readability test suite uses for every page.
             url: "http://fakehost/test/page.html".into(),
             html: wcxb::decode(&source),

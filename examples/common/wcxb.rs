@@ -12,6 +12,8 @@ pub struct Page {
     pub id: String,
     /// The page type (`article`, `product`, …).
     pub kind: String,
+    /// The site the page comes from (`metadata.json`'s `domain`).
+    pub domain: String,
     /// The page's URL (a placeholder when the truth names none).
     pub url: String,
     /// The page, decoded.
@@ -42,6 +44,65 @@ impl Page {
     }
 }
 
+/// Folds of the split by site, for fitting and checking readers (issue #32): one site's
+/// pages are always in one fold, so a fold's figure says how a reader does on sites it was
+/// not fitted or tuned on.
+pub const FOLDS: u64 = 5;
+/// The folds readers are fitted and tuned on (cross-validated among themselves); chosen
+/// before any figure was looked at.
+pub const TUNING_FOLDS: &[u64] = &[0, 1, 2];
+/// The folds held out: scored, never looked at page by page.
+pub const HELD_OUT_FOLDS: &[u64] = &[3, 4];
+
+impl Page {
+    /// This page's fold: [`site_fold`] of its domain.
+    pub fn fold(&self) -> u64 {
+        site_fold(&self.domain)
+    }
+
+    /// Whether the page is in the folds `folds` names: a fold number, a comma-separated list
+    /// (`0,1,2`), `tuning`, `held-out`, or `all` (None too).
+    pub fn in_folds(&self, folds: Option<&str>) -> bool {
+        let fold = self.fold();
+        match folds {
+            None | Some("all") => true,
+            Some("tuning") => TUNING_FOLDS.contains(&fold),
+            Some("held-out") => HELD_OUT_FOLDS.contains(&fold),
+            Some(list) => list.split(',').any(|k| {
+                k.trim().parse::<u64>().unwrap_or_else(|_| {
+                    panic!(
+                        "--folds takes fold numbers (0,1,2), tuning, held-out or all, not {list}"
+                    )
+                }) == fold
+            }),
+        }
+    }
+}
+
+/// The site of a host name: its last two labels, three under a country's second-level
+/// domain (`bbc.co.uk`), so `blog.example.com` and `www.example.com` are one site.
+pub fn site(domain: &str) -> String {
+    let lower = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    let labels: Vec<&str> = lower.split('.').collect();
+    let country_second_level = labels.len() >= 3
+        && labels[labels.len() - 1].len() == 2
+        && ["co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"]
+            .contains(&labels[labels.len() - 2]);
+    let keep = if country_second_level { 3 } else { 2 };
+    labels[labels.len().saturating_sub(keep)..].join(".")
+}
+
+/// The fold of a domain: FNV-1a (64 bits) of its [`site`], modulo [`FOLDS`]. Deterministic
+/// and written down, so `eval/fit_content_blocks.py` computes the same folds.
+pub fn site_fold(domain: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in site(domain).bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash % FOLDS
+}
+
 /// Every page of the split in `dir`, by id.
 pub fn load(dir: &Path) -> Vec<Page> {
     let meta: serde_json::Value =
@@ -62,6 +123,7 @@ pub fn load(dir: &Path) -> Vec<Page> {
         out.push(Page {
             id: id.clone(),
             kind: info["page_type"].as_str().unwrap_or("other").to_owned(),
+            domain: info["domain"].as_str().unwrap_or("").to_owned(),
             url: truth["url"]
                 .as_str()
                 .filter(|u| url::Url::parse(u).is_ok())

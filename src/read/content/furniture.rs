@@ -104,12 +104,7 @@ pub(crate) fn skip_furniture(
     skip: &mut HashSet<NodeId>,
 ) {
     skip_entry_forms(root, stats, skip);
-    // Listings and forums are made of short dated entries: only an article's prose has
-    // furniture around it.
-    let is_prose = stats
-        .get(&root.id())
-        .is_some_and(|s| s.text > 0 && (s.link as f64) < MAX_PROSE_LINK_SHARE * s.text as f64);
-    if is_prose {
+    if is_prose(root, stats) {
         if let Some(headline) = headline
             && headline.ancestors().any(|a| a.id() == root.id())
         {
@@ -120,6 +115,14 @@ pub(crate) fn skip_furniture(
         skip_contents_and_placeholders(root, stats, skip);
         skip_author_boxes(root, stats, skip);
     }
+}
+
+/// Whether a container is prose (little of its text in links). Listings and forums are made
+/// of short dated entries: only an article's prose has furniture around it.
+pub(crate) fn is_prose(root: ElementRef<'_>, stats: &HashMap<NodeId, Stats>) -> bool {
+    stats
+        .get(&root.id())
+        .is_some_and(|s| s.text > 0 && (s.link as f64) < MAX_PROSE_LINK_SHARE * s.text as f64)
 }
 
 /// Forms with a field to type in (newsletter sign-ups, contact and comment forms, search

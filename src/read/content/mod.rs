@@ -4,6 +4,7 @@
 //! element pick the content container (see `select`), boilerplate inside it is skipped
 //! while rendering (see `render`), metadata comes from JSON-LD, `<meta>` and the page.
 
+mod blocks;
 mod furniture;
 mod render;
 mod select;
@@ -38,6 +39,72 @@ pub struct MainContent {
     pub text: String,
     /// The main content as Markdown.
     pub markdown: String,
+    /// Why this content: the container that won, its score, the runner-up, and the blocks
+    /// the fitted block score left out.
+    pub evidence: Evidence,
+}
+
+/// How the main content was chosen.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Evidence {
+    /// The container that won, as a short selector (`article.post`).
+    pub container: String,
+    /// Its score: characters of text, link text discounted.
+    pub score: usize,
+    /// The strongest rival container passed over on the way down (the second-best sibling
+    /// of an element the choice descended into), when there was one.
+    pub runner_up: Option<Candidate>,
+    /// Blocks of a prose container scored by the fitted block model (0 when the container
+    /// is not prose, where every block is kept).
+    pub blocks_scored: usize,
+    /// The blocks the fitted score left out, lowest score first (at most
+    /// [`MAX_DROPPED_SHOWN`]).
+    pub blocks_dropped: Vec<DroppedBlock>,
+    /// How many blocks it left out in all.
+    pub blocks_dropped_total: usize,
+}
+
+/// A container that competed for the main content.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    /// A short selector for it.
+    pub container: String,
+    /// Its score, as [`Evidence::score`].
+    pub score: usize,
+}
+
+pub use blocks::{DroppedBlock, Feature};
+
+/// Dropped blocks shown in the evidence.
+pub const MAX_DROPPED_SHOWN: usize = 5;
+/// Characters of a dropped block's text shown in the evidence.
+const DROPPED_TEXT_CHARS: usize = 80;
+
+/// One leaf block of a prose container as the fitted block score sees it, for fitting that
+/// score (`examples/eval_content.rs --blocks`).
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockSample {
+    /// The block's text.
+    pub text: String,
+    /// Its features, in [`Feature::ALL`] order.
+    pub features: Vec<f64>,
+    /// The score the compiled-in table gives it.
+    pub score: f64,
+}
+
+/// Every leaf block of the page's content container that the fitted block score judges,
+/// with its features, in page order (empty when the container is not prose).
+pub fn block_samples(page: &Page) -> Vec<BlockSample> {
+    let meta = crate::read::metadata::read(page);
+    select::choose(&page.document, meta.is_article)
+        .blocks
+        .into_iter()
+        .map(|b| BlockSample {
+            text: b.text,
+            features: b.features.to_vec(),
+            score: b.score,
+        })
+        .collect()
 }
 
 /// Extracts the main content of a page: the container holding most of its prose, without
@@ -47,7 +114,7 @@ pub struct MainContent {
 /// Markdown opens with the headline as a `#` heading. Text is capped at [`MAX_CHARS`].
 pub fn main_content(page: &Page) -> MainContent {
     let meta = crate::read::metadata::read(page);
-    let (text, markdown) = body_of(page, meta.is_article);
+    let (text, markdown, evidence) = body_of(page, meta.is_article);
     let excerpt = meta.description.clone().or_else(|| first_paragraph(&text));
     // The body leaves the headline out; the Markdown opens with it as its one `#` heading.
     let markdown = match meta.title_text() {
@@ -63,14 +130,43 @@ pub fn main_content(page: &Page) -> MainContent {
         site_name: meta.site_name,
         text: cut_chars(text, MAX_CHARS),
         markdown: cut_chars(markdown, MAX_CHARS),
+        evidence,
     }
 }
 
-fn body_of(page: &Page, article: bool) -> (String, String) {
+fn body_of(page: &Page, article: bool) -> (String, String, Evidence) {
     let choice = select::choose(&page.document, article);
     let text = render::render(page, choice.root, &choice.skip, render::Mode::Text);
     let markdown = render::render(page, choice.root, &choice.skip, render::Mode::Markdown);
-    (text, markdown)
+    (text, markdown, evidence_of(&choice))
+}
+
+fn evidence_of(choice: &select::Choice<'_>) -> Evidence {
+    let threshold = blocks::threshold();
+    let mut dropped: Vec<&blocks::Block> = choice
+        .blocks
+        .iter()
+        .filter(|b| b.score < threshold)
+        .collect();
+    dropped.sort_by(|a, b| a.score.total_cmp(&b.score));
+    Evidence {
+        container: crate::page::dom::simple_selector(choice.root),
+        score: choice.score,
+        runner_up: choice.runner_up.map(|(el, score)| Candidate {
+            container: crate::page::dom::simple_selector(el),
+            score,
+        }),
+        blocks_scored: choice.blocks.len(),
+        blocks_dropped_total: dropped.len(),
+        blocks_dropped: dropped
+            .into_iter()
+            .take(MAX_DROPPED_SHOWN)
+            .map(|b| DroppedBlock {
+                text: crate::page::dom::shorten(&b.text, DROPPED_TEXT_CHARS),
+                score: (b.score * 1000.0).round() / 1000.0,
+            })
+            .collect(),
+    }
 }
 
 /// Converts an element (and its descendants) to Markdown, links and images made absolute

@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use ego_tree::NodeId;
 use scraper::{ElementRef, Html};
 
+use super::blocks::{self, Block};
 use super::stats::{self, Stats};
 use crate::page::chrome;
 use crate::page::interrupt::SelectChecked;
@@ -45,8 +46,16 @@ const POST_MIN_CHARS: usize = 400;
 pub(crate) struct Choice<'a> {
     /// The element holding the main content.
     pub root: ElementRef<'a>,
-    /// Elements inside it to skip (chrome-named blocks, link lists).
+    /// Its score: its text with link text discounted ([`Stats::good`]).
+    pub score: usize,
+    /// The strongest rival passed over on the way down (the second-best sibling of an element
+    /// descended into), with its score.
+    pub runner_up: Option<(ElementRef<'a>, usize)>,
+    /// Elements inside it to skip (chrome-named blocks, link lists, low-scored blocks).
     pub skip: HashSet<NodeId>,
+    /// The leaf blocks of a prose container, scored by the fitted block model (empty when
+    /// the container is not prose).
+    pub blocks: Vec<Block>,
 }
 
 /// Picks the main-content element of a document; `article` when the page declares itself an
@@ -85,6 +94,7 @@ pub(crate) fn choose(document: &Html, article: bool) -> Choice<'_> {
     let total = good(body);
 
     let mut root = body;
+    let mut runner_up: Option<(ElementRef<'_>, usize)> = None;
     let semantic = document
         .select_checked(static_selector!("main, [role=main], article"))
         .filter(|el| !skip.contains(&el.id()))
@@ -106,15 +116,22 @@ pub(crate) fn choose(document: &Html, article: bool) -> Choice<'_> {
             }
             _ => DESCEND_SHARE,
         };
-        let best = root
+        let mut children: Vec<ElementRef<'_>> = root
             .children()
             .filter_map(ElementRef::wrap)
             .filter(|c| stats.contains_key(&c.id()))
-            .max_by_key(|c| good(*c));
+            .collect();
+        // The best child last: the last of equals, the one `max_by_key` picks.
+        children.sort_by_key(|c| good(*c));
+        let best = children.pop();
         match best {
             Some(child) if here > 0 && good(child) as f64 >= share * here as f64 => {
+                if let Some(second) = children.last() {
+                    keep_best(&mut runner_up, *second, good(*second));
+                }
                 root = child;
             }
+            // Its children are parts of the winner, not rivals of it.
             _ => break,
         }
     }
@@ -125,7 +142,33 @@ pub(crate) fn choose(document: &Html, article: bool) -> Choice<'_> {
         &stats,
         &mut skip,
     );
-    Choice { root, skip }
+    // Inside prose, the fitted block score leaves out what the named rules above missed.
+    let blocks = if super::furniture::is_prose(root, &stats) {
+        let blocks = blocks::score_blocks(root, &stats, &skip);
+        let threshold = blocks::threshold();
+        skip.extend(blocks.iter().filter(|b| b.score < threshold).map(|b| b.id));
+        blocks
+    } else {
+        Vec::new()
+    };
+    Choice {
+        root,
+        score: good(root),
+        runner_up,
+        skip,
+        blocks,
+    }
+}
+
+/// Keeps the stronger of the runner-up so far and `el`.
+fn keep_best<'a>(
+    runner_up: &mut Option<(ElementRef<'a>, usize)>,
+    el: ElementRef<'a>,
+    score: usize,
+) {
+    if score > 0 && runner_up.is_none_or(|(_, best)| score > best) {
+        *runner_up = Some((el, score));
+    }
 }
 
 /// Readers' comments under an article or a forum post are not the page's content, however

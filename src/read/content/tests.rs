@@ -310,3 +310,108 @@ fn an_article_descends_to_its_text_past_a_note_beside_it() {
     let other = main_content(&page("https://blog.example/notes", &html("")));
     assert!(other.text.contains("sigma"), "{}", other.text);
 }
+
+#[test]
+fn the_fitted_block_table_names_known_features() {
+    let table: serde_json::Value =
+        serde_json::from_str(include_str!("../../../eval/content_blocks.json")).unwrap();
+    let names = table["features"].as_array().unwrap();
+    for key in ["mean", "sd", "weights"] {
+        assert_eq!(table[key].as_array().unwrap().len(), names.len(), "{key}");
+    }
+    for name in names {
+        let name = name.as_str().unwrap();
+        assert!(
+            Feature::ALL.iter().any(|f| f.name() == name),
+            "the table names {name}, which blocks.rs does not compute"
+        );
+    }
+    let threshold = table["threshold"].as_f64().unwrap();
+    assert!((0.0..1.0).contains(&threshold));
+}
+
+#[test]
+fn evidence_names_the_winning_container_and_the_runner_up() {
+    let prose = "A sentence of the story that goes on long enough to be prose. ".repeat(12);
+    let aside = "A note beside the story, shorter than the story itself. ".repeat(3);
+    let html = format!(
+        r#"<html><body><div class="layout"><div class="story"><p>{prose}</p><p>{prose}</p></div>
+        <div class="notes"><p>{aside}</p></div></div></body></html>"#
+    );
+    let c = main_content(&page("https://news.example/story", &html));
+    assert_eq!(c.evidence.container, "div.story");
+    assert!(c.evidence.score > 1000, "{:?}", c.evidence);
+    let runner_up = c.evidence.runner_up.as_ref().unwrap();
+    assert_eq!(runner_up.container, "div.notes");
+    assert!(runner_up.score < c.evidence.score);
+    // The story is prose: its blocks were scored.
+    assert_eq!(c.evidence.blocks_scored, 2);
+}
+
+#[test]
+fn quotes_lists_tables_code_and_headings_of_the_text_stay() {
+    let prose = |topic: &str| {
+        format!(
+            "<p>{}</p>",
+            format!("The {topic} is described here in a full sentence of the article. ").repeat(4)
+        )
+    };
+    let html = format!(
+        r#"<html><head><meta property="og:type" content="article"></head><body><article>
+        {}<h2>How the harbour wall was built</h2>{}
+        <blockquote><p>We built it twice, and the second time it held.</p></blockquote>{}
+        <ul><li>Granite from the north quarry</li><li>Lime mortar, mixed on site</li></ul>{}
+        <table><tr><th>Year</th><th>Storms</th></tr><tr><td>1987</td><td>4</td></tr></table>{}
+        <pre><code>wall.height = 12</code></pre>{}</article></body></html>"#,
+        prose("harbour"),
+        prose("wall"),
+        prose("quarry"),
+        prose("mortar"),
+        prose("storm"),
+        prose("height"),
+    );
+    let c = main_content(&page("https://news.example/harbour", &html));
+    for kept in [
+        "How the harbour wall was built",
+        "We built it twice, and the second time it held.",
+        "Granite from the north quarry",
+        "Lime mortar, mixed on site",
+        "1987 | 4",
+        "wall.height = 12",
+    ] {
+        assert!(c.text.contains(kept), "{kept} missing from {}", c.text);
+    }
+    assert!(c.evidence.blocks_dropped.is_empty(), "{:?}", c.evidence);
+}
+
+#[test]
+fn block_features_measure_what_they_name() {
+    let prose = "A sentence of the story that goes on long enough to be prose. ".repeat(4);
+    let html = format!(
+        r#"<html><body><article><p>{prose}</p><p>{prose}</p>
+        <ul class="story-teasers"><li>Another Story Title Worth Reading</li></ul>
+        <p>Share this story with a <a href="/send">friend</a></p></article></body></html>"#
+    );
+    let p = page("https://news.example/story", &html);
+    let samples = block_samples(&p);
+    let feature = |text: &str, f: Feature| {
+        let at = Feature::ALL.iter().position(|x| *x == f).unwrap();
+        samples
+            .iter()
+            .find(|s| s.text.contains(text))
+            .unwrap_or_else(|| panic!("no block {text}: {samples:?}"))
+            .features[at]
+    };
+    assert_eq!(feature("Another Story", Feature::LinkShare), 0.0);
+    assert!(feature("Share this", Feature::LinkShare) > 0.2);
+    assert_eq!(feature("Another Story", Feature::ListItem), 1.0);
+    assert_eq!(feature("Another Story", Feature::RelatedWord), 1.0);
+    assert_eq!(feature("Another Story", Feature::CapitalizedShare), 1.0);
+    assert_eq!(feature("Another Story", Feature::AfterBody), 1.0);
+    assert_eq!(feature("Share this", Feature::FurniturePhrase), 1.0);
+    assert_eq!(feature("Share this", Feature::EndsSentence), 0.0);
+    assert_eq!(feature("A sentence", Feature::Paragraph), 1.0);
+    assert_eq!(feature("A sentence", Feature::EndsSentence), 1.0);
+    assert_eq!(feature("A sentence", Feature::RelatedWord), 0.0);
+    assert_eq!(feature("A sentence", Feature::AfterBody), 0.0);
+}
