@@ -809,7 +809,7 @@ fn canonical_name(role: FieldRole, word: &str) -> String {
         "scores" => "score",
         "votes" | "upvotes" => "votes",
         "published" | "posted" | "when" => "date",
-        "user" | "users" | "poster" | "submitter" | "byline" => "author",
+        "user" | "users" | "poster" | "posters" | "submitter" | "submitters" | "byline" => "author",
         "comment" => "comments",
         "point" => "points",
         other => other,

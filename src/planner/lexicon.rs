@@ -298,6 +298,7 @@ pub const ENTRIES: &[Entry] = &[
     fr("ville", "city", Field),
     fr("prix", "prices", Field),
     fr("poids", "weight", Field),
+    fr("du produit", "of the product", Field),
     fr("référence", "sku", Field),
     fr("produits", "products", ListWord),
     fr("les plus chers", "most expensive", Order),

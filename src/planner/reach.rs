@@ -235,7 +235,8 @@ fn field_list(text: &str) -> Vec<String> {
         "more",
         "fields",
     ];
-    text.split([',', '&', '/', '+'])
+    // "how heavy it is (weight)": a word in brackets is a part of its own.
+    text.split([',', '&', '/', '+', '(', ')'])
         .flat_map(|part| part.split(" and "))
         .flat_map(|part| part.split(" plus "))
         .map(|part| {
@@ -259,7 +260,12 @@ fn field_list(text: &str) -> Vec<String> {
                 && f.split_whitespace().count() <= 3
                 && !NOT_FIELDS.contains(&f.to_lowercase().as_str())
         })
-        .collect()
+        .fold(Vec::new(), |mut fields: Vec<String>, field| {
+            if !fields.iter().any(|f| f.eq_ignore_ascii_case(&field)) {
+                fields.push(field);
+            }
+            fields
+        })
 }
 
 #[cfg(test)]
