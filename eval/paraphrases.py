@@ -554,25 +554,31 @@ TASKS = [
 ]
 
 
-def main():
-    assert len(TASKS) >= 40, len(TASKS)
+def wordings(tasks, half_of, file_name):
+    """Writes one eval_planner task per wording (id `para-<half>-<task>-<n>`) to `file_name`
+    beside this script; `half_of(index)` names each task's half."""
     out = []
-    for index, task in enumerate(TASKS):
-        half = "tune" if index % 2 == 0 else "held"
+    for index, task in enumerate(tasks):
+        half = half_of(index)
         assert len(task["wordings"]) >= 8, task["id"]
         for n, wording in enumerate(task["wordings"]):
             out.append({
                 "id": f"para-{half}-{task['id']}-{n}",
-                "intent": f"{half}",
+                "intent": half,
                 "page": task["page"],
                 "instructions": wording,
                 "check": task["check"],
             })
-    path = os.path.join(os.path.dirname(__file__), "paraphrase_tasks.json")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), file_name)
     with open(path, "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)
         f.write("\n")
-    print(f"{len(TASKS)} tasks, {len(out)} wordings → {path}")
+    print(f"{len(tasks)} tasks, {len(out)} wordings → {path}")
+
+
+def main():
+    assert len(TASKS) >= 40, len(TASKS)
+    wordings(TASKS, lambda index: "tune" if index % 2 == 0 else "held", "paraphrase_tasks.json")
 
 
 if __name__ == "__main__":

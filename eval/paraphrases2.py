@@ -10,13 +10,11 @@ for some). All of it is tuning data: the first set's held half stays the only he
 Run: python3 eval/paraphrases2.py → eval/paraphrase_tasks2.json, then
   cargo run --release --example eval_planner -- ../shared/corpora eval/paraphrase_tasks2.json
 """
-import json
-import os
+from paraphrases import DATE, PRICE, TITLE, wordings
 
-TITLE = "title|name|headline|heading"
-PRICE = "price|cost"
+# Authors here are also reporters and posters (two-row lists, front pages).
 AUTHOR = "author|byline|writer|by|reporter|user|posted_by|poster"
-DATE = "date|published_time|publication_date|published|publish_date|published_date|post_date|posting_date"
+
 
 SECTIONS = ["Telescope maps a cold galaxy", "Ancient seeds sprout again",
             "A new state of matter in the lab", "Sleep and memory, measured",
@@ -195,22 +193,7 @@ TASKS = [
 
 
 def main():
-    out = []
-    for task in TASKS:
-        assert len(task["wordings"]) >= 8, task["id"]
-        for n, wording in enumerate(task["wordings"]):
-            out.append({
-                "id": f"para-tune2-{task['id']}-{n}",
-                "intent": "tune2",
-                "page": task["page"],
-                "instructions": wording,
-                "check": task["check"],
-            })
-    path = os.path.join(os.path.dirname(__file__), "paraphrase_tasks2.json")
-    with open(path, "w") as f:
-        json.dump(out, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    print(f"{len(TASKS)} tasks, {len(out)} wordings → {path}")
+    wordings(TASKS, lambda _: "tune2", "paraphrase_tasks2.json")
 
 
 if __name__ == "__main__":

@@ -6,13 +6,11 @@ half does not use. All of it is tuning data.
 Run: python3 eval/paraphrases3.py → eval/paraphrase_tasks3.json, then
   cargo run --release --example eval_planner -- ../shared/corpora eval/paraphrase_tasks3.json
 """
-import json
-import os
+from paraphrases import DATE, PRICE, TITLE, wordings
 
-TITLE = "title|name|headline|heading"
-PRICE = "price|cost"
+# Authors here are also reporters and posters (two-row lists, front pages).
 AUTHOR = "author|byline|writer|by|reporter|user|posted_by|poster"
-DATE = "date|published_time|publication_date|published|publish_date|published_date|post_date|posting_date"
+
 STORIES = [f"Story number {n}" for n in range(1, 5)]
 
 TASKS = [
@@ -128,22 +126,7 @@ TASKS = [
 
 
 def main():
-    out = []
-    for task in TASKS:
-        assert len(task["wordings"]) >= 8, task["id"]
-        for n, wording in enumerate(task["wordings"]):
-            out.append({
-                "id": f"para-tune3-{task['id']}-{n}",
-                "intent": "tune3",
-                "page": task["page"],
-                "instructions": wording,
-                "check": task["check"],
-            })
-    path = os.path.join(os.path.dirname(__file__), "paraphrase_tasks3.json")
-    with open(path, "w") as f:
-        json.dump(out, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    print(f"{len(TASKS)} tasks, {len(out)} wordings → {path}")
+    wordings(TASKS, lambda _: "tune3", "paraphrase_tasks3.json")
 
 
 if __name__ == "__main__":
