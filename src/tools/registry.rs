@@ -305,6 +305,41 @@ pub struct ToolCallResult {
     pub items_on_page: Option<usize>,
 }
 
+impl ToolCallResult {
+    /// The result of `tool` after `duration_ms`: its value or why it failed, with the
+    /// evidence it gave (and the page's item count when the value was cut).
+    pub fn of(
+        tool: &str,
+        outcome: Result<Value, ToolError>,
+        duration_ms: u64,
+        evidence: Option<Value>,
+        items_on_page: Option<usize>,
+    ) -> Self {
+        match outcome {
+            Ok(result) => Self {
+                tool: tool.to_owned(),
+                success: true,
+                items: count_items(&result),
+                result: Some(result),
+                error: None,
+                duration_ms,
+                evidence,
+                items_on_page,
+            },
+            Err(err) => Self {
+                tool: tool.to_owned(),
+                success: false,
+                result: None,
+                error: Some(err.to_string()),
+                duration_ms,
+                items: 0,
+                evidence,
+                items_on_page: None,
+            },
+        }
+    }
+}
+
 /// The list of tools the executor can call.
 #[derive(Debug)]
 pub struct Registry {
@@ -371,28 +406,7 @@ impl Registry {
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let evidence = ws.evidence.take();
         let items_on_page = ws.items_beyond_cap.take();
-        match outcome {
-            Ok(result) => ToolCallResult {
-                tool: call.tool.clone(),
-                success: true,
-                items: count_items(&result),
-                result: Some(result),
-                error: None,
-                duration_ms,
-                evidence,
-                items_on_page,
-            },
-            Err(err) => ToolCallResult {
-                tool: call.tool.clone(),
-                success: false,
-                result: None,
-                error: Some(err.to_string()),
-                duration_ms,
-                items: 0,
-                evidence,
-                items_on_page: None,
-            },
-        }
+        ToolCallResult::of(&call.tool, outcome, duration_ms, evidence, items_on_page)
     }
 
     fn execute_inner(&self, ws: &mut Workspace<'_>, call: &ToolCall) -> Result<Value, ToolError> {

@@ -15,7 +15,6 @@ use crate::events::RenderMode;
 use crate::fetch::FetchedPage;
 use crate::run::page::{PageWorker, has_content};
 use crate::tools::browser::{self as tools, BrowserCall, Done, Shot};
-use crate::tools::registry::count_items;
 use crate::tools::{ToolCall, ToolCallResult, ToolError};
 
 /// The browser side of the current URL.
@@ -62,28 +61,7 @@ impl Run<'_> {
         };
         let have_answer = has_content(&worker.answer().await.unwrap_or_default());
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let result = match outcome {
-            Ok(value) => ToolCallResult {
-                tool: call.tool.clone(),
-                success: true,
-                items: count_items(&value),
-                result: Some(value),
-                error: None,
-                duration_ms,
-                evidence: None,
-                items_on_page: None,
-            },
-            Err(err) => ToolCallResult {
-                tool: call.tool.clone(),
-                success: false,
-                result: None,
-                error: Some(err.to_string()),
-                duration_ms,
-                items: 0,
-                evidence: None,
-                items_on_page: None,
-            },
-        };
+        let result = ToolCallResult::of(&call.tool, outcome, duration_ms, None, None);
         (result, have_answer)
     }
 
