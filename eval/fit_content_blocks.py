@@ -2,7 +2,7 @@
 """Fits the score that keeps or drops the text blocks of an article's container (issue #32).
 
     cargo run --release --example eval_content -- ../shared/corpora --blocks /tmp/blocks.jsonl
-    python3 eval/fit_content_blocks.py /tmp/blocks.jsonl [--write eval/content_blocks.json]
+    python3 eval/fit_content_blocks.py /tmp/blocks.jsonl [--write src/read/content/blocks.json]
         [--ablate] [--features a,b,c] [--drop a,b] [--l2 1.0] [--held-out]
 
 Each line of the input is one page (WCXB dev or Readability's test pages): its fold, its

@@ -98,6 +98,13 @@ pub struct ScrapeBody {
     /// What to answer (default `["markdown"]`).
     #[serde(default)]
     pub formats: Option<Vec<Format>>,
+    /// `markdown` of the main content only (default true); false: of the whole page.
+    #[serde(default)]
+    pub only_main_content: Option<bool>,
+    /// `markdown` of the elements these CSS selectors match (tags, `.class`, `#id`), in page
+    /// order, instead of the main content.
+    #[serde(default)]
+    pub include_tags: Option<Vec<String>>,
 }
 
 /// The answer of `POST /v2/scrape`.
@@ -172,10 +179,31 @@ fn json_instructions(prompt: Option<&str>, schema: Option<&Value>) -> String {
     }
 }
 
-/// The request that answers `markdown`: the page's main content (`extract.main_content`).
-/// `onlyMainContent: false` is read but not honoured: we have no whole-page Markdown (README).
-fn markdown_request(url: &str) -> ScrapeRequest {
-    crate::app::markdown_request(vec![url.to_owned()])
+/// The request that answers `markdown`: the page's main content (`extract.main_content`), or
+/// with `onlyMainContent: false` the whole page and with `includeTags` the elements they
+/// select (`extract.markdown`).
+fn markdown_request(url: &str, body: &ScrapeBody) -> ScrapeRequest {
+    let mut request = crate::app::markdown_request(vec![url.to_owned()]);
+    let tags = body
+        .include_tags
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>();
+    if !tags.is_empty() || body.only_main_content == Some(false) {
+        let params = crate::tools::extract::MarkdownParams {
+            selector: (!tags.is_empty()).then(|| tags.join(", ")),
+        };
+        let why = if tags.is_empty() {
+            "onlyMainContent: false — the whole page as Markdown".to_owned()
+        } else {
+            format!("includeTags — the elements `{}` as Markdown", tags.join(", "))
+        };
+        request.tools = Some(vec![crate::tools::ToolCall::typed(&params, why)]);
+    }
+    request
 }
 
 /// `POST /v2/scrape`.
@@ -183,12 +211,13 @@ pub async fn scrape(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let body: ScrapeBody = match parse(body) {
+    let mut body: ScrapeBody = match parse(body) {
         Ok(body) => body,
         Err(response) => return response,
     };
     let formats = body
         .formats
+        .take()
         .unwrap_or_else(|| vec![Format::Name("markdown".into())]);
     if let Some(unsupported) = formats
         .iter()
@@ -211,7 +240,7 @@ pub async fn scrape(
         ..ScrapeDocument::default()
     };
     if formats.iter().any(|f| f.kind() == "markdown") {
-        let request = markdown_request(&body.url);
+        let request = markdown_request(&body.url, &body);
         match run(&state, request).await {
             Ok((id, complete)) => {
                 data.markdown = Some(complete.output);
@@ -428,7 +457,7 @@ pub async fn crawl_start(
         Ok(body) => body,
         Err(response) => return response,
     };
-    let mut request = markdown_request(&body.url);
+    let mut request = crate::app::markdown_request(vec![body.url.clone()]);
     request.crawl = Some(CrawlOptions {
         max_pages: body.limit.map(|l| l.min(state.settings.crawl.max_pages)),
         max_depth: body

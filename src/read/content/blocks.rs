@@ -5,7 +5,7 @@
 //! Each leaf block of text (a paragraph, heading, list item, table row, caption — the lowest
 //! block element holding text) is described by a fixed set of [`Feature`]s and scored by a
 //! logistic regression fitted on labelled pages with cross-validation by site
-//! (`eval/fit_content_blocks.py` fits it and writes `eval/content_blocks.json`, which is
+//! (`eval/fit_content_blocks.py` fits it and writes `src/read/content/blocks.json`, which is
 //! compiled in). A block whose score is below the table's threshold is left out. The rules are
 //! not hand-set here: a feature the fit found no use for has weight 0.
 
@@ -23,7 +23,7 @@ use crate::page::chrome::is_structural_chrome;
 use crate::page::dom::collapse_whitespace;
 
 /// The fitted table, checked in beside the script that fitted it.
-const TABLE_JSON: &str = include_str!("../../../eval/content_blocks.json");
+const TABLE_JSON: &str = include_str!("blocks.json");
 
 /// What is measured of a block. The order is the order of [`Feature::ALL`]; the fitted
 /// table names features by [`Feature::name`], so a renamed feature fails the table's test.
@@ -312,7 +312,7 @@ fn model() -> &'static Model {
     MODEL.get_or_init(|| {
         // The table is compiled in and checked by a unit test: a broken one cannot ship.
         #[allow(clippy::expect_used)]
-        let table: Table = serde_json::from_str(TABLE_JSON).expect("eval/content_blocks.json");
+        let table: Table = serde_json::from_str(TABLE_JSON).expect("src/read/content/blocks.json");
         let mut terms = [(0.0, 1.0, 0.0); Feature::ALL.len()];
         for (i, name) in table.features.iter().enumerate() {
             if let Some(slot) = Feature::ALL.iter().position(|f| f.name() == name) {
