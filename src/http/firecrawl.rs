@@ -199,7 +199,10 @@ fn markdown_request(url: &str, body: &ScrapeBody) -> ScrapeRequest {
         let why = if tags.is_empty() {
             "onlyMainContent: false — the whole page as Markdown".to_owned()
         } else {
-            format!("includeTags — the elements `{}` as Markdown", tags.join(", "))
+            format!(
+                "includeTags — the elements `{}` as Markdown",
+                tags.join(", ")
+            )
         };
         request.tools = Some(vec![crate::tools::ToolCall::typed(&params, why)]);
     }
@@ -243,7 +246,12 @@ pub async fn scrape(
         let request = markdown_request(&body.url, &body);
         match run(&state, request).await {
             Ok((id, complete)) => {
-                data.markdown = Some(complete.output);
+                // `extract.markdown` answers the text itself; the main content answers a
+                // record whose Markdown is the run's Markdown output.
+                data.markdown = Some(match complete.extracted_data.get(&body.url) {
+                    Some(Value::String(text)) => text.clone(),
+                    _ => complete.output,
+                });
                 data.metadata.scrape_id = Some(id);
             }
             Err(response) => return response,

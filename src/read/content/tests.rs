@@ -313,8 +313,7 @@ fn an_article_descends_to_its_text_past_a_note_beside_it() {
 
 #[test]
 fn the_fitted_block_table_names_known_features() {
-    let table: serde_json::Value =
-        serde_json::from_str(include_str!("blocks.json")).unwrap();
+    let table: serde_json::Value = serde_json::from_str(include_str!("blocks.json")).unwrap();
     let names = table["features"].as_array().unwrap();
     for key in ["mean", "sd", "weights"] {
         assert_eq!(table[key].as_array().unwrap().len(), names.len(), "{key}");
