@@ -199,6 +199,27 @@ fn navigate_steps<'a>(frames: &'a [Frame], kind: &str) -> Vec<&'a Value> {
         .collect()
 }
 
+/// The pages a `complete` answered, by URL.
+fn answered_pages(done: &Value) -> BTreeSet<String> {
+    done["extracted_data"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect()
+}
+
+/// What a crawl of the whole site answers: every allowed page, the mirror (read, then
+/// stopped as duplicate content) and the calendar's months up to its trap.
+fn pages_a_full_crawl_answers(site: &Site) -> BTreeSet<String> {
+    let mut expected = urls_of(site, ALLOWED);
+    expected.insert(site.url("/mirror/about"));
+    for month in 1..=12 {
+        expected.insert(site.url(&format!("/calendar?month=2024-{month:02}")));
+    }
+    expected
+}
+
 #[tokio::test]
 async fn a_crawl_answers_every_allowed_page_and_stops_each_trap_by_its_rule() {
     let site = Site::start().await;
@@ -211,17 +232,8 @@ async fn a_crawl_answers_every_allowed_page_and_stops_each_trap_by_its_rule() {
         }))
         .await;
     let done = complete(&frames);
-    let keys: BTreeSet<String> = done["extracted_data"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .cloned()
-        .collect();
-    let mut expected = urls_of(&site, ALLOWED);
-    expected.insert(site.url("/mirror/about"));
-    for month in 1..=12 {
-        expected.insert(site.url(&format!("/calendar?month=2024-{month:02}")));
-    }
+    let keys = answered_pages(&done);
+    let expected = pages_a_full_crawl_answers(&site);
     assert_eq!(keys, expected, "{:#}", done["extracted_data"]);
     // Every page but the mirror (the same content as /about) is answered.
     for url in &expected {
@@ -869,17 +881,8 @@ async fn a_spilled_crawl_reads_every_page_once(database_url: Option<String>) {
         }))
         .await;
     let done = complete(&frames);
-    let keys: BTreeSet<String> = done["extracted_data"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .cloned()
-        .collect();
-    let mut expected = urls_of(&site, ALLOWED);
-    expected.insert(site.url("/mirror/about"));
-    for month in 1..=12 {
-        expected.insert(site.url(&format!("/calendar?month=2024-{month:02}")));
-    }
+    let keys = answered_pages(&done);
+    let expected = pages_a_full_crawl_answers(&site);
     assert_eq!(keys, expected, "{:#}", done["extracted_data"]);
     let end = navigate_steps(&frames, "crawl_end");
     assert_eq!(end[0]["extracted_data"]["rule"], "site_exhausted");
