@@ -232,7 +232,7 @@ async fn a_crawl_answers_every_allowed_page_and_stops_each_trap_by_its_rule() {
         }))
         .await;
     let done = complete(&frames);
-    let keys = answered_pages(&done);
+    let keys = answered_pages(done);
     let expected = pages_a_full_crawl_answers(&site);
     assert_eq!(keys, expected, "{:#}", done["extracted_data"]);
     // Every page but the mirror (the same content as /about) is answered.
@@ -881,7 +881,7 @@ async fn a_spilled_crawl_reads_every_page_once(database_url: Option<String>) {
         }))
         .await;
     let done = complete(&frames);
-    let keys = answered_pages(&done);
+    let keys = answered_pages(done);
     let expected = pages_a_full_crawl_answers(&site);
     assert_eq!(keys, expected, "{:#}", done["extracted_data"]);
     let end = navigate_steps(&frames, "crawl_end");
