@@ -14,9 +14,10 @@ use axum::response::{IntoResponse, Response};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::time::Duration;
 
 use crate::app::{AppState, RunOrigin};
-use crate::events::RunStatus;
+use crate::events::{EventPayload, RunStatus, StepPayload};
 use crate::page::Page;
 use crate::read::links::page_links;
 use crate::run::ScrapeRequest;
@@ -24,6 +25,8 @@ use crate::run::crawl::CrawlOptions;
 use crate::run::map::{self, MapRequest, SitemapMode};
 use crate::run::request::valid_session_id;
 use crate::store::StoreError;
+use crate::tools::ToolCall;
+use crate::tools::registry::ToolParams;
 
 /// Firecrawl's error body: `{success: false, error}`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -32,6 +35,10 @@ pub struct Failure {
     pub success: bool,
     /// What went wrong, for people.
     pub error: String,
+    /// Our error code (`unauthorized`, `too_many_runs`, …), when one of the checks every
+    /// route shares refused the request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 /// `{success: false, error}` with `status`.
@@ -39,8 +46,66 @@ fn failure(status: StatusCode, error: impl Into<String>) -> Response {
     let body = Failure {
         success: false,
         error: error.into(),
+        code: None,
     };
     (status, Json(body)).into_response()
+}
+
+/// Gives every error answer on a `/v2/` route Firecrawl's shape, `{success: false, error,
+/// code}`: those of the checks all routes share (API key 401, origin 403, body timeout 408,
+/// body limit 413, unknown route 404, 429) are built in ours, [`super::error::ErrorBody`]. Its
+/// headers (`Retry-After`, `WWW-Authenticate`) stay.
+pub async fn firecrawl_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if !request.uri().path().starts_with("/v2/") {
+        return next.run(request).await;
+    }
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, OUR_ERROR_MAX_BYTES).await else {
+        return failure(status, status.canonical_reason().unwrap_or("error"));
+    };
+    let ours: Option<OurError> = serde_json::from_slice(&bytes).ok();
+    let Some(OurError { error }) = ours else {
+        // Already Firecrawl's (or not JSON at all): as it was.
+        return Response::from_parts(parts, axum::body::Body::from(bytes));
+    };
+    let mut rewritten = (
+        status,
+        Json(Failure {
+            success: false,
+            error: error.message,
+            code: Some(error.code),
+        }),
+    )
+        .into_response();
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            rewritten.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    rewritten
+}
+
+/// Bytes of an error body read to rewrite it (ours are small).
+const OUR_ERROR_MAX_BYTES: usize = 64 * 1024;
+
+/// Our error body, as read back ([`super::error::ErrorBody`]).
+#[derive(Deserialize)]
+struct OurError {
+    error: OurErrorDetail,
+}
+
+#[derive(Deserialize)]
+struct OurErrorDetail {
+    code: String,
+    message: String,
 }
 
 /// `{success: true, …}` with 200.
@@ -61,7 +126,7 @@ fn parse<T: serde::de::DeserializeOwned>(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Format {
-    /// `markdown`, `html`, `rawHtml`, `links` or `json`.
+    /// `markdown`, `html`, `rawHtml`, `links`, `json` or `screenshot`.
     Name(String),
     /// `{type: "json", prompt?, schema?}`: the fields answered by our planner.
     Object {
@@ -74,6 +139,9 @@ pub enum Format {
         /// A JSON Schema; its property names are the fields asked for.
         #[serde(default)]
         schema: Option<Value>,
+        /// `screenshot`: the whole page instead of the viewport.
+        #[serde(default, rename = "fullPage")]
+        full_page: bool,
     },
 }
 
@@ -87,7 +155,7 @@ impl Format {
 }
 
 /// The formats we answer.
-const SUPPORTED_FORMATS: &[&str] = &["markdown", "html", "rawHtml", "links", "json"];
+const SUPPORTED_FORMATS: &[&str] = &["markdown", "html", "rawHtml", "links", "json", "screenshot"];
 
 /// The body of `POST /v2/scrape` (what we read of it; other Firecrawl fields are ignored).
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -105,6 +173,63 @@ pub struct ScrapeBody {
     /// order, instead of the main content.
     #[serde(default)]
     pub include_tags: Option<Vec<String>>,
+    /// CSS selectors of elements left out of `markdown` (with what they hold).
+    #[serde(default)]
+    pub exclude_tags: Option<Vec<String>>,
+    /// Milliseconds to wait in the browser after the page loaded, before it is read (the
+    /// page is rendered by the server's browser; `browser.render` with `wait: ms`).
+    #[serde(default)]
+    pub wait_for: Option<u64>,
+    /// Browser actions before the page is read, in order: `wait`, `click`, `scroll` (down),
+    /// `screenshot` (the `browser.*` tools).
+    #[serde(default)]
+    pub actions: Option<Vec<Action>>,
+    /// Milliseconds the whole scrape may take; past it the runs are cancelled and the answer
+    /// is 408.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub timeout: Option<u64>,
+}
+
+/// A browser action of `actions`, by `type`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Action {
+    /// Wait `milliseconds`, or until an element matches `selector` (one of them).
+    #[serde(rename_all = "camelCase")]
+    Wait {
+        /// Milliseconds to wait.
+        #[serde(default)]
+        milliseconds: Option<u64>,
+        /// A CSS selector to wait for.
+        #[serde(default)]
+        selector: Option<String>,
+    },
+    /// Click the first visible element matching `selector`.
+    Click {
+        /// A CSS selector.
+        selector: String,
+        /// Every element matching it: not answered (400).
+        #[serde(default)]
+        all: bool,
+    },
+    /// Scroll the page down one round (`direction: down`, the default).
+    Scroll {
+        /// Only `down` is answered.
+        #[serde(default)]
+        direction: Option<String>,
+    },
+    /// A PNG of the page, kept with the session; its URL is in `actions.screenshots`.
+    #[serde(rename_all = "camelCase")]
+    Screenshot {
+        /// The whole page instead of the viewport.
+        #[serde(default)]
+        full_page: bool,
+    },
+    /// Any other type (`write`, `press`, `executeJavascript`, `scrape`, `pdf`): refused with
+    /// 400 — the server runs no code from a request, and types nothing into pages.
+    #[serde(other)]
+    Unsupported,
 }
 
 /// The answer of `POST /v2/scrape`.
@@ -134,8 +259,21 @@ pub struct ScrapeDocument {
     /// Our planner's answer to the prompt/schema (`json`; null when nothing was found).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub json: Option<Value>,
+    /// Where the page's screenshot is served (`screenshot`; a path on this server).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub screenshot: Option<String>,
+    /// What the `actions` gave: the screenshots' URLs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actions: Option<ActionResults>,
     /// About the page and the read.
     pub metadata: ScrapeMetadata,
+}
+
+/// What `actions` gave.
+#[derive(Debug, Default, Serialize, JsonSchema)]
+pub struct ActionResults {
+    /// The `screenshot` actions' PNGs, in order (paths on this server).
+    pub screenshots: Vec<String>,
 }
 
 /// `metadata` of a scraped page.
@@ -179,34 +317,195 @@ fn json_instructions(prompt: Option<&str>, schema: Option<&Value>) -> String {
     }
 }
 
-/// The request that answers `markdown`: the page's main content (`extract.main_content`), or
-/// with `onlyMainContent: false` the whole page and with `includeTags` the elements they
-/// select (`extract.markdown`).
-fn markdown_request(url: &str, body: &ScrapeBody) -> ScrapeRequest {
-    let mut request = crate::app::markdown_request(vec![url.to_owned()]);
-    let tags = body
-        .include_tags
-        .as_deref()
-        .unwrap_or_default()
-        .iter()
-        .map(|t| t.trim())
-        .filter(|t| !t.is_empty())
-        .collect::<Vec<_>>();
-    if !tags.is_empty() || body.only_main_content == Some(false) {
-        let params = crate::tools::extract::MarkdownParams {
-            selector: (!tags.is_empty()).then(|| tags.join(", ")),
-        };
-        let why = if tags.is_empty() {
-            "onlyMainContent: false — the whole page as Markdown".to_owned()
-        } else {
-            format!(
-                "includeTags — the elements `{}` as Markdown",
-                tags.join(", ")
-            )
-        };
-        request.tools = Some(vec![crate::tools::ToolCall::typed(&params, why)]);
+/// The trimmed, non-empty selectors of `includeTags`/`excludeTags` (`field`), as one CSS list,
+/// or the 400 naming one that is not CSS.
+fn selector_list(field: &str, tags: Option<&[String]>) -> Result<Option<String>, Response> {
+    let mut list = Vec::new();
+    for tag in tags.unwrap_or_default().iter().map(|t| t.trim()) {
+        if tag.is_empty() {
+            continue;
+        }
+        if let Err(why) = crate::page::dom::parse_selector(tag) {
+            return Err(failure(
+                StatusCode::BAD_REQUEST,
+                format!("Bad Request: {field}: `{tag}` is not a CSS selector: {why}"),
+            ));
+        }
+        list.push(tag);
     }
-    request
+    Ok((!list.is_empty()).then(|| list.join(", ")))
+}
+
+/// The `browser.*` calls `waitFor`, `actions` and the `screenshot` format ask for, in order,
+/// or the 400 refusing an action we do not answer.
+fn browser_calls(body: &ScrapeBody, screenshot: Option<bool>) -> Result<Vec<ToolCall>, Response> {
+    use crate::tools::browser::{
+        ClickParams, RenderParams, ScreenshotParams, ScrollParams, WaitFor,
+    };
+    let refuse = |why: String| failure(StatusCode::BAD_REQUEST, format!("Bad Request: {why}"));
+    let mut calls = Vec::new();
+    if let Some(ms) = body.wait_for.filter(|ms| *ms > 0) {
+        let params = RenderParams {
+            wait: WaitFor::Ms,
+            ms: Some(ms),
+            selector: None,
+        };
+        calls.push(ToolCall::typed(&params, format!("waitFor: {ms} ms")));
+    }
+    for (i, action) in body.actions.iter().flatten().enumerate() {
+        let why = format!("actions[{i}]");
+        let call = match action {
+            Action::Wait {
+                milliseconds: Some(ms),
+                selector: None,
+            } => ToolCall::typed(
+                &RenderParams {
+                    wait: WaitFor::Ms,
+                    ms: Some(*ms),
+                    selector: None,
+                },
+                why,
+            ),
+            Action::Wait {
+                milliseconds: None,
+                selector: Some(selector),
+            } => ToolCall::typed(
+                &RenderParams {
+                    wait: WaitFor::Selector,
+                    ms: None,
+                    selector: Some(selector.clone()),
+                },
+                why,
+            ),
+            Action::Wait { .. } => {
+                return Err(refuse(format!(
+                    "{why}: a wait takes `milliseconds` or `selector`, one of them"
+                )));
+            }
+            Action::Click { all: true, .. } => {
+                return Err(refuse(format!(
+                    "{why}: `all: true` is not answered here; click one element by its selector"
+                )));
+            }
+            Action::Click {
+                selector,
+                all: false,
+            } => ToolCall::typed(
+                &ClickParams {
+                    text: None,
+                    selector: Some(selector.clone()),
+                },
+                why,
+            ),
+            Action::Scroll { direction } => {
+                if direction.as_deref().is_some_and(|d| d != "down") {
+                    return Err(refuse(format!(
+                        "{why}: only `direction: down` scrolls here"
+                    )));
+                }
+                ToolCall::typed(
+                    &ScrollParams {
+                        count: None,
+                        max_rounds: Some(1),
+                    },
+                    why,
+                )
+            }
+            Action::Screenshot { full_page } => ToolCall::typed(
+                &ScreenshotParams {
+                    full_page: *full_page,
+                },
+                why,
+            ),
+            Action::Unsupported => {
+                return Err(refuse(format!(
+                    "{why}: the action types answered here are wait, click, scroll and screenshot"
+                )));
+            }
+        };
+        calls.push(call);
+    }
+    if let Some(full_page) = screenshot {
+        calls.push(ToolCall::typed(
+            &ScreenshotParams { full_page },
+            "formats: screenshot",
+        ));
+    }
+    Ok(calls)
+}
+
+/// The request that answers `markdown` (and the browser's calls before it): the page's main
+/// content (`extract.main_content`, less `excludeTags`), or with `onlyMainContent: false`
+/// the whole page and with `includeTags` the elements they select (`extract.markdown`).
+fn markdown_request(
+    url: &str,
+    body: &ScrapeBody,
+    browser: Vec<ToolCall>,
+) -> Result<ScrapeRequest, Response> {
+    use crate::tools::extract::{MainContentParams, MarkdownParams};
+    let mut request = crate::app::markdown_request(vec![url.to_owned()]);
+    let include = selector_list("includeTags", body.include_tags.as_deref())?;
+    let exclude = selector_list("excludeTags", body.exclude_tags.as_deref())?;
+    let whole_page = body.only_main_content == Some(false);
+    if include.is_none() && !whole_page && exclude.is_none() && browser.is_empty() {
+        return Ok(request);
+    }
+    let content = if include.is_none() && !whole_page {
+        let why = exclude.as_ref().map_or_else(
+            || "the page's main content as Markdown".to_owned(),
+            |css| format!("the main content as Markdown, less excludeTags `{css}`"),
+        );
+        ToolCall::typed(&MainContentParams { exclude }, why)
+    } else {
+        let why = include.as_ref().map_or_else(
+            || "onlyMainContent: false — the whole page as Markdown".to_owned(),
+            |css| format!("includeTags — the elements `{css}` as Markdown"),
+        );
+        ToolCall::typed(
+            &MarkdownParams {
+                selector: include,
+                exclude,
+            },
+            why,
+        )
+    };
+    request.tools = Some(browser.into_iter().chain([content]).collect());
+    Ok(request)
+}
+
+/// What the browser's calls of session `id` did: the screenshots' URLs, in order, or the
+/// first call that failed (a click that found nothing, a wait that timed out).
+async fn browser_outcome(state: &AppState, id: &str) -> Result<Vec<String>, Response> {
+    let events = state
+        .hub
+        .store()
+        .events_after(id, 0)
+        .await
+        .map_err(|e| failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let mut screenshots = Vec::new();
+    for event in &events {
+        let Ok(EventPayload::Step(step)) = EventPayload::from_event(event) else {
+            continue;
+        };
+        let StepPayload::ToolCall(call) = step.payload else {
+            continue;
+        };
+        if !call.tool.starts_with("browser.") {
+            continue;
+        }
+        if !call.success {
+            let why = call
+                .error
+                .unwrap_or_else(|| format!("{} failed", call.tool));
+            return Err(failure(StatusCode::BAD_REQUEST, why));
+        }
+        if call.tool == crate::tools::browser::ScreenshotParams::TOOL
+            && let Some(url) = call.result.get("url").and_then(Value::as_str)
+        {
+            screenshots.push(url.to_owned());
+        }
+    }
+    Ok(screenshots)
 }
 
 /// `POST /v2/scrape`.
@@ -214,10 +513,36 @@ pub async fn scrape(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let mut body: ScrapeBody = match parse(body) {
+    let body: ScrapeBody = match parse(body) {
         Ok(body) => body,
         Err(response) => return response,
     };
+    let started = Sessions::default();
+    let Some(timeout) = body.timeout else {
+        return scrape_page(&state, body, &started).await;
+    };
+    let within = Duration::from_millis(timeout);
+    match tokio::time::timeout(within, scrape_page(&state, body, &started)).await {
+        Ok(response) => response,
+        Err(_) => {
+            // The runs this scrape started go on in their sessions until cancelled here.
+            for id in started.take() {
+                if let Err(err) = state.hub.cancel(&id).await {
+                    tracing::warn!(session = %id, error = %err, "a timed-out scrape's run was not cancelled");
+                }
+            }
+            failure(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "Request timed out: the scrape took longer than its timeout of {timeout} ms"
+                ),
+            )
+        }
+    }
+}
+
+/// `POST /v2/scrape` within its timeout.
+async fn scrape_page(state: &AppState, mut body: ScrapeBody, started: &Sessions) -> Response {
     let formats = body
         .formats
         .take()
@@ -242,16 +567,49 @@ pub async fn scrape(
         },
         ..ScrapeDocument::default()
     };
-    if formats.iter().any(|f| f.kind() == "markdown") {
-        let request = markdown_request(&body.url, &body);
-        match run(&state, request).await {
+    let screenshot = formats.iter().find_map(|f| match f {
+        Format::Name(name) if name == "screenshot" => Some(false),
+        Format::Object {
+            kind, full_page, ..
+        } if kind == "screenshot" => Some(*full_page),
+        _ => None,
+    });
+    let browser = match browser_calls(&body, screenshot) {
+        Ok(calls) => calls,
+        Err(response) => return response,
+    };
+    let uses_browser = !browser.is_empty();
+    let wants_markdown = formats.iter().any(|f| f.kind() == "markdown");
+    if wants_markdown || uses_browser {
+        let request = match markdown_request(&body.url, &body, browser) {
+            Ok(request) => request,
+            Err(response) => return response,
+        };
+        match run(state, request, started).await {
             Ok((id, complete)) => {
-                // `extract.markdown` answers the text itself; the main content answers a
-                // record whose Markdown is the run's Markdown output.
-                data.markdown = Some(match complete.extracted_data.get(&body.url) {
-                    Some(Value::String(text)) => text.clone(),
-                    _ => complete.output,
-                });
+                if uses_browser {
+                    let shots = match browser_outcome(state, &id).await {
+                        Ok(shots) => shots,
+                        Err(response) => return response,
+                    };
+                    let from_actions = shots.len() - usize::from(screenshot.is_some());
+                    if body.actions.as_ref().is_some_and(|a| !a.is_empty()) {
+                        data.actions = Some(ActionResults {
+                            screenshots: shots[..from_actions].to_vec(),
+                        });
+                    }
+                    if screenshot.is_some() {
+                        data.screenshot = shots.last().cloned();
+                    }
+                }
+                if wants_markdown {
+                    // `extract.markdown` answers the text itself; the main content answers a
+                    // record whose Markdown is the run's Markdown output.
+                    data.markdown = Some(match complete.extracted_data.get(&body.url) {
+                        Some(Value::String(text)) => text.clone(),
+                        _ => complete.output,
+                    });
+                }
                 data.metadata.scrape_id = Some(id);
             }
             Err(response) => return response,
@@ -262,8 +620,13 @@ pub async fn scrape(
             Format::Object { prompt, schema, .. } => (prompt.as_deref(), schema.as_ref()),
             Format::Name(_) => (None, None),
         };
-        let request = ScrapeRequest::new(vec![body.url.clone()], json_instructions(prompt, schema));
-        match run(&state, request).await {
+        let mut request =
+            ScrapeRequest::new(vec![body.url.clone()], json_instructions(prompt, schema));
+        if uses_browser {
+            // The planner's tools read the page as the browser shows it.
+            request.render = crate::events::RenderMode::Always;
+        }
+        match run(state, request, started).await {
             Ok((id, complete)) => {
                 let answer = complete
                     .extracted_data
@@ -310,10 +673,37 @@ pub async fn scrape(
 }
 
 /// Runs `request` to its end; a run that fails is Firecrawl's error body.
+/// The sessions a `/v2/scrape` started, so a timeout can cancel them.
+#[derive(Default)]
+struct Sessions(std::sync::Mutex<Vec<String>>);
+
+impl Sessions {
+    /// A new session id, remembered.
+    fn next(&self) -> String {
+        let id = uuid::Uuid::new_v4().to_string();
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(id.clone());
+        id
+    }
+
+    fn take(&self) -> Vec<String> {
+        std::mem::take(
+            &mut *self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+}
+
 async fn run(
     state: &AppState,
-    request: ScrapeRequest,
+    mut request: ScrapeRequest,
+    started: &Sessions,
 ) -> Result<(String, crate::events::CompleteData), Response> {
+    request.session_id = Some(started.next());
     let started = state.run_to_completion(request, RunOrigin::default()).await;
     let (id, complete) = match started {
         Ok(done) => done,

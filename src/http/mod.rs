@@ -106,7 +106,10 @@ pub fn router(state: AppState) -> Router {
                 &state.settings.server.allowed_hosts,
             ),
             access::refuse_foreign_host,
-        ));
+        ))
+        // Firecrawl's routes answer every error, the host check's included, in Firecrawl's
+        // shape.
+        .layer(axum::middleware::from_fn(firecrawl::firecrawl_errors));
     if let Some(cors) = cors(&state.settings.auth.allowed_origins) {
         router = router.layer(cors);
     }

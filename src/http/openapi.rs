@@ -79,7 +79,7 @@ fn build() -> Value {
     let error = components.of::<ErrorBody>();
     let map_request = components.of::<crate::run::map::MapRequest>();
     let map_response = components.of::<crate::run::map::MapResponse>();
-    let v2 = firecrawl_paths(&mut components, &error);
+    let v2 = firecrawl_paths(&mut components);
     let payloads = [
         components.of::<InitData>(),
         components.of::<UrlStartData>(),
@@ -402,10 +402,10 @@ fn build() -> Value {
     doc
 }
 
-/// The paths of Firecrawl's v2 API we serve (src/http/firecrawl.rs). Their own errors have
-/// Firecrawl's shape (`{success: false, error}`); the checks every route shares (API key,
-/// origin, host name, body timeout) answer ours ([`ErrorBody`], `error` given as `error_body`).
-fn firecrawl_paths(components: &mut Components, error_body: &Value) -> Map<String, Value> {
+/// The paths of Firecrawl's v2 API we serve (src/http/firecrawl.rs). Every error they answer
+/// has Firecrawl's shape (`{success: false, error, code?}`), the shared checks' too
+/// ([`super::firecrawl::firecrawl_errors`]).
+fn firecrawl_paths(components: &mut Components) -> Map<String, Value> {
     use super::firecrawl::{
         BatchBody, CrawlBody, Failure, JobCancelled, JobStarted, JobStatus, MapAnswer, MapBody,
         ScrapeBody, ScrapeResponse,
@@ -426,17 +426,20 @@ fn firecrawl_paths(components: &mut Components, error_body: &Value) -> Map<Strin
         for (status, what) in [
             (
                 "401",
-                "An API key is needed (`Authorization: Bearer`), in our error shape",
+                "An API key is needed (`Authorization: Bearer`); `code: unauthorized`",
             ),
             (
                 "403",
-                "A page of another site sent it, or a host name the server does not answer to, in our error shape",
+                "A page of another site sent it, or a host name the server does not answer to",
             ),
-            ("408", "The body did not arrive in time, in our error shape"),
+            (
+                "408",
+                "The body did not arrive in time, or (`/v2/scrape`) the scrape took longer than its `timeout`",
+            ),
         ] {
             map.insert(
                 status.to_owned(),
-                json!({"description": what, "content": {"application/json": {"schema": error_body}}}),
+                json!({"description": what, "content": {"application/json": {"schema": failure}}}),
             );
         }
         Value::Object(map)
@@ -486,11 +489,11 @@ fn firecrawl_paths(components: &mut Components, error_body: &Value) -> Map<Strin
         json!({"post": {
             "operationId": "firecrawlScrape",
             "summary": "Firecrawl v2: one page in the formats asked for",
-            "description": "`markdown` is the page's main content (`extract.main_content`), `json` our planner's answer to `prompt` and the schema's property names, `html`/`rawHtml` the page as served, `links` its links. Each run is one of our sessions (`metadata.scrapeId`).",
+            "description": "`markdown` is the page's main content (`extract.main_content`; `includeTags`, `excludeTags` and `onlyMainContent: false` select what), `json` our planner's answer to `prompt` and the schema's property names, `html`/`rawHtml` the page as served, `links` its links, `screenshot` a PNG's path. `waitFor` and `actions` run in the server's browser before the page is read (the `browser.*` tools). Each run is one of our sessions (`metadata.scrapeId`).",
             "tags": ["Firecrawl v2"],
             "requestBody": body(components.of::<ScrapeBody>(), json!({"url": "https://example.com/blog/post", "formats": ["markdown", "links"]})),
             "responses": responses(("The page", components.of::<ScrapeResponse>()), &[
-                ("400", "A body that is not a scrape request, a format we do not answer, a page that cannot be read"),
+                ("400", "A body that is not a scrape request, a format or action we do not answer, an action that failed, a page that cannot be read"),
                 ("413", "Too large a body"),
                 ("429", "Too many runs; see Retry-After"),
                 ("503", "The server is shutting down or the store cannot take the run now; see Retry-After"),

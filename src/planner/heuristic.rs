@@ -256,7 +256,7 @@ fn describe(request: &Request) -> String {
 fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
     let mut calls = match intent {
         Intent::MainContent => vec![ToolCall::typed(
-            &MainContentParams {},
+            &MainContentParams::default(),
             "the request asks for the page's main text",
         )],
         Intent::Product if !beyond_product_keys(request).is_empty() => {
@@ -338,7 +338,7 @@ fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
         )],
         Intent::Markdown => vec![
             ToolCall::typed(
-                &MainContentParams {},
+                &MainContentParams::default(),
                 "the request asks for the page as Markdown: its main content, without menus and footers",
             ),
             ToolCall::typed(

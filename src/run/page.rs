@@ -448,7 +448,7 @@ mod tests {
         let refused = WorkerError::TooManyNodes(TooManyNodes { limit: 500 });
         assert_eq!(big.outline().await.unwrap_err(), refused);
         assert_eq!(big.answer().await.unwrap_err(), refused);
-        let call = ToolCall::typed(&crate::tools::extract::MainContentParams {}, "read");
+        let call = ToolCall::typed(&crate::tools::extract::MainContentParams::default(), "read");
         assert_eq!(big.execute(call).await.unwrap_err(), refused);
         // Under the cap the same worker reads the page.
         let small = worker("<li>x".repeat(10), &budget);

@@ -578,7 +578,7 @@ mod tests {
             c.check(PhonesParams {}),
             c.check(PricesParams {}),
             c.check(DatesParams {}),
-            c.check(MainContentParams {}),
+            c.check(MainContentParams::default()),
         ] {
             assert_eq!(empty, json!({}));
         }
@@ -628,7 +628,7 @@ mod tests {
         c.check(ProductParams {
             assume_product: true,
         });
-        c.check(MarkdownParams { selector: None });
+        c.check(MarkdownParams::default());
         c.check(DedupeParams { by: None });
         assert_eq!(
             c.check(SortParams {

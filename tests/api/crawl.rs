@@ -653,7 +653,7 @@ async fn firecrawl_v2_errors_and_cancel_have_firecrawls_shapes() {
     let response = app
         .post(
             "/v2/scrape",
-            &json!({"url": site.url("/"), "formats": ["screenshot"]}),
+            &json!({"url": site.url("/"), "formats": ["summary"]}),
         )
         .await;
     assert_eq!(response.status(), 400);
@@ -798,7 +798,7 @@ async fn firecrawl_v2_answers_match_the_openapi_document() {
     for format in ["markdown", "html", "rawHtml", "links", "json"] {
         assert!(!answer["data"][format].is_null(), "{format}: {answer:#}");
     }
-    let bad = json!({"url": site.url("/"), "formats": ["screenshot"]});
+    let bad = json!({"url": site.url("/"), "formats": ["summary"]});
     assert_eq!(
         check("post", "/v2/scrape", "/v2/scrape", Some(bad)).await.0,
         400

@@ -9,6 +9,7 @@ mod contract;
 mod crawl;
 mod durable;
 mod edges;
+mod firecrawl_v2;
 mod first_hour;
 mod interrupt;
 mod lifecycle;

@@ -760,3 +760,69 @@ async fn a_crawl_follows_the_links_a_script_builds() {
     let read: Vec<&String> = done["extracted_data"].as_object().unwrap().keys().collect();
     assert_eq!(read, vec![&guide]);
 }
+
+/// Firecrawl's `waitFor` and `actions` (issue 35) are the browser tools, run before the page is
+/// read: the Markdown is of the page the actions left, the screenshots are kept and linked,
+/// and an action that fails or that we do not answer is Firecrawl's 400.
+#[tokio::test]
+async fn firecrawl_actions_wait_click_and_photograph_before_the_page_is_read() {
+    let site = start().await;
+    let url = format!("{}/render/load-more.html", site.base);
+    let response = site
+        .app
+        .post(
+            "/v2/scrape",
+            &json!({
+                "url": url,
+                "formats": ["markdown", {"type": "screenshot", "fullPage": true}],
+                "onlyMainContent": false,
+                "waitFor": 100,
+                "actions": [
+                    {"type": "wait", "selector": "li.recipe"},
+                    {"type": "click", "selector": "#more"},
+                    {"type": "wait", "milliseconds": 200},
+                    {"type": "screenshot"},
+                ],
+            }),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let answer: Value = response.json().await.unwrap();
+    let markdown = answer["data"]["markdown"].as_str().unwrap();
+    // One click: two batches of five, read after it.
+    assert!(markdown.contains("Recipe number 10"), "{markdown}");
+    assert!(!markdown.contains("Recipe number 11"), "{markdown}");
+    let session = answer["data"]["metadata"]["scrapeId"].as_str().unwrap();
+    assert_eq!(
+        answer["data"]["actions"]["screenshots"],
+        json!([format!("/api/scrape/{session}/screenshots/1.png")]),
+        "{answer}"
+    );
+    let shot = answer["data"]["screenshot"].as_str().unwrap();
+    assert_eq!(shot, format!("/api/scrape/{session}/screenshots/2.png"));
+    let png = site.app.get(shot).await;
+    assert_eq!(png.status(), 200);
+    assert!(png.bytes().await.unwrap().starts_with(b"\x89PNG"));
+
+    let refused = |actions: Value| {
+        let site = &site;
+        let url = url.clone();
+        async move {
+            let response = site
+                .app
+                .post("/v2/scrape", &json!({"url": url, "actions": actions}))
+                .await;
+            assert_eq!(response.status(), 400);
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(body["success"], false, "{body}");
+            body["error"].as_str().unwrap().to_owned()
+        }
+    };
+    let missing = refused(json!([{"type": "click", "selector": "#no-such-button"}])).await;
+    assert!(missing.contains("browser.click"), "{missing}");
+    let script = refused(json!([{"type": "executeJavascript", "script": "1"}])).await;
+    assert!(
+        script.contains("wait, click, scroll and screenshot"),
+        "{script}"
+    );
+}

@@ -10,6 +10,9 @@ mod render;
 mod select;
 mod stats;
 
+use std::collections::HashSet;
+
+use ego_tree::NodeId;
 use serde::Serialize;
 
 use crate::page::Page;
@@ -113,8 +116,14 @@ pub fn block_samples(page: &Page) -> Vec<BlockSample> {
 /// "Related stories" lists are left out of the body (they have fields of their own); the
 /// Markdown opens with the headline as a `#` heading. Text is capped at [`MAX_CHARS`].
 pub fn main_content(page: &Page) -> MainContent {
+    main_content_excluding(page, &HashSet::new())
+}
+
+/// [`main_content`] with the elements in `excluded` (and what they hold) left out of the body,
+/// as a caller's "not these" (Firecrawl's `excludeTags`).
+pub fn main_content_excluding(page: &Page, excluded: &HashSet<NodeId>) -> MainContent {
     let meta = crate::read::metadata::read(page);
-    let (text, markdown, evidence) = body_of(page, meta.is_article);
+    let (text, markdown, evidence) = body_of(page, meta.is_article, excluded);
     let excerpt = meta.description.clone().or_else(|| first_paragraph(&text));
     // The body leaves the headline out; the Markdown opens with it as its one `#` heading.
     let markdown = match meta.title_text() {
@@ -134,10 +143,12 @@ pub fn main_content(page: &Page) -> MainContent {
     }
 }
 
-fn body_of(page: &Page, article: bool) -> (String, String, Evidence) {
+fn body_of(page: &Page, article: bool, excluded: &HashSet<NodeId>) -> (String, String, Evidence) {
     let choice = select::choose(&page.document, article);
-    let text = render::render(page, choice.root, &choice.skip, render::Mode::Text);
-    let markdown = render::render(page, choice.root, &choice.skip, render::Mode::Markdown);
+    let mut skip = choice.skip.clone();
+    skip.extend(excluded.iter().copied());
+    let text = render::render(page, choice.root, &skip, render::Mode::Text);
+    let markdown = render::render(page, choice.root, &skip, render::Mode::Markdown);
     (text, markdown, evidence_of(&choice))
 }
 
@@ -172,8 +183,17 @@ fn evidence_of(choice: &select::Choice<'_>) -> Evidence {
 /// Converts an element (and its descendants) to Markdown, links and images made absolute
 /// against the page. Scripts, styles, navigation and hidden elements are left out.
 pub fn markdown_of(page: &Page, element: scraper::ElementRef<'_>) -> String {
+    markdown_excluding(page, element, &HashSet::new())
+}
+
+/// [`markdown_of`] with the elements in `excluded` (and what they hold) left out.
+pub fn markdown_excluding(
+    page: &Page,
+    element: scraper::ElementRef<'_>,
+    excluded: &HashSet<NodeId>,
+) -> String {
     cut_chars(
-        render::render(page, element, &Default::default(), render::Mode::Markdown),
+        render::render(page, element, excluded, render::Mode::Markdown),
         MAX_CHARS,
     )
 }

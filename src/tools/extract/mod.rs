@@ -1,6 +1,8 @@
 //! `extract.*`: turning the selection and the page into records and facts.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+
+use ego_tree::NodeId;
 
 use indexmap::IndexMap;
 
@@ -68,7 +70,7 @@ pub fn tools() -> Vec<Tool> {
             dates,
         ),
         Tool::new(
-            "The page's main content (the article, without navigation and boilerplate) with its metadata.",
+            "The page's main content (the article, without navigation and boilerplate) with its metadata; elements matching `exclude` are left out.",
             "{title, byline, published_at, lang, excerpt, site_name, text, markdown}.",
             Effect::Replace,
             main_content,
@@ -92,7 +94,7 @@ pub fn tools() -> Vec<Tool> {
             product,
         ),
         Tool::new(
-            "Markdown of the elements matching `selector`, else of the selection, else of the whole page (links absolute).",
+            "Markdown of the elements matching `selector`, else of the selection, else of the whole page (links absolute), leaving out the elements matching `exclude`.",
             "A Markdown string.",
             Effect::Replace,
             markdown,
@@ -554,7 +556,21 @@ no_params!(EmailsParams, "extract.emails");
 no_params!(PhonesParams, "extract.phones");
 no_params!(PricesParams, "extract.prices");
 no_params!(DatesParams, "extract.dates");
-no_params!(MainContentParams, "extract.main_content");
+
+/// Params of `extract.main_content`.
+#[derive(Debug, Default, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MainContentParams {
+    /// CSS selector of elements to leave out of the body (with what they hold).
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
+    pub exclude: Option<String>,
+}
+
+impl ToolParams for MainContentParams {
+    const TOOL: &'static str = "extract.main_content";
+}
 
 fn emails(ws: &mut Workspace<'_>, _params: EmailsParams) -> Result<Value, ToolError> {
     let text = scope_text(ws);
@@ -669,8 +685,9 @@ const DATE_META: &[&str] = &[
     "uploaddate",
 ];
 
-fn main_content(ws: &mut Workspace<'_>, _params: MainContentParams) -> Result<Value, ToolError> {
-    let mut content = crate::read::content::main_content(ws.page);
+fn main_content(ws: &mut Workspace<'_>, params: MainContentParams) -> Result<Value, ToolError> {
+    let excluded = excluded_elements(ws, MainContentParams::TOOL, params.exclude.as_deref())?;
+    let mut content = crate::read::content::main_content_excluding(ws.page, &excluded);
     content.text = ws.cap_text(std::mem::take(&mut content.text));
     content.markdown = ws.cap_text(std::mem::take(&mut content.markdown));
     let value = serde_json::to_value(content)
@@ -900,7 +917,7 @@ fn product(ws: &mut Workspace<'_>, params: ProductParams) -> Result<Value, ToolE
 }
 
 /// Params of `extract.markdown`.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MarkdownParams {
     /// CSS selector of the elements to convert; without it, the selection or the whole page.
@@ -908,14 +925,35 @@ pub struct MarkdownParams {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(!skip_serializing_if)]
     pub selector: Option<String>,
+    /// CSS selector of elements to leave out (with what they hold).
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(!skip_serializing_if)]
+    pub exclude: Option<String>,
 }
 
 impl ToolParams for MarkdownParams {
     const TOOL: &'static str = "extract.markdown";
 }
 
+/// The elements an `exclude` selector matches on the page (none without one).
+fn excluded_elements(
+    ws: &Workspace<'_>,
+    tool: &str,
+    css: Option<&str>,
+) -> Result<HashSet<NodeId>, ToolError> {
+    let Some(css) = css else {
+        return Ok(HashSet::new());
+    };
+    let selector = ws.selector(tool, css)?;
+    Ok(interrupt::select_document(&ws.page.document, &selector)
+        .map(|el| el.id())
+        .collect())
+}
+
 fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, ToolError> {
     let page = ws.page;
+    let excluded = excluded_elements(ws, MarkdownParams::TOOL, params.exclude.as_deref())?;
     let elements: Vec<ElementRef<'_>> = match &params.selector {
         Some(css) => {
             let selector = ws.selector("extract.markdown", css)?;
@@ -945,7 +983,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
         if out.chars().count() >= ws.limits.max_text_chars {
             break;
         }
-        let part = crate::read::content::markdown_of(page, el);
+        let part = crate::read::content::markdown_excluding(page, el, &excluded);
         let part = part.trim();
         if part.is_empty() {
             continue;

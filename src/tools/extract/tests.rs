@@ -489,3 +489,38 @@ fn every_list_tags_each_row_with_its_list_under_a_key_the_page_does_not_use() {
     assert_eq!(clash[6]["list_number"], 2, "{clash}");
     assert_eq!(clash[6]["list"], "Office plans");
 }
+
+#[test]
+fn markdown_and_main_content_leave_out_the_elements_exclude_selects() {
+    use crate::tools::testkit::{call, call_err};
+    let page = Page::parse(
+        url::Url::parse("https://example.com/a").unwrap(),
+        "<html><body><article><h1>Tides</h1>\
+         <p>The first paragraph of the article says enough words to be its text body here.</p>\
+         <div class=promo><p>Subscribe to our newsletter for more stories like this one.</p></div>\
+         <p>The second paragraph of the article also says enough words to be read as text.</p>\
+         </article></body></html>",
+    );
+    let whole = call(&page, "extract.markdown", json!({}));
+    assert!(whole.as_str().unwrap().contains("Subscribe"), "{whole}");
+    let less = call(&page, "extract.markdown", json!({"exclude": ".promo"}));
+    let less = less.as_str().unwrap();
+    assert!(
+        !less.contains("Subscribe") && less.contains("second paragraph"),
+        "{less}"
+    );
+    let main = call(
+        &page,
+        "extract.main_content",
+        json!({"exclude": ".promo, h1"}),
+    );
+    let text = main["markdown"].as_str().unwrap();
+    assert!(
+        !text.contains("Subscribe") && text.contains("first paragraph"),
+        "{text}"
+    );
+    assert!(
+        call_err(&page, "extract.main_content", json!({"exclude": "p[["})).contains("p[["),
+        "a selector that is not CSS fails the call"
+    );
+}
