@@ -554,6 +554,12 @@ async fn an_sdk_client_gets_the_site(
             .unwrap()
             .contains(&json!(site.url("/")))
     );
+    // `onlyMainContent: false` with `excludeTags: ["p"]`: the page less its paragraphs.
+    let trimmed = got["trimmed"].as_str().unwrap();
+    assert!(
+        trimmed.contains("About") && !trimmed.contains("We make things."),
+        "{got:#}"
+    );
     let answer = got["json"].to_string();
     assert!(
         answer.contains("About") && answer.contains("2024-02-01"),

@@ -19,6 +19,12 @@ const doc = await app.scrape(about, { formats: ["markdown", "links", "rawHtml"] 
 const extracted = await app.scrape(about, {
   formats: [{ type: "json", prompt: "the title and the last-updated date of the page" }],
 });
+const trimmed = await app.scrape(about, {
+  formats: ["markdown"],
+  onlyMainContent: false,
+  excludeTags: ["p"],
+  timeout: 60000,
+});
 const mapped = await app.map(site, { sitemap: "only" });
 const crawled = await app.crawl(site, {
   limit: 50,
@@ -49,6 +55,7 @@ console.log(JSON.stringify({
     status_code: doc.metadata?.statusCode ?? null,
   },
   json: extracted.json,
+  trimmed: trimmed.markdown,
   map: mapped.links.map((link) => link.url),
   crawl: {
     status: crawled.status,

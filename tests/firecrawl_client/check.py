@@ -18,6 +18,9 @@ def main() -> None:
         about,
         formats=[{"type": "json", "prompt": "the title and the last-updated date of the page"}],
     )
+    trimmed = app.scrape(
+        about, formats=["markdown"], only_main_content=False, exclude_tags=["p"], timeout=60000
+    )
     mapped = app.map(site, sitemap="only")
     crawled = app.crawl(
         site,
@@ -45,6 +48,7 @@ def main() -> None:
             "status_code": doc.metadata.status_code if doc.metadata else None,
         },
         "json": extracted.json,
+        "trimmed": trimmed.markdown,
         "map": [link.url for link in mapped.links],
         "crawl": {
             "status": crawled.status,
