@@ -941,25 +941,17 @@ async fn a_crawl_past_its_frontier_in_memory_reads_every_page_once_from_postgres
 async fn firecrawl_v2_scrape_reads_include_tags_and_only_main_content() {
     let site = Site::start().await;
     let app = app().await;
-    let markdown = |body: Value| {
-        let app = &app;
-        async move {
-            let response = app.post("/v2/scrape", &body).await;
-            assert_eq!(response.status(), 200, "{body}");
-            let answer: Value = response.json().await.unwrap();
-            answer["data"]["markdown"]
-                .as_str()
-                .unwrap_or_else(|| panic!("no markdown: {answer}"))
-                .to_owned()
-        }
-    };
     // The site's pages are `<h1>title</h1><p>Last updated: …</p>…`.
-    let heading = markdown(json!({"url": site.url("/"), "includeTags": ["h1"]})).await;
+    let heading = app
+        .v2_markdown(json!({"url": site.url("/"), "includeTags": ["h1"]}))
+        .await;
     assert!(
         !heading.is_empty() && !heading.contains("Last updated"),
         "{heading}"
     );
-    let whole = markdown(json!({"url": site.url("/"), "onlyMainContent": false})).await;
+    let whole = app
+        .v2_markdown(json!({"url": site.url("/"), "onlyMainContent": false}))
+        .await;
     assert!(whole.contains(&heading), "{whole}");
     assert!(whole.contains("Last updated"), "{whole}");
 }

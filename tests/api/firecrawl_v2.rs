@@ -13,28 +13,22 @@ async fn exclude_tags_leave_elements_out_of_the_main_content_and_the_whole_page(
     let fixtures = FixtureServer::start().await;
     let app = spawn_app().await;
     let url = fixtures.url("/pages/console-article.html");
-    let markdown = |body: Value| {
-        let app = &app;
-        async move {
-            let response = app.post("/v2/scrape", &body).await;
-            assert_eq!(response.status(), 200, "{body}");
-            let answer: Value = response.json().await.unwrap();
-            answer["data"]["markdown"]
-                .as_str()
-                .unwrap_or_else(|| panic!("no markdown: {answer}"))
-                .to_owned()
-        }
-    };
-    let main = markdown(json!({"url": url})).await;
+    let main = app.v2_markdown(json!({"url": url})).await;
     assert!(main.contains("A second paragraph"), "{main}");
-    let less = markdown(json!({"url": url, "excludeTags": ["p:nth-of-type(2)"]})).await;
+    let less = app
+        .v2_markdown(json!({"url": url, "excludeTags": ["p:nth-of-type(2)"]}))
+        .await;
     assert!(!less.contains("A second paragraph"), "{less}");
     assert!(less.contains("A third paragraph"), "{less}");
     assert!(!less.contains("Home"), "the main content still: {less}");
 
-    let whole = markdown(json!({"url": url, "onlyMainContent": false})).await;
+    let whole = app
+        .v2_markdown(json!({"url": url, "onlyMainContent": false}))
+        .await;
     assert!(whole.contains("Escaping in practice"), "{whole}");
-    let less = markdown(json!({"url": url, "onlyMainContent": false, "excludeTags": ["h1"]})).await;
+    let less = app
+        .v2_markdown(json!({"url": url, "onlyMainContent": false, "excludeTags": ["h1"]}))
+        .await;
     assert!(!less.contains("Escaping in practice"), "{less}");
     assert!(less.contains("A third paragraph"), "{less}");
 

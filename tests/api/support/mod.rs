@@ -147,6 +147,17 @@ impl TestApp {
             .expect("request sent")
     }
 
+    /// `POST /v2/scrape` with `body`, which must answer 200: the page's `markdown`.
+    pub async fn v2_markdown(&self, body: serde_json::Value) -> String {
+        let response = self.post("/v2/scrape", &body).await;
+        assert_eq!(response.status(), 200, "{body}");
+        let answer: serde_json::Value = response.json().await.expect("a JSON answer");
+        answer["data"]["markdown"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no markdown: {answer}"))
+            .to_owned()
+    }
+
     /// DELETEs a path.
     pub async fn delete(&self, path: &str) -> reqwest::Response {
         self.client
