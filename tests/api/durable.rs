@@ -320,7 +320,7 @@ async fn follow_to_end(
 
 /// What every takeover test checks of the stream a follower saw: each seq once, in order,
 /// ending with `complete` of status `status`; each URL finished once when `completed`.
-fn check_stream(frames: &[Frame], urls: &[String], status: &str) {
+pub(crate) fn check_stream(frames: &[Frame], urls: &[String], status: &str) {
     let n = frames.len() as u64;
     assert_eq!(
         frames.iter().map(Frame::seq).collect::<Vec<_>>(),
@@ -353,7 +353,7 @@ fn check_stream(frames: &[Frame], urls: &[String], status: &str) {
 }
 
 /// Starts a detached run of `urls` on the instance at `base`.
-async fn post_run(base: &str, id: &str, urls: &[String]) {
+pub(crate) async fn post_run(base: &str, id: &str, urls: &[String]) {
     let body = json!({"urls": urls, "instructions": "top 3 stories", "session_id": id});
     let started = reqwest::Client::new()
         .post(format!("{base}/api/scrape"))

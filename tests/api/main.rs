@@ -4,6 +4,7 @@
 
 mod access;
 mod bad_requests;
+mod chaos;
 mod console;
 mod contract;
 mod crawl;

@@ -83,7 +83,8 @@ impl FrameReader {
         }
     }
 
-    /// The next frame with data, or `None` when the stream ended.
+    /// The next frame with data, or `None` when the stream ended (or was cut: its server
+    /// died).
     pub async fn next(&mut self) -> Option<Frame> {
         loop {
             while let Some(end) = self.buffer.find("\n\n") {
@@ -95,8 +96,10 @@ impl FrameReader {
             let chunk = tokio::time::timeout(Duration::from_secs(60), self.body.next())
                 .await
                 .expect("a frame in time")?;
-            self.buffer
-                .push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
+            let Ok(chunk) = chunk else {
+                return None;
+            };
+            self.buffer.push_str(&String::from_utf8_lossy(&chunk));
         }
     }
 
