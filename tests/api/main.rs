@@ -29,4 +29,5 @@ mod ssrf;
 mod store_failure;
 mod support;
 mod tools_api;
+mod webhooks;
 mod words;
