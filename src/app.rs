@@ -268,6 +268,14 @@ impl AppState {
             settings,
             closing: CancellationToken::new(),
         };
+        // Webhook deliveries of any instance's runs, from the store's outbox; stops at shutdown.
+        crate::webhook::Sender::new(
+            state.hub.store().clone(),
+            state.fetcher.clone(),
+            state.settings.webhooks.clone(),
+            crate::webhook::DeliveryMetrics::registered(&state.metrics),
+        )
+        .spawn(state.closing.clone());
         // Runs other instances left on a shared store are resumed here when there is room,
         // with the dependencies a request gets here (the same one answer as a new run's).
         let resumer = state.clone();
@@ -297,6 +305,9 @@ impl AppState {
         let mut valid = request.validate(&self.settings.limits)?;
         if let Some(crawl) = &valid.crawl {
             crawl.check(&self.settings.crawl)?;
+        }
+        if let Some(hook) = &valid.webhook {
+            self.check_webhook(&hook.url).await?;
         }
         valid.request_id = origin.request_id;
         let deps = self.run_deps(&valid)?;
@@ -338,6 +349,45 @@ impl AppState {
         .ok()
         .flatten();
         Ok((id, complete))
+    }
+
+    /// Whether this server can deliver to webhook `url`: a signing secret is configured, and the
+    /// fetcher's address guard lets it reach the URL's host (every address it resolves to),
+    /// unless the server allows private addresses — the rule every page fetch follows, checked
+    /// before the run starts.
+    ///
+    /// # Errors
+    /// `webhooks_not_configured`, `blocked_address`, or `invalid_webhook` (not a URL the fetcher
+    /// takes, or a host that does not resolve).
+    async fn check_webhook(&self, url: &str) -> Result<(), Rejection> {
+        if !self.settings.webhooks.is_configured() {
+            return Err(Rejection::new(
+                "webhooks_not_configured",
+                "this server sends no webhooks: set webhooks.secret (SCRAPE_AGENT__WEBHOOKS__SECRET) \
+                 to sign them",
+                serde_json::json!({"url": url}),
+            ));
+        }
+        let parsed = url::Url::parse(url).map_err(|err| {
+            Rejection::new(
+                "invalid_webhook",
+                format!("webhook `{url}` is not a URL: {err}"),
+                serde_json::json!({"url": url}),
+            )
+        })?;
+        match self.fetcher.check_target(&parsed).await {
+            Ok(()) => Ok(()),
+            Err(err @ crate::fetch::FetchError::BlockedAddress(_)) => Err(Rejection::new(
+                "blocked_address",
+                format!("webhook `{url}`: {err}"),
+                serde_json::json!({"url": url}),
+            )),
+            Err(err) => Err(Rejection::new(
+                "invalid_webhook",
+                format!("webhook `{url}`: {err}"),
+                serde_json::json!({"url": url}),
+            )),
+        }
     }
 
     /// The dependencies of a run: the planner the request asks for (with the heuristic one as

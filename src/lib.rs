@@ -17,3 +17,4 @@ pub mod run;
 pub mod settings;
 pub mod store;
 pub mod tools;
+pub mod webhook;

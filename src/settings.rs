@@ -38,6 +38,58 @@ pub struct Settings {
     pub browser: BrowserSettings,
     /// Whole sites: `crawl` on scrape requests and `POST /api/map`.
     pub crawl: CrawlSettings,
+    /// Signed deliveries of a run's end to the `webhook` its request names.
+    pub webhooks: WebhookSettings,
+}
+
+/// `[webhooks]`
+#[derive(Clone, Deserialize)]
+pub struct WebhookSettings {
+    /// The key every delivery is signed with (HMAC-SHA256); empty: requests naming a `webhook`
+    /// are refused, and this instance sends no deliveries. Never logged (see the `Debug`).
+    pub secret: SecretString,
+    /// POSTs of one delivery at most (the first included); then it is marked failed.
+    pub max_attempts: u32,
+    /// Milliseconds before the first retry; each further retry waits twice as long.
+    pub backoff_ms: u64,
+    /// Seconds between two retries at most.
+    pub max_backoff_secs: u64,
+    /// Seconds one POST may take (connect, send, answer).
+    pub timeout_secs: u64,
+    /// Milliseconds between two looks for due deliveries.
+    pub poll_ms: u64,
+    /// Deliveries one instance claims (and sends at once) per look.
+    pub batch: u32,
+}
+
+impl std::fmt::Debug for WebhookSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use secrecy::ExposeSecret;
+        f.debug_struct("WebhookSettings")
+            .field(
+                "secret",
+                &if self.secret.expose_secret().is_empty() {
+                    ""
+                } else {
+                    "<redacted>"
+                },
+            )
+            .field("max_attempts", &self.max_attempts)
+            .field("backoff_ms", &self.backoff_ms)
+            .field("max_backoff_secs", &self.max_backoff_secs)
+            .field("timeout_secs", &self.timeout_secs)
+            .field("poll_ms", &self.poll_ms)
+            .field("batch", &self.batch)
+            .finish()
+    }
+}
+
+impl WebhookSettings {
+    /// Whether a signing secret is configured (deliveries can be made).
+    pub fn is_configured(&self) -> bool {
+        use secrecy::ExposeSecret;
+        !self.secret.expose_secret().trim().is_empty()
+    }
 }
 
 /// `[crawl]`
@@ -510,7 +562,12 @@ mod tests {
     fn api_key_is_not_in_debug_output() {
         let mut settings = Settings::defaults();
         settings.llm.api_key = "sk-secret".into();
-        assert!(!format!("{settings:?}").contains("sk-secret"));
+        settings.webhooks.secret = "whsec-secret".into();
+        let debug = format!("{settings:?}");
+        assert!(!debug.contains("sk-secret"), "{debug}");
+        assert!(!debug.contains("whsec-secret"), "{debug}");
+        assert!(settings.webhooks.is_configured());
+        assert!(!Settings::defaults().webhooks.is_configured());
     }
 
     #[test]

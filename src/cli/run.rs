@@ -66,6 +66,7 @@ fn scrape_request(args: &RunArgs) -> Result<ScrapeRequest, CliError> {
         max_detail_pages: args.max_detail_pages,
         render: crate::events::RenderMode::Auto,
         crawl: args.crawl.clone(),
+        webhook: None,
     })
 }
 

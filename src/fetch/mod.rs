@@ -314,6 +314,40 @@ impl Fetcher {
         }
     }
 
+    /// POSTs `body` to `raw_url` (a webhook delivery) through the same guarded client as every
+    /// fetch: the URL is checked as a page's is, the connection goes only to addresses the guard
+    /// allows (resolved once, by the client's guarded resolver), and a redirect is not followed.
+    /// Returns the answer's status; its body is not read.
+    ///
+    /// # Errors
+    /// [`FetchError::InvalidUrl`], [`FetchError::BlockedAddress`], [`FetchError::Timeout`] or
+    /// [`FetchError::Network`].
+    pub async fn post(
+        &self,
+        raw_url: &str,
+        headers: reqwest::header::HeaderMap,
+        body: Vec<u8>,
+        timeout: Duration,
+    ) -> Result<u16, FetchError> {
+        let url =
+            Url::parse(raw_url).map_err(|e| FetchError::InvalidUrl(format!("`{raw_url}`: {e}")))?;
+        self.check(&url)?;
+        self.check_resolved(&url).await?;
+        let response = self
+            .client
+            .post(url)
+            .headers(headers)
+            .body(body)
+            .timeout(timeout)
+            .send()
+            .await
+            .map_err(|err| match self.classify(&err) {
+                FetchError::Timeout(_) => FetchError::Timeout(timeout.as_secs()),
+                other => other,
+            })?;
+        Ok(response.status().as_u16())
+    }
+
     /// Whether robots.txt lets us fetch `url` (always, when `fetch.respect_robots` is off).
     pub async fn robots_allow(&self, url: &Url) -> bool {
         !self.settings.respect_robots || self.robots.allowed(url).await

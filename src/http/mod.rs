@@ -52,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/scrape/{id}", get(scrape::get).delete(scrape::cancel))
         .route("/api/scrape/{id}/events", get(scrape::events))
+        .route("/api/scrape/{id}/webhooks", get(scrape::webhooks))
         .route(
             "/api/scrape/{id}/screenshots/{file}",
             get(scrape::screenshot),

@@ -79,6 +79,8 @@ fn build() -> Value {
     let error = components.of::<ErrorBody>();
     let map_request = components.of::<crate::run::map::MapRequest>();
     let map_response = components.of::<crate::run::map::MapResponse>();
+    let deliveries = components.of::<super::scrape::WebhookDeliveries>();
+    let webhook_payload = components.of::<crate::webhook::WebhookPayload>();
     let v2 = firecrawl_paths(&mut components);
     let payloads = [
         components.of::<InitData>(),
@@ -337,6 +339,15 @@ fn build() -> Value {
                     }, &not_found),
                 },
             },
+            "/api/scrape/{id}/webhooks": {
+                "get": {
+                    "operationId": "sessionWebhooks",
+                    "summary": "A session's webhook deliveries and where each stands",
+                    "description": "One delivery per announced event (`complete`, and `url_complete` per URL when the request asked for it), oldest first: `pending` (waiting for its next attempt), `delivered` (a receiver answered 2xx) or `failed` (given up after `webhooks.max_attempts`, or refused by the address guard), with the last attempt's status and error.",
+                    "parameters": [id],
+                    "responses": with(ok("The deliveries", deliveries), &not_found),
+                },
+            },
             "/api/scrape/{id}/screenshots/{file}": {
                 "get": {
                     "operationId": "sessionScreenshot",
@@ -390,6 +401,21 @@ fn build() -> Value {
                 m
             })}},
             "/metrics": {"get": {"operationId": "metrics", "summary": "Prometheus metrics (OpenMetrics text)", "security": [], "responses": {"200": {"description": "The metrics", "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}}}}},
+        },
+        "webhooks": {
+            "runEvent": {
+                "post": {
+                    "summary": "What a request's `webhook.url` receives",
+                    "description": "Sent when the run ends (`complete`) and, when `webhook.events` lists `url_complete`, each time one of its URLs is answered. Deliveries come from a durable outbox in the store (any instance sends them), are retried with exponential backoff until a 2xx answer or `webhooks.max_attempts`, and go through the same address guard as page fetches. `X-Scrape-Agent-Signature` is `t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" keyed with webhooks.secret>`; check it (and that `t` is recent) before trusting the body. `X-Scrape-Agent-Delivery` is the same on every attempt of one delivery: a receiver that answered 2xx but whose answer was lost can drop the repeat.",
+                    "parameters": [
+                        {"name": "X-Scrape-Agent-Signature", "in": "header", "required": true, "schema": {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"}},
+                        {"name": "X-Scrape-Agent-Delivery", "in": "header", "required": true, "schema": {"type": "integer"}},
+                        {"name": "X-Scrape-Agent-Event", "in": "header", "required": true, "schema": {"enum": ["complete", "url_complete"]}},
+                    ],
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": webhook_payload}}},
+                    "responses": {"200": {"description": "Any 2xx marks the delivery delivered; anything else (or no answer) is retried"}},
+                },
+            },
         },
         "components": {
             "schemas": schemas,

@@ -446,6 +446,31 @@ pub async fn get(
     Ok(Json(serde_json::to_value(&session).unwrap_or(Value::Null)))
 }
 
+/// The body of `GET /api/scrape/{id}/webhooks`.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct WebhookDeliveries {
+    /// The session.
+    pub session_id: String,
+    /// Its webhook deliveries, oldest first (none when its request named no webhook).
+    pub deliveries: Vec<crate::store::DeliveryRecord>,
+}
+
+/// `GET /api/scrape/{id}/webhooks`: the webhook deliveries of a session and where each stands
+/// (pending, delivered, failed with its last error).
+///
+/// # Errors
+/// 404 for an unknown session.
+pub async fn webhooks(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<WebhookDeliveries>, ApiError> {
+    let deliveries = state.hub.store().deliveries(&id).await?;
+    Ok(Json(WebhookDeliveries {
+        session_id: id,
+        deliveries,
+    }))
+}
+
 /// `GET /api/scrape/{id}/screenshots/{n}.png`: a PNG a run's `browser.screenshot` kept (its
 /// `tool_call` step links it).
 pub async fn screenshot(

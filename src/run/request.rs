@@ -12,6 +12,7 @@ use crate::events::RenderMode;
 use crate::output::OutputFormat;
 use crate::settings::LimitSettings;
 use crate::tools::ToolCall;
+use crate::webhook::WebhookRequest;
 
 /// Which planner a request asks for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -82,6 +83,11 @@ pub struct ScrapeRequest {
     /// answered with the same instructions, keyed by page URL in `complete`.
     #[serde(default)]
     pub crawl: Option<super::crawl::CrawlOptions>,
+    /// Where to POST the run's end (and, when asked, each URL's answer): a signed JSON body,
+    /// sent from a durable outbox, retried with backoff. The URL must pass the same address
+    /// guard as any page, and the server must have `webhooks.secret` set.
+    #[serde(default)]
+    pub webhook: Option<WebhookRequest>,
 }
 
 /// A request that passed validation (stored with its session as JSON, and read back from
@@ -115,6 +121,9 @@ pub struct ValidRequest {
     /// The crawl asked for (checked against `[crawl]` by `CrawlOptions::check`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub crawl: Option<super::crawl::CrawlOptions>,
+    /// Where the run's end is announced, when the request says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<WebhookRequest>,
     /// The id of the HTTP request that started the run, set by the handler.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
@@ -168,6 +177,7 @@ impl ScrapeRequest {
             max_detail_pages: None,
             render: crate::events::RenderMode::Auto,
             crawl: None,
+            webhook: None,
         }
     }
 
@@ -310,6 +320,7 @@ impl ScrapeRequest {
                 json!({"given": n, "max": limits.max_detail_pages}),
             ));
         }
+        let webhook = self.webhook.map(check_webhook).transpose()?;
         let session_id = match self.session_id {
             Some(id) if !valid_session_id(&id) => {
                 return Err(Rejection::new(
@@ -335,9 +346,51 @@ impl ScrapeRequest {
             max_detail_pages: self.max_detail_pages,
             render: self.render,
             crawl: self.crawl,
+            webhook,
             request_id: None,
         })
     }
+}
+
+/// A webhook's URL is an http(s) URL with a host and no credentials (deliveries are signed; a
+/// password in it would be stored with the request and shown with the session), and it
+/// announces at least one event, each once. Its address is checked by the fetcher's guard when
+/// the run starts.
+fn check_webhook(mut hook: WebhookRequest) -> Result<WebhookRequest, Rejection> {
+    let invalid = |message: String| {
+        Rejection::new("invalid_webhook", message, json!({"url": hook.url.clone()}))
+    };
+    match Url::parse(&hook.url) {
+        Ok(url) if !matches!(url.scheme(), "http" | "https") || url.host().is_none() => {
+            return Err(invalid(format!(
+                "webhook `{}` is not an http(s) URL with a host",
+                hook.url
+            )));
+        }
+        Ok(url) if !url.username().is_empty() || url.password().is_some() => {
+            return Err(invalid(
+                "the webhook URL carries credentials; leave them out (every delivery is signed \
+                 with webhooks.secret)"
+                    .into(),
+            ));
+        }
+        Ok(_) => {}
+        Err(err) => {
+            return Err(invalid(format!(
+                "webhook `{}` is not a URL: {err}",
+                hook.url
+            )));
+        }
+    }
+    if hook.events.is_empty() {
+        return Err(invalid(
+            "`webhook.events` lists nothing to announce; give `complete`, `url_complete` or both"
+                .into(),
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    hook.events.retain(|event| seen.insert(*event));
+    Ok(hook)
 }
 
 /// Characters of `instructions` accepted (what a person writes is far shorter; a page of text
@@ -390,6 +443,21 @@ mod tests {
         assert_eq!(
             code(json!({"urls": ["https://a.b/"], "instructions": "x", "max_detail_pages": 101})),
             "invalid_max_detail_pages"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"], "instructions": "x",
+                "webhook": {"url": "ftp://hook.example/"}})),
+            "invalid_webhook"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"], "instructions": "x",
+                "webhook": {"url": "https://u:p@hook.example/"}})),
+            "invalid_webhook"
+        );
+        assert_eq!(
+            code(json!({"urls": ["https://a.b/"], "instructions": "x",
+                "webhook": {"url": "https://hook.example/", "events": []}})),
+            "invalid_webhook"
         );
         let many: Vec<String> = (0..51).map(|i| format!("https://a.b/{i}")).collect();
         assert_eq!(

@@ -173,6 +173,11 @@ macro_rules! with_conn {
     };
 }
 
+// After the macros it uses (`with_conn!`), before the code that uses its own (`enqueue_webhook!`).
+#[macro_use]
+mod outbox;
+pub use outbox::{Delivery, DeliveryOutcome, DeliveryRecord, DeliveryState};
+
 /// How long the write probe of [`Store::check_writable`] may take: past it the store counts
 /// as unable to write (a wedged writer holds SQLite's lock, or the server does not answer).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
@@ -991,6 +996,17 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 }
+                // A run's end, or an answered URL: the webhook delivery that announces it (if
+                // its request names one) is written with it, fenced by the same update.
+                if finish.is_some() || answer.is_some() {
+                    let request: String =
+                        sqlx::query_scalar("SELECT request FROM sessions WHERE id = $1")
+                            .bind(&event.session_id)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                    let request = serde_json::from_str(&request).unwrap_or(Value::Null);
+                    enqueue_webhook!(tx, &request, event, answer, now);
+                }
                 // Delivered only after this returns: the commit is confirmed, or the
                 // connection is closed and the event counts as not stored.
                 tx.commit().await?;
@@ -1412,6 +1428,9 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             }
+            if let Some(last) = closing.last() {
+                enqueue_webhook!(tx, &request, last, None, now);
+            }
             let complete = closing.last().map(|e| e.data.clone()).unwrap_or(Value::Null);
             sqlx::query(
                 "UPDATE sessions SET result = $2, total_reward = $3, finished_at = $4, \
@@ -1473,6 +1492,10 @@ impl Store {
                 let mut deleted = 0;
                 for id in &ids {
                     sqlx::query("DELETE FROM screenshots WHERE session_id = $1")
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                    sqlx::query("DELETE FROM webhook_outbox WHERE session_id = $1")
                         .bind(id)
                         .execute(&mut *tx)
                         .await?;

@@ -54,6 +54,7 @@ async fn the_document_names_every_route_and_event_type() {
         "/api/scrape",
         "/api/scrape/{id}",
         "/api/scrape/{id}/events",
+        "/api/scrape/{id}/webhooks",
         "/api/tools",
         "/healthz",
         "/readyz",
@@ -73,9 +74,17 @@ async fn the_document_names_every_route_and_event_type() {
         "ScrapeRequest",
         "ErrorBody",
         "NavigateDetails",
+        "WebhookPayload",
+        "WebhookDeliveries",
     ] {
         assert!(schemas.contains_key(name), "{name} in {:?}", schemas.keys());
     }
+    // What a webhook receiver gets is described where OpenAPI 3.1 puts it.
+    assert_eq!(
+        doc["webhooks"]["runEvent"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+            ["$ref"],
+        "#/components/schemas/WebhookPayload"
+    );
     // The docs page renders it with nothing from elsewhere.
     let page = app.get("/docs").await;
     assert_eq!(page.status(), 200);

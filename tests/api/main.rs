@@ -31,4 +31,5 @@ mod ssrf;
 mod store_failure;
 mod support;
 mod tools_api;
+mod webhooks;
 mod words;
