@@ -485,9 +485,15 @@ impl Tab {
                 else {
                     return Ok(None);
                 };
-                (RoundKind::Click, Some(control))
+                // A control that reads "Load more" grows a list however it was named.
+                let kind = if is_load_more(&control) {
+                    RoundKind::LoadMore
+                } else {
+                    RoundKind::Click
+                };
+                (kind, Some(control))
             }
-            Move::LoadMoreOrScroll => match self.eval(CLICK_LOAD_MORE).await?.as_str() {
+            Move::LoadMoreOrScroll => match self.eval(&click_load_more()).await?.as_str() {
                 Some(text) => (RoundKind::LoadMore, Some(text.to_owned())),
                 None => {
                     self.eval(SCROLL_TO_END).await?;
@@ -778,25 +784,45 @@ const CLICK: &str = r"(by, what) => {
   return (label(el) || el.tagName.toLowerCase()).slice(0, 80);
 }";
 
+/// What a "Load more" style control reads (a JavaScript and a Rust regex alike, matched
+/// case-insensitively): the one pattern for the controls a render clicks and for naming a
+/// `browser.click` round `load_more`.
+const LOAD_MORE_LABEL: &str =
+    r"^\s*(load|show|see|view)\s+more\b|^\s*more\s+(results|items|products|posts|stories)\b";
+
+/// Whether a control's text reads as "Load more" ([`LOAD_MORE_LABEL`]).
+pub fn is_load_more(label: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE
+        .get_or_init(|| regex::Regex::new(&format!("(?i){LOAD_MORE_LABEL}")).expect("valid regex"));
+    re.is_match(label)
+}
+
 /// Clicks the first visible, enabled "Load more" style control; returns its text or `null`.
-const CLICK_LOAD_MORE: &str = r#"(() => {
-  const words = /^\s*(load|show|see|view)\s+more\b|^\s*more\s+(results|items|products|posts|stories)\b/i;
+fn click_load_more() -> String {
+    let words = serde_json::to_string(LOAD_MORE_LABEL).unwrap_or_default();
+    format!(
+        r#"(() => {{
+  const words = new RegExp({words}, 'i');
   const controls = document.querySelectorAll('button, a, [role=button], input[type=button]');
-  for (const el of controls) {
+  for (const el of controls) {{
     const text = (el.innerText || el.value || '').trim();
     if (!words.test(text) || el.disabled) continue;
     const box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;
-    if (el.tagName === 'A') {
+    if (el.tagName === 'A') {{
       const href = el.getAttribute('href') || '';
       if (href && !href.startsWith('#') && !href.startsWith('javascript:')) continue;
-    }
+    }}
     el.scrollIntoView();
     el.click();
     return text.slice(0, 80);
-  }
+  }}
   return null;
-})()"#;
+}})()"#
+    )
+}
 
 enum PageSignal {
     Loaded,
@@ -914,4 +940,31 @@ async fn evaluate(cdp: &Connection, session: &str, expression: &str) -> Result<V
         return Err(RenderError::Failed(format!("script error: {exception}")));
     }
     Ok(evaluated.result.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_control_reads_as_load_more_or_not() {
+        for label in [
+            "Load more",
+            "show more recipes",
+            "  See More",
+            "More results",
+        ] {
+            assert!(is_load_more(label), "{label}");
+        }
+        for label in [
+            "Accept cookies",
+            "Reviews",
+            "Download more info",
+            "Read more",
+        ] {
+            assert!(!is_load_more(label), "{label}");
+        }
+        // The browser reads the same pattern as a JavaScript string.
+        assert!(click_load_more().contains(&serde_json::to_string(LOAD_MORE_LABEL).unwrap()));
+    }
 }

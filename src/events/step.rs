@@ -354,6 +354,8 @@ pub enum NavigateDetails {
     Stop(NavigateStop),
     /// The browser clicked a "Load more" control and the page grew (or stopped growing).
     LoadMore(GrowRound),
+    /// The browser clicked another control `browser.click` named (a tab, a cookie banner).
+    Click(GrowRound),
     /// The browser scrolled to the end of the page and it grew (or stopped growing).
     Scroll(GrowRound),
     /// A crawl reads a page it discovered next.
@@ -482,7 +484,7 @@ pub struct CrawlEnd {
 pub struct GrowRound {
     /// The round (1-based).
     pub round: u32,
-    /// The control clicked (its text), for `load_more`.
+    /// The control clicked (its text), for `load_more` and `click`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<String>,
     /// Elements in the page before the round.

@@ -272,14 +272,17 @@ impl Run<'_> {
                 elements_after: round.elements_after,
                 items: Some(round.items),
             };
-            let (payload, what) = match round.kind {
-                RoundKind::LoadMore => (NavigateDetails::LoadMore(details), "Clicked “Load more”"),
-                RoundKind::Click => (NavigateDetails::LoadMore(details), "Clicked"),
-                RoundKind::Scroll => (NavigateDetails::Scroll(details), "Scrolled to the end"),
+            let what = match (round.kind, &round.control) {
+                (RoundKind::Scroll, _) => "Scrolled to the end".to_owned(),
+                (RoundKind::LoadMore | RoundKind::Click, Some(control)) => {
+                    format!("Clicked “{control}”")
+                }
+                (RoundKind::LoadMore | RoundKind::Click, None) => "Clicked".to_owned(),
             };
-            let what = match (&round.kind, &round.control) {
-                (RoundKind::Click, Some(control)) => format!("{what} “{control}”"),
-                _ => what.to_owned(),
+            let payload = match round.kind {
+                RoundKind::LoadMore => NavigateDetails::LoadMore(details),
+                RoundKind::Click => NavigateDetails::Click(details),
+                RoundKind::Scroll => NavigateDetails::Scroll(details),
             };
             self.step(NewStep {
                 payload: StepPayload::Navigate(payload),
