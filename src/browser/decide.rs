@@ -3,7 +3,8 @@
 
 use scraper::{ElementRef, Html, Node};
 
-use crate::events::RenderRule;
+use crate::events::{GrowDecision, GrowRule, RenderRule};
+use crate::planner::intent::{Intent, Request};
 
 /// Visible text below this many characters is "thin".
 pub const THIN_TEXT_CHARS: usize = 200;
@@ -242,6 +243,89 @@ impl HostMemory {
     }
 }
 
+/// What the words ask of a page's list, read for [`growth`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// Items wanted, when the words name a number ("the first 40", "up to 200").
+    pub count: Option<usize>,
+    /// The words say to keep loading ([`KEEP_LOADING`]).
+    pub keep_loading: bool,
+    /// The words ask for many items of a list ("all products", "every recipe").
+    pub all_items: bool,
+}
+
+/// Words that say to keep a list loading, whatever it holds.
+pub const KEEP_LOADING: &[&str] = &[
+    "keep loading",
+    "keep scrolling",
+    "keep clicking",
+    "load more",
+    "load all",
+    "load everything",
+    "load them all",
+    "show more",
+    "scroll down",
+    "scroll to the end",
+    "scroll to the bottom",
+    "infinite scroll",
+    "until the end",
+    "until it stops",
+    "until there are no more",
+];
+
+/// Whether `words` say to keep a list loading (one of [`KEEP_LOADING`]).
+pub fn says_keep_loading(words: &str) -> bool {
+    let lower = words.to_lowercase();
+    let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+    KEEP_LOADING.iter().any(|cue| lower.contains(cue))
+}
+
+impl Wanted {
+    /// What `understood` (the request as the planner read it) and its `words` ask; `count` is
+    /// the number of items the run collects toward, when it names one.
+    pub fn of(understood: &Request, words: &str, count: Option<usize>) -> Self {
+        Self {
+            count: count.or(understood.count),
+            keep_loading: says_keep_loading(words),
+            all_items: understood.many && !reads_one_thing(&understood.intent),
+        }
+    }
+}
+
+/// Answers about one thing on a page (its article, its product, its metadata, its Markdown):
+/// a longer list does not change them.
+fn reads_one_thing(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::MainContent | Intent::Product | Intent::Metadata | Intent::Markdown
+    )
+}
+
+/// One rule of growth: its name and when it decides (`Some(grow)`), or passes.
+type GrowRuleFn = (GrowRule, fn(&Wanted) -> Option<bool>);
+
+/// The rules of growth, in order; the first that decides wins.
+const GROW_RULES: &[GrowRuleFn] = &[
+    (GrowRule::CountWanted, |w| w.count.map(|_| true)),
+    (GrowRule::KeepLoading, |w| w.keep_loading.then_some(true)),
+    (GrowRule::AllItems, |w| w.all_items.then_some(true)),
+    (GrowRule::OneThing, |_| Some(false)),
+];
+
+/// Whether a rendered page's list is grown before it is read, by the first rule of
+/// [`GROW_RULES`] that decides.
+pub fn growth(wanted: &Wanted) -> GrowDecision {
+    let (rule, grow) = GROW_RULES
+        .iter()
+        .find_map(|(rule, applies)| applies(wanted).map(|grow| (*rule, grow)))
+        .unwrap_or((GrowRule::OneThing, false));
+    GrowDecision {
+        rule,
+        grow,
+        want: wanted.count.map(|n| n as u64),
+    }
+}
+
 /// Why a rendered page's text is an error page rather than an answer, if it is.
 pub fn error_page(text: &str) -> Option<&'static str> {
     let lower = text.trim().to_lowercase();
@@ -355,6 +439,74 @@ mod tests {
             .filter(|n| memory.needs_rendering(&format!("host{n}.example")))
             .count();
         assert!(kept <= 2, "{kept} hosts kept");
+    }
+
+    #[test]
+    fn a_list_is_grown_for_a_count_for_every_item_or_when_told_and_not_for_one_thing() {
+        let cases: [(Wanted, GrowRule, bool); 5] = [
+            (
+                Wanted {
+                    count: Some(40),
+                    ..Wanted::default()
+                },
+                GrowRule::CountWanted,
+                true,
+            ),
+            (
+                Wanted {
+                    keep_loading: true,
+                    ..Wanted::default()
+                },
+                GrowRule::KeepLoading,
+                true,
+            ),
+            (
+                Wanted {
+                    all_items: true,
+                    ..Wanted::default()
+                },
+                GrowRule::AllItems,
+                true,
+            ),
+            (
+                Wanted {
+                    count: Some(12),
+                    all_items: true,
+                    keep_loading: true,
+                },
+                GrowRule::CountWanted,
+                true,
+            ),
+            (Wanted::default(), GrowRule::OneThing, false),
+        ];
+        for (wanted, rule, grow) in cases {
+            let decision = growth(&wanted);
+            assert_eq!((decision.rule, decision.grow), (rule, grow), "{wanted:?}");
+            assert_eq!(decision.want, wanted.count.map(|n| n as u64));
+        }
+    }
+
+    #[test]
+    fn plain_words_decide_the_growth() {
+        let grown = |words: &str| {
+            let understood = crate::planner::intent::parse(words, None);
+            let count = crate::planner::reach::item_target(words);
+            growth(&Wanted::of(&understood, words, count))
+        };
+        for (words, rule) in [
+            ("all products", GrowRule::AllItems),
+            (
+                "List all recipes with their name and time.",
+                GrowRule::AllItems,
+            ),
+            ("every item, keep loading", GrowRule::KeepLoading),
+            ("the first 40 products", GrowRule::CountWanted),
+            ("Get the article text.", GrowRule::OneThing),
+            ("the page title", GrowRule::OneThing),
+        ] {
+            assert_eq!(grown(words).rule, rule, "{words}");
+        }
+        assert_eq!(grown("the first 40 products").want, Some(40));
     }
 
     #[test]

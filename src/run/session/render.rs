@@ -6,11 +6,11 @@
 //! planned again on what the browser drew.
 
 use super::{NewStep, Run};
-use crate::browser::decide::{self, Decision, Evidence, Known};
+use crate::browser::decide::{self, Decision, Evidence, Known, Wanted};
 use crate::browser::{Grow, RenderError, RoundKind};
 use crate::events::{
-    ErrorCode, ErrorData, EventPayload, GrowRound, NavigateDetails, RenderDetails, RenderMode,
-    RenderRule, StepPayload, StepStatus,
+    ErrorCode, ErrorData, EventPayload, GrowDecision, GrowRound, NavigateDetails, RenderDetails,
+    RenderMode, RenderRule, StepPayload, StepStatus,
 };
 use crate::fetch::FetchedPage;
 
@@ -74,6 +74,7 @@ impl Run<'_> {
             refused: Vec::new(),
             rendered_text_chars: None,
             error: None,
+            grow: None,
         };
         if !decision.render {
             self.render_step(
@@ -127,6 +128,7 @@ impl Run<'_> {
             refused: Vec::new(),
             rendered_text_chars: None,
             error: None,
+            grow: None,
         };
         match self
             .render_decided(url, chance.page, RenderMode::Auto, details)
@@ -157,6 +159,8 @@ impl Run<'_> {
     ) -> Result<(FetchedPage, bool), ErrorData> {
         let browser = self.deps.browser.clone();
         let host = page.final_url.host_str().unwrap_or("").to_owned();
+        let growth = self.growth();
+        details.grow = Some(growth);
         if !browser.available() {
             let message = format!(
                 "{} (install the Debian package `{}`)",
@@ -184,9 +188,13 @@ impl Run<'_> {
             .await;
             return Ok((page, false));
         }
-        let grow = Grow::UntilStill {
-            max_rounds: self.deps.settings.browser.max_grow_rounds,
-            want: self.understood.count.map(|n| n as u64),
+        let grow = if growth.grow {
+            Grow::UntilStill {
+                max_rounds: self.deps.settings.browser.max_grow_rounds,
+                want: growth.want,
+            }
+        } else {
+            Grow::No
         };
         let rendered = tokio::select! {
             biased;
@@ -209,7 +217,7 @@ impl Run<'_> {
                 details.refused = rendered.refused;
                 details.rendered_text_chars = after.text_chars;
                 let message = format!(
-                    "Rendered in the browser ({} requests, {} bytes{}): {} characters of text, {} before",
+                    "Rendered in the browser ({} requests, {} bytes{}): {} characters of text, {} before; {}",
                     rendered.requests,
                     rendered.bytes,
                     if details.refused.is_empty() {
@@ -221,6 +229,7 @@ impl Run<'_> {
                     details
                         .text_chars
                         .map_or_else(|| "none parsed".to_owned(), |n| n.to_string()),
+                    grown_in_words(growth, rendered.rounds.len()),
                 );
                 self.render_step(
                     url,
@@ -258,6 +267,15 @@ impl Run<'_> {
                 Ok((page, false))
             }
         }
+    }
+
+    /// Whether a render grows the page's list, by [`decide::growth`] on the request's words.
+    fn growth(&self) -> GrowDecision {
+        decide::growth(&Wanted::of(
+            &self.understood,
+            &self.request.instructions,
+            self.reach.target,
+        ))
     }
 
     /// One `navigate` step per round that grew (or stopped growing) a page in the browser:
@@ -346,5 +364,15 @@ impl Run<'_> {
         } else {
             Ok(page)
         }
+    }
+}
+
+/// The growth of a render in words: its rule, and the rounds it took.
+fn grown_in_words(growth: GrowDecision, rounds: usize) -> String {
+    let why = growth.rule.describe();
+    match (growth.grow, growth.want) {
+        (false, _) => format!("not grown: {why}"),
+        (true, Some(want)) => format!("grown toward {want} items in {rounds} rounds: {why}"),
+        (true, None) => format!("grown in {rounds} rounds until it stopped: {why}"),
     }
 }
