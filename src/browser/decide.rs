@@ -32,6 +32,9 @@ pub struct Decision {
     pub evidence: Evidence,
 }
 
+/// The marker of a control that reads "Load more" ([`LOAD_MORE_LABEL`]).
+const LOAD_MORE_MARKER: &str = "load_more_control";
+
 /// Data islands: the page's data is in the HTML already, readable without scripts.
 const DATA_ISLANDS: &[(&str, &str)] = &[
     ("script#__NEXT_DATA__", "__NEXT_DATA__"),
@@ -49,6 +52,24 @@ const APP_ROOTS: &[(&str, &str)] = &[
     ("[ng-version]", "ng-version"),
     ("[data-v-app]", "data-v-app"),
 ];
+
+/// What a "Load more" style control reads (a JavaScript and a Rust regex alike, matched
+/// case-insensitively): the one pattern for the controls a render clicks and for naming a
+/// `browser.click` round `load_more`.
+pub const LOAD_MORE_LABEL: &str =
+    r"^\s*(load|show|see|view)\s+more\b|^\s*more\s+(results|items|products|posts|stories)\b";
+
+/// Whether a control's text reads as "Load more" ([`LOAD_MORE_LABEL`]).
+pub fn is_load_more(label: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE
+        .get_or_init(|| regex::Regex::new(&format!("(?i){LOAD_MORE_LABEL}")).expect("valid regex"));
+    re.is_match(label)
+}
+
+/// Controls that load more of a list in place (a link to another page is pagination, not this).
+const LOAD_MORE_CONTROLS: &str = "button, [role=button], input[type=button], a:not([href]), a[href^='#'], a[href^='javascript:']";
 
 /// Whether `html` has a `<script` tag at all (a byte search, no parse).
 fn has_script_tag(html: &str) -> bool {
@@ -70,6 +91,17 @@ pub fn evidence(html: &str) -> Evidence {
         {
             markers.push((*name).to_owned());
         }
+    }
+    if let Ok(controls) = scraper::Selector::parse(LOAD_MORE_CONTROLS)
+        && document.select(&controls).any(|el| {
+            let label = el
+                .value()
+                .attr("value")
+                .map_or_else(|| el.text().collect::<String>(), str::to_owned);
+            is_load_more(&label)
+        })
+    {
+        markers.push(LOAD_MORE_MARKER.to_owned());
     }
     let mut scripts = 0;
     let mut noscript_js = false;
@@ -137,6 +169,8 @@ pub struct Known {
     pub host_needed_rendering: bool,
     /// The page was read from its HTML and the planned tools found nothing on it.
     pub nothing_found: bool,
+    /// The words want the page's list grown ([`growth`]).
+    pub list_grows: bool,
 }
 
 /// One rule: its name and when it decides (`Some(render)`), or passes.
@@ -158,6 +192,13 @@ const RULES: &[Rule] = &[
     }),
     (RenderRule::HostNeededRendering, |_, k| {
         k.host_needed_rendering.then_some(true)
+    }),
+    // A thin page is left to the thin rules below: their evidence says more.
+    (RenderRule::LoadMoreControl, |e, k| {
+        (k.list_grows
+            && e.text_chars.unwrap_or(0) >= THIN_TEXT_CHARS
+            && e.markers.iter().any(|m| m == LOAD_MORE_MARKER))
+        .then_some(true)
     }),
     (RenderRule::DataIsland, |e, _| {
         e.markers.iter().any(|m| is_island(m)).then_some(false)
@@ -411,6 +452,49 @@ mod tests {
             nothing_found,
         );
         assert_eq!((d.rule, d.render), (RenderRule::NoScripts, false));
+    }
+
+    #[test]
+    fn a_load_more_control_is_rendered_when_the_words_want_the_list_grown() {
+        let items = "<li>A served item with a few words of its own</li>".repeat(8);
+        let html = format!(
+            r#"<body><ul>{items}</ul><button type=button>Load more</button><script type="application/ld+json">{{}}</script><script>more()</script></body>"#
+        );
+        let grows = Known {
+            list_grows: true,
+            ..Known::default()
+        };
+        let d = decide_on(evidence(&html), grows);
+        assert_eq!((d.rule, d.render), (RenderRule::LoadMoreControl, true));
+        assert!(d.evidence.markers.contains(&LOAD_MORE_MARKER.to_owned()));
+        // One thing wanted: the HTML is read as it is.
+        assert_eq!(rule(&html), (RenderRule::DataIsland, false));
+        // A "More results" link to another page is pagination, not a control of this page.
+        let paged = format!(
+            r#"<body><ul>{items}</ul><a href="/list?page=2">More results</a><script>x()</script></body>"#
+        );
+        let d = decide_on(evidence(&paged), grows);
+        assert_eq!((d.rule, d.render), (RenderRule::EnoughText, false));
+    }
+
+    #[test]
+    fn a_control_reads_as_load_more_or_not() {
+        for label in [
+            "Load more",
+            "show more recipes",
+            "  See More",
+            "More results",
+        ] {
+            assert!(is_load_more(label), "{label}");
+        }
+        for label in [
+            "Accept cookies",
+            "Reviews",
+            "Download more info",
+            "Read more",
+        ] {
+            assert!(!is_load_more(label), "{label}");
+        }
     }
 
     #[test]

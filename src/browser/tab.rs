@@ -486,7 +486,7 @@ impl Tab {
                     return Ok(None);
                 };
                 // A control that reads "Load more" grows a list however it was named.
-                let kind = if is_load_more(&control) {
+                let kind = if decide::is_load_more(&control) {
                     RoundKind::LoadMore
                 } else {
                     RoundKind::Click
@@ -784,24 +784,9 @@ const CLICK: &str = r"(by, what) => {
   return (label(el) || el.tagName.toLowerCase()).slice(0, 80);
 }";
 
-/// What a "Load more" style control reads (a JavaScript and a Rust regex alike, matched
-/// case-insensitively): the one pattern for the controls a render clicks and for naming a
-/// `browser.click` round `load_more`.
-const LOAD_MORE_LABEL: &str =
-    r"^\s*(load|show|see|view)\s+more\b|^\s*more\s+(results|items|products|posts|stories)\b";
-
-/// Whether a control's text reads as "Load more" ([`LOAD_MORE_LABEL`]).
-pub fn is_load_more(label: &str) -> bool {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    #[allow(clippy::expect_used)]
-    let re = RE
-        .get_or_init(|| regex::Regex::new(&format!("(?i){LOAD_MORE_LABEL}")).expect("valid regex"));
-    re.is_match(label)
-}
-
 /// Clicks the first visible, enabled "Load more" style control; returns its text or `null`.
 fn click_load_more() -> String {
-    let words = serde_json::to_string(LOAD_MORE_LABEL).unwrap_or_default();
+    let words = serde_json::to_string(decide::LOAD_MORE_LABEL).unwrap_or_default();
     format!(
         r#"(() => {{
   const words = new RegExp({words}, 'i');
@@ -947,24 +932,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_control_reads_as_load_more_or_not() {
-        for label in [
-            "Load more",
-            "show more recipes",
-            "  See More",
-            "More results",
-        ] {
-            assert!(is_load_more(label), "{label}");
-        }
-        for label in [
-            "Accept cookies",
-            "Reviews",
-            "Download more info",
-            "Read more",
-        ] {
-            assert!(!is_load_more(label), "{label}");
-        }
-        // The browser reads the same pattern as a JavaScript string.
-        assert!(click_load_more().contains(&serde_json::to_string(LOAD_MORE_LABEL).unwrap()));
+    fn the_browser_reads_the_load_more_pattern_of_the_rules() {
+        assert!(
+            click_load_more().contains(&serde_json::to_string(decide::LOAD_MORE_LABEL).unwrap())
+        );
     }
 }

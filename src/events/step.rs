@@ -535,6 +535,9 @@ pub enum RenderRule {
     HostNeededRendering,
     /// The planned tools found nothing on a page that ships scripts.
     NothingFoundWithScripts,
+    /// The words want the list grown and the page, not thin, has a "Load more" control: its
+    /// first items are in the HTML, the rest come from its scripts.
+    LoadMoreControl,
 }
 
 /// `render` details: the decision, its evidence, and what the browser did.

@@ -958,3 +958,36 @@ async fn a_click_on_a_tab_is_a_click_round_not_load_more() {
     let text = answer(&frames, &url).to_string();
     assert!(text.contains("Boils fast"), "{text}");
 }
+
+/// A served list with a "Load more" button: asked for all its notes, the words want the list
+/// grown and the page has the control, so it is rendered (`load_more_control`) and clicked to
+/// its end; asked for the page's title, it is read from its HTML (`enough_text`).
+#[tokio::test]
+async fn a_served_list_with_load_more_is_rendered_only_when_all_its_items_are_wanted() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask("more-articles.html", "List all notes with their title.")
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0]["rule"], "load_more_control", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+    assert!(
+        steps[0]["markers"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("load_more_control")),
+        "{}",
+        steps[0]
+    );
+    let clicks = rounds(&frames, "load_more");
+    assert!(clicks.len() >= 2, "{frames:?}");
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Note 1: the heron"), "{text}");
+    assert!(text.contains("Note 11: a later note"), "{text}");
+
+    let (_, frames) = site.ask("more-articles.html", "the page title").await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rule"], "enough_text", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], false, "{}", steps[0]);
+}

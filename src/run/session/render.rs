@@ -56,6 +56,7 @@ impl Run<'_> {
                 let known = Known {
                     host_needed_rendering: self.deps.browser.host_memory.needs_rendering(&host),
                     nothing_found: false,
+                    list_grows: self.growth().grow,
                 };
                 decide::decide_on(parsed, known)
             }
@@ -110,6 +111,7 @@ impl Run<'_> {
         let known = Known {
             host_needed_rendering: self.deps.browser.host_memory.needs_rendering(&host),
             nothing_found: true,
+            list_grows: self.growth().grow,
         };
         let decision = decide::decide_on(chance.evidence, known);
         if !decision.render {
@@ -206,8 +208,12 @@ impl Run<'_> {
                 self.round_steps(url, &rendered.rounds).await;
                 // A render after a plan that found nothing is remembered once the plan on
                 // it finds something ([`Run::rendering_helped`]): scripts on a page that
-                // lacks what was asked do not make its whole site rendered.
-                if details.rule != RenderRule::NothingFoundWithScripts {
+                // lacks what was asked do not make its whole site rendered. Nor does a
+                // "Load more" on a page whose HTML holds its first items.
+                if !matches!(
+                    details.rule,
+                    RenderRule::NothingFoundWithScripts | RenderRule::LoadMoreControl
+                ) {
                     browser.host_memory.needed_rendering(&host);
                 }
                 let after = decide::evidence(&rendered.html);
