@@ -209,6 +209,40 @@ fn json_events_prints_every_event_from_init_to_complete() {
     assert!(events.iter().all(|event| &event.session_id == session));
 }
 
+/// `--render` is the request's `render`: `never` is the `render` step's rule, and `always` on a
+/// machine without the browser fails the URL with `render_unavailable`.
+#[test]
+fn render_is_a_flag_of_run() {
+    let dir = TempDir::new();
+    let news = site().url("/pages/news.html");
+    let render_rules = |out: &Outcome| -> Vec<Value> {
+        event_lines(&out.stdout)
+            .iter()
+            .filter(|event| event.data["action"] == "render")
+            .map(|event| event.data["extracted_data"]["rule"].clone())
+            .collect()
+    };
+    let never = outcome(cli(&dir).args([
+        "run",
+        &news,
+        "-i",
+        TOP_3,
+        "--render",
+        "never",
+        "--json-events",
+        "--quiet",
+    ]));
+    assert_eq!(never.code, Some(0), "{}", never.stderr);
+    assert_eq!(render_rules(&never), [json!("never")]);
+    let always = outcome(
+        cli(&dir)
+            .env("SCRAPE_AGENT__BROWSER__EXECUTABLE", "/nonexistent/chromium")
+            .args(["run", &news, "-i", TOP_3, "--render", "always"]),
+    );
+    assert_eq!(always.code, Some(1), "{}", always.stderr);
+    always.stderr_has("error render_unavailable");
+}
+
 #[test]
 fn a_failed_url_exits_1_with_the_other_answers_printed() {
     let dir = TempDir::new();

@@ -3,7 +3,8 @@
 
 use scraper::{ElementRef, Html, Node};
 
-use crate::events::RenderRule;
+use crate::events::{GrowDecision, GrowRule, RenderRule};
+use crate::planner::intent::{Intent, Request};
 
 /// Visible text below this many characters is "thin".
 pub const THIN_TEXT_CHARS: usize = 200;
@@ -31,6 +32,9 @@ pub struct Decision {
     pub evidence: Evidence,
 }
 
+/// The marker of a control that reads "Load more" ([`LOAD_MORE_LABEL`]).
+const LOAD_MORE_MARKER: &str = "load_more_control";
+
 /// Data islands: the page's data is in the HTML already, readable without scripts.
 const DATA_ISLANDS: &[(&str, &str)] = &[
     ("script#__NEXT_DATA__", "__NEXT_DATA__"),
@@ -48,6 +52,24 @@ const APP_ROOTS: &[(&str, &str)] = &[
     ("[ng-version]", "ng-version"),
     ("[data-v-app]", "data-v-app"),
 ];
+
+/// What a "Load more" style control reads (a JavaScript and a Rust regex alike, matched
+/// case-insensitively): the one pattern for the controls a render clicks and for naming a
+/// `browser.click` round `load_more`.
+pub const LOAD_MORE_LABEL: &str =
+    r"^\s*(load|show|see|view)\s+more\b|^\s*more\s+(results|items|products|posts|stories)\b";
+
+/// Whether a control's text reads as "Load more" ([`LOAD_MORE_LABEL`]).
+pub fn is_load_more(label: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE
+        .get_or_init(|| regex::Regex::new(&format!("(?i){LOAD_MORE_LABEL}")).expect("valid regex"));
+    re.is_match(label)
+}
+
+/// Controls that load more of a list in place (a link to another page is pagination, not this).
+const LOAD_MORE_CONTROLS: &str = "button, [role=button], input[type=button], a:not([href]), a[href^='#'], a[href^='javascript:']";
 
 /// Whether `html` has a `<script` tag at all (a byte search, no parse).
 fn has_script_tag(html: &str) -> bool {
@@ -69,6 +91,17 @@ pub fn evidence(html: &str) -> Evidence {
         {
             markers.push((*name).to_owned());
         }
+    }
+    if let Ok(controls) = scraper::Selector::parse(LOAD_MORE_CONTROLS)
+        && document.select(&controls).any(|el| {
+            let label = el
+                .value()
+                .attr("value")
+                .map_or_else(|| el.text().collect::<String>(), str::to_owned);
+            is_load_more(&label)
+        })
+    {
+        markers.push(LOAD_MORE_MARKER.to_owned());
     }
     let mut scripts = 0;
     let mut noscript_js = false;
@@ -136,6 +169,8 @@ pub struct Known {
     pub host_needed_rendering: bool,
     /// The page was read from its HTML and the planned tools found nothing on it.
     pub nothing_found: bool,
+    /// The words want the page's list grown ([`growth`]).
+    pub list_grows: bool,
 }
 
 /// One rule: its name and when it decides (`Some(render)`), or passes.
@@ -157,6 +192,13 @@ const RULES: &[Rule] = &[
     }),
     (RenderRule::HostNeededRendering, |_, k| {
         k.host_needed_rendering.then_some(true)
+    }),
+    // A thin page is left to the thin rules below: their evidence says more.
+    (RenderRule::LoadMoreControl, |e, k| {
+        (k.list_grows
+            && e.text_chars.unwrap_or(0) >= THIN_TEXT_CHARS
+            && e.markers.iter().any(|m| m == LOAD_MORE_MARKER))
+        .then_some(true)
     }),
     (RenderRule::DataIsland, |e, _| {
         e.markers.iter().any(|m| is_island(m)).then_some(false)
@@ -239,6 +281,89 @@ impl HostMemory {
     /// Whether a page of `host` needed rendering before.
     pub fn needs_rendering(&self, host: &str) -> bool {
         self.hosts.get(host).is_some()
+    }
+}
+
+/// What the words ask of a page's list, read for [`growth`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// Items wanted, when the words name a number ("the first 40", "up to 200").
+    pub count: Option<usize>,
+    /// The words say to keep loading ([`KEEP_LOADING`]).
+    pub keep_loading: bool,
+    /// The words ask for many items of a list ("all products", "every recipe").
+    pub all_items: bool,
+}
+
+/// Words that say to keep a list loading, whatever it holds.
+pub const KEEP_LOADING: &[&str] = &[
+    "keep loading",
+    "keep scrolling",
+    "keep clicking",
+    "load more",
+    "load all",
+    "load everything",
+    "load them all",
+    "show more",
+    "scroll down",
+    "scroll to the end",
+    "scroll to the bottom",
+    "infinite scroll",
+    "until the end",
+    "until it stops",
+    "until there are no more",
+];
+
+/// Whether `words` say to keep a list loading (one of [`KEEP_LOADING`]).
+pub fn says_keep_loading(words: &str) -> bool {
+    let lower = words.to_lowercase();
+    let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+    KEEP_LOADING.iter().any(|cue| lower.contains(cue))
+}
+
+impl Wanted {
+    /// What `understood` (the request as the planner read it) and its `words` ask; `count` is
+    /// the number of items the run collects toward, when it names one.
+    pub fn of(understood: &Request, words: &str, count: Option<usize>) -> Self {
+        Self {
+            count: count.or(understood.count),
+            keep_loading: says_keep_loading(words),
+            all_items: understood.many && !reads_one_thing(&understood.intent),
+        }
+    }
+}
+
+/// Answers about one thing on a page (its article, its product, its metadata, its Markdown):
+/// a longer list does not change them.
+fn reads_one_thing(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::MainContent | Intent::Product | Intent::Metadata | Intent::Markdown
+    )
+}
+
+/// One rule of growth: its name and when it decides (`Some(grow)`), or passes.
+type GrowRuleFn = (GrowRule, fn(&Wanted) -> Option<bool>);
+
+/// The rules of growth, in order; the first that decides wins.
+const GROW_RULES: &[GrowRuleFn] = &[
+    (GrowRule::CountWanted, |w| w.count.map(|_| true)),
+    (GrowRule::KeepLoading, |w| w.keep_loading.then_some(true)),
+    (GrowRule::AllItems, |w| w.all_items.then_some(true)),
+    (GrowRule::OneThing, |_| Some(false)),
+];
+
+/// Whether a rendered page's list is grown before it is read, by the first rule of
+/// [`GROW_RULES`] that decides.
+pub fn growth(wanted: &Wanted) -> GrowDecision {
+    let (rule, grow) = GROW_RULES
+        .iter()
+        .find_map(|(rule, applies)| applies(wanted).map(|grow| (*rule, grow)))
+        .unwrap_or((GrowRule::OneThing, false));
+    GrowDecision {
+        rule,
+        grow,
+        want: wanted.count.map(|n| n as u64),
     }
 }
 
@@ -330,6 +455,49 @@ mod tests {
     }
 
     #[test]
+    fn a_load_more_control_is_rendered_when_the_words_want_the_list_grown() {
+        let items = "<li>A served item with a few words of its own</li>".repeat(8);
+        let html = format!(
+            r#"<body><ul>{items}</ul><button type=button>Load more</button><script type="application/ld+json">{{}}</script><script>more()</script></body>"#
+        );
+        let grows = Known {
+            list_grows: true,
+            ..Known::default()
+        };
+        let d = decide_on(evidence(&html), grows);
+        assert_eq!((d.rule, d.render), (RenderRule::LoadMoreControl, true));
+        assert!(d.evidence.markers.contains(&LOAD_MORE_MARKER.to_owned()));
+        // One thing wanted: the HTML is read as it is.
+        assert_eq!(rule(&html), (RenderRule::DataIsland, false));
+        // A "More results" link to another page is pagination, not a control of this page.
+        let paged = format!(
+            r#"<body><ul>{items}</ul><a href="/list?page=2">More results</a><script>x()</script></body>"#
+        );
+        let d = decide_on(evidence(&paged), grows);
+        assert_eq!((d.rule, d.render), (RenderRule::EnoughText, false));
+    }
+
+    #[test]
+    fn a_control_reads_as_load_more_or_not() {
+        for label in [
+            "Load more",
+            "show more recipes",
+            "  See More",
+            "More results",
+        ] {
+            assert!(is_load_more(label), "{label}");
+        }
+        for label in [
+            "Accept cookies",
+            "Reviews",
+            "Download more info",
+            "Read more",
+        ] {
+            assert!(!is_load_more(label), "{label}");
+        }
+    }
+
+    #[test]
     fn a_host_that_needed_rendering_is_rendered_at_once() {
         let text = "Plenty of words in this article. ".repeat(20);
         let html = format!("<body><p>{text}</p><script>x()</script></body>");
@@ -355,6 +523,74 @@ mod tests {
             .filter(|n| memory.needs_rendering(&format!("host{n}.example")))
             .count();
         assert!(kept <= 2, "{kept} hosts kept");
+    }
+
+    #[test]
+    fn a_list_is_grown_for_a_count_for_every_item_or_when_told_and_not_for_one_thing() {
+        let cases: [(Wanted, GrowRule, bool); 5] = [
+            (
+                Wanted {
+                    count: Some(40),
+                    ..Wanted::default()
+                },
+                GrowRule::CountWanted,
+                true,
+            ),
+            (
+                Wanted {
+                    keep_loading: true,
+                    ..Wanted::default()
+                },
+                GrowRule::KeepLoading,
+                true,
+            ),
+            (
+                Wanted {
+                    all_items: true,
+                    ..Wanted::default()
+                },
+                GrowRule::AllItems,
+                true,
+            ),
+            (
+                Wanted {
+                    count: Some(12),
+                    all_items: true,
+                    keep_loading: true,
+                },
+                GrowRule::CountWanted,
+                true,
+            ),
+            (Wanted::default(), GrowRule::OneThing, false),
+        ];
+        for (wanted, rule, grow) in cases {
+            let decision = growth(&wanted);
+            assert_eq!((decision.rule, decision.grow), (rule, grow), "{wanted:?}");
+            assert_eq!(decision.want, wanted.count.map(|n| n as u64));
+        }
+    }
+
+    #[test]
+    fn plain_words_decide_the_growth() {
+        let grown = |words: &str| {
+            let understood = crate::planner::intent::parse(words, None);
+            let count = crate::planner::reach::item_target(words);
+            growth(&Wanted::of(&understood, words, count))
+        };
+        for (words, rule) in [
+            ("all products", GrowRule::AllItems),
+            (
+                "List all recipes with their name and time.",
+                GrowRule::AllItems,
+            ),
+            ("every item, keep loading", GrowRule::KeepLoading),
+            ("the first 40 products", GrowRule::CountWanted),
+            ("Get the article text.", GrowRule::OneThing),
+            ("the page title", GrowRule::OneThing),
+        ] {
+            assert_eq!(grown(words).rule, rule, "{words}");
+        }
+        assert_eq!(grown("the first 40 products").want, Some(40));
     }
 
     #[test]

@@ -485,9 +485,15 @@ impl Tab {
                 else {
                     return Ok(None);
                 };
-                (RoundKind::Click, Some(control))
+                // A control that reads "Load more" grows a list however it was named.
+                let kind = if decide::is_load_more(&control) {
+                    RoundKind::LoadMore
+                } else {
+                    RoundKind::Click
+                };
+                (kind, Some(control))
             }
-            Move::LoadMoreOrScroll => match self.eval(CLICK_LOAD_MORE).await?.as_str() {
+            Move::LoadMoreOrScroll => match self.eval(&click_load_more()).await?.as_str() {
                 Some(text) => (RoundKind::LoadMore, Some(text.to_owned())),
                 None => {
                     self.eval(SCROLL_TO_END).await?;
@@ -779,24 +785,29 @@ const CLICK: &str = r"(by, what) => {
 }";
 
 /// Clicks the first visible, enabled "Load more" style control; returns its text or `null`.
-const CLICK_LOAD_MORE: &str = r#"(() => {
-  const words = /^\s*(load|show|see|view)\s+more\b|^\s*more\s+(results|items|products|posts|stories)\b/i;
+fn click_load_more() -> String {
+    let words = serde_json::to_string(decide::LOAD_MORE_LABEL).unwrap_or_default();
+    format!(
+        r#"(() => {{
+  const words = new RegExp({words}, 'i');
   const controls = document.querySelectorAll('button, a, [role=button], input[type=button]');
-  for (const el of controls) {
+  for (const el of controls) {{
     const text = (el.innerText || el.value || '').trim();
     if (!words.test(text) || el.disabled) continue;
     const box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;
-    if (el.tagName === 'A') {
+    if (el.tagName === 'A') {{
       const href = el.getAttribute('href') || '';
       if (href && !href.startsWith('#') && !href.startsWith('javascript:')) continue;
-    }
+    }}
     el.scrollIntoView();
     el.click();
     return text.slice(0, 80);
-  }
+  }}
   return null;
-})()"#;
+}})()"#
+    )
+}
 
 enum PageSignal {
     Loaded,
@@ -914,4 +925,16 @@ async fn evaluate(cdp: &Connection, session: &str, expression: &str) -> Result<V
         return Err(RenderError::Failed(format!("script error: {exception}")));
     }
     Ok(evaluated.result.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_browser_reads_the_load_more_pattern_of_the_rules() {
+        assert!(
+            click_load_more().contains(&serde_json::to_string(decide::LOAD_MORE_LABEL).unwrap())
+        );
+    }
 }

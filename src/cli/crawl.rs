@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::{CliError, Exit, FormatArg, PlannerArg, PrivateArgs, RunArgs, ServerArgs};
+use super::{CliError, Exit, FormatArg, PlannerArg, PrivateArgs, RenderArg, RunArgs, ServerArgs};
 use crate::fetch::Fetcher;
 use crate::run::crawl::CrawlOptions;
 use crate::run::map::{self, MapProgress, MapRequest, SitemapMode};
@@ -83,6 +83,9 @@ pub(super) struct CrawlArgs {
     /// The session's id (`[A-Za-z0-9_-]{1,64}`); a new one when absent.
     #[arg(long)]
     session_id: Option<String>,
+    /// Whether pages are rendered by the browser (`auto`, `never`, `always`).
+    #[arg(long, value_enum, default_value_t = RenderArg::Auto)]
+    render: RenderArg,
     #[command(flatten)]
     server: ServerArgs,
 }
@@ -107,6 +110,7 @@ impl CrawlArgs {
             max_pages: None,
             max_detail_pages: None,
             session_id: self.session_id,
+            render: self.render,
             server: self.server,
             crawl: Some(CrawlOptions {
                 max_pages: self.max_pages,

@@ -154,6 +154,10 @@ struct RunArgs {
     /// The session's id (`[A-Za-z0-9_-]{1,64}`); a new one when absent.
     #[arg(long)]
     session_id: Option<String>,
+    /// Whether pages are rendered by the browser: `auto` decides per page (a `render` step says
+    /// why), `never` reads the HTML only, `always` renders every page.
+    #[arg(long, value_enum, default_value_t = RenderArg::Auto)]
+    render: RenderArg,
     #[command(flatten)]
     server: ServerArgs,
     /// The crawl `scrape-agent crawl` asks for (no flag of `run`).
@@ -195,6 +199,24 @@ impl From<PlannerArg> for PlannerChoice {
             PlannerArg::Auto => Self::Auto,
             PlannerArg::Heuristic => Self::Heuristic,
             PlannerArg::Llm => Self::Llm,
+        }
+    }
+}
+
+/// `--render`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RenderArg {
+    Auto,
+    Never,
+    Always,
+}
+
+impl From<RenderArg> for crate::events::RenderMode {
+    fn from(render: RenderArg) -> Self {
+        match render {
+            RenderArg::Auto => Self::Auto,
+            RenderArg::Never => Self::Never,
+            RenderArg::Always => Self::Always,
         }
     }
 }

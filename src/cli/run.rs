@@ -64,7 +64,7 @@ fn scrape_request(args: &RunArgs) -> Result<ScrapeRequest, CliError> {
         session_id: args.session_id.clone(),
         max_pages: args.max_pages,
         max_detail_pages: args.max_detail_pages,
-        render: crate::events::RenderMode::Auto,
+        render: args.render.into(),
         crawl: args.crawl.clone(),
         webhook: None,
     })

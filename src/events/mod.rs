@@ -471,6 +471,13 @@ mod tests {
                 items: 57,
                 next: Some("https://shop.example/list?page=1".into()),
             })),
+            StepPayload::Navigate(NavigateDetails::Click(GrowRound {
+                round: 1,
+                control: Some("Reviews".into()),
+                elements_before: 40,
+                elements_after: 44,
+                items: Some(2),
+            })),
         ];
         for step in steps {
             let wire = serde_json::to_value(&step).unwrap();

@@ -354,6 +354,8 @@ pub enum NavigateDetails {
     Stop(NavigateStop),
     /// The browser clicked a "Load more" control and the page grew (or stopped growing).
     LoadMore(GrowRound),
+    /// The browser clicked another control `browser.click` named (a tab, a cookie banner).
+    Click(GrowRound),
     /// The browser scrolled to the end of the page and it grew (or stopped growing).
     Scroll(GrowRound),
     /// A crawl reads a page it discovered next.
@@ -482,7 +484,7 @@ pub struct CrawlEnd {
 pub struct GrowRound {
     /// The round (1-based).
     pub round: u32,
-    /// The control clicked (its text), for `load_more`.
+    /// The control clicked (its text), for `load_more` and `click`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<String>,
     /// Elements in the page before the round.
@@ -533,6 +535,9 @@ pub enum RenderRule {
     HostNeededRendering,
     /// The planned tools found nothing on a page that ships scripts.
     NothingFoundWithScripts,
+    /// The words want the list grown and the page, not thin, has a "Load more" control: its
+    /// first items are in the HTML, the rest come from its scripts.
+    LoadMoreControl,
 }
 
 /// `render` details: the decision, its evidence, and what the browser did.
@@ -569,6 +574,51 @@ pub struct RenderDetails {
     /// Why the render failed, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Whether the render grows the page's list before reading it, and the rule of the words
+    /// that said so (present when the page is to be rendered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grow: Option<GrowDecision>,
+}
+
+/// The rules of the words that decide whether a rendered list is grown ("Load more" clicked,
+/// the page scrolled) before it is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum GrowRule {
+    /// A number of items is wanted ("the first 40", "up to 200"): grown until the list holds
+    /// them or stops growing.
+    CountWanted,
+    /// The words say to keep loading ("keep loading", "load everything", "scroll to the end").
+    KeepLoading,
+    /// Every item of a list is wanted ("all products", "every recipe"): grown until it stops.
+    AllItems,
+    /// One thing is wanted (an article, a contact, a title): the page is read as it settled.
+    OneThing,
+}
+
+impl GrowRule {
+    /// The rule in words, for the `render` step's message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::CountWanted => "a number of items is wanted",
+            Self::KeepLoading => "the words say to keep loading",
+            Self::AllItems => "every item of a list is wanted",
+            Self::OneThing => "one thing is wanted",
+        }
+    }
+}
+
+/// Whether a render grows the page's list, the rule that said so, and the count it grows to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GrowDecision {
+    /// The rule that decided.
+    pub rule: GrowRule,
+    /// Whether the list is grown.
+    pub grow: bool,
+    /// Items wanted, when the words name a number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub want: Option<u64>,
 }
 
 /// A next-page link the run follows.

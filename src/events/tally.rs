@@ -77,6 +77,7 @@ impl RunTally {
             | StepPayload::Navigate(
                 NavigateDetails::Stop(_)
                 | NavigateDetails::LoadMore(_)
+                | NavigateDetails::Click(_)
                 | NavigateDetails::Scroll(_)
                 | NavigateDetails::Crawl(_)
                 | NavigateDetails::CrawlSkip(_)

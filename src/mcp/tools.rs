@@ -252,6 +252,10 @@ pub struct CrawlArgs {
     /// Bounds and scope of the crawl (pages, depth, path patterns, sitemaps, subdomains).
     #[serde(default)]
     pub crawl: crate::run::crawl::CrawlOptions,
+    /// Whether pages are rendered by the browser: `auto` (default) decides per page and says
+    /// why in a `render` step, `never` reads the HTML only, `always` renders every page.
+    #[serde(default)]
+    pub render: crate::events::RenderMode,
 }
 
 /// The three tools, with input schemas derived from the Rust types that read the arguments
@@ -347,6 +351,7 @@ pub async fn crawl(
         "instructions": args.instructions,
         "output_format": args.output_format,
         "crawl": args.crawl,
+        "render": args.render,
     });
     let Value::Object(request) = request else {
         return Ok(failure(

@@ -300,6 +300,41 @@ async fn page_text_cannot_leave_the_untrusted_fence() {
     client.cancel().await.unwrap();
 }
 
+/// `crawl` takes `render` per call, as `scrape` does: `always` on a server without a browser
+/// is the run's typed `render_unavailable`; left out (`auto`), the page is read from its HTML.
+#[tokio::test]
+async fn mcp_crawl_takes_render_per_call() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| s.browser.executable = "/nonexistent/chromium".into()).await;
+    let (client, _) = connect(&app).await;
+    let news = fixtures.url("/pages/news.html");
+    let crawl = |render: Option<&str>| {
+        let mut arguments = json!({
+            "urls": [&news],
+            "instructions": "the page title",
+            "crawl": {"max_pages": 1, "sitemap": "skip"},
+        });
+        if let Some(render) = render {
+            arguments["render"] = json!(render);
+        }
+        arguments
+    };
+    let codes = |result: CallToolResult| -> Vec<Value> {
+        let outcome = result.structured_content.expect("the run's outcome");
+        outcome["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["code"].clone())
+            .collect()
+    };
+    let always = codes(call(&client, "crawl", crawl(Some("always"))).await);
+    assert!(always.contains(&json!("render_unavailable")), "{always:?}");
+    let auto = codes(call(&client, "crawl", crawl(None)).await);
+    assert!(auto.is_empty(), "{auto:?}");
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn mcp_runs_go_through_the_address_guard() {
     let fixtures = FixtureServer::start().await;

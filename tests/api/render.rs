@@ -80,6 +80,25 @@ fn render_steps(frames: &[Frame]) -> Vec<&Value> {
         .collect()
 }
 
+/// The `navigate` steps of kind `kind` (`load_more`, `scroll`, `click`): the rounds that grew a
+/// page in the browser, their details.
+fn rounds<'a>(frames: &'a [Frame], kind: &str) -> Vec<&'a Value> {
+    frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "navigate")
+        .map(|f| &f.payload()["extracted_data"])
+        .filter(|d| d["kind"] == kind)
+        .collect()
+}
+
+/// Every growth round of the browser, whatever its kind.
+fn all_rounds(frames: &[Frame]) -> Vec<&Value> {
+    ["load_more", "scroll", "click"]
+        .iter()
+        .flat_map(|kind| rounds(frames, kind))
+        .collect()
+}
+
 fn answer<'a>(frames: &'a [Frame], url: &str) -> &'a Value {
     &frames.last().unwrap().payload()["extracted_data"][url]
 }
@@ -126,6 +145,9 @@ async fn a_client_rendered_list_is_rendered_and_read() {
             .unwrap()
             .contains(&json!("#root"))
     );
+    // "every product": the list is grown until it stops (it does not: no "Load more").
+    assert_eq!(steps[0]["grow"]["rule"], "all_items", "{}", steps[0]);
+    assert_eq!(steps[0]["grow"]["grow"], true, "{}", steps[0]);
     let text = answer(&frames, &url).to_string();
     for name in [
         "Brass Compass",
@@ -157,7 +179,18 @@ async fn an_article_rendered_after_a_delay_is_read_whole() {
     let site = start().await;
     let (url, frames) = site.ask("delayed.html", "Get the article text.").await;
     let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0]["rule"], "thin_body_app_root", "{}", steps[0]);
     assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+    assert!(
+        steps[0]["rendered_text_chars"].as_u64().unwrap() > 300,
+        "{}",
+        steps[0]
+    );
+    // One article: read as it settled, nothing clicked or scrolled.
+    assert_eq!(steps[0]["grow"]["rule"], "one_thing", "{}", steps[0]);
+    assert_eq!(steps[0]["grow"]["grow"], false, "{}", steps[0]);
+    assert!(all_rounds(&frames).is_empty(), "{frames:?}");
     let text = answer(&frames, &url).to_string();
     assert!(text.contains("Lighthouses of the northern coast"), "{text}");
     assert!(text.contains("nine days"), "{text}");
@@ -172,14 +205,15 @@ async fn load_more_is_clicked_until_the_list_stops_growing() {
             "List all recipes with their name and time.",
         )
         .await;
-    let rounds: Vec<&Value> = frames
-        .iter()
-        .filter(|f| f.event == "step" && f.action() == "navigate")
-        .map(|f| &f.payload()["extracted_data"])
-        .filter(|d| d["kind"] == "load_more")
-        .collect();
-    assert!(rounds.len() >= 2, "{rounds:?}");
-    assert_eq!(rounds[0]["control"], "Load more");
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rule"], "thin_body_app_root", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+    assert_eq!(steps[0]["grow"]["rule"], "all_items", "{}", steps[0]);
+    let clicks = rounds(&frames, "load_more");
+    // 5 drawn at first, 5 a click: two clicks reach 14 and the control goes.
+    assert!(clicks.len() >= 2, "{clicks:?}");
+    assert_eq!(clicks[0]["control"], "Load more");
+    assert_eq!(clicks[1]["items"], 14, "{clicks:?}");
     let text = answer(&frames, &url).to_string();
     for n in [1, 7, 14] {
         assert!(
@@ -198,12 +232,13 @@ async fn an_infinite_scroll_is_scrolled_until_it_ends() {
             "List all photos with their title and author.",
         )
         .await;
-    let scrolls = frames
-        .iter()
-        .filter(|f| f.event == "step" && f.action() == "navigate")
-        .filter(|f| f.payload()["extracted_data"]["kind"] == "scroll")
-        .count();
-    assert!(scrolls >= 2, "{scrolls}");
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rule"], "thin_body_app_root", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+    assert_eq!(steps[0]["grow"]["rule"], "all_items", "{}", steps[0]);
+    let scrolls = rounds(&frames, "scroll");
+    assert!(scrolls.len() >= 2, "{scrolls:?}");
+    assert!(rounds(&frames, "load_more").is_empty(), "{frames:?}");
     let text = answer(&frames, &url).to_string();
     assert!(text.contains("Photo 18\""), "{text}");
 }
@@ -218,8 +253,20 @@ async fn a_hash_route_is_rendered_at_its_route() {
             &json!({"urls": [&url], "instructions": "the club's email address and phone number"}),
         )
         .await;
-    let text = answer(&frames, &url).to_string();
-    assert!(text.contains("secretary@chessclub.example"), "{text}");
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0]["rule"], "thin_body_app_root", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+    assert_eq!(steps[0]["grow"]["rule"], "one_thing", "{}", steps[0]);
+    assert!(all_rounds(&frames).is_empty(), "{frames:?}");
+    // The route's own page: the welcome page every other route shows has neither.
+    let found = answer(&frames, &url);
+    assert_eq!(
+        found["emails"],
+        json!(["secretary@chessclub.example"]),
+        "{found}"
+    );
+    assert_eq!(found["phones"], json!(["+442079460321"]), "{found}");
 }
 
 #[tokio::test]
@@ -242,6 +289,7 @@ async fn a_pages_requests_to_a_refused_address_never_reach_it() {
     let site = start().await;
     let (url, frames) = site.ask("trap.html", "Get the text of this page.").await;
     let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rule"], "thin_body_app_root", "{}", steps[0]);
     assert_eq!(steps[0]["rendered"], true, "{frames:?}");
     let refused = steps[0]["refused"].as_array().unwrap();
     assert!(!refused.is_empty(), "{}", steps[0]);
@@ -614,12 +662,10 @@ async fn a_wanted_count_stops_the_render_steps_growth() {
             "the first 12 photos with their title and author",
         )
         .await;
-    let scrolls: Vec<&Value> = frames
-        .iter()
-        .filter(|f| f.event == "step" && f.action() == "navigate")
-        .map(|f| &f.payload()["extracted_data"])
-        .filter(|d| d["kind"] == "scroll")
-        .collect();
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["grow"]["rule"], "count_wanted", "{}", steps[0]);
+    assert_eq!(steps[0]["grow"]["want"], 12, "{}", steps[0]);
+    let scrolls = rounds(&frames, "scroll");
     assert_eq!(scrolls.len(), 1, "{scrolls:?}");
     assert_eq!(scrolls[0]["items"], 12, "{scrolls:?}");
     let text = answer(&frames, &url).to_string();
@@ -759,6 +805,191 @@ async fn a_crawl_follows_the_links_a_script_builds() {
     let done = crate::support::complete(&frames);
     let read: Vec<&String> = done["extracted_data"].as_object().unwrap().keys().collect();
     assert_eq!(read, vec![&guide]);
+}
+
+/// A Next.js page whose data is in its `__NEXT_DATA__` island and drawn by its script: read
+/// from the HTML first (`data_island`); the plan finds no list there, so it is rendered
+/// (`nothing_found_with_scripts`) and the list the script drew from the island is the answer.
+#[tokio::test]
+async fn a_data_island_page_is_read_from_its_html_then_rendered_when_that_finds_nothing() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask(
+            "island-shop.html",
+            "List every tool with its name and price.",
+        )
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    assert_eq!(steps[0]["rule"], "data_island", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], false, "{}", steps[0]);
+    assert!(
+        steps[0]["markers"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("__NEXT_DATA__")),
+        "{}",
+        steps[0]
+    );
+    assert_eq!(
+        steps[1]["rule"], "nothing_found_with_scripts",
+        "{}",
+        steps[1]
+    );
+    assert_eq!(steps[1]["rendered"], true, "{}", steps[1]);
+    let text = answer(&frames, &url).to_string();
+    for name in ["Claw Hammer", "Hand Saw", "Spirit Level", "Wood Chisel"] {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+    assert!(text.contains("18.75"), "{text}");
+}
+
+/// "every item, keep loading": the words say to keep loading, and the render clicks "Load
+/// more" until the control is gone; the decision names the rule.
+#[tokio::test]
+async fn keep_loading_in_plain_words_clicks_until_the_list_stops_growing() {
+    let site = start().await;
+    let (url, frames) = site.ask("load-more.html", "every item, keep loading").await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["grow"]["rule"], "keep_loading", "{}", steps[0]);
+    assert_eq!(steps[0]["grow"]["grow"], true, "{}", steps[0]);
+    let said = frames
+        .iter()
+        .find(|f| f.event == "step" && f.action() == "render")
+        .and_then(|f| f.payload()["message"].as_str())
+        .unwrap();
+    assert!(
+        said.ends_with("until it stopped: the words say to keep loading"),
+        "{said}"
+    );
+    let clicks = rounds(&frames, "load_more");
+    assert!(clicks.len() >= 2, "{frames:?}");
+    assert_eq!(clicks.last().unwrap()["items"], 14, "{clicks:?}");
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Recipe number 14"), "{text}");
+}
+
+/// "the first 40" of a feed of 18: scrolled until the feed stops growing short of the count,
+/// the last round saying so.
+#[tokio::test]
+async fn a_count_the_feed_never_reaches_scrolls_until_it_stops() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask(
+            "scroll.html",
+            "the first 40 photos with their title and author",
+        )
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["grow"]["rule"], "count_wanted", "{}", steps[0]);
+    assert_eq!(steps[0]["grow"]["want"], 40, "{}", steps[0]);
+    let scrolls = rounds(&frames, "scroll");
+    assert!(scrolls.len() >= 3, "{scrolls:?}");
+    let last = scrolls.last().unwrap();
+    assert_eq!(last["elements_after"], last["elements_before"], "{last}");
+    assert_eq!(last["items"], 18, "{last}");
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Photo 18\""), "{text}");
+}
+
+/// A rendered error page is a typed failure, not an answer: the `render` step fails with
+/// why, an `error` event `render_failed` names the URL, and the run goes on to its end.
+#[tokio::test]
+async fn a_rendered_error_page_is_a_render_failure_not_an_answer() {
+    let site = start().await;
+    for (page, why) in [
+        ("app-error.html", "application error"),
+        ("empty-root.html", "empty"),
+    ] {
+        let (url, frames) = site
+            .ask(page, "List every product with its name and price.")
+            .await;
+        let steps = render_steps(&frames);
+        assert_eq!(steps[0]["rule"], "thin_body_app_root", "{}", steps[0]);
+        assert_eq!(steps[0]["rendered"], false, "{}", steps[0]);
+        assert!(
+            steps[0]["error"].as_str().unwrap().contains(why),
+            "{page}: {}",
+            steps[0]
+        );
+        let failed = frames.iter().any(|f| {
+            f.event == "step" && f.action() == "render" && f.payload()["status"] == "failed"
+        });
+        assert!(failed, "{page}: {frames:?}");
+        let errors = crate::support::errors(&frames);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e["code"] == "render_failed" && e["url"] == url.as_str()),
+            "{page}: {errors:?}"
+        );
+        let done = crate::support::complete(&frames);
+        let text = done["extracted_data"][&url].to_string();
+        assert!(
+            !text.to_lowercase().contains("application error"),
+            "{page}: {text}"
+        );
+    }
+}
+
+/// `browser.click` on a control that is not "Load more" (a tab) is a round of kind `click`
+/// naming it; the tools after it read the panel it opened.
+#[tokio::test]
+async fn a_click_on_a_tab_is_a_click_round_not_load_more() {
+    let site = start().await;
+    let url = format!("{}/render/tabs.html", site.base);
+    let frames = site
+        .app
+        .stream(&json!({"urls": [&url], "tools": [
+            {"tool": "browser.click", "params": {"text": "Reviews"}},
+            {"tool": "html.text", "params": {"selector": "#panel"}},
+        ]}))
+        .await;
+    let clicks = rounds(&frames, "click");
+    assert_eq!(clicks.len(), 1, "{frames:?}");
+    assert_eq!(clicks[0]["control"], "Reviews", "{}", clicks[0]);
+    assert!(rounds(&frames, "load_more").is_empty(), "{frames:?}");
+    let said = frames
+        .iter()
+        .find(|f| f.event == "step" && f.action() == "navigate")
+        .and_then(|f| f.payload()["message"].as_str())
+        .unwrap();
+    assert!(said.starts_with("Clicked “Reviews”"), "{said}");
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Boils fast"), "{text}");
+}
+
+/// A served list with a "Load more" button: asked for all its notes, the words want the list
+/// grown and the page has the control, so it is rendered (`load_more_control`) and clicked to
+/// its end; asked for the page's title, it is read from its HTML (`enough_text`).
+#[tokio::test]
+async fn a_served_list_with_load_more_is_rendered_only_when_all_its_items_are_wanted() {
+    let site = start().await;
+    let (url, frames) = site
+        .ask("more-articles.html", "List all notes with their title.")
+        .await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert_eq!(steps[0]["rule"], "load_more_control", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], true, "{}", steps[0]);
+    assert!(
+        steps[0]["markers"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("load_more_control")),
+        "{}",
+        steps[0]
+    );
+    let clicks = rounds(&frames, "load_more");
+    assert!(clicks.len() >= 2, "{frames:?}");
+    let text = answer(&frames, &url).to_string();
+    assert!(text.contains("Note 1: the heron"), "{text}");
+    assert!(text.contains("Note 11: a later note"), "{text}");
+
+    let (_, frames) = site.ask("more-articles.html", "the page title").await;
+    let steps = render_steps(&frames);
+    assert_eq!(steps[0]["rule"], "enough_text", "{}", steps[0]);
+    assert_eq!(steps[0]["rendered"], false, "{}", steps[0]);
 }
 
 /// Firecrawl's `waitFor` and `actions` (issue 35) are the browser tools, run before the page is

@@ -6,11 +6,11 @@
 //! planned again on what the browser drew.
 
 use super::{NewStep, Run};
-use crate::browser::decide::{self, Decision, Evidence, Known};
+use crate::browser::decide::{self, Decision, Evidence, Known, Wanted};
 use crate::browser::{Grow, RenderError, RoundKind};
 use crate::events::{
-    ErrorCode, ErrorData, EventPayload, GrowRound, NavigateDetails, RenderDetails, RenderMode,
-    RenderRule, StepPayload, StepStatus,
+    ErrorCode, ErrorData, EventPayload, GrowDecision, GrowRound, NavigateDetails, RenderDetails,
+    RenderMode, RenderRule, StepPayload, StepStatus,
 };
 use crate::fetch::FetchedPage;
 
@@ -56,6 +56,7 @@ impl Run<'_> {
                 let known = Known {
                     host_needed_rendering: self.deps.browser.host_memory.needs_rendering(&host),
                     nothing_found: false,
+                    list_grows: self.growth().grow,
                 };
                 decide::decide_on(parsed, known)
             }
@@ -74,6 +75,7 @@ impl Run<'_> {
             refused: Vec::new(),
             rendered_text_chars: None,
             error: None,
+            grow: None,
         };
         if !decision.render {
             self.render_step(
@@ -109,6 +111,7 @@ impl Run<'_> {
         let known = Known {
             host_needed_rendering: self.deps.browser.host_memory.needs_rendering(&host),
             nothing_found: true,
+            list_grows: self.growth().grow,
         };
         let decision = decide::decide_on(chance.evidence, known);
         if !decision.render {
@@ -127,6 +130,7 @@ impl Run<'_> {
             refused: Vec::new(),
             rendered_text_chars: None,
             error: None,
+            grow: None,
         };
         match self
             .render_decided(url, chance.page, RenderMode::Auto, details)
@@ -157,6 +161,8 @@ impl Run<'_> {
     ) -> Result<(FetchedPage, bool), ErrorData> {
         let browser = self.deps.browser.clone();
         let host = page.final_url.host_str().unwrap_or("").to_owned();
+        let growth = self.growth();
+        details.grow = Some(growth);
         if !browser.available() {
             let message = format!(
                 "{} (install the Debian package `{}`)",
@@ -184,9 +190,13 @@ impl Run<'_> {
             .await;
             return Ok((page, false));
         }
-        let grow = Grow::UntilStill {
-            max_rounds: self.deps.settings.browser.max_grow_rounds,
-            want: self.understood.count.map(|n| n as u64),
+        let grow = if growth.grow {
+            Grow::UntilStill {
+                max_rounds: self.deps.settings.browser.max_grow_rounds,
+                want: growth.want,
+            }
+        } else {
+            Grow::No
         };
         let rendered = tokio::select! {
             biased;
@@ -198,8 +208,12 @@ impl Run<'_> {
                 self.round_steps(url, &rendered.rounds).await;
                 // A render after a plan that found nothing is remembered once the plan on
                 // it finds something ([`Run::rendering_helped`]): scripts on a page that
-                // lacks what was asked do not make its whole site rendered.
-                if details.rule != RenderRule::NothingFoundWithScripts {
+                // lacks what was asked do not make its whole site rendered. Nor does a
+                // "Load more" on a page whose HTML holds its first items.
+                if !matches!(
+                    details.rule,
+                    RenderRule::NothingFoundWithScripts | RenderRule::LoadMoreControl
+                ) {
                     browser.host_memory.needed_rendering(&host);
                 }
                 let after = decide::evidence(&rendered.html);
@@ -209,7 +223,7 @@ impl Run<'_> {
                 details.refused = rendered.refused;
                 details.rendered_text_chars = after.text_chars;
                 let message = format!(
-                    "Rendered in the browser ({} requests, {} bytes{}): {} characters of text, {} before",
+                    "Rendered in the browser ({} requests, {} bytes{}): {} characters of text, {} before; {}",
                     rendered.requests,
                     rendered.bytes,
                     if details.refused.is_empty() {
@@ -221,6 +235,7 @@ impl Run<'_> {
                     details
                         .text_chars
                         .map_or_else(|| "none parsed".to_owned(), |n| n.to_string()),
+                    grown_in_words(growth, rendered.rounds.len()),
                 );
                 self.render_step(
                     url,
@@ -260,6 +275,15 @@ impl Run<'_> {
         }
     }
 
+    /// Whether a render grows the page's list, by [`decide::growth`] on the request's words.
+    fn growth(&self) -> GrowDecision {
+        decide::growth(&Wanted::of(
+            &self.understood,
+            &self.request.instructions,
+            self.reach.target,
+        ))
+    }
+
     /// One `navigate` step per round that grew (or stopped growing) a page in the browser:
     /// the `render` step's rounds and those of `browser.click` / `browser.scroll`.
     pub(super) async fn round_steps(&mut self, url: &str, rounds: &[crate::browser::Round]) {
@@ -272,14 +296,17 @@ impl Run<'_> {
                 elements_after: round.elements_after,
                 items: Some(round.items),
             };
-            let (payload, what) = match round.kind {
-                RoundKind::LoadMore => (NavigateDetails::LoadMore(details), "Clicked “Load more”"),
-                RoundKind::Click => (NavigateDetails::LoadMore(details), "Clicked"),
-                RoundKind::Scroll => (NavigateDetails::Scroll(details), "Scrolled to the end"),
+            let what = match (round.kind, &round.control) {
+                (RoundKind::Scroll, _) => "Scrolled to the end".to_owned(),
+                (RoundKind::LoadMore | RoundKind::Click, Some(control)) => {
+                    format!("Clicked “{control}”")
+                }
+                (RoundKind::LoadMore | RoundKind::Click, None) => "Clicked".to_owned(),
             };
-            let what = match (&round.kind, &round.control) {
-                (RoundKind::Click, Some(control)) => format!("{what} “{control}”"),
-                _ => what.to_owned(),
+            let payload = match round.kind {
+                RoundKind::LoadMore => NavigateDetails::LoadMore(details),
+                RoundKind::Click => NavigateDetails::Click(details),
+                RoundKind::Scroll => NavigateDetails::Scroll(details),
             };
             self.step(NewStep {
                 payload: StepPayload::Navigate(payload),
@@ -343,5 +370,15 @@ impl Run<'_> {
         } else {
             Ok(page)
         }
+    }
+}
+
+/// The growth of a render in words: its rule, and the rounds it took.
+fn grown_in_words(growth: GrowDecision, rounds: usize) -> String {
+    let why = growth.rule.describe();
+    match (growth.grow, growth.want) {
+        (false, _) => format!("not grown: {why}"),
+        (true, Some(want)) => format!("grown toward {want} items in {rounds} rounds: {why}"),
+        (true, None) => format!("grown in {rounds} rounds until it stopped: {why}"),
     }
 }
