@@ -936,7 +936,7 @@ pub enum JobState {
 impl From<RunStatus> for JobState {
     fn from(status: RunStatus) -> Self {
         match status {
-            RunStatus::Running => Self::Scraping,
+            RunStatus::Queued | RunStatus::Running => Self::Scraping,
             RunStatus::Completed | RunStatus::Partial => Self::Completed,
             RunStatus::Cancelled => Self::Cancelled,
             RunStatus::Failed | RunStatus::Interrupted => Self::Failed,
@@ -1046,7 +1046,7 @@ pub async fn crawl_status_of(State(state): State<AppState>, Path(id): Path<Strin
         .get("crawl")
         .and_then(|c| c.get("max_pages"))
         .and_then(Value::as_u64)
-        .filter(|_| session.status == RunStatus::Running)
+        .filter(|_| !session.status.is_final())
         .unwrap_or(answers.len() as u64);
     success(JobStatus {
         success: true,
