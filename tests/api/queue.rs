@@ -117,7 +117,14 @@ async fn detached_runs_past_capacity_wait_in_the_queue(database: Option<String>)
         .collect();
     let mut posted = Vec::new();
     for (n, url) in urls.iter().enumerate() {
-        posted.push(post_detached(&app.base, &format!("queued-{}", n + 1), &[url.clone()]).await);
+        posted.push(
+            post_detached(
+                &app.base,
+                &format!("queued-{}", n + 1),
+                std::slice::from_ref(url),
+            )
+            .await,
+        );
     }
     let standing: Vec<(Standing, Option<u64>)> =
         posted.iter().map(|d| (d.status, d.position)).collect();
