@@ -871,7 +871,10 @@ pub async fn crawl_start(
         detached: true,
         ..RunOrigin::default()
     };
-    match state.start_run(request, origin).await {
+    // Past this instance's capacity the job waits in the store's queue (its status says
+    // `scraping` meanwhile, Firecrawl having no word for it), as a detached run does.
+    let admitted = state.start_or_queue(request, origin).await;
+    match admitted.map(|admission| admission.id().to_owned()) {
         Ok(id) => success(JobStarted {
             success: true,
             url: format!("/v2/crawl/{id}"),
@@ -906,7 +909,8 @@ pub async fn batch_start(
         detached: true,
         ..RunOrigin::default()
     };
-    match state.start_run(request, origin).await {
+    let admitted = state.start_or_queue(request, origin).await;
+    match admitted.map(|admission| admission.id().to_owned()) {
         Ok(id) => success(JobStarted {
             success: true,
             url: format!("/v2/batch/scrape/{id}"),

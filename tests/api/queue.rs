@@ -433,3 +433,51 @@ async fn queued_runs_are_claimed_once_each_oldest_first_postgres() {
     queued_runs_are_claimed_once_each_oldest_first(&schema.url).await;
     schema.drop_schema().await;
 }
+
+/// Firecrawl's batch scrape is detached work too: past capacity it waits in the queue (its
+/// session says `queued`, Firecrawl's status `scraping`) and completes once the slot frees.
+#[tokio::test]
+async fn a_firecrawl_batch_past_capacity_waits_in_the_queue() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app_with(|s| s.limits.max_concurrent_runs = 1).await;
+    let holding = post_detached(
+        &app.base,
+        "holding-fc",
+        &[fixtures.url("/delay/1000/news.html")],
+    )
+    .await;
+    assert_eq!(holding.status, Standing::Running);
+    let started = app
+        .post(
+            "/v2/batch/scrape",
+            &json!({"urls": [fixtures.url("/pages/news.html")]}),
+        )
+        .await;
+    assert_eq!(started.status(), 200);
+    let started: Value = started.json().await.unwrap();
+    assert_eq!(started["success"], true);
+    let id = started["id"].as_str().unwrap().to_owned();
+    let waiting = session(&app.base, &id).await;
+    assert_eq!(
+        (&waiting["status"], &waiting["position"]),
+        (&json!("queued"), &json!(1))
+    );
+    let path = format!("/v2/batch/scrape/{id}");
+    let first: Value = app.get(&path).await.json().await.unwrap();
+    assert_eq!(first["status"], "scraping", "{first:#}");
+    let begun = Instant::now();
+    let answer = loop {
+        let answer: Value = app.get(&path).await.json().await.unwrap();
+        if answer["status"] != "scraping" {
+            break answer;
+        }
+        assert!(begun.elapsed() < Duration::from_secs(20), "{answer:#}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(answer["status"], "completed", "{answer:#}");
+    assert!(!answer["data"].as_array().unwrap().is_empty(), "{answer:#}");
+    assert_eq!(
+        metric(&app.base, "scrape_agent_queue_claims_total").await,
+        Some(1)
+    );
+}
