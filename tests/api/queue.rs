@@ -481,3 +481,42 @@ async fn a_firecrawl_batch_past_capacity_waits_in_the_queue() {
         Some(1)
     );
 }
+
+/// The queue is rows in the store, not memory: a server killed (SIGKILL) with a run waiting
+/// leaves it queued, and the next server on the same SQLite file starts it and completes it,
+/// while the run that was executing is closed `interrupted` as before.
+#[tokio::test]
+async fn a_queued_run_outlives_its_server_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = crate::support::TempDir::new();
+    let db = dir.sqlite_url();
+    let one_slot = [("SCRAPE_AGENT__LIMITS__MAX_CONCURRENT_RUNS", "1")];
+    let mut first = Server::start_with(&db, &one_slot).await;
+    let holding = post_detached(&first.base, "cut-off", &[fixtures.url("/slow")]).await;
+    assert_eq!(holding.status, Standing::Running);
+    let url = fixtures.url("/pages/news.html");
+    let waiting = post_detached(&first.base, "kept", std::slice::from_ref(&url)).await;
+    assert_eq!(waiting.status, Standing::Queued);
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("the server is gone");
+    drop(first);
+
+    let second = Server::start_with(&db, &one_slot).await;
+    let frames = follow_from_start(&second.base, &waiting.events_url)
+        .await
+        .rest()
+        .await;
+    check_completed(&frames, &url);
+    assert_eq!(
+        session(&second.base, "cut-off").await["status"],
+        "interrupted"
+    );
+    assert_eq!(
+        metric(&second.base, "scrape_agent_queue_claims_total").await,
+        Some(1)
+    );
+    assert_eq!(
+        metric(&second.base, "scrape_agent_queue_depth").await,
+        Some(0)
+    );
+}
