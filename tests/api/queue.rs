@@ -223,6 +223,13 @@ async fn detached_runs_past_capacity_wait_in_the_queue(database: Option<String>)
         metric(&app.base, "scrape_agent_runs_started_total").await,
         Some(3)
     );
+    // Beside them, the takeovers and the lease losses (none here: one instance, no failure).
+    for counter in [
+        "scrape_agent_runs_resumed_total",
+        "scrape_agent_lease_losses_total",
+    ] {
+        assert_eq!(metric(&app.base, counter).await, Some(0), "{counter}");
+    }
 }
 
 #[tokio::test]
