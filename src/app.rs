@@ -16,8 +16,8 @@ use crate::planner::{Planner, WordsReader};
 use crate::run::page::PageBudget;
 use crate::run::request::Rejection;
 use crate::run::{
-    Hub, HubSettings, PlannerChoice, RunDeps, ScrapeRequest, StartError, ValidRequest,
-    WatchSettings,
+    Admission, Hub, HubSettings, PlannerChoice, QUEUE_SWEEP, RunDeps, ScrapeRequest, StartError,
+    ValidRequest, WatchSettings,
 };
 use crate::settings::{DefaultPlanner, Settings};
 use crate::store::Store;
@@ -279,14 +279,17 @@ impl AppState {
         // Runs other instances left on a shared store are resumed here when there is room,
         // with the dependencies a request gets here (the same one answer as a new run's).
         let resumer = state.clone();
+        let deps_for: Arc<crate::run::hub::DepsFor> = Arc::new(move |request: &ValidRequest| {
+            resumer.run_deps(request).map_err(|refused| refused.message)
+        });
         let lease = state.hub.store().lease();
         state.hub.spawn_claimer(
             Duration::from_secs(1).min(lease / 3),
             state.settings.runs.max_attempts.max(1),
-            Arc::new(move |request: &ValidRequest| {
-                resumer.run_deps(request).map_err(|refused| refused.message)
-            }),
+            deps_for.clone(),
         );
+        // Detached runs queued when every slot was taken start here when there is room.
+        state.hub.spawn_queue_claimer(QUEUE_SWEEP, deps_for);
         Ok(state)
     }
 
@@ -302,6 +305,34 @@ impl AppState {
         request: ScrapeRequest,
         origin: RunOrigin,
     ) -> Result<String, StartRefusal> {
+        let (valid, deps, key) = self.admit(request, &origin).await?;
+        Ok(self
+            .hub
+            .start_for(deps, valid, origin.detached, key)
+            .await?)
+    }
+
+    /// Starts a detached run of `request` like [`AppState::start_run`], or, when every slot of
+    /// this instance is taken, queues it in the store for the first instance with room.
+    ///
+    /// # Errors
+    /// As [`AppState::start_run`], except that a busy server queues rather than refuses.
+    pub async fn start_or_queue(
+        &self,
+        request: ScrapeRequest,
+        origin: RunOrigin,
+    ) -> Result<Admission, StartRefusal> {
+        let (valid, deps, key) = self.admit(request, &origin).await?;
+        Ok(self.hub.start_or_queue(deps, valid, key).await?)
+    }
+
+    /// A request checked against the limits, with its dependencies and the position of the
+    /// API key it came with.
+    async fn admit(
+        &self,
+        request: ScrapeRequest,
+        origin: &RunOrigin,
+    ) -> Result<(ValidRequest, RunDeps, Option<usize>), StartRefusal> {
         let mut valid = request.validate(&self.settings.limits)?;
         if let Some(crawl) = &valid.crawl {
             crawl.check(&self.settings.crawl)?;
@@ -309,13 +340,10 @@ impl AppState {
         if let Some(hook) = &valid.webhook {
             self.check_webhook(&hook.url).await?;
         }
-        valid.request_id = origin.request_id;
+        valid.request_id.clone_from(&origin.request_id);
         let deps = self.run_deps(&valid)?;
         let key = origin.key.map(|KeyId(position)| position);
-        Ok(self
-            .hub
-            .start_for(deps, valid, origin.detached, key)
-            .await?)
+        Ok((valid, deps, key))
     }
 
     /// Starts a run like [`AppState::start_run`] and waits for its `complete` event: the

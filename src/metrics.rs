@@ -63,6 +63,9 @@ pub struct Metrics {
     lease_losses: Counter,
     runs_resumed: Counter,
     leases_handed_back: Counter,
+    runs_queued: Counter,
+    queue_claims: Counter,
+    queue_depth: Gauge,
     runs_active: Gauge,
     runs_finished: Family<StatusLabel, Counter>,
     urls_finished: Family<StatusLabel, Counter>,
@@ -100,6 +103,9 @@ impl Metrics {
             lease_losses: Counter::default(),
             runs_resumed: Counter::default(),
             leases_handed_back: Counter::default(),
+            runs_queued: Counter::default(),
+            queue_claims: Counter::default(),
+            queue_depth: Gauge::default(),
             runs_active: Gauge::default(),
             runs_finished: Family::default(),
             urls_finished: Family::default(),
@@ -132,6 +138,22 @@ impl Metrics {
             "leases_handed_back",
             "Leases this instance handed back at shutdown for another instance to resume",
             metrics.leases_handed_back.clone(),
+        );
+        registry.register(
+            "runs_queued",
+            "Detached runs this instance put in the store's queue because every slot was taken",
+            metrics.runs_queued.clone(),
+        );
+        registry.register(
+            "queue_claims",
+            "Queued runs this instance claimed and started",
+            metrics.queue_claims.clone(),
+        );
+        registry.register(
+            "queue_depth",
+            "Runs waiting in the store's queue (every instance's), as of this instance's last \
+             look: each enqueue, claim and sweep",
+            metrics.queue_depth.clone(),
         );
         registry.register(
             "runs_active",
@@ -225,6 +247,22 @@ impl Metrics {
     /// Leases were handed back at shutdown.
     pub fn handed_back(&self, count: u64) {
         self.leases_handed_back.inc_by(count);
+    }
+
+    /// A detached run was queued.
+    pub fn run_queued(&self) {
+        self.runs_queued.inc();
+    }
+
+    /// A queued run was claimed by this instance.
+    pub fn queue_claimed(&self) {
+        self.queue_claims.inc();
+    }
+
+    /// The queue holds `depth` runs now.
+    pub fn queue_depth(&self, depth: u64) {
+        self.queue_depth
+            .set(i64::try_from(depth).unwrap_or(i64::MAX));
     }
 
     /// A run's task ended (whatever way).

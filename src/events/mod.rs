@@ -285,6 +285,9 @@ pub struct ErrorData {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
+    /// Detached, waiting in the store for an instance with room (only seen in session
+    /// listings): every slot was taken when it came.
+    Queued,
     /// Still running (only seen in session listings).
     Running,
     /// Every URL produced an answer.
@@ -303,6 +306,7 @@ impl RunStatus {
     /// The stored / wire name.
     pub fn as_str(self) -> &'static str {
         match self {
+            Self::Queued => "queued",
             Self::Running => "running",
             Self::Completed => "completed",
             Self::Partial => "partial",
@@ -315,6 +319,7 @@ impl RunStatus {
     /// Parses a stored name back.
     pub fn parse(name: &str) -> Option<Self> {
         Some(match name {
+            "queued" => Self::Queued,
             "running" => Self::Running,
             "completed" => Self::Completed,
             "partial" => Self::Partial,
@@ -327,7 +332,7 @@ impl RunStatus {
 
     /// Whether the run has ended.
     pub fn is_final(self) -> bool {
-        self != Self::Running
+        !matches!(self, Self::Queued | Self::Running)
     }
 }
 
@@ -415,6 +420,7 @@ mod tests {
     #[test]
     fn run_status_round_trips_through_its_name() {
         for status in [
+            RunStatus::Queued,
             RunStatus::Running,
             RunStatus::Completed,
             RunStatus::Partial,

@@ -871,7 +871,10 @@ pub async fn crawl_start(
         detached: true,
         ..RunOrigin::default()
     };
-    match state.start_run(request, origin).await {
+    // Past this instance's capacity the job waits in the store's queue (its status says
+    // `scraping` meanwhile, Firecrawl having no word for it), as a detached run does.
+    let admitted = state.start_or_queue(request, origin).await;
+    match admitted.map(|admission| admission.id().to_owned()) {
         Ok(id) => success(JobStarted {
             success: true,
             url: format!("/v2/crawl/{id}"),
@@ -906,7 +909,8 @@ pub async fn batch_start(
         detached: true,
         ..RunOrigin::default()
     };
-    match state.start_run(request, origin).await {
+    let admitted = state.start_or_queue(request, origin).await;
+    match admitted.map(|admission| admission.id().to_owned()) {
         Ok(id) => success(JobStarted {
             success: true,
             url: format!("/v2/batch/scrape/{id}"),
@@ -936,7 +940,7 @@ pub enum JobState {
 impl From<RunStatus> for JobState {
     fn from(status: RunStatus) -> Self {
         match status {
-            RunStatus::Running => Self::Scraping,
+            RunStatus::Queued | RunStatus::Running => Self::Scraping,
             RunStatus::Completed | RunStatus::Partial => Self::Completed,
             RunStatus::Cancelled => Self::Cancelled,
             RunStatus::Failed | RunStatus::Interrupted => Self::Failed,
@@ -1046,7 +1050,7 @@ pub async fn crawl_status_of(State(state): State<AppState>, Path(id): Path<Strin
         .get("crawl")
         .and_then(|c| c.get("max_pages"))
         .and_then(Value::as_u64)
-        .filter(|_| session.status == RunStatus::Running)
+        .filter(|_| !session.status.is_final())
         .unwrap_or(answers.len() as u64);
     success(JobStatus {
         success: true,

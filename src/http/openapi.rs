@@ -81,6 +81,7 @@ fn build() -> Value {
     let map_response = components.of::<crate::run::map::MapResponse>();
     let deliveries = components.of::<super::scrape::WebhookDeliveries>();
     let webhook_payload = components.of::<crate::webhook::WebhookPayload>();
+    let detached_run = components.of::<super::scrape::DetachedRun>();
     let v2 = firecrawl_paths(&mut components);
     let payloads = [
         components.of::<InitData>(),
@@ -206,13 +207,10 @@ fn build() -> Value {
     let mut detached = Map::new();
     detached.insert(
         "202".into(),
-        json!({"description": "The run started; follow `events_url`, read `result_url`", "content": {"application/json": {"schema": {
-            "type": "object",
-            "required": ["session_id", "status", "events_url", "result_url"],
-            "properties": {
-                "session_id": {"type": "string"}, "status": {"const": "running"},
-                "events_url": {"type": "string"}, "result_url": {"type": "string"},
-            }}}}}),
+        json!({"description": "The run started (`status: running`), or every slot of this instance was taken and it waits in the store's queue for the first instance with room (`status: queued`, with its `position`, 1 being the next to start) instead of being refused. Either way follow `events_url` (from the start, even while queued) and read `result_url`.", "headers": {"Location": {"schema": {"type": "string"}, "description": "The run's session (`result_url`)"}}, "content": {"application/json": {"schema": detached_run, "examples": {
+            "running": {"value": {"session_id": EXAMPLE_SESSION, "status": "running", "events_url": format!("/api/scrape/{EXAMPLE_SESSION}/events"), "result_url": format!("/api/scrape/{EXAMPLE_SESSION}")}},
+            "queued": {"value": {"session_id": EXAMPLE_SESSION, "status": "queued", "position": 2, "events_url": format!("/api/scrape/{EXAMPLE_SESSION}/events"), "result_url": format!("/api/scrape/{EXAMPLE_SESSION}")}},
+        }}}}),
     );
     detached.insert("200".into(), waited);
     let mut markdown_responses = Map::new();
@@ -296,7 +294,7 @@ fn build() -> Value {
                     "operationId": "listSessions",
                     "summary": "Stored sessions, newest first",
                     "parameters": [
-                        {"name": "status", "in": "query", "schema": {"enum": ["running", "completed", "partial", "failed", "cancelled", "interrupted"]}},
+                        {"name": "status", "in": "query", "schema": {"enum": ["queued", "running", "completed", "partial", "failed", "cancelled", "interrupted"]}},
                         {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1}},
                         {"name": "before", "in": "query", "schema": {"type": "string"}},
                     ],

@@ -11,14 +11,15 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use futures::{Stream, StreamExt};
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::access::KeyId;
 use super::error::ApiError;
 use crate::app::{AppState, RunOrigin, request_id};
 use crate::events::{Event, RunStatus};
-use crate::run::ScrapeRequest;
+use crate::run::{Admission, ScrapeRequest};
 use crate::store::SessionFilter;
 
 /// `POST /api/scrape/stream`: start a run and stream its events (as JSON when waited for, as
@@ -218,9 +219,54 @@ pub async fn stream_get(
     start_and_stream(&state, request, key, &headers).await
 }
 
-/// `POST /api/scrape`: start a detached run; answer 202 with where to find it. With
-/// `?wait=true` or `Accept: application/json`: wait for the run and answer its `complete`
-/// payload as JSON.
+/// Where a detached run stands when `POST /api/scrape` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DetachedStatus {
+    /// It started on the instance that took the request.
+    Running,
+    /// Every slot was taken: it waits in the store for an instance with room.
+    Queued,
+}
+
+/// The answer of `POST /api/scrape` (202): the run, where it stands, and where to follow it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DetachedRun {
+    /// The run's session id.
+    pub session_id: String,
+    /// `running`, or `queued` when every slot was taken.
+    pub status: DetachedStatus,
+    /// When queued: its place in the queue, oldest first (1: the next to start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<u64>,
+    /// Its events (SSE), from the start even while it is queued.
+    pub events_url: String,
+    /// Its session: status and, once finished, the result.
+    pub result_url: String,
+}
+
+impl DetachedRun {
+    fn of(admission: Admission) -> Self {
+        let (status, position) = match &admission {
+            Admission::Started(_) => (DetachedStatus::Running, None),
+            Admission::Queued { position, .. } => (DetachedStatus::Queued, Some(*position)),
+        };
+        let id = admission.id();
+        Self {
+            events_url: format!("/api/scrape/{id}/events"),
+            result_url: format!("/api/scrape/{id}"),
+            session_id: id.to_owned(),
+            status,
+            position,
+        }
+    }
+}
+
+/// `POST /api/scrape`: start a detached run; answer 202 with where to find it. Past this
+/// instance's capacity the run is queued in the store (202, `status: queued` and its
+/// position) for the first instance with room, not refused. With `?wait=true` or
+/// `Accept: application/json`: wait for the run and answer its `complete` payload as JSON
+/// (429 when busy, as a stream).
 ///
 /// # Errors
 /// A 4xx JSON error when the request cannot run.
@@ -236,18 +282,13 @@ pub async fn start_detached(
     if wait {
         return answer_when_complete(&state, request, key, &headers).await;
     }
-    let id = state
-        .start_run(request, origin(&headers, key, true))
+    let admission = state
+        .start_or_queue(request, origin(&headers, key, true))
         .await?;
-    let body = json!({
-        "session_id": id,
-        "status": "running",
-        "events_url": format!("/api/scrape/{id}/events"),
-        "result_url": format!("/api/scrape/{id}"),
-    });
+    let body = DetachedRun::of(admission);
     Ok((
         StatusCode::ACCEPTED,
-        [(header::LOCATION, format!("/api/scrape/{id}"))],
+        [(header::LOCATION, body.result_url.clone())],
         Json(body),
     )
         .into_response())
@@ -377,7 +418,7 @@ pub async fn list(
             "status" => {
                 for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                     let status = RunStatus::parse(name).ok_or_else(|| {
-                        bad("status", name, "expected running, completed, partial, failed, cancelled or interrupted")
+                        bad("status", name, "expected queued, running, completed, partial, failed, cancelled or interrupted")
                     })?;
                     filter.statuses.push(status);
                 }
@@ -434,7 +475,8 @@ pub async fn list(
     })))
 }
 
-/// `GET /api/scrape/{id}`: status, counts and, when finished, the result.
+/// `GET /api/scrape/{id}`: status, counts and, when finished, the result; while queued, its
+/// `position` in the queue.
 ///
 /// # Errors
 /// 404 for an unknown session.
@@ -443,7 +485,15 @@ pub async fn get(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.hub.store().session(&id).await?;
-    Ok(Json(serde_json::to_value(&session).unwrap_or(Value::Null)))
+    let mut value = serde_json::to_value(&session).unwrap_or(Value::Null);
+    // A queued run says where it stands: its place falls as the runs before it start.
+    if session.status == RunStatus::Queued
+        && let Some(position) = state.hub.store().queue_position(&id).await?
+        && let Some(object) = value.as_object_mut()
+    {
+        object.insert("position".into(), json!(position));
+    }
+    Ok(Json(value))
 }
 
 /// The body of `GET /api/scrape/{id}/webhooks`.

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use futures::{FutureExt, Stream};
 use serde_json::{Map, Value};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, oneshot, watch};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, broadcast, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -28,7 +28,7 @@ use crate::events::{
     ErrorCode, ErrorData, Event, EventPayload, EventType, ResumeDetails, RunStatus,
 };
 use crate::metrics::Metrics;
-use crate::store::{Claim, Closing, Store, StoreError};
+use crate::store::{Claim, Closing, QueuedClaim, Store, StoreError};
 
 /// Events buffered per run for slow subscribers; past it they re-read from the store.
 const LIVE_BUFFER: usize = 1024;
@@ -42,6 +42,10 @@ const WATCH_INTERVAL: Duration = Duration::from_secs(1);
 const CLOSE_RETRY_FIRST: Duration = Duration::from_millis(250);
 /// Longest wait between two tries of closing such a run.
 const CLOSE_RETRY_MAX: Duration = Duration::from_secs(5);
+/// How often the queue claimer looks at the store's queue when nothing woke it: a run that
+/// ended here, a run queued here, and (PostgreSQL) a run queued anywhere wake it at once; this
+/// catches what those miss (room freed on another instance after its enqueue was announced).
+pub const QUEUE_SWEEP: Duration = Duration::from_secs(5);
 
 /// Timings of [`Hub::spawn_watcher`].
 #[derive(Debug, Clone, Copy)]
@@ -155,6 +159,29 @@ pub enum StartError {
     Store(StoreError),
 }
 
+/// What became of a detached run handed to [`Hub::start_or_queue`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Admission {
+    /// It runs here now.
+    Started(String),
+    /// Every slot was taken: it waits in the store until an instance with room claims it.
+    Queued {
+        /// Its session id.
+        id: String,
+        /// Its place in the queue, oldest first (1: the next to be claimed).
+        position: u64,
+    },
+}
+
+impl Admission {
+    /// The run's session id.
+    pub fn id(&self) -> &str {
+        match self {
+            Self::Started(id) | Self::Queued { id, .. } => id,
+        }
+    }
+}
+
 type RunMap = HashMap<String, Arc<LiveRun>>;
 
 /// A run claimed from another instance: where it starts again, and its stored events (the
@@ -182,6 +209,8 @@ pub struct Hub {
     tracker: TaskTracker,
     root: CancellationToken,
     shutting_down: Arc<AtomicBool>,
+    /// Wakes the queue claimer: a slot was freed or a run was queued here.
+    queue_wake: Arc<Notify>,
 }
 
 /// Locks the run map; a panic elsewhere while it was held does not make it unusable (every
@@ -200,14 +229,18 @@ struct RunGuard {
     permit: Option<OwnedSemaphorePermit>,
     /// The API key's own permit, when the key has a limit.
     key_permit: Option<OwnedSemaphorePermit>,
+    /// Told when the server's permit is given back, so a queued run takes the slot.
+    queue_wake: Arc<Notify>,
 }
 
 impl RunGuard {
     /// Gives the run's concurrency permits back while it stays in the hub: it does no more
     /// work, it only waits for the store to take its end.
     fn release_permits(&mut self) {
-        self.permit = None;
         self.key_permit = None;
+        if self.permit.take().is_some() {
+            self.queue_wake.notify_one();
+        }
     }
 }
 
@@ -216,6 +249,9 @@ impl Drop for RunGuard {
         self.run.metrics.run_ended();
         lock(&self.runs).remove(&self.run.id);
         self.run.finished.send_replace(true);
+        // Given back here rather than with the fields, so the slot is free before the queue
+        // claimer is told (it would find no room otherwise).
+        self.release_permits();
     }
 }
 
@@ -232,6 +268,7 @@ impl Hub {
             tracker: TaskTracker::new(),
             root: CancellationToken::new(),
             shutting_down: Arc::default(),
+            queue_wake: Arc::new(Notify::new()),
         }
     }
 
@@ -333,6 +370,7 @@ impl Hub {
                 run: run.clone(),
                 permit: Some(permit),
                 key_permit,
+                queue_wake: hub.queue_wake.clone(),
             };
             // The caller may be gone; the run goes on either way.
             let _ = created_tx.send(Ok(()));
@@ -467,6 +505,13 @@ impl Hub {
     /// # Errors
     /// When the store fails.
     pub async fn cancel(&self, id: &str) -> Result<bool, StoreError> {
+        // A run still waiting in the queue is closed at once: nobody runs it yet.
+        if self.store.cancel_queued(id).await? {
+            tracing::info!(session_id = %id, "cancelled a queued run");
+            // The claimer notes the queue's new depth.
+            self.queue_wake.notify_one();
+            return Ok(true);
+        }
         let requested = self.store.request_cancel(id).await?;
         let local = self.stop_local(id, StopReason::Cancelled);
         Ok(requested || local)
@@ -682,24 +727,171 @@ impl Hub {
             },
             events: claim.events,
         };
+        self.metrics.run_resumed();
+        self.run_claimed(id, claim.detached, permit, deps, request, Some(takeover));
+    }
+
+    /// Runs a session this process claimed (from the queue, or from another instance when
+    /// `takeover` says where it stopped) in the slot of `permit`.
+    fn run_claimed(
+        &self,
+        id: String,
+        detached: bool,
+        permit: OwnedSemaphorePermit,
+        deps: RunDeps,
+        request: ValidRequest,
+        takeover: Option<Takeover>,
+    ) {
+        // Registered before the task starts: a follower who finds the session claimed finds
+        // its run live here too.
+        let run = self.register(&id, detached);
+        self.metrics.run_started();
+        let mut guard = RunGuard {
+            runs: self.runs.clone(),
+            run: run.clone(),
+            permit: Some(permit),
+            key_permit: None,
+            queue_wake: self.queue_wake.clone(),
+        };
         let hub = self.clone();
-        let detached = claim.detached;
         self.tracker.spawn(async move {
-            let run = hub.register(&id, detached);
-            hub.metrics.run_started();
-            hub.metrics.run_resumed();
-            let mut guard = RunGuard {
-                runs: hub.runs.clone(),
-                run: run.clone(),
-                permit: Some(permit),
-                key_permit: None,
-            };
-            if hub.supervise(&run, deps, request, Some(takeover)).await {
+            if hub.supervise(&run, deps, request, takeover).await {
                 guard.release_permits();
                 hub.close_unfinished(&run.id).await;
             }
             drop(guard);
         });
+    }
+
+    /// [`Hub::start_for`] for a detached run, which waits in the store's queue instead of being
+    /// refused when every slot of this instance is taken; an instance with room (this one as
+    /// soon as a run of its own ends) claims it.
+    ///
+    /// # Errors
+    /// As [`Hub::start_for`], except [`StartError::Busy`]; a failing store while queueing.
+    pub async fn start_or_queue(
+        &self,
+        deps: RunDeps,
+        request: ValidRequest,
+        key: Option<usize>,
+    ) -> Result<Admission, StartError> {
+        match self.start_for(deps, request.clone(), true, key).await {
+            Ok(id) => Ok(Admission::Started(id)),
+            Err(StartError::Busy(_)) => self.enqueue(&request).await,
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Stores `request` in the queue and wakes the claimer (a slot may have come free since).
+    async fn enqueue(&self, request: &ValidRequest) -> Result<Admission, StartError> {
+        let stored = serde_json::to_value(request).unwrap_or(Value::Null);
+        let id = request.session_id.clone();
+        let position = self
+            .store
+            .enqueue(&id, &stored, true)
+            .await
+            .map_err(|err| match err {
+                StoreError::Duplicate(id) => StartError::Duplicate(id),
+                other => StartError::Store(other),
+            })?;
+        tracing::info!(session_id = %id, position, "every slot is taken: the run is queued");
+        self.metrics.run_queued();
+        self.queue_wake.notify_one();
+        Ok(Admission::Queued { id, position })
+    }
+
+    /// Starts the task that starts queued runs: whenever this instance has room, it claims
+    /// queued runs (oldest first, as many as it has room for) and runs them. It looks when a
+    /// slot here is freed, when a run is queued here, when another instance queues one
+    /// (PostgreSQL `NOTIFY`), and every `sweep`. Ends when the hub shuts down.
+    pub fn spawn_queue_claimer(
+        &self,
+        sweep: Duration,
+        deps_for: Arc<DepsFor>,
+    ) -> tokio::task::JoinHandle<()> {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            loop {
+                if hub.is_shutting_down() {
+                    return;
+                }
+                hub.claim_from_queue(deps_for.as_ref()).await;
+                tokio::select! {
+                    () = hub.queue_wake.notified() => {}
+                    () = hub.store.queue_changed() => {}
+                    () = tokio::time::sleep(sweep) => {}
+                    () = hub.root.cancelled() => return,
+                }
+            }
+        })
+    }
+
+    /// One look at the queue: claims as many queued runs as there is room for and starts
+    /// them, then notes the queue's depth.
+    async fn claim_from_queue(&self, deps_for: &DepsFor) {
+        if self.store.is_closed() {
+            return;
+        }
+        let room = self.permits.available_permits();
+        if room > 0 {
+            match self.store.claim_queued(room).await {
+                Ok(claims) => {
+                    for claim in claims {
+                        self.start_queued(claim, deps_for).await;
+                    }
+                }
+                Err(err) => tracing::warn!(%err, "could not claim queued runs"),
+            }
+        }
+        match self.store.queue_depth().await {
+            Ok(depth) => self.metrics.queue_depth(depth),
+            Err(err) => tracing::warn!(%err, "could not read the queue's depth"),
+        }
+    }
+
+    /// Starts a queued run this process claimed; puts it back in the queue when its slot went
+    /// to another run meanwhile (or the server is shutting down), or closes it when it cannot
+    /// run here.
+    async fn start_queued(&self, claim: QueuedClaim, deps_for: &DepsFor) {
+        let id = claim.id;
+        let permit = match self.permits.clone().try_acquire_owned() {
+            Ok(permit) if !self.is_shutting_down() => permit,
+            _ => {
+                match self.store.requeue(&id).await {
+                    Ok(_) => {
+                        tracing::info!(session_id = %id, "no room after all: the run waits in the queue again")
+                    }
+                    Err(err) => {
+                        tracing::warn!(session_id = %id, %err, "could not put a claimed run back in the queue; it is resumed once its lease expires")
+                    }
+                }
+                return;
+            }
+        };
+        let ready = serde_json::from_value::<ValidRequest>(claim.request)
+            .map_err(|err| format!("its stored request does not read back ({err})"))
+            .and_then(|request| deps_for(&request).map(|deps| (request, deps)));
+        let (request, deps) = match ready {
+            Ok(ready) => ready,
+            Err(why) => {
+                match self
+                    .store
+                    .close_claimed(&id, &Closing::not_startable(&why))
+                    .await
+                {
+                    Ok(_) => {
+                        tracing::warn!(session_id = %id, why, "closed a queued run that cannot run here")
+                    }
+                    Err(err) => {
+                        tracing::warn!(session_id = %id, %err, "could not close a queued run that cannot run here")
+                    }
+                }
+                return;
+            }
+        };
+        tracing::info!(session_id = %id, "starting a queued run");
+        self.metrics.queue_claimed();
+        self.run_claimed(id, claim.detached, permit, deps, request, None);
     }
 
     /// Graceful shutdown on a shared store: the leases of the runs executing here are handed
@@ -786,21 +978,20 @@ impl Hub {
     /// ones, ending with `complete` — or, when the run ended without storing one (its store
     /// failed), when the run is gone. No gap and no duplicate, whatever the timing.
     pub fn subscribe(&self, id: &str, after: u64) -> impl Stream<Item = Event> + Send + 'static {
-        let run = lock(&self.runs).get(id).cloned();
+        let runs = self.runs.clone();
+        let run = lock(&runs).get(id).cloned();
         let store = self.store.clone();
         let page = self.settings.replay_page.max(1);
         let id = id.to_owned();
         // Attach (and subscribe to live events) before reading the store, so nothing emitted
         // between the read and the subscription is missed.
-        let live = run.map(|run| {
-            let receiver = run.live.subscribe();
-            let finished = run.finished.subscribe();
-            (SubscriberGuard::attach(run), receiver, finished)
-        });
+        let live = run.map(SubscriberGuard::follow);
         async_stream::stream! {
             let mut last = after;
             let mut live = live;
             let mut last_watch: Option<tokio::time::Instant> = None;
+            // SQLite: whether a running session not live here was looked for once more.
+            let mut looked_again = false;
             // A run not live here may be running on another instance: its stored events wake
             // this subscriber (PostgreSQL `NOTIFY`). Taken before the first read of the store,
             // so nothing stored after that read goes unannounced.
@@ -838,9 +1029,17 @@ impl Hub {
                         }
                     }
                 }
+                if live.is_none()
+                    && let Some(run) = lock(&runs).get(&id).cloned()
+                {
+                    // It started here since (claimed from the queue): followed live from now
+                    // on, after one more read of the store.
+                    live = Some(SubscriberGuard::follow(run));
+                    continue;
+                }
                 let Some((_guard, receiver, finished)) = live.as_mut() else {
-                    // Not live here: finished (its complete was replayed above) or running on
-                    // another instance sharing the store.
+                    // Not live here: finished (its complete was replayed above), waiting in the
+                    // queue, or running on another instance sharing the store.
                     match store.session(&id).await {
                         Ok(session) if session.status.is_final() => {
                             // A final status with no complete event replayed yet: one more read.
@@ -851,9 +1050,24 @@ impl Hub {
                             }
                             return;
                         }
+                        // Queued: claimed by this instance (found live above) or another one
+                        // (then running) soon.
+                        Ok(session) if session.status == RunStatus::Queued => {
+                            tokio::time::sleep(POLL_INTERVAL).await;
+                            continue;
+                        }
                         // A store of one instance: a running session with no live run here has
                         // no task anywhere (it is closed at the next start). Nothing will come.
-                        Ok(_) if !store.is_shared() => return,
+                        // Looked for once more first: one claimed from the queue a moment ago
+                        // is running in the store a little before it is live here.
+                        Ok(_) if !store.is_shared() => {
+                            if looked_again {
+                                return;
+                            }
+                            looked_again = true;
+                            tokio::time::sleep(POLL_INTERVAL).await;
+                            continue;
+                        }
                         Ok(_) => {
                           loop {
                             // Tell the instance running it that someone still follows, so it
@@ -961,11 +1175,26 @@ struct SubscriberGuard {
     run: Arc<LiveRun>,
 }
 
+/// A subscriber's hold on a live run: its guard, its live events and its end.
+type Following = (
+    SubscriberGuard,
+    broadcast::Receiver<Event>,
+    watch::Receiver<bool>,
+);
+
 impl SubscriberGuard {
     fn attach(run: Arc<LiveRun>) -> Self {
         run.subscribers.fetch_add(1, Ordering::SeqCst);
         run.metrics.subscriber(1);
         Self { run }
+    }
+
+    /// Follows `run`: subscribed to its live events before anything is read from the store,
+    /// so nothing emitted in between is missed.
+    fn follow(run: Arc<LiveRun>) -> Following {
+        let receiver = run.live.subscribe();
+        let finished = run.finished.subscribe();
+        (Self::attach(run), receiver, finished)
     }
 }
 

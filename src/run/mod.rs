@@ -17,6 +17,6 @@ pub mod session;
 pub mod site;
 
 pub use control::{RunControl, StopReason};
-pub use hub::{Hub, HubSettings, StartError, WatchSettings};
+pub use hub::{Admission, Hub, HubSettings, QUEUE_SWEEP, StartError, WatchSettings};
 pub use request::{PlannerChoice, ScrapeRequest, ValidRequest};
 pub use session::RunDeps;

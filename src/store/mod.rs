@@ -16,6 +16,7 @@ mod recover;
 
 pub use frontier::FrontierEntry;
 pub use notify::EventWatch;
+pub use queue::QueuedClaim;
 pub use recover::Closing;
 
 use std::collections::HashMap;
@@ -1479,8 +1480,8 @@ impl Store {
             let deleted = with_conn!(self, conn => {
                 let mut tx = conn.begin().await?;
                 let ids: Vec<String> = sqlx::query_scalar(
-                    "SELECT id FROM sessions WHERE created_at < $1 AND status <> 'running' \
-                     ORDER BY n LIMIT $2",
+                    "SELECT id FROM sessions WHERE created_at < $1 \
+                     AND status NOT IN ('running', 'queued') ORDER BY n LIMIT $2",
                 )
                 .bind(cutoff)
                 .bind(batch)
@@ -1606,8 +1607,9 @@ async fn refuse_unfinished_transaction<C: Connection>(
     Ok(!conn.is_in_transaction())
 }
 
-// After the macros it uses (`with_conn!`).
+// After the macros they use (`with_conn!`).
 mod frontier;
+mod queue;
 
 #[cfg(test)]
 mod tests {

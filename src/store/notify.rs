@@ -10,13 +10,16 @@
 //! that session in this process. Followers re-read the store when woken, so a notification is
 //! only a hint: one that is lost (the listening connection dropped) is made up for by waking
 //! every follower once the connection is back.
+//!
+//! The same connection listens for queued runs ([`super::queue::QUEUE_CHANNEL`]): an enqueue on
+//! any instance wakes this process's queue claimer, and so does a reconnection.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 
 /// The channel the trigger notifies (the same text as in the migration).
 const CHANNEL: &str = "scrape_agent_events";
@@ -86,6 +89,8 @@ impl Wakers {
 #[derive(Debug)]
 pub(super) struct EventListener {
     wakers: Arc<Wakers>,
+    /// Woken when a run may have been queued (by any instance).
+    queue: Arc<Notify>,
     /// The listening connection's own pool of one, closed by [`EventListener::close`].
     pool: PgPool,
 }
@@ -102,15 +107,28 @@ impl EventListener {
             .connect_with(options)
             .await?;
         let mut listener = PgListener::connect_with(&pool).await?;
-        listener.listen(CHANNEL).await?;
+        listener
+            .listen_all([CHANNEL, super::queue::QUEUE_CHANNEL])
+            .await?;
         let wakers = Arc::<Wakers>::default();
-        tokio::spawn(listen(listener, wakers.clone()));
-        Ok(Self { wakers, pool })
+        let queue = Arc::new(Notify::new());
+        tokio::spawn(listen(listener, wakers.clone(), queue.clone()));
+        Ok(Self {
+            wakers,
+            queue,
+            pool,
+        })
     }
 
     /// Follows session `id`: the returned watch wakes when one of its events is stored.
     pub(super) fn follow(&self, id: &str) -> EventWatch {
         self.wakers.follow(id)
+    }
+
+    /// Resolves at the next notification of a queued run (or of a reconnection, after which
+    /// some may have been missed); one that came while nobody waited is kept for the next call.
+    pub(super) async fn queue_changed(&self) {
+        self.queue.notified().await;
     }
 
     /// Stops listening; followers' [`EventWatch::stored_after`] answers false.
@@ -121,15 +139,19 @@ impl EventListener {
 }
 
 /// The listening loop; ends when the listener's pool is closed.
-async fn listen(mut listener: PgListener, wakers: Arc<Wakers>) {
+async fn listen(mut listener: PgListener, wakers: Arc<Wakers>, queue: Arc<Notify>) {
     loop {
         match listener.try_recv().await {
+            Ok(Some(notification)) if notification.channel() == super::queue::QUEUE_CHANNEL => {
+                queue.notify_one();
+            }
             Ok(Some(notification)) => wakers.notified(notification.payload()),
             // The connection was lost and is back (sqlx reconnects and listens again before
             // answering): what was stored meanwhile was not announced.
             Ok(None) => {
                 tracing::warn!("the event listener reconnected; followers re-read the store");
                 wakers.resync();
+                queue.notify_one();
             }
             Err(sqlx::Error::PoolClosed) => {
                 wakers.close();
@@ -138,6 +160,7 @@ async fn listen(mut listener: PgListener, wakers: Arc<Wakers>) {
             Err(err) => {
                 tracing::warn!(%err, retry_in = ?RELISTEN_WAIT, "the event listener lost its connection");
                 wakers.resync();
+                queue.notify_one();
                 tokio::time::sleep(RELISTEN_WAIT).await;
             }
         }

@@ -23,6 +23,7 @@ mod paging;
 mod parallel;
 mod products;
 mod proxy;
+mod queue;
 mod records;
 mod render;
 mod scrape_stream;
