@@ -528,6 +528,47 @@ fn one_edit(typed: &[char], word: &[char]) -> bool {
     short[at..] == long[at + 1..]
 }
 
+/// Questions about the thing a page shows, with its noun in the middle: `(lead, tail, field)`
+/// reads "how much does this fork weigh" as "the weight of this fork" and "what is this
+/// dibber made of" as "the material of this dibber". The middle is one or two words.
+pub const FRAMES: &[(&str, &str, &str)] = &[
+    ("how much does this", "weigh", "the weight of this"),
+    ("how much does the", "weigh", "the weight of the"),
+    ("how heavy is this", "", "the weight of this"),
+    ("what is this", "made of", "the material of this"),
+    ("what's this", "made of", "the material of this"),
+    ("what is this", "made from", "the material of this"),
+];
+
+/// `text` with every [`FRAMES`] question read as the field it asks for.
+fn framed(text: &str) -> String {
+    static PATTERNS: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    let patterns = PATTERNS.get_or_init(|| {
+        FRAMES
+            .iter()
+            .map(|(lead, tail, field)| {
+                let tail = if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!(r"\s+{}", regex::escape(tail))
+                };
+                #[allow(clippy::expect_used)] // built from escaped constant phrases
+                let regex = Regex::new(&format!(
+                    r"(?i)\b{}\s+(\w+(?:\s\w+)?){tail}\b",
+                    regex::escape(lead)
+                ))
+                .expect("valid frame pattern");
+                (regex, *field)
+            })
+            .collect()
+    });
+    let mut out = text.to_owned();
+    for (regex, field) in patterns {
+        out = regex.replace_all(&out, format!("{field} $1")).into_owned();
+    }
+    out
+}
+
 /// The words of the table's phrases ("titre", "produit", "l'article").
 fn known_words() -> &'static std::collections::HashSet<String> {
     static KNOWN: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
@@ -609,7 +650,7 @@ fn spelled(text: &str, open_elisions: bool) -> String {
 /// ([`SPELLED`]), then every entry's phrase, whole words, any case, the longest phrase first.
 /// Text outside the phrases keeps its case (quoted targets, names).
 pub fn canonical(text: &str) -> String {
-    let read = table(&spelled(text, false));
+    let read = table(&framed(&spelled(text, false)));
     // "l'auteur de l'article": once the phrases written with an elision are read ("le texte
     // de l'article"), the other elisions open and the table reads the words they hid.
     let opened = spelled(&read, true);
@@ -741,6 +782,25 @@ mod tests {
         ] {
             assert_eq!(spelled(text, false), text);
         }
+    }
+
+    #[test]
+    fn questions_with_the_things_noun_inside_read_as_its_field() {
+        assert_eq!(
+            canonical("how much does this fork weigh and what's the SKU"),
+            "the weight of this fork and what's the SKU"
+        );
+        assert_eq!(
+            canonical("what is this dibber made of, and what's its SKU?"),
+            "the material of this dibber, and what's its SKU?"
+        );
+        assert_eq!(
+            canonical("How much does the garden fork weigh?"),
+            "the weight of the garden fork?"
+        );
+        // No noun, or another question: the table reads it.
+        assert_eq!(canonical("how much does it weigh"), "the weight");
+        assert_eq!(canonical("what is this"), "what is this");
     }
 
     #[test]
