@@ -53,7 +53,11 @@ pub fn plan(context: &PlannerContext) -> Plan {
     // Rounds so far that ended without an answer: each one moves to the next candidate.
     let attempt = context.round as usize;
     let page_facts = page_facts_rule(request, &context.outline);
-    let product_page = page_facts.is_none() && asks_one_product(request, &context.outline);
+    let product_rule = page_facts
+        .is_none()
+        .then(|| asks_one_product(request, &context.outline))
+        .flatten();
+    let product_page = product_rule.is_some();
     let priced_list = page_facts.is_none() && lists_products(request, &context.outline);
     let intent = match page_facts {
         Some(_) => &Intent::Metadata,
@@ -76,11 +80,8 @@ pub fn plan(context: &PlannerContext) -> Plan {
             "a product's fields were asked of a page that describes no product and lists priced items (rule: priced_list): read the list".to_owned(),
         );
     }
-    if product_page {
-        plan.notes.insert(
-            0,
-            "the fields asked are a product's and the page's JSON-LD describes one product (rule: jsonld_product): read the product".to_owned(),
-        );
+    if let Some(rule) = product_rule {
+        plan.notes.insert(0, rule.note().to_owned());
     }
     plan.notes.insert(
         0,
@@ -149,9 +150,37 @@ impl PageFactsRule {
     }
 }
 
-/// "name and price", asked of a page whose JSON-LD describes a product, with no word for
-/// many things: the product's details, not a list.
-fn asks_one_product(request: &Request, outline: &crate::read::outline::Outline) -> bool {
+/// Why "name and price", asked with no word for many things, is one product's details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProductRule {
+    /// The page's JSON-LD describes a product.
+    JsonLdProduct,
+    /// The request asks for a price or a product's key ("name + price", "how much is this
+    /// and what is it called"), and the page is neither prose nor a list of priced items: a
+    /// product page without JSON-LD.
+    OneProductShown,
+}
+
+impl ProductRule {
+    fn note(self) -> &'static str {
+        match self {
+            Self::JsonLdProduct => {
+                "the fields asked are a product's and the page's JSON-LD describes one product (rule: jsonld_product): read the product"
+            }
+            Self::OneProductShown => {
+                "the fields asked are a product's and the page shows no priced list and is not prose (rule: one_product_shown): read the product"
+            }
+        }
+    }
+}
+
+/// "name and price", asked with no word for many things of a page whose JSON-LD describes a
+/// product, or which asks for a price or a product's key on a page that is neither prose nor
+/// a list of priced items: the product's details, not a list.
+fn asks_one_product(
+    request: &Request,
+    outline: &crate::read::outline::Outline,
+) -> Option<ProductRule> {
     let product_field = |f: &RequestedField| {
         matches!(
             f.role,
@@ -160,11 +189,29 @@ fn asks_one_product(request: &Request, outline: &crate::read::outline::Outline) 
             .iter()
             .any(|(_, words)| words.contains(&f.name.as_str()))
     };
-    matches!(request.intent, Intent::List)
+    let asks = matches!(request.intent, Intent::List)
         && !request.many
         && request.fields.iter().any(|f| f.role != FieldRole::Title)
-        && request.fields.iter().all(product_field)
-        && outline.jsonld_types.iter().any(|t| t == "Product")
+        && request.fields.iter().all(product_field);
+    if !asks {
+        return None;
+    }
+    if outline.jsonld_types.iter().any(|t| t == "Product") {
+        return Some(ProductRule::JsonLdProduct);
+    }
+    let product_key = |f: &RequestedField| {
+        f.role == FieldRole::Price
+            || PRODUCT_WORDS
+                .iter()
+                .any(|(_, words)| words.contains(&f.name.as_str()))
+    };
+    let priced_list = outline.blocks.iter().any(|b| {
+        !b.in_chrome && b.count >= 3 && b.fields.iter().any(|f| f.role == FieldRole::Price)
+    });
+    (request.fields.iter().any(product_key)
+        && !priced_list
+        && outline.paragraph_chars < ARTICLE_PARAGRAPH_CHARS)
+        .then_some(ProductRule::OneProductShown)
 }
 
 /// "product / price" asked of a shop's list: the words read as one product but point at
@@ -912,6 +959,35 @@ mod tests {
 
     fn tools_of(plan: &Plan) -> Vec<&str> {
         plan.tool_calls.iter().map(|c| c.tool.as_str()).collect()
+    }
+
+    #[test]
+    fn a_price_asked_of_a_page_that_is_neither_prose_nor_a_priced_list_is_the_products() {
+        for wording in [
+            "name + price",
+            "how much is this pruner and what is it called?",
+        ] {
+            let one = plan(&context(wording, 0));
+            assert_eq!(tools_of(&one)[0], "extract.product", "{wording}");
+            assert!(
+                one.notes.iter().any(|n| n.contains("one_product_shown")),
+                "{wording}"
+            );
+        }
+        // A list of priced items, or prose, is not one product's page.
+        let mut priced = context("name + price", 0);
+        priced.outline.blocks = vec![block(vec![FieldCandidate {
+            role: FieldRole::Price,
+            spec: ".price".into(),
+            sample: "£6.75".into(),
+        }])];
+        assert_ne!(tools_of(&plan(&priced))[0], "extract.product");
+        let mut prose = context("name + price", 0);
+        prose.outline.paragraph_chars = ARTICLE_PARAGRAPH_CHARS;
+        assert_ne!(tools_of(&plan(&prose))[0], "extract.product");
+        // Many products are a list.
+        let many = plan(&context("every product's name and price", 0));
+        assert_ne!(tools_of(&many)[0], "extract.product");
     }
 
     #[test]

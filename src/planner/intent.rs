@@ -434,6 +434,7 @@ const LIST_ENDS: &[&str] = &[
     " for this",
     " for each",
     " for every",
+    " for the ",
     " from ",
     " on this",
     " on the",
@@ -572,6 +573,24 @@ fn singular(name: &str) -> String {
     }
 }
 
+/// A list with the words that say where or how ([`LIST_ENDS`]) left out: each such phrase
+/// ends its part, up to the next separator, and the list goes on after it ("each job on this
+/// page and the location" lists the job and the location).
+fn without_qualifiers(list: &str) -> String {
+    let mut list = list.to_owned();
+    while let Some(at) = LIST_ENDS.iter().filter_map(|e| list.find(e)).min() {
+        let next = [",", "/", "+", "&", " and ", " plus "]
+            .iter()
+            .filter_map(|sep| list[at + 1..].find(sep).map(|i| at + 1 + i))
+            .min();
+        match next {
+            Some(end) => list.replace_range(at..end, ""),
+            None => list.truncate(at),
+        }
+    }
+    list
+}
+
 /// The parts of the last list in the text: after a ":" / "with" / "—" cue when there is
 /// one, split at commas, "and", "/", "+", cut where the list ends.
 fn name_list(text: &str) -> Option<Vec<String>> {
@@ -597,10 +616,7 @@ fn name_list(text: &str) -> Option<Vec<String>> {
         .filter_map(|cue| sentence.rfind(cue).map(|i| i + cue.len()))
         .max()
         .unwrap_or(0);
-    let mut list = &sentence[start..];
-    if let Some(end) = LIST_ENDS.iter().filter_map(|e| list.find(e)).min() {
-        list = &list[..end];
-    }
+    let list = without_qualifiers(&sentence[start..]);
     let mut parts = Vec::new();
     for raw in list
         .split([',', '/', '+', '&'])
@@ -1136,6 +1152,16 @@ mod tests {
             ["title", "company", "location", "salary"]
         );
         assert_eq!(names("title/author of each post"), ["title", "author"]);
+        // Where or how ends a part, not the list.
+        assert_eq!(
+            names("each job on this page and the location"),
+            ["location"]
+        );
+        assert_eq!(
+            names("role / location for the jobs listed here"),
+            ["role", "location"]
+        );
+        assert_eq!(names("which jobs are on this page, and the city"), ["city"]);
         // A URL's or a path's slashes are no list.
         assert_eq!(name_list("the posts of https://blog.example/rust"), None);
         assert_eq!(name_list("links matching \"/blog/\""), None);

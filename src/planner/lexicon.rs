@@ -117,6 +117,20 @@ pub const ENTRIES: &[Entry] = &[
     en("by whom", "and the author", Question),
     en("who posted", "the author", Question),
     en("who submitted", "the author", Question),
+    // A forum's author is the one who asked or started the thread.
+    en("who asked", "the author", Question),
+    en("who asked it", "the author", Question),
+    en("the asker", "the author", Question),
+    en("the user that asked", "the author", Question),
+    en("the user who asked", "the author", Question),
+    en("the person who started it", "the author", Question),
+    en("the person who asked", "the author", Question),
+    en("who started it", "the author", Question),
+    en("who started the thread", "the author", Question),
+    en("the original poster", "the author", Question),
+    en("what is the question called", "the title", Question),
+    en("what's the question called", "the title", Question),
+    en("what is this question called", "the title", Question),
     en("how much does it cost", "the price", Question),
     en("how much they pay", "the salary", Question),
     en("how much it pays", "the salary", Question),
@@ -166,6 +180,31 @@ pub const ENTRIES: &[Entry] = &[
         Question,
     ),
     en("the date it went up", "the publication date", Question),
+    en("when did this come out", "the publication date", Question),
+    en("when did it come out", "the publication date", Question),
+    en(
+        "what day did this come out",
+        "the publication date",
+        Question,
+    ),
+    en("what day did it come out", "the publication date", Question),
+    // When an event happens is its date.
+    en("the day each happens", "the date", Question),
+    en("the day it happens", "the date", Question),
+    en("when each happens", "the date", Question),
+    en("when they happen", "the date", Question),
+    en("when it happens", "the date", Question),
+    // Questions for a way to reach someone are for their contact details.
+    en(
+        "where can i write to them",
+        "their email addresses",
+        Question,
+    ),
+    en("where can i write to", "the email addresses of", Question),
+    en("how can i reach them", "their contact details", Question),
+    en("how do i reach them", "their contact details", Question),
+    en("how can i contact them", "their contact details", Question),
+    en("how do i contact them", "their contact details", Question),
     en("what is it called", "the title", Question),
     en("what's it called", "the title", Question),
     en("what is this article called", "the title", Question),
@@ -177,6 +216,23 @@ pub const ENTRIES: &[Entry] = &[
     en("what is written on", "the main text of", Question),
     en("what does it say", "the main text", Question),
     en("what does this say", "the main text", Question),
+    en(
+        "what does this article say",
+        "the main text of this article",
+        Question,
+    ),
+    en(
+        "what does the article say",
+        "the main text of the article",
+        Question,
+    ),
+    en(
+        "what does this post say",
+        "the main text of this post",
+        Question,
+    ),
+    en("story text", "article text", Field),
+    en("text of the story", "text of the article", Field),
     // English: numbers as words.
     en("a dozen", "12", Number),
     en("dozen", "12", Number),
@@ -233,10 +289,13 @@ pub const ENTRIES: &[Entry] = &[
     en("low to high", "ascending", Order),
     en("high to low", "descending", Order),
     en("costs", "prices", Field),
+    en("amount of money", "price", Field),
+    en("amounts of money", "prices", Field),
     en("product grid", "products", ListWord),
     en("what's on", "the events", ListWord),
     en("product list", "products", ListWord),
     en("product listing", "products", ListWord),
+    en("things for sale", "products for sale", ListWord),
     // German.
     de("alle", "all", ListWord),
     de("jedes", "each", ListWord),
@@ -279,6 +338,11 @@ pub const ENTRIES: &[Entry] = &[
         Question,
     ),
     de("produktname", "product name", Field),
+    de("artikelnummer", "sku", Field),
+    de("veröffentlichungsdatum", "publication date", Field),
+    de("erscheinungsdatum", "publication date", Field),
+    de("preise", "prices", Field),
+    de("aller", "of all", ListWord),
     de("als markdown", "as markdown", Markdown),
     de("günstigsten", "cheapest", Order),
     de("billigsten", "cheapest", Order),
@@ -299,6 +363,11 @@ pub const ENTRIES: &[Entry] = &[
     fr("prix", "prices", Field),
     fr("poids", "weight", Field),
     fr("du produit", "of the product", Field),
+    fr("prix du produit", "price of the product", Field),
+    // "prix" is one price after one product's name.
+    fr("nom du produit", "product name", Field),
+    fr("et prix", "and price", Field),
+    fr("et le prix", "and the price", Field),
     fr("référence", "sku", Field),
     fr("produits", "products", ListWord),
     fr("les plus chers", "most expensive", Order),
@@ -349,9 +418,247 @@ pub const ENTRIES: &[Entry] = &[
     es("ejemplos de código", "code examples", Field),
 ];
 
-/// Rewrites `text` to the parser's English: every entry's phrase, whole words, any case, the
-/// longest phrase first. Text outside the phrases keeps its case (quoted targets, names).
+/// The words of a request a misspelling is read as: the fields and kinds of answer people
+/// name most ("tittle" → title, "auhtor" → author, "prise" → price, "markdwon" → markdown).
+/// A word one edit away from exactly one of them (a letter missing, added, changed, or two
+/// neighbours swapped; for words under five letters only a swap) reads as that word.
+pub const SPELLED: &[&str] = &[
+    "title",
+    "titles",
+    "author",
+    "authors",
+    "name",
+    "names",
+    "price",
+    "prices",
+    "date",
+    "product",
+    "products",
+    "article",
+    "articles",
+    "markdown",
+    "material",
+    "description",
+    "headline",
+    "headlines",
+    "publication",
+    "published",
+    "location",
+    "company",
+    "salary",
+    "weight",
+    "summary",
+    "image",
+    "images",
+    "link",
+    "links",
+    "text",
+];
+
+/// Real words one edit away from a [`SPELLED`] word, kept as written ("named" is not "names",
+/// "priced items" are not "prices items").
+pub const NOT_MISSPELLED: &[&str] = &[
+    "named",
+    "dated",
+    "rates",
+    "gates",
+    "games",
+    "lines",
+    "tiles",
+    "titled",
+    "priced",
+    "pricey",
+    "prize",
+    "prizes",
+    "pride",
+    "produce",
+    "produces",
+    "produced",
+    "particle",
+    "particles",
+    "maternal",
+    "publisher",
+    "weighs",
+    "weights",
+    "stores",
+    "princes",
+    "mages",
+    "imaged",
+    "linked",
+    "blinks",
+    "slinks",
+    "authored",
+    "salaried",
+    "datum",
+    "weigh",
+    "height",
+    "heights",
+    "eight",
+];
+
+/// French elisions read as the words they stand for ("l'auteur" → "the auteur", which the
+/// table reads as "the author"; "d'article" → "of article").
+const ELISIONS: &[(&str, &str)] = &[("l", "the"), ("d", "of")];
+
+/// Whether `typed` is one edit from `word`: one letter deleted, inserted or changed (both at
+/// least five letters long), or two neighbouring letters swapped.
+fn one_edit(typed: &[char], word: &[char]) -> bool {
+    if typed == word {
+        return false;
+    }
+    if typed.len() == word.len() {
+        let diff: Vec<usize> = (0..typed.len()).filter(|&i| typed[i] != word[i]).collect();
+        let swapped = diff.len() == 2
+            && diff[1] == diff[0] + 1
+            && typed[diff[0]] == word[diff[1]]
+            && typed[diff[1]] == word[diff[0]];
+        return swapped || diff.len() == 1 && typed.len() >= 5;
+    }
+    let (short, long) = if typed.len() < word.len() {
+        (typed, word)
+    } else {
+        (word, typed)
+    };
+    if long.len() != short.len() + 1 || short.len() < 5 {
+        return false;
+    }
+    let at = (0..short.len())
+        .find(|&i| short[i] != long[i])
+        .unwrap_or(short.len());
+    short[at..] == long[at + 1..]
+}
+
+/// Questions about the thing a page shows, with its noun in the middle: `(lead, tail, field)`
+/// reads "how much does this fork weigh" as "the weight of this fork" and "what is this
+/// dibber made of" as "the material of this dibber". The middle is one or two words.
+pub const FRAMES: &[(&str, &str, &str)] = &[
+    ("how much does this", "weigh", "the weight of this"),
+    ("how much does the", "weigh", "the weight of the"),
+    ("how heavy is this", "", "the weight of this"),
+    ("what is this", "made of", "the material of this"),
+    ("what's this", "made of", "the material of this"),
+    ("what is this", "made from", "the material of this"),
+];
+
+/// `text` with every [`FRAMES`] question read as the field it asks for.
+fn framed(text: &str) -> String {
+    static PATTERNS: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    let patterns = PATTERNS.get_or_init(|| {
+        FRAMES
+            .iter()
+            .map(|(lead, tail, field)| {
+                let tail = if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!(r"\s+{}", regex::escape(tail))
+                };
+                #[allow(clippy::expect_used)] // built from escaped constant phrases
+                let regex = Regex::new(&format!(
+                    r"(?i)\b{}\s+(\w+(?:\s\w+)?){tail}\b",
+                    regex::escape(lead)
+                ))
+                .expect("valid frame pattern");
+                (regex, *field)
+            })
+            .collect()
+    });
+    let mut out = text.to_owned();
+    for (regex, field) in patterns {
+        out = regex.replace_all(&out, format!("{field} $1")).into_owned();
+    }
+    out
+}
+
+/// The words of the table's phrases ("titre", "produit", "l'article").
+fn known_words() -> &'static std::collections::HashSet<String> {
+    static KNOWN: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
+    KNOWN.get_or_init(|| {
+        ENTRIES
+            .iter()
+            .flat_map(|e| e.phrase.split(' '))
+            .map(str::to_lowercase)
+            .collect()
+    })
+}
+
+/// The word of [`SPELLED`] a misspelled `word` (lowercase) stands for, if exactly one.
+fn respelled(word: &str) -> Option<&'static str> {
+    // A word of the table's phrases is a word of its own ("titre", "produit"), not a typo.
+    let known = known_words();
+    if word.chars().count() < 4
+        || SPELLED.contains(&word)
+        || NOT_MISSPELLED.contains(&word)
+        || known.contains(word)
+    {
+        return None;
+    }
+    let typed: Vec<char> = word.chars().collect();
+    let mut near = SPELLED.iter().filter(|w| {
+        let w: Vec<char> = w.chars().collect();
+        one_edit(&typed, &w)
+    });
+    let first = near.next()?;
+    near.next().is_none().then_some(*first)
+}
+
+/// `text` with misspelled words read as [`SPELLED`] words, or, when `open_elisions` says so
+/// (after the table has read its own phrases with them), with French elisions opened. Only
+/// plain words change: a word touching `/ . @ : _` or a digit (a URL, an address, a
+/// selector) stays as written.
+fn spelled(text: &str, open_elisions: bool) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let plain =
+        |c: Option<&char>| c.is_none_or(|c| !(c.is_alphanumeric() || "/.@:_-'’".contains(*c)));
+    while i < chars.len() {
+        if !chars[i].is_alphabetic() {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i].is_alphabetic() {
+            i += 1;
+        }
+        let word: String = chars[start..i].iter().collect();
+        let before = start.checked_sub(1).map(|b| &chars[b]);
+        let lower = word.to_lowercase();
+        // "l'auteur": an elided article before a word.
+        if open_elisions
+            && plain(before)
+            && chars.get(i).is_some_and(|c| matches!(c, '\'' | '’'))
+            && chars.get(i + 1).is_some_and(|c| c.is_alphabetic())
+            && let Some((_, full)) = ELISIONS.iter().find(|(e, _)| *e == lower)
+        {
+            out.push_str(full);
+            out.push(' ');
+            i += 1;
+            continue;
+        }
+        match respelled(&lower) {
+            Some(right) if !open_elisions && plain(before) && plain(chars.get(i)) => {
+                out.push_str(right);
+            }
+            _ => out.push_str(&word),
+        }
+    }
+    out
+}
+
+/// Rewrites `text` to the parser's English: misspellings of the common field words first
+/// ([`SPELLED`]), then every entry's phrase, whole words, any case, the longest phrase first.
+/// Text outside the phrases keeps its case (quoted targets, names).
 pub fn canonical(text: &str) -> String {
+    let read = table(&framed(&spelled(text, false)));
+    // "l'auteur de l'article": once the phrases written with an elision are read ("le texte
+    // de l'article"), the other elisions open and the table reads the words they hid.
+    let opened = spelled(&read, true);
+    if opened == read { read } else { table(&opened) }
+}
+
+/// Every entry's phrase in `text` rewritten, whole words, any case, the longest first.
+fn table(text: &str) -> String {
     static PATTERN: OnceLock<(Regex, Vec<&'static Entry>)> = OnceLock::new();
     let (pattern, by_group) = PATTERN.get_or_init(|| {
         let mut entries: Vec<&'static Entry> = ENTRIES.iter().collect();
@@ -435,6 +742,79 @@ mod tests {
             "all products with name and price"
         );
         assert_eq!(canonical("titre et auteur"), "title and author");
+    }
+
+    #[test]
+    fn a_word_one_edit_from_a_field_word_reads_as_it() {
+        for (typed, read) in [
+            ("tittle and author", "title and author"),
+            ("the auhtor", "the author"),
+            ("the name and the prise", "the name and the price"),
+            ("the product nmae", "the product name"),
+            ("materal and sku", "material and sku"),
+            ("the articel body", "the article body"),
+            ("the page in markdwon", "the page in markdown"),
+        ] {
+            assert_eq!(canonical(typed), read, "{typed}");
+        }
+        // Every field word, with two neighbouring letters swapped, reads as itself.
+        for word in SPELLED {
+            let mut chars: Vec<char> = word.chars().collect();
+            chars.swap(1, 2);
+            let typed: String = chars.iter().collect();
+            if typed != *word {
+                assert_eq!(respelled(&typed), Some(*word), "{typed}");
+            }
+        }
+    }
+
+    #[test]
+    fn real_words_and_addresses_are_not_respelled() {
+        for kept in NOT_MISSPELLED {
+            assert_eq!(spelled(kept, false), *kept);
+        }
+        for text in [
+            "the product named Foo",
+            "priced items",
+            "data and rate",
+            "links to /prise/ and mail@prise.com",
+            "posts with their date",
+        ] {
+            assert_eq!(spelled(text, false), text);
+        }
+    }
+
+    #[test]
+    fn questions_with_the_things_noun_inside_read_as_its_field() {
+        assert_eq!(
+            canonical("how much does this fork weigh and what's the SKU"),
+            "the weight of this fork and what's the SKU"
+        );
+        assert_eq!(
+            canonical("what is this dibber made of, and what's its SKU?"),
+            "the material of this dibber, and what's its SKU?"
+        );
+        assert_eq!(
+            canonical("How much does the garden fork weigh?"),
+            "the weight of the garden fork?"
+        );
+        // No noun, or another question: the table reads it.
+        assert_eq!(canonical("how much does it weigh"), "the weight");
+        assert_eq!(canonical("what is this"), "what is this");
+    }
+
+    #[test]
+    fn french_elisions_read_as_their_words() {
+        assert_eq!(
+            canonical("l'auteur de l'article"),
+            "the author de the article"
+        );
+        assert_eq!(spelled("what's it called", true), "what's it called");
+        assert_eq!(
+            canonical("le texte de l'article"),
+            "the article text",
+            "a phrase written with an elision is read first"
+        );
     }
 
     #[test]

@@ -375,3 +375,40 @@ async fn the_second_tuning_sets_classes_through_the_server() {
     assert_eq!(asked.answer["sku"], json!("GH-1040"), "{}", asked.answer);
     assert_eq!(asked.answer["weight"], json!("240 g"), "{}", asked.answer);
 }
+
+#[tokio::test]
+async fn the_fourth_tuning_sets_classes_through_the_server() {
+    // A product page without JSON-LD, asked for a price with no word for many: the product,
+    // and the decision names the rule.
+    let asked = ask("catalog-pruner.html", "name + price").await;
+    assert_eq!(
+        asked.answer["name"],
+        json!("Bypass pruner"),
+        "{}",
+        asked.answer
+    );
+    assert_eq!(asked.answer["price"], json!(24.5), "{}", asked.answer);
+    assert!(
+        decisions(&asked.frames)
+            .iter()
+            .any(|d| d["notes"].to_string().contains("one_product_shown")),
+        "no one_product_shown note"
+    );
+    // Misspelled field words and a question with the thing's noun inside.
+    let asked = ask("catalog-dibber.html", "materal and sku of the product").await;
+    assert_eq!(asked.answer["sku"], json!("GH-0087"), "{}", asked.answer);
+    assert_eq!(asked.answer["material"], json!("Oak"), "{}", asked.answer);
+    let asked = ask(
+        "catalog-dibber.html",
+        "what is this dibber made of, and what's its SKU?",
+    )
+    .await;
+    assert_eq!(asked.answer["material"], json!("Oak"), "{}", asked.answer);
+    let understood = &decisions(&asked.frames)[0]["intent"];
+    assert!(
+        understood["read_as"]
+            .as_str()
+            .is_some_and(|r| r.contains("the material of this dibber")),
+        "{understood}"
+    );
+}
