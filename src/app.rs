@@ -269,11 +269,11 @@ impl AppState {
             closing: CancellationToken::new(),
         };
         // Webhook deliveries of any instance's runs, from the store's outbox; stops at shutdown.
-        crate::webhook::Sender::new(
+        crate::run::webhooks::Sender::new(
             state.hub.store().clone(),
             state.fetcher.clone(),
             state.settings.webhooks.clone(),
-            crate::webhook::DeliveryMetrics::registered(&state.metrics),
+            crate::run::webhooks::DeliveryMetrics::registered(&state.metrics),
         )
         .spawn(state.closing.clone());
         // Runs other instances left on a shared store are resumed here when there is room,

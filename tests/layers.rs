@@ -19,6 +19,8 @@ const FLOORS: &[(&str, u8)] = &[
     // The headless browser that renders script-built pages, beside the fetcher (its guard).
     ("browser", 1),
     ("metrics", 1),
+    // Webhooks' wire types and signatures (the sender is a run's: `run::webhooks`).
+    ("webhook", 1),
     // Renders a finished result as a format; imports nothing else of the crate.
     ("output", 1),
     // Page readers (`read/`: content, structured data, records, the outline), and the store (sessions, events).

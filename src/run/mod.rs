@@ -15,6 +15,7 @@ mod request_props;
 pub mod rewards;
 pub mod session;
 pub mod site;
+pub mod webhooks;
 
 pub use control::{RunControl, StopReason};
 pub use hub::{Admission, Hub, HubSettings, QUEUE_SWEEP, StartError, WatchSettings};

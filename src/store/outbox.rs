@@ -23,7 +23,9 @@ use crate::webhook::WebhookEvent;
 /// webhook announcing it. A row that exists already (the same event announced twice) is kept.
 macro_rules! enqueue_webhook {
     ($tx:ident, $request:expr, $event:expr, $answer:expr, $now:expr) => {
-        if let Some(delivery) = crate::webhook::delivery_for($request, $event, $answer) {
+        if let Some(delivery) =
+            crate::webhook::delivery_for($request, $event, $answer.map(|a: &UrlAnswer| &a.answer))
+        {
             sqlx::query(
                 "INSERT INTO webhook_outbox (session_id, event, url_index, target, body, \
                  created_at) VALUES ($1, $2, $3, $4, $5, $6) \

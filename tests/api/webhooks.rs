@@ -12,9 +12,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use hmac::{Hmac, KeyInit, Mac};
 use scrape_agent::events::{CompleteData, Event, EventType, RunMetrics, RunStatus};
+use scrape_agent::run::webhooks::{DeliveryMetrics, Sender};
 use scrape_agent::settings::{DatabaseSettings, Settings};
 use scrape_agent::store::{DeliveryState, Store};
-use scrape_agent::webhook::{DeliveryMetrics, Sender, WebhookPayload};
+use scrape_agent::webhook::WebhookPayload;
 use serde_json::{Value, json};
 use sha2::Sha256;
 
