@@ -4,7 +4,6 @@
 use scraper::{ElementRef, Html, Node};
 
 use crate::events::{GrowDecision, GrowRule, RenderRule};
-use crate::planner::intent::{Intent, Request};
 
 /// Visible text below this many characters is "thin".
 pub const THIN_TEXT_CHARS: usize = 200;
@@ -321,27 +320,6 @@ pub fn says_keep_loading(words: &str) -> bool {
     KEEP_LOADING.iter().any(|cue| lower.contains(cue))
 }
 
-impl Wanted {
-    /// What `understood` (the request as the planner read it) and its `words` ask; `count` is
-    /// the number of items the run collects toward, when it names one.
-    pub fn of(understood: &Request, words: &str, count: Option<usize>) -> Self {
-        Self {
-            count: count.or(understood.count),
-            keep_loading: says_keep_loading(words),
-            all_items: understood.many && !reads_one_thing(&understood.intent),
-        }
-    }
-}
-
-/// Answers about one thing on a page (its article, its product, its metadata, its Markdown):
-/// a longer list does not change them.
-fn reads_one_thing(intent: &Intent) -> bool {
-    matches!(
-        intent,
-        Intent::MainContent | Intent::Product | Intent::Metadata | Intent::Markdown
-    )
-}
-
 /// One rule of growth: its name and when it decides (`Some(grow)`), or passes.
 type GrowRuleFn = (GrowRule, fn(&Wanted) -> Option<bool>);
 
@@ -568,29 +546,6 @@ mod tests {
             assert_eq!((decision.rule, decision.grow), (rule, grow), "{wanted:?}");
             assert_eq!(decision.want, wanted.count.map(|n| n as u64));
         }
-    }
-
-    #[test]
-    fn plain_words_decide_the_growth() {
-        let grown = |words: &str| {
-            let understood = crate::planner::intent::parse(words, None);
-            let count = crate::planner::reach::item_target(words);
-            growth(&Wanted::of(&understood, words, count))
-        };
-        for (words, rule) in [
-            ("all products", GrowRule::AllItems),
-            (
-                "List all recipes with their name and time.",
-                GrowRule::AllItems,
-            ),
-            ("every item, keep loading", GrowRule::KeepLoading),
-            ("the first 40 products", GrowRule::CountWanted),
-            ("Get the article text.", GrowRule::OneThing),
-            ("the page title", GrowRule::OneThing),
-        ] {
-            assert_eq!(grown(words).rule, rule, "{words}");
-        }
-        assert_eq!(grown("the first 40 products").want, Some(40));
     }
 
     #[test]

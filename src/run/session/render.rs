@@ -13,6 +13,7 @@ use crate::events::{
     RenderMode, RenderRule, StepPayload, StepStatus,
 };
 use crate::fetch::FetchedPage;
+use crate::planner::intent::{Intent, Request};
 
 /// A page read from its HTML that ships scripts: rendered after all when the planned tools find
 /// nothing on it ([`Run::render_when_nothing_found`]).
@@ -277,7 +278,7 @@ impl Run<'_> {
 
     /// Whether a render grows the page's list, by [`decide::growth`] on the request's words.
     fn growth(&self) -> GrowDecision {
-        decide::growth(&Wanted::of(
+        decide::growth(&wanted(
             &self.understood,
             &self.request.instructions,
             self.reach.target,
@@ -380,5 +381,53 @@ fn grown_in_words(growth: GrowDecision, rounds: usize) -> String {
         (false, _) => format!("not grown: {why}"),
         (true, Some(want)) => format!("grown toward {want} items in {rounds} rounds: {why}"),
         (true, None) => format!("grown in {rounds} rounds until it stopped: {why}"),
+    }
+}
+
+/// What `understood` (the request as the planner read it) and its `words` ask of a list's
+/// growth; `count` is the number of items the run collects toward, when it names one.
+fn wanted(understood: &Request, words: &str, count: Option<usize>) -> Wanted {
+    Wanted {
+        count: count.or(understood.count),
+        keep_loading: decide::says_keep_loading(words),
+        all_items: understood.many && !reads_one_thing(&understood.intent),
+    }
+}
+
+/// Answers about one thing on a page (its article, its product, its metadata, its Markdown):
+/// a longer list does not change them.
+fn reads_one_thing(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::MainContent | Intent::Product | Intent::Metadata | Intent::Markdown
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::GrowRule;
+
+    #[test]
+    fn plain_words_decide_the_growth() {
+        let grown = |words: &str| {
+            let understood = crate::planner::intent::parse(words, None);
+            let count = crate::planner::reach::item_target(words);
+            decide::growth(&wanted(&understood, words, count))
+        };
+        for (words, rule) in [
+            ("all products", GrowRule::AllItems),
+            (
+                "List all recipes with their name and time.",
+                GrowRule::AllItems,
+            ),
+            ("every item, keep loading", GrowRule::KeepLoading),
+            ("the first 40 products", GrowRule::CountWanted),
+            ("Get the article text.", GrowRule::OneThing),
+            ("the page title", GrowRule::OneThing),
+        ] {
+            assert_eq!(grown(words).rule, rule, "{words}");
+        }
+        assert_eq!(grown("the first 40 products").want, Some(40));
     }
 }
