@@ -9,6 +9,10 @@
 //! `LOAD_FETCH_CONCURRENCY` and `LOAD_PER_HOST` override `runs.fetch_concurrency` and
 //! `fetch.per_host_concurrency` (every URL is on one local host, so set the latter high to
 //! stand for many sites).
+//!
+//! Several instances: `LOAD_INSTANCES` servers in this process on one database
+//! (`LOAD_DATABASE_URL`, a PostgreSQL URL), each admitting `LOAD_MAX_RUNS` runs at once; runs
+//! are spread over them round robin, and one refused for want of room (429) goes to the next.
 
 use std::io::Read;
 use std::sync::Arc;
@@ -55,10 +59,18 @@ async fn run(
     let delay = Duration::from_millis(knob("LOAD_PAGE_DELAY_MS").unwrap_or(0));
     let urls_per_run = usize::try_from(knob("LOAD_URLS_PER_RUN").unwrap_or(1).max(1))?;
     let page_url = common::serve_one_page(html, delay).await?;
-    let api = format!(
-        "{}/api/scrape/stream",
-        common::start_server(|settings| {
-            settings.limits.max_concurrent_runs = concurrency.max(1) * 2;
+    // Several instances share one database (LOAD_DATABASE_URL, PostgreSQL) like a cluster
+    // behind a proxy; the generator spreads runs over them, and a run an instance refuses for
+    // want of room (429) is sent to the next one.
+    let instances = usize::try_from(knob("LOAD_INSTANCES").unwrap_or(1).max(1))?;
+    let database = std::env::var("LOAD_DATABASE_URL").ok();
+    let mut apis = Vec::with_capacity(instances);
+    for _ in 0..instances {
+        let database = database.clone();
+        let base = common::start_server(|settings| {
+            settings.limits.max_concurrent_runs = knob("LOAD_MAX_RUNS")
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(concurrency.max(1) * 2);
             settings.limits.max_urls_per_request =
                 settings.limits.max_urls_per_request.max(urls_per_run);
             if let Some(n) = knob("LOAD_FETCH_CONCURRENCY") {
@@ -67,17 +79,24 @@ async fn run(
             if let Some(n) = knob("LOAD_PER_HOST") {
                 settings.fetch.per_host_concurrency = usize::try_from(n).unwrap_or(1);
             }
+            if let Some(url) = database {
+                settings.database.url = url;
+            }
         })
-        .await?
-    );
+        .await?;
+        apis.push(format!("{base}/api/scrape/stream"));
+    }
+    let apis = Arc::new(apis);
+    let refused = Arc::new(std::sync::atomic::AtomicUsize::new(0));
 
     let client = reqwest::Client::new();
     let gate = Arc::new(Semaphore::new(concurrency));
     let started = Instant::now();
     let mut tasks = Vec::with_capacity(runs);
-    for _ in 0..runs {
+    for run in 0..runs {
         let permit = gate.clone().acquire_owned().await?;
-        let (client, api, page_url) = (client.clone(), api.clone(), page_url.clone());
+        let (client, apis, page_url) = (client.clone(), apis.clone(), page_url.clone());
+        let refused = refused.clone();
         tasks.push(tokio::spawn(async move {
             let _permit = permit;
             let begun = Instant::now();
@@ -86,12 +105,21 @@ async fn run(
                 .collect();
             let body =
                 json!({"urls": urls, "instructions": "the first 10 items with title and link"});
-            let response = client
-                .post(&api)
-                .json(&body)
-                .send()
-                .await
-                .map_err(|e| e.to_string())?;
+            let mut attempt = run;
+            let response = loop {
+                let response = client
+                    .post(&apis[attempt % apis.len()])
+                    .json(&body)
+                    .send()
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if response.status() != reqwest::StatusCode::TOO_MANY_REQUESTS {
+                    break response;
+                }
+                refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                attempt += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            };
             let mut events = 0usize;
             let mut completed = false;
             let mut stream = response.bytes_stream();
@@ -130,7 +158,8 @@ async fn run(
     #[allow(clippy::cast_precision_loss)]
     let (runs_per_sec, events_per_sec) = (latencies.len() as f64 / secs, events as f64 / secs);
     println!(
-        "page: {page_bytes} bytes; runs: {runs} ({failures} failed) of {urls_per_run} URL(s); concurrency: {concurrency}"
+        "page: {page_bytes} bytes; runs: {runs} ({failures} failed) of {urls_per_run} URL(s); concurrency: {concurrency}; instances: {instances} ({} refusals for want of room, sent on)",
+        refused.load(std::sync::atomic::Ordering::Relaxed)
     );
     #[allow(clippy::cast_precision_loss)]
     let urls_per_sec = (latencies.len() * urls_per_run) as f64 / elapsed.as_secs_f64();

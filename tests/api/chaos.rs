@@ -43,7 +43,7 @@ impl Draw {
 
 /// Follows run `id` on `bases[0]`; when that stream is cut (its instance died) before
 /// `complete`, attaches to the next base with `Last-Event-ID` of the last frame seen.
-async fn follow_across(bases: Vec<String>, id: String) -> Vec<Frame> {
+pub(crate) async fn follow_across(bases: Vec<String>, id: String) -> Vec<Frame> {
     let client = reqwest::Client::new();
     let mut frames: Vec<Frame> = Vec::new();
     for base in &bases {

@@ -113,6 +113,13 @@ fn site_config(kind: Kind, listen_port: u16, upstream_port: u16) -> String {
 /// Starts `kind` in front of `upstream` (an `http://127.0.0.1:PORT` base), or returns `None`
 /// when it is not installed and not required.
 async fn start_proxy(kind: Kind, upstream: &str) -> Option<Proxy> {
+    let upstream_port: u16 = upstream.rsplit(':').next().unwrap().parse().unwrap();
+    start_proxy_with(kind, |port| site_config(kind, port, upstream_port)).await
+}
+
+/// Starts `kind` with the site configuration `site` makes for its listening port, or returns
+/// `None` when it is not installed and not required.
+async fn start_proxy_with(kind: Kind, site: impl FnOnce(u16) -> String) -> Option<Proxy> {
     let Some(binary) = find_binary(kind.binary()) else {
         assert!(
             std::env::var_os("SCRAPE_AGENT_REQUIRE_PROXIES").is_none(),
@@ -128,10 +135,9 @@ async fn start_proxy(kind: Kind, upstream: &str) -> Option<Proxy> {
         );
         return None;
     };
-    let upstream_port: u16 = upstream.rsplit(':').next().unwrap().parse().unwrap();
     let port = free_port();
     let dir = TempDir::new();
-    let site = site_config(kind, port, upstream_port);
+    let site = site(port);
     let child = match kind {
         Kind::Nginx => {
             std::fs::write(dir.0.join("site.conf"), site).unwrap();
@@ -553,4 +559,70 @@ fn the_deploy_document_shows_the_tested_configurations() {
             "docs/deploy.md should show docs/deploy/{file} verbatim in a {fence:?} block"
         );
     }
+}
+
+/// docs/deploy/nginx-cluster.conf (the compose file's nginx) in front of three real instances
+/// on one PostgreSQL, only its listening port and the instances' addresses changed: runs started
+/// and followed through nginx all end `completed` with every URL answered, and each follower sees
+/// every `seq` once, although the instance running some of them was killed (SIGKILL) mid-run —
+/// its followers reconnect through nginx with `Last-Event-ID`, and a survivor resumes its runs.
+#[tokio::test]
+async fn nginx_in_front_of_three_instances_loses_no_run() {
+    let Some(schema) = crate::support::postgres::PgSchema::create("nginx_three_instances").await
+    else {
+        return;
+    };
+    let fixtures = FixtureServer::start().await;
+    let env = [("SCRAPE_AGENT__RUNS__LEASE_SECS", "3")];
+    let mut instances = Vec::new();
+    for _ in 0..3 {
+        instances.push(crate::support::Server::start_with(&schema.url, &env).await);
+    }
+    let ports: Vec<String> = instances
+        .iter()
+        .map(|s| s.base.trim_start_matches("http://").to_owned())
+        .collect();
+    let Some(nginx) = start_proxy_with(Kind::Nginx, |port| {
+        let text = std::fs::read_to_string(repo().join("docs/deploy/nginx-cluster.conf")).unwrap();
+        let text = substitute(&text, "listen 80;", &format!("listen 127.0.0.1:{port};"));
+        let text = substitute(&text, "app1:8080", &ports[0]);
+        let text = substitute(&text, "app2:8080", &ports[1]);
+        substitute(&text, "app3:8080", &ports[2])
+    })
+    .await
+    else {
+        return;
+    };
+    let mut runs = Vec::new();
+    for run in 0..3 {
+        let id = format!("through-nginx-{run}");
+        let urls: Vec<String> = (0..5)
+            .map(|n| fixtures.url(&format!("/delay/900/news.html?run={run}&n={n}")))
+            .collect();
+        crate::durable::post_run(&nginx.base, &id, &urls).await;
+        let follower = tokio::spawn(crate::chaos::follow_across(
+            vec![nginx.base.clone(); 3],
+            id.clone(),
+        ));
+        runs.push((id, urls, follower));
+    }
+    // Round robin put one run on each instance: the first dies mid-run.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    instances[0].child.kill().expect("SIGKILL");
+    let mut resumed = 0;
+    for (id, urls, follower) in runs {
+        let frames = tokio::time::timeout(Duration::from_secs(120), follower)
+            .await
+            .unwrap_or_else(|_| panic!("{id} ends in time"))
+            .unwrap();
+        crate::durable::check_stream(&frames, &urls, "completed");
+        resumed += frames
+            .iter()
+            .filter(|f| f.event == "step" && f.action() == "resume")
+            .count();
+    }
+    assert!(resumed >= 1, "the killed instance's run was taken over");
+    drop(nginx);
+    drop(instances);
+    schema.drop_schema().await;
 }
