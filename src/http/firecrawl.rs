@@ -5,6 +5,8 @@
 //! have Firecrawl's shapes (`{success, data}`, `{success: false, error}`), fields are camelCase
 //! and fields we do not read are ignored, as Firecrawl's own server does.
 
+use std::time::Duration;
+
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -14,7 +16,6 @@ use axum::response::{IntoResponse, Response};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::time::Duration;
 
 use crate::app::{AppState, RunOrigin};
 use crate::events::{EventPayload, RunStatus, StepPayload};

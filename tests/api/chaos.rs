@@ -66,6 +66,27 @@ pub(crate) async fn follow_across(bases: Vec<String>, id: String) -> Vec<Frame> 
     frames
 }
 
+/// A run started and followed: its id, its URLs, and its follower's task.
+pub(crate) type FollowedRun = (String, Vec<String>, tokio::task::JoinHandle<Vec<Frame>>);
+
+/// Waits for every follower and checks each stream (every seq once, `completed`, every URL
+/// answered once); the number of `resume` steps they saw.
+pub(crate) async fn every_run_completed(runs: Vec<FollowedRun>) -> usize {
+    let mut resumed = 0;
+    for (id, urls, follower) in runs {
+        let frames = tokio::time::timeout(Duration::from_secs(120), follower)
+            .await
+            .unwrap_or_else(|_| panic!("{id} ends in time"))
+            .unwrap();
+        check_stream(&frames, &urls, "completed");
+        resumed += frames
+            .iter()
+            .filter(|f| f.event == "step" && f.action() == "resume")
+            .count();
+    }
+    resumed
+}
+
 #[tokio::test]
 async fn runs_survive_two_of_three_instances_killed_at_random_postgres() {
     let Some(schema) = PgSchema::create("runs_survive_two_of_three_instances_killed").await else {
@@ -117,18 +138,7 @@ async fn runs_survive_two_of_three_instances_killed_at_random_postgres() {
         });
     }
 
-    let mut resumed = 0;
-    for (id, urls, follower) in runs {
-        let frames = tokio::time::timeout(Duration::from_secs(120), follower)
-            .await
-            .unwrap_or_else(|_| panic!("{id} ends in time"))
-            .unwrap();
-        check_stream(&frames, &urls, "completed");
-        resumed += frames
-            .iter()
-            .filter(|f| f.event == "step" && f.action() == "resume")
-            .count();
-    }
+    let resumed = every_run_completed(runs).await;
     // The kills fell while runs were under way (each run reads its pages for longer than the
     // latest kill), so some were taken over: the test is not vacuous.
     assert!(resumed >= 1, "no run was resumed");

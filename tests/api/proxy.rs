@@ -609,18 +609,7 @@ async fn nginx_in_front_of_three_instances_loses_no_run() {
     // Round robin put one run on each instance: the first dies mid-run.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     instances[0].child.kill().expect("SIGKILL");
-    let mut resumed = 0;
-    for (id, urls, follower) in runs {
-        let frames = tokio::time::timeout(Duration::from_secs(120), follower)
-            .await
-            .unwrap_or_else(|_| panic!("{id} ends in time"))
-            .unwrap();
-        crate::durable::check_stream(&frames, &urls, "completed");
-        resumed += frames
-            .iter()
-            .filter(|f| f.event == "step" && f.action() == "resume")
-            .count();
-    }
+    let resumed = crate::chaos::every_run_completed(runs).await;
     assert!(resumed >= 1, "the killed instance's run was taken over");
     drop(nginx);
     drop(instances);
