@@ -158,6 +158,8 @@ async fn run_here(
             }
         }
     }
+    // The hub's background tasks see the shutdown before their pool closes under them.
+    state.hub.begin_shutdown();
     state.hub.store().close().await;
     drop(scratch);
     Ok(id)

@@ -563,6 +563,7 @@ impl Hub {
                                 }
                             }
                         }
+                        Err(_) if hub.store.is_closed() => return,
                         Err(err) => tracing::warn!(%err, "could not poll cancel requests"),
                     }
                 }
@@ -578,6 +579,7 @@ impl Hub {
                                 hub.lease_lost(run, "another claim or a close took it");
                             }
                         }
+                        Err(_) if hub.store.is_closed() => return,
                         Err(err) => {
                             tracing::warn!(%err, "could not renew the leases of this instance's runs");
                             // Past the lease since the last renewal began, another instance may
@@ -604,6 +606,7 @@ impl Hub {
                             );
                         }
                         Ok(_) => {}
+                        Err(_) if hub.store.is_closed() => return,
                         Err(err) => tracing::warn!(%err, "could not close stale sessions"),
                     }
                 }
@@ -648,6 +651,7 @@ impl Hub {
                             hub.take_over(claim, max_attempts, deps_for.as_ref()).await;
                         }
                     }
+                    Err(_) if hub.closing_down() => return,
                     Err(err) => {
                         tracing::warn!(%err, "could not claim runs left by other instances")
                     }
@@ -840,13 +844,21 @@ impl Hub {
                         self.start_queued(claim, deps_for).await;
                     }
                 }
+                Err(_) if self.closing_down() => return,
                 Err(err) => tracing::warn!(%err, "could not claim queued runs"),
             }
         }
         match self.store.queue_depth().await {
             Ok(depth) => self.metrics.queue_depth(depth),
+            Err(_) if self.closing_down() => {}
             Err(err) => tracing::warn!(%err, "could not read the queue's depth"),
         }
+    }
+
+    /// True once the store's pool closed or the hub was told to stop: a failed query then is
+    /// the shutdown racing the claimer, not something to warn about.
+    fn closing_down(&self) -> bool {
+        self.store.is_closed() || self.root.is_cancelled() || self.is_shutting_down()
     }
 
     /// Starts a queued run this process claimed; puts it back in the queue when its slot went

@@ -132,8 +132,11 @@ impl Sender {
                 if self.store.is_closed() {
                     return;
                 }
-                if let Err(err) = self.send_due().await {
-                    tracing::warn!(%err, "could not send webhook deliveries");
+                match self.send_due().await {
+                    Ok(_) => {}
+                    // The shutdown closed the pool while this look was under way.
+                    Err(_) if self.store.is_closed() || stop.is_cancelled() => return,
+                    Err(err) => tracing::warn!(%err, "could not send webhook deliveries"),
                 }
             }
         }))
