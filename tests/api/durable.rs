@@ -515,3 +515,133 @@ async fn a_run_past_its_attempts_is_closed_with_a_typed_error_postgres() {
     drop(survivor);
     schema.drop_schema().await;
 }
+
+/// A server on the SQLite file `db` (with `env`) runs `urls` detached, followed there until the
+/// first `url_complete` is stored (a follower sees only stored events), and is then killed
+/// (SIGKILL); a new server is started on the same file. The frames seen before the kill, and the
+/// new server.
+async fn kill_and_restart_sqlite(
+    db: &str,
+    env: &[(&str, &str)],
+    id: &str,
+    urls: &[String],
+) -> (Vec<Frame>, Server) {
+    let mut first = Server::start_with(db, env).await;
+    post_run(&first.base, id, urls).await;
+    let response = reqwest::get(format!("{}/api/scrape/{id}/events", first.base))
+        .await
+        .expect("the follower connects");
+    let seen = FrameReader::new(response)
+        .until(|f| f.event == "url_complete")
+        .await;
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("the server is gone");
+    drop(first);
+    (seen, Server::start_with(db, env).await)
+}
+
+/// The rest of run `id` on `base`, after the last of the frames `seen` (`Last-Event-ID`), to
+/// its `complete`: what a client that lost its connection with the dead server reads next.
+async fn follow_after(base: &str, id: &str, seen: &[Frame]) -> Vec<Frame> {
+    let last = seen.last().map_or(0, Frame::seq);
+    let response = reqwest::Client::new()
+        .get(format!("{base}/api/scrape/{id}/events"))
+        .header("Last-Event-ID", last.to_string())
+        .send()
+        .await
+        .expect("the follower connects");
+    tokio::time::timeout(
+        Duration::from_secs(60),
+        FrameReader::new(response).until(|f| f.event == "complete"),
+    )
+    .await
+    .expect("the run ends in time")
+}
+
+/// One server on a SQLite file, killed (SIGKILL) after the first URL of a detached run is
+/// answered: the next server on the file resumes the run instead of closing it. Across both
+/// processes a client sees every seq once, one `resume` step (reason `restarted`, attempt 2,
+/// naming both servers), and `complete` with every URL answered; the URLs answered before the
+/// kill were fetched once only.
+#[tokio::test]
+async fn a_run_cut_off_by_a_kill_is_resumed_at_the_next_start_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let id = "restarted-1";
+    let urls = slow_urls(&fixtures, 5);
+    let (mut frames, second) = kill_and_restart_sqlite(&dir.sqlite_url(), &[], id, &urls).await;
+    frames.extend(follow_after(&second.base, id, &frames).await);
+    check_stream(&frames, &urls, "completed");
+    let resumes: Vec<&Frame> = frames.iter().filter(|f| f.action() == "resume").collect();
+    assert_eq!(resumes.len(), 1, "one resume step");
+    let details = &resumes[0].payload()["extracted_data"];
+    assert_eq!(details["reason"], "restarted", "{details}");
+    assert_eq!(
+        (&details["attempt"], &details["epoch"]),
+        (&json!(2), &json!(2))
+    );
+    assert!(details["previous_instance"].is_string(), "{details}");
+    assert_ne!(details["previous_instance"], details["instance"]);
+    // What the dead server answered: the `url_complete`s stored before the resume step.
+    let resumed_at = frames.iter().position(|f| f.action() == "resume").unwrap();
+    let answered: Vec<&str> = frames[..resumed_at]
+        .iter()
+        .filter(|f| f.event == "url_complete")
+        .filter_map(|f| f.payload()["url"].as_str())
+        .collect();
+    assert!(!answered.is_empty());
+    assert_eq!(details["urls_answered"], answered.len(), "{details}");
+    assert_eq!(
+        details["urls_left"],
+        urls.len() - answered.len(),
+        "{details}"
+    );
+    for url in &urls {
+        let hits = fixtures.hits(url);
+        if answered.contains(&url.as_str()) {
+            assert_eq!(
+                hits, 1,
+                "{url}, answered before the kill, is not fetched again"
+            );
+        } else {
+            assert!(hits >= 1, "{url} fetched");
+        }
+    }
+    let session: serde_json::Value = reqwest::get(format!("{}/api/scrape/{id}", second.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(session["status"], "completed", "{session}");
+    drop(second);
+}
+
+/// On SQLite too a run is resumed at most `runs.max_attempts` times: with one attempt, the
+/// run cut off by a kill is closed at the next start with `too_many_attempts`, its answers
+/// kept, and never fetched again.
+#[tokio::test]
+async fn a_run_past_its_attempts_is_closed_at_the_next_start_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let id = "tired-sqlite-1";
+    let env = [("SCRAPE_AGENT__RUNS__MAX_ATTEMPTS", "1")];
+    let urls = slow_urls(&fixtures, 4);
+    let (mut frames, second) = kill_and_restart_sqlite(&dir.sqlite_url(), &env, id, &urls).await;
+    let fetched: Vec<usize> = urls.iter().map(|url| fixtures.hits(url)).collect();
+    frames.extend(follow_after(&second.base, id, &frames).await);
+    check_stream(&frames, &urls, "failed");
+    assert!(
+        !frames.iter().any(|f| f.action() == "resume"),
+        "not resumed"
+    );
+    let error = &frames[frames.len() - 2];
+    assert_eq!(error.event, "error");
+    assert_eq!(error.payload()["code"], "too_many_attempts");
+    let complete = frames.last().unwrap().payload();
+    let first = &complete["extracted_data"][&urls[0]];
+    assert!(first.is_array() || first.is_object(), "kept: {first}");
+    let after: Vec<usize> = urls.iter().map(|url| fixtures.hits(url)).collect();
+    assert_eq!(after, fetched, "nothing fetched after the restart");
+    drop(second);
+}
