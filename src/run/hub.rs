@@ -731,6 +731,7 @@ impl Hub {
             resume: Resume {
                 answers: claim.answers,
                 details,
+                init_stored: claim.events.iter().any(|e| e.kind == EventType::Init),
                 elapsed: (chrono::Utc::now() - claim.created_at)
                     .to_std()
                     .unwrap_or_default(),
