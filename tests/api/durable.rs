@@ -645,3 +645,55 @@ async fn a_run_past_its_attempts_is_closed_at_the_next_start_sqlite() {
     assert_eq!(after, fetched, "nothing fetched after the restart");
     drop(second);
 }
+
+/// Runs a server on a SQLite file left running before it stored a single event (killed right
+/// after creating their sessions) are resumed at the next start too: a detached one's log
+/// starts with its `init`, then the `resume` step, and ends `completed`; a streaming one, whose
+/// client went with the old server, runs to its end unfollowed, its answer kept in the session.
+#[tokio::test]
+async fn runs_left_before_their_first_event_are_resumed_from_the_start_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let db = dir.sqlite_url();
+    let url = fixtures.url("/pages/news.html");
+    // A request as a server stores it, taken from a run of its own.
+    let template = Server::start(&db).await;
+    post_run(&template.base, "template-1", std::slice::from_ref(&url)).await;
+    follow_to_end(&template.base, "template-1", usize::MAX, || {}).await;
+    drop(template);
+    let store = store_at(&db, Duration::from_secs(10)).await;
+    let mut request = store.session("template-1").await.unwrap().request;
+    for (id, detached) in [("bare-detached", true), ("bare-streaming", false)] {
+        request["session_id"] = json!(id);
+        store.create_session(id, &request, detached).await.unwrap();
+    }
+    store.close().await;
+
+    let server = Server::start(&db).await;
+    let (frames, _, _) = follow_to_end(&server.base, "bare-detached", usize::MAX, || {}).await;
+    check_stream(&frames, std::slice::from_ref(&url), "completed");
+    assert_eq!(frames[0].event, "init");
+    assert_eq!(frames[1].action(), "resume");
+    let details = &frames[1].payload()["extracted_data"];
+    assert_eq!(details["reason"], "restarted");
+    assert_eq!(details["urls_answered"], 0);
+    let began = std::time::Instant::now();
+    let streamed = loop {
+        let session: serde_json::Value =
+            reqwest::get(format!("{}/api/scrape/bare-streaming", server.base))
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+        if session["status"] != "running" {
+            break session;
+        }
+        assert!(began.elapsed() < Duration::from_secs(30), "{session}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(streamed["status"], "completed", "{streamed}");
+    let answer = &streamed["result"]["extracted_data"][&url];
+    assert!(answer.is_array() || answer.is_object(), "{answer}");
+    drop(server);
+}
