@@ -472,7 +472,7 @@ impl Hub {
     /// A run whose `complete` could not be stored: closed as after a crash (a typed error,
     /// then `complete` numbered after what was committed) as soon as the store answers again,
     /// tried with a growing wait until it works, the store is closed, or the server shuts
-    /// down (then the next start, or another instance, closes it).
+    /// down (then the next start, or another instance, resumes it).
     async fn close_unfinished(&self, session_id: &str) {
         let mut wait = CLOSE_RETRY_FIRST;
         loop {
@@ -483,7 +483,7 @@ impl Hub {
                 }
                 Ok(false) => return,
                 Err(err) if self.store.is_closed() || self.root.is_cancelled() => {
-                    tracing::error!(%session_id, %err, "a run's end could not be stored; it will be closed at the next start");
+                    tracing::error!(%session_id, %err, "a run's end could not be stored; the next start resumes it");
                     return;
                 }
                 Err(err) => {

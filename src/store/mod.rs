@@ -1439,7 +1439,7 @@ impl Store {
     /// as after a crash. False when it is not running under this instance any more.
     ///
     /// # Errors
-    /// When the database fails (still): the next start, or another instance, closes it.
+    /// When the database fails (still): the next start, or another instance, resumes it.
     pub async fn close_unfinished(&self, id: &str) -> Result<bool, StoreError> {
         let far_future = Utc::now() + chrono::Duration::days(365 * 100);
         self.interrupt_one(id, far_future).await
