@@ -697,3 +697,64 @@ async fn runs_left_before_their_first_event_are_resumed_from_the_start_sqlite() 
     assert!(answer.is_array() || answer.is_object(), "{answer}");
     drop(server);
 }
+
+/// More runs left running than the next server has room for: it resumes as many as fit and
+/// the rest as room frees, their followers waiting meanwhile; each run is resumed once and
+/// ends `completed`, one after the other.
+#[tokio::test]
+async fn runs_past_the_room_are_resumed_as_room_frees_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let db = dir.sqlite_url();
+    let runs: Vec<(String, Vec<String>)> = (0..2)
+        .map(|run| {
+            let urls = (0..3)
+                .map(|n| fixtures.url(&format!("/delay/700/news.html?run={run}&n={n}")))
+                .collect();
+            (format!("waiting-{run}"), urls)
+        })
+        .collect();
+    let mut first = Server::start(&db).await;
+    for (id, urls) in &runs {
+        post_run(&first.base, id, urls).await;
+    }
+    let response = reqwest::get(format!("{}/api/scrape/{}/events", first.base, runs[1].0))
+        .await
+        .unwrap();
+    FrameReader::new(response)
+        .until(|f| f.event == "url_complete")
+        .await;
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("the server is gone");
+    drop(first);
+
+    let one_slot = [("SCRAPE_AGENT__LIMITS__MAX_CONCURRENT_RUNS", "1")];
+    let second = Server::start_with(&db, &one_slot).await;
+    let followers = runs
+        .iter()
+        .map(|(id, _)| follow_after(&second.base, id, &[]));
+    let streams = futures::future::join_all(followers).await;
+    let mut spans = Vec::new();
+    for ((_, urls), frames) in runs.iter().zip(&streams) {
+        check_stream(frames, urls, "completed");
+        let resumes: Vec<&Frame> = frames.iter().filter(|f| f.action() == "resume").collect();
+        assert_eq!(resumes.len(), 1);
+        assert_eq!(
+            resumes[0].payload()["extracted_data"]["reason"],
+            "restarted"
+        );
+        // From the resume step to the run's last step: when it ran on the second server.
+        let at = |frame: &Frame| {
+            chrono::DateTime::parse_from_rfc3339(frame.payload()["timestamp"].as_str().unwrap())
+                .unwrap()
+        };
+        let last_step = frames.iter().rev().find(|f| f.event == "step").unwrap();
+        spans.push((at(resumes[0]), at(last_step)));
+    }
+    spans.sort();
+    assert!(
+        spans[0].1 <= spans[1].0,
+        "one slot: the second run resumed after the first ended: {spans:?}"
+    );
+    drop(second);
+}
