@@ -646,6 +646,27 @@ async fn a_run_past_its_attempts_is_closed_at_the_next_start_sqlite() {
     drop(second);
 }
 
+/// A request as a server on `db` stores it: `body` (with instructions and an id added) run
+/// there to its end.
+async fn stored_request(db: &str, mut body: serde_json::Value) -> serde_json::Value {
+    body["instructions"] = json!("top 3 stories");
+    body["session_id"] = json!("template-1");
+    let template = Server::start(db).await;
+    let started = reqwest::Client::new()
+        .post(format!("{}/api/scrape", template.base))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(started.status(), 202);
+    follow_to_end(&template.base, "template-1", usize::MAX, || {}).await;
+    drop(template);
+    let store = store_at(db, Duration::from_secs(10)).await;
+    let request = store.session("template-1").await.unwrap().request;
+    store.close().await;
+    request
+}
+
 /// Runs a server on a SQLite file left running before it stored a single event (killed right
 /// after creating their sessions) are resumed at the next start too: a detached one's log
 /// starts with its `init`, then the `resume` step, and ends `completed`; a streaming one, whose
@@ -656,13 +677,8 @@ async fn runs_left_before_their_first_event_are_resumed_from_the_start_sqlite() 
     let dir = TempDir::new();
     let db = dir.sqlite_url();
     let url = fixtures.url("/pages/news.html");
-    // A request as a server stores it, taken from a run of its own.
-    let template = Server::start(&db).await;
-    post_run(&template.base, "template-1", std::slice::from_ref(&url)).await;
-    follow_to_end(&template.base, "template-1", usize::MAX, || {}).await;
-    drop(template);
+    let mut request = stored_request(&db, json!({"urls": [&url]})).await;
     let store = store_at(&db, Duration::from_secs(10)).await;
-    let mut request = store.session("template-1").await.unwrap().request;
     for (id, detached) in [("bare-detached", true), ("bare-streaming", false)] {
         request["session_id"] = json!(id);
         store.create_session(id, &request, detached).await.unwrap();
@@ -757,4 +773,35 @@ async fn runs_past_the_room_are_resumed_as_room_frees_sqlite() {
         "one slot: the second run resumed after the first ended: {spans:?}"
     );
     drop(second);
+}
+
+/// The crawl rule holds on SQLite too: a crawl left running (its frontier was in the dead
+/// server's memory) is not resumed at the next start but closed `interrupted`, saying why.
+#[tokio::test]
+async fn a_crawl_left_running_is_closed_not_resumed_at_the_next_start_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let db = dir.sqlite_url();
+    let url = fixtures.url("/pages/news.html");
+    let mut request = stored_request(&db, json!({"urls": [&url], "crawl": {"max_pages": 2}})).await;
+    assert!(request["crawl"].is_object(), "{request}");
+    request["session_id"] = json!("bare-crawl");
+    let store = store_at(&db, Duration::from_secs(10)).await;
+    store
+        .create_session("bare-crawl", &request, true)
+        .await
+        .unwrap();
+    store.close().await;
+
+    let server = Server::start(&db).await;
+    let (frames, _, resumed_at) =
+        follow_to_end(&server.base, "bare-crawl", usize::MAX, || {}).await;
+    assert!(resumed_at.is_none(), "not resumed");
+    check_stream(&frames, std::slice::from_ref(&url), "interrupted");
+    let error = &frames[frames.len() - 2];
+    assert_eq!(error.event, "error");
+    let message = error.payload()["message"].as_str().unwrap_or_default();
+    assert!(message.contains("a crawl is not resumed"), "{message}");
+    assert_eq!(fixtures.hits(&url), 1, "fetched by the template run only");
+    drop(server);
 }
