@@ -692,7 +692,7 @@ impl Hub {
             Err(closing) => {
                 match self.store.close_claimed(&id, &closing).await {
                     Ok(_) => {
-                        tracing::warn!(session_id = %id, code = closing.error.code.as_str(), attempts = claim.attempts, "closed a run left by another instance instead of resuming it")
+                        tracing::warn!(session_id = %id, code = closing.error.code.as_str(), attempts = claim.attempts, "closed a run left by a stopped instance instead of resuming it")
                     }
                     Err(err) => {
                         tracing::warn!(session_id = %id, %err, "could not close a claimed run; its lease runs out and it is claimed again")
@@ -726,7 +726,7 @@ impl Hub {
             urls_answered: answered,
             urls_left: request.urls.len().saturating_sub(answered),
         };
-        tracing::info!(session_id = %id, attempt = claim.attempts, reason = ?claim.reason, answered, "resuming a run left by another instance");
+        tracing::info!(session_id = %id, attempt = claim.attempts, reason = ?claim.reason, answered, "resuming a run left by a stopped instance");
         let takeover = Takeover {
             resume: Resume {
                 answers: claim.answers,
