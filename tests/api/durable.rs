@@ -724,13 +724,15 @@ async fn runs_past_the_room_are_resumed_as_room_frees_sqlite() {
     let db = dir.sqlite_url();
     let runs: Vec<(String, Vec<String>)> = (0..2)
         .map(|run| {
-            let urls = (0..3)
+            let urls = (0..4)
                 .map(|n| fixtures.url(&format!("/delay/700/news.html?run={run}&n={n}")))
                 .collect();
             (format!("waiting-{run}"), urls)
         })
         .collect();
-    let mut first = Server::start(&db).await;
+    // One URL fetched at a time: both runs are still going when the server is killed.
+    let one_fetch = ("SCRAPE_AGENT__RUNS__FETCH_CONCURRENCY", "1");
+    let mut first = Server::start_with(&db, &[one_fetch]).await;
     for (id, urls) in &runs {
         post_run(&first.base, id, urls).await;
     }
@@ -744,7 +746,10 @@ async fn runs_past_the_room_are_resumed_as_room_frees_sqlite() {
     first.child.wait().expect("the server is gone");
     drop(first);
 
-    let one_slot = [("SCRAPE_AGENT__LIMITS__MAX_CONCURRENT_RUNS", "1")];
+    let one_slot = [
+        ("SCRAPE_AGENT__LIMITS__MAX_CONCURRENT_RUNS", "1"),
+        one_fetch,
+    ];
     let second = Server::start_with(&db, &one_slot).await;
     let followers = runs
         .iter()
