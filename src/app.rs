@@ -168,17 +168,19 @@ impl AppState {
             })?
             .with_lease(Duration::from_secs(settings.runs.lease_secs.max(1)));
         let stale_after = Duration::from_secs(settings.runs.stale_after_secs.max(1));
-        // A SQLite file has one server: whatever it left running was cut off by a crash. A
-        // shared PostgreSQL may hold live runs of other instances: only stale ones are closed.
-        let stale_before = store.is_shared().then(|| {
-            chrono::Utc::now() - chrono::Duration::from_std(stale_after).unwrap_or_default()
-        });
-        let closed = store.interrupt_running(stale_before).await?;
-        if !closed.is_empty() {
-            tracing::warn!(
-                count = closed.len(),
-                "sessions interrupted by the last stop were closed"
-            );
+        // A shared PostgreSQL may hold runs of stopped instances nobody had room to claim:
+        // stale ones are closed. A SQLite file has one server, so whatever it left running was
+        // cut off by a crash: those runs are resumed below, not closed.
+        if store.is_shared() {
+            let stale_before =
+                chrono::Utc::now() - chrono::Duration::from_std(stale_after).unwrap_or_default();
+            let closed = store.interrupt_running(Some(stale_before)).await?;
+            if !closed.is_empty() {
+                tracing::warn!(
+                    count = closed.len(),
+                    "sessions interrupted by the last stop were closed"
+                );
+            }
         }
         tracing::info!(backend = store.backend(), "session store ready");
         let metrics = Arc::new(Metrics::new());
@@ -276,16 +278,22 @@ impl AppState {
             crate::run::webhooks::DeliveryMetrics::registered(&state.metrics),
         )
         .spawn(state.closing.clone());
-        // Runs other instances left on a shared store are resumed here when there is room,
-        // with the dependencies a request gets here (the same one answer as a new run's).
+        // Runs stopped instances left (on SQLite: the previous server on this file) are
+        // resumed here when there is room, with the dependencies a request gets here (the same
+        // one answer as a new run's): first now, before any new or queued run takes the room.
         let resumer = state.clone();
         let deps_for: Arc<crate::run::hub::DepsFor> = Arc::new(move |request: &ValidRequest| {
             resumer.run_deps(request).map_err(|refused| refused.message)
         });
+        let max_attempts = state.settings.runs.max_attempts.max(1);
+        state
+            .hub
+            .resume_left_runs(max_attempts, deps_for.as_ref())
+            .await;
         let lease = state.hub.store().lease();
         state.hub.spawn_claimer(
             Duration::from_secs(1).min(lease / 3),
-            state.settings.runs.max_attempts.max(1),
+            max_attempts,
             deps_for.clone(),
         );
         // Detached runs queued when every slot was taken start here when there is room.

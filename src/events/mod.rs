@@ -298,7 +298,8 @@ pub enum RunStatus {
     Failed,
     /// Stopped on request (or abandoned by every subscriber).
     Cancelled,
-    /// The server stopped while the run was going; found at the next start.
+    /// The server stopped while the run was going and the run was not resumed (a crawl, a
+    /// store that failed under it, or on PostgreSQL a run nobody had room to claim in time).
     Interrupted,
 }
 

@@ -330,6 +330,9 @@ pub enum ResumeReason {
     LeaseExpired,
     /// Its holder handed it back while shutting down.
     HandedBack,
+    /// The server was started again on the SQLite file whose previous server died while the
+    /// run was going (one server per file: nobody else could have resumed it).
+    Restarted,
 }
 
 impl ResumeReason {
@@ -338,6 +341,7 @@ impl ResumeReason {
         match self {
             Self::LeaseExpired => "its lease expired (the instance running it stopped renewing)",
             Self::HandedBack => "the instance running it handed it back while shutting down",
+            Self::Restarted => "the server running it stopped and was started again",
         }
     }
 }

@@ -472,7 +472,7 @@ impl Hub {
     /// A run whose `complete` could not be stored: closed as after a crash (a typed error,
     /// then `complete` numbered after what was committed) as soon as the store answers again,
     /// tried with a growing wait until it works, the store is closed, or the server shuts
-    /// down (then the next start, or another instance, closes it).
+    /// down (then the next start, or another instance, resumes it).
     async fn close_unfinished(&self, session_id: &str) {
         let mut wait = CLOSE_RETRY_FIRST;
         loop {
@@ -483,7 +483,7 @@ impl Hub {
                 }
                 Ok(false) => return,
                 Err(err) if self.store.is_closed() || self.root.is_cancelled() => {
-                    tracing::error!(%session_id, %err, "a run's end could not be stored; it will be closed at the next start");
+                    tracing::error!(%session_id, %err, "a run's end could not be stored; the next start resumes it");
                     return;
                 }
                 Err(err) => {
@@ -614,11 +614,11 @@ impl Hub {
         })
     }
 
-    /// Starts the task that takes over the runs other instances left (shared store only):
-    /// every `every`, while this instance has room for runs, it claims runs whose lease expired
-    /// or was handed back, as many as it has room for, and resumes each from its first URL
-    /// without a stored answer. A run claimed more than `max_attempts` times is closed with
-    /// `too_many_attempts` instead. Ends when the hub shuts down.
+    /// Starts the task that takes over the runs stopped instances left: every `every`, while
+    /// this instance has room for runs, it claims them (see [`Hub::resume_left_runs`]). On
+    /// PostgreSQL those are runs whose lease expired or was handed back; on SQLite, runs the
+    /// previous server on the file left running, found at start, and claimed here as room
+    /// frees. Ends when the hub shuts down.
     pub fn spawn_claimer(
         &self,
         every: Duration,
@@ -627,9 +627,6 @@ impl Hub {
     ) -> tokio::task::JoinHandle<()> {
         let hub = self.clone();
         tokio::spawn(async move {
-            if !hub.store.is_shared() {
-                return;
-            }
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
@@ -640,24 +637,33 @@ impl Hub {
                 if hub.is_shutting_down() {
                     return;
                 }
-                let room = hub.permits.available_permits();
-                if room == 0 {
-                    continue;
-                }
-                let busy: Vec<String> = hub.live_runs().iter().map(|run| run.id.clone()).collect();
-                match hub.store.claim_expired(room, &busy).await {
-                    Ok(claims) => {
-                        for claim in claims {
-                            hub.take_over(claim, max_attempts, deps_for.as_ref()).await;
-                        }
-                    }
-                    Err(_) if hub.closing_down() => return,
-                    Err(err) => {
-                        tracing::warn!(%err, "could not claim runs left by other instances")
-                    }
-                }
+                hub.resume_left_runs(max_attempts, deps_for.as_ref()).await;
             }
         })
+    }
+
+    /// Claims as many runs left by a stopped instance as there is room for, and resumes each
+    /// from its first URL without a stored answer; a run claimed more than `max_attempts` times
+    /// is closed with `too_many_attempts` instead. The server calls it once at start, before it
+    /// takes new runs or starts queued ones, so runs cut off by the last stop go first.
+    pub async fn resume_left_runs(&self, max_attempts: u32, deps_for: &DepsFor) {
+        if self.closing_down() {
+            return;
+        }
+        let room = self.permits.available_permits();
+        if room == 0 {
+            return;
+        }
+        let busy: Vec<String> = self.live_runs().iter().map(|run| run.id.clone()).collect();
+        match self.store.claim_expired(room, &busy).await {
+            Ok(claims) => {
+                for claim in claims {
+                    self.take_over(claim, max_attempts, deps_for).await;
+                }
+            }
+            Err(_) if self.closing_down() => {}
+            Err(err) => tracing::warn!(%err, "could not claim runs left by a stopped instance"),
+        }
     }
 
     /// Resumes a claimed run, or closes it when it cannot be resumed (too many attempts, a
@@ -686,7 +692,7 @@ impl Hub {
             Err(closing) => {
                 match self.store.close_claimed(&id, &closing).await {
                     Ok(_) => {
-                        tracing::warn!(session_id = %id, code = closing.error.code.as_str(), attempts = claim.attempts, "closed a run left by another instance instead of resuming it")
+                        tracing::warn!(session_id = %id, code = closing.error.code.as_str(), attempts = claim.attempts, "closed a run left by a stopped instance instead of resuming it")
                     }
                     Err(err) => {
                         tracing::warn!(session_id = %id, %err, "could not close a claimed run; its lease runs out and it is claimed again")
@@ -720,11 +726,12 @@ impl Hub {
             urls_answered: answered,
             urls_left: request.urls.len().saturating_sub(answered),
         };
-        tracing::info!(session_id = %id, attempt = claim.attempts, reason = ?claim.reason, answered, "resuming a run left by another instance");
+        tracing::info!(session_id = %id, attempt = claim.attempts, reason = ?claim.reason, answered, "resuming a run left by a stopped instance");
         let takeover = Takeover {
             resume: Resume {
                 answers: claim.answers,
                 details,
+                init_stored: claim.events.iter().any(|e| e.kind == EventType::Init),
                 elapsed: (chrono::Utc::now() - claim.created_at)
                     .to_std()
                     .unwrap_or_default(),
@@ -1002,8 +1009,6 @@ impl Hub {
             let mut last = after;
             let mut live = live;
             let mut last_watch: Option<tokio::time::Instant> = None;
-            // SQLite: whether a running session not live here was looked for once more.
-            let mut looked_again = false;
             // A run not live here may be running on another instance: its stored events wake
             // this subscriber (PostgreSQL `NOTIFY`). Taken before the first read of the store,
             // so nothing stored after that read goes unannounced.
@@ -1068,18 +1073,12 @@ impl Hub {
                             tokio::time::sleep(POLL_INTERVAL).await;
                             continue;
                         }
-                        // A store of one instance: a running session with no live run here has
-                        // no task anywhere (it is closed at the next start). Nothing will come.
-                        // Looked for once more first: one claimed from the queue a moment ago
-                        // is running in the store a little before it is live here.
-                        Ok(_) if !store.is_shared() => {
-                            if looked_again {
-                                return;
-                            }
-                            looked_again = true;
-                            tokio::time::sleep(POLL_INTERVAL).await;
-                            continue;
-                        }
+                        // Running elsewhere (PostgreSQL), or, on either store, left by a
+                        // stopped server and waiting to be resumed where there is room (on
+                        // SQLite: here, by this server), or about to be live here (its row is
+                        // stored a little before its run is registered). Followed through the
+                        // store until it is live here or ends; the mark keeps a resumed run
+                        // that was not detached from being cancelled as abandoned.
                         Ok(_) => {
                           loop {
                             // Tell the instance running it that someone still follows, so it

@@ -128,6 +128,9 @@ pub struct Resume {
     pub answers: Map<String, Value>,
     /// What the `resume` step says (who, from whom, why).
     pub details: ResumeDetails,
+    /// Whether the run's `init` was stored before it stopped (a server killed right after
+    /// creating the session stored none).
+    pub init_stored: bool,
     /// How long the run had been going when it was claimed: `complete.duration_ms` counts
     /// from its start, not from the takeover.
     pub elapsed: Duration,
@@ -171,14 +174,6 @@ pub async fn run(
         known_urls: request.urls.len(),
         browsing: browsing::Browsing::default(),
     };
-    let stored = match resume {
-        Some(resume) => {
-            run.resumed(resume.details).await;
-            Some(resume.answers)
-        }
-        None => None,
-    };
-    run.understood = run.read_words().await;
     let init = InitData {
         session_id: run.emitter.session_id().to_owned(),
         urls: request.urls.clone(),
@@ -196,6 +191,18 @@ pub async fn run(
             .and_then(|tools| serde_json::to_value(tools).ok()),
         request_id: request.request_id.clone(),
     };
+    let stored = match resume {
+        Some(resume) => {
+            // Its server died before it stored the run's `init`: the log starts with it here.
+            if !resume.init_stored {
+                run.emit(EventPayload::Init(init.clone())).await;
+            }
+            run.resumed(resume.details).await;
+            Some(resume.answers)
+        }
+        None => None,
+    };
+    run.understood = run.read_words().await;
     if stored.is_none() {
         run.emit(EventPayload::Init(init)).await;
     }

@@ -315,6 +315,24 @@ pub struct Claim {
     pub answers: Map<String, Value>,
 }
 
+/// A session row as a claim of [`Store::claim_expired`] took it.
+#[derive(Debug, sqlx::FromRow)]
+struct ClaimedRow {
+    /// Its place in creation order.
+    n: i64,
+    id: String,
+    /// The owner before the claim.
+    previous_owner: Option<String>,
+    /// The lease before the claim (how it ended: expired, or handed back).
+    lease_until: Option<f64>,
+    /// The epoch and attempts after the claim.
+    epoch: i64,
+    attempts: i32,
+    request: String,
+    detached: bool,
+    created_at: DateTime<Utc>,
+}
+
 /// How a lease handed back is marked: expired since 1970, which no lease renewed on a real
 /// clock is, so the next claim can tell a hand-back from a holder that stopped.
 const HANDED_BACK: f64 = 0.0;
@@ -651,10 +669,12 @@ impl Store {
 
     /// Claims up to `limit` running sessions whose lease expired (their holder stopped renewing,
     /// or handed them back), oldest first: each gets this process as its owner, the next epoch,
-    /// one more attempt and a fresh lease, in one statement. PostgreSQL: rows another instance
-    /// is claiming at the same moment are skipped (`FOR UPDATE SKIP LOCKED`), so each run goes to
-    /// one claimer. SQLite serves one instance, whose runs are never left to anyone else:
-    /// nothing to claim there (a run cut off by a crash is closed at the next start).
+    /// one more attempt and a fresh lease. PostgreSQL: one statement, skipping the rows another
+    /// instance is claiming at the same moment (`FOR UPDATE SKIP LOCKED`), so each run goes to
+    /// one claimer. SQLite: the file is locked by one server (see [`Store::connect_exclusive`]),
+    /// so a running session this process does not hold belongs to a process that died: its
+    /// lease counts as expired at once, and the claim is one `BEGIN IMMEDIATE` transaction (no
+    /// other writer to skip).
     ///
     /// `busy`: runs still executing in this process (one whose lease it lost is still ending):
     /// never claimed here, or each tick would count another attempt against it.
@@ -666,12 +686,50 @@ impl Store {
         limit: usize,
         busy: &[String],
     ) -> Result<Vec<Claim>, StoreError> {
-        let Pool::Postgres(pool) = &self.pool else {
-            return Ok(Vec::new());
-        };
         if limit == 0 {
             return Ok(Vec::new());
         }
+        let rows = match &self.pool {
+            Pool::Postgres(pool) => self.claim_expired_postgres(pool, limit, busy).await?,
+            Pool::Sqlite(pool) => self.claim_expired_sqlite(pool, limit, busy).await?,
+        };
+        let shared = self.is_shared();
+        let mut claims = Vec::with_capacity(rows.len());
+        for row in rows {
+            self.hold(&row.id, row.epoch);
+            let events = self.events_after(&row.id, 0).await?;
+            let answers = self.answers(&row.id).await?;
+            let reason = if !shared {
+                ResumeReason::Restarted
+            } else if row.lease_until.is_some_and(|until| until <= HANDED_BACK) {
+                ResumeReason::HandedBack
+            } else {
+                ResumeReason::LeaseExpired
+            };
+            claims.push(Claim {
+                request: serde_json::from_str(&row.request).unwrap_or(Value::Null),
+                detached: row.detached,
+                epoch: u64::try_from(row.epoch).unwrap_or(0),
+                attempts: u32::try_from(row.attempts).unwrap_or(u32::MAX),
+                previous_owner: row.previous_owner,
+                reason,
+                created_at: row.created_at,
+                events,
+                answers,
+                id: row.id,
+            });
+        }
+        Ok(claims)
+    }
+
+    /// [`Store::claim_expired`] on PostgreSQL: the locking select in a CTE (run once), the
+    /// claim in the same statement.
+    async fn claim_expired_postgres(
+        &self,
+        pool: &PgPool,
+        limit: usize,
+        busy: &[String],
+    ) -> Result<Vec<ClaimedRow>, StoreError> {
         let clock = self.db_clock();
         let sql = format!(
             "WITH c AS (SELECT id, owner, lease_until FROM sessions \
@@ -680,20 +738,10 @@ impl Store {
              UPDATE sessions s SET owner = $1, epoch = s.epoch + 1, attempts = s.attempts + 1, \
              lease_until = {clock} + $3, heartbeat_at = $4 \
              FROM c WHERE s.id = c.id \
-             RETURNING s.id, c.owner, c.lease_until, s.epoch, s.attempts, s.request, s.detached, \
-             s.created_at"
+             RETURNING s.n, s.id, c.owner AS previous_owner, c.lease_until, s.epoch, s.attempts, \
+             s.request, s.detached, s.created_at"
         );
-        type Row = (
-            String,
-            Option<String>,
-            Option<f64>,
-            i64,
-            i32,
-            String,
-            bool,
-            DateTime<Utc>,
-        );
-        let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        let mut rows: Vec<ClaimedRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
             .bind(&*self.instance)
             .bind(i64::try_from(limit).unwrap_or(i64::MAX))
             .bind(self.lease_secs())
@@ -701,31 +749,86 @@ impl Store {
             .bind(busy)
             .fetch_all(pool)
             .await?;
-        let mut claims = Vec::with_capacity(rows.len());
-        for (id, previous_owner, lease_until, epoch, attempts, request, detached, created_at) in
-            rows
-        {
-            self.hold(&id, epoch);
-            let events = self.events_after(&id, 0).await?;
-            let answers = self.answers(&id).await?;
-            claims.push(Claim {
-                request: serde_json::from_str(&request).unwrap_or(Value::Null),
-                detached,
-                epoch: u64::try_from(epoch).unwrap_or(0),
-                attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
-                previous_owner,
-                reason: if lease_until.is_some_and(|until| until <= HANDED_BACK) {
-                    ResumeReason::HandedBack
-                } else {
-                    ResumeReason::LeaseExpired
-                },
-                created_at,
-                events,
-                answers,
-                id,
-            });
+        // `RETURNING` comes in no particular order; runs are resumed oldest first.
+        rows.sort_by_key(|row| row.n);
+        Ok(rows)
+    }
+
+    /// [`Store::claim_expired`] on SQLite. Free: running and not held by this process (its
+    /// owner died with the lock it held), or held by it with an expired lease (handed back when
+    /// it had no room after all). A plain read first, so a claimer with nothing to claim never
+    /// takes the write lock live runs' appends wait for.
+    async fn claim_expired_sqlite(
+        &self,
+        pool: &SqlitePool,
+        limit: usize,
+        busy: &[String],
+    ) -> Result<Vec<ClaimedRow>, StoreError> {
+        let clock = self.db_clock();
+        let free = format!(
+            "SELECT n, id, owner, lease_until FROM sessions WHERE status = 'running' \
+             AND (owner IS NOT $1 OR lease_until < {clock}) ORDER BY n"
+        );
+        let claim = format!(
+            "UPDATE sessions SET owner = $1, epoch = epoch + 1, attempts = attempts + 1, \
+             lease_until = {clock} + $3, heartbeat_at = $4 \
+             WHERE id = $2 AND status = 'running' \
+             RETURNING epoch, attempts, request, detached, created_at"
+        );
+        type Free = (i64, String, Option<String>, Option<f64>);
+        let pick = |rows: Vec<Free>| -> Vec<Free> {
+            rows.into_iter()
+                .filter(|row| !busy.contains(&row.1))
+                .take(limit)
+                .collect()
+        };
+        let seen: Vec<Free> = sqlx::query_as(sqlx::AssertSqlSafe(free.as_str()))
+            .bind(&*self.instance)
+            .fetch_all(pool)
+            .await?;
+        if pick(seen).is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(claims)
+        // As `with_conn!` does, on the SQLite pool alone: a connection on which anything failed
+        // is closed, not handed back inside a transaction that never ends.
+        let mut pooled = pool.acquire().await?;
+        let result: Result<Vec<ClaimedRow>, sqlx::Error> = async {
+            let mut tx = pooled.begin_with("BEGIN IMMEDIATE").await?;
+            // Read again under the write lock: this is the set that is claimed.
+            let free: Vec<Free> = sqlx::query_as(sqlx::AssertSqlSafe(free.as_str()))
+                .bind(&*self.instance)
+                .fetch_all(&mut *tx)
+                .await?;
+            let mut rows = Vec::new();
+            for (n, id, previous_owner, lease_until) in pick(free) {
+                let (epoch, attempts, request, detached, created_at) =
+                    sqlx::query_as(sqlx::AssertSqlSafe(claim.as_str()))
+                        .bind(&*self.instance)
+                        .bind(&id)
+                        .bind(self.lease_secs())
+                        .bind(Utc::now())
+                        .fetch_one(&mut *tx)
+                        .await?;
+                rows.push(ClaimedRow {
+                    n,
+                    id,
+                    previous_owner,
+                    lease_until,
+                    epoch,
+                    attempts,
+                    request,
+                    detached,
+                    created_at,
+                });
+            }
+            tx.commit().await?;
+            Ok(rows)
+        }
+        .await;
+        if result.is_err() {
+            pooled.close_on_drop();
+        }
+        Ok(result?)
     }
 
     /// Closes a run this process claimed and will not resume (`closing` says why): its error
@@ -1336,7 +1439,7 @@ impl Store {
     /// as after a crash. False when it is not running under this instance any more.
     ///
     /// # Errors
-    /// When the database fails (still): the next start, or another instance, closes it.
+    /// When the database fails (still): the next start, or another instance, resumes it.
     pub async fn close_unfinished(&self, id: &str) -> Result<bool, StoreError> {
         let far_future = Utc::now() + chrono::Duration::days(365 * 100);
         self.interrupt_one(id, far_future).await

@@ -28,8 +28,8 @@ impl Closing {
         Self {
             error: ErrorData {
                 code: ErrorCode::Internal,
-                message: "the server stopped while this run was going; it was closed at the \
-                          next start"
+                message: "the run stopped without storing its end (its server stopped, or the \
+                          store failed under it) and was not resumed"
                     .into(),
                 url: None,
                 retryable: true,

@@ -515,3 +515,298 @@ async fn a_run_past_its_attempts_is_closed_with_a_typed_error_postgres() {
     drop(survivor);
     schema.drop_schema().await;
 }
+
+/// A server on the SQLite file `db` (with `env`) runs `urls` detached, followed there until the
+/// first `url_complete` is stored (a follower sees only stored events), and is then killed
+/// (SIGKILL); a new server is started on the same file. The frames seen before the kill, and the
+/// new server.
+async fn kill_and_restart_sqlite(
+    db: &str,
+    env: &[(&str, &str)],
+    id: &str,
+    urls: &[String],
+) -> (Vec<Frame>, Server) {
+    let mut first = Server::start_with(db, env).await;
+    post_run(&first.base, id, urls).await;
+    let response = reqwest::get(format!("{}/api/scrape/{id}/events", first.base))
+        .await
+        .expect("the follower connects");
+    let seen = FrameReader::new(response)
+        .until(|f| f.event == "url_complete")
+        .await;
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("the server is gone");
+    drop(first);
+    (seen, Server::start_with(db, env).await)
+}
+
+/// The rest of run `id` on `base`, after the last of the frames `seen` (`Last-Event-ID`), to
+/// its `complete`: what a client that lost its connection with the dead server reads next.
+async fn follow_after(base: &str, id: &str, seen: &[Frame]) -> Vec<Frame> {
+    let last = seen.last().map_or(0, Frame::seq);
+    let response = reqwest::Client::new()
+        .get(format!("{base}/api/scrape/{id}/events"))
+        .header("Last-Event-ID", last.to_string())
+        .send()
+        .await
+        .expect("the follower connects");
+    tokio::time::timeout(
+        Duration::from_secs(60),
+        FrameReader::new(response).until(|f| f.event == "complete"),
+    )
+    .await
+    .expect("the run ends in time")
+}
+
+/// One server on a SQLite file, killed (SIGKILL) after the first URL of a detached run is
+/// answered: the next server on the file resumes the run instead of closing it. Across both
+/// processes a client sees every seq once, one `resume` step (reason `restarted`, attempt 2,
+/// naming both servers), and `complete` with every URL answered; the URLs answered before the
+/// kill were fetched once only.
+#[tokio::test]
+async fn a_run_cut_off_by_a_kill_is_resumed_at_the_next_start_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let id = "restarted-1";
+    let urls = slow_urls(&fixtures, 5);
+    let (mut frames, second) = kill_and_restart_sqlite(&dir.sqlite_url(), &[], id, &urls).await;
+    frames.extend(follow_after(&second.base, id, &frames).await);
+    check_stream(&frames, &urls, "completed");
+    let resumes: Vec<&Frame> = frames.iter().filter(|f| f.action() == "resume").collect();
+    assert_eq!(resumes.len(), 1, "one resume step");
+    let details = &resumes[0].payload()["extracted_data"];
+    assert_eq!(details["reason"], "restarted", "{details}");
+    assert_eq!(
+        (&details["attempt"], &details["epoch"]),
+        (&json!(2), &json!(2))
+    );
+    assert!(details["previous_instance"].is_string(), "{details}");
+    assert_ne!(details["previous_instance"], details["instance"]);
+    // What the dead server answered: the `url_complete`s stored before the resume step.
+    let resumed_at = frames.iter().position(|f| f.action() == "resume").unwrap();
+    let answered: Vec<&str> = frames[..resumed_at]
+        .iter()
+        .filter(|f| f.event == "url_complete")
+        .filter_map(|f| f.payload()["url"].as_str())
+        .collect();
+    assert!(!answered.is_empty());
+    assert_eq!(details["urls_answered"], answered.len(), "{details}");
+    assert_eq!(
+        details["urls_left"],
+        urls.len() - answered.len(),
+        "{details}"
+    );
+    for url in &urls {
+        let hits = fixtures.hits(url);
+        if answered.contains(&url.as_str()) {
+            assert_eq!(
+                hits, 1,
+                "{url}, answered before the kill, is not fetched again"
+            );
+        } else {
+            assert!(hits >= 1, "{url} fetched");
+        }
+    }
+    let session: serde_json::Value = reqwest::get(format!("{}/api/scrape/{id}", second.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(session["status"], "completed", "{session}");
+    drop(second);
+}
+
+/// On SQLite too a run is resumed at most `runs.max_attempts` times: with one attempt, the
+/// run cut off by a kill is closed at the next start with `too_many_attempts`, its answers
+/// kept, and never fetched again.
+#[tokio::test]
+async fn a_run_past_its_attempts_is_closed_at_the_next_start_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let id = "tired-sqlite-1";
+    let env = [("SCRAPE_AGENT__RUNS__MAX_ATTEMPTS", "1")];
+    let urls = slow_urls(&fixtures, 4);
+    let (mut frames, second) = kill_and_restart_sqlite(&dir.sqlite_url(), &env, id, &urls).await;
+    let fetched: Vec<usize> = urls.iter().map(|url| fixtures.hits(url)).collect();
+    frames.extend(follow_after(&second.base, id, &frames).await);
+    check_stream(&frames, &urls, "failed");
+    assert!(
+        !frames.iter().any(|f| f.action() == "resume"),
+        "not resumed"
+    );
+    let error = &frames[frames.len() - 2];
+    assert_eq!(error.event, "error");
+    assert_eq!(error.payload()["code"], "too_many_attempts");
+    let complete = frames.last().unwrap().payload();
+    let first = &complete["extracted_data"][&urls[0]];
+    assert!(first.is_array() || first.is_object(), "kept: {first}");
+    let after: Vec<usize> = urls.iter().map(|url| fixtures.hits(url)).collect();
+    assert_eq!(after, fetched, "nothing fetched after the restart");
+    drop(second);
+}
+
+/// A request as a server on `db` stores it: `body` (with instructions and an id added) run
+/// there to its end.
+async fn stored_request(db: &str, mut body: serde_json::Value) -> serde_json::Value {
+    body["instructions"] = json!("top 3 stories");
+    body["session_id"] = json!("template-1");
+    let template = Server::start(db).await;
+    let started = reqwest::Client::new()
+        .post(format!("{}/api/scrape", template.base))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(started.status(), 202);
+    follow_to_end(&template.base, "template-1", usize::MAX, || {}).await;
+    drop(template);
+    let store = store_at(db, Duration::from_secs(10)).await;
+    let request = store.session("template-1").await.unwrap().request;
+    store.close().await;
+    request
+}
+
+/// Runs a server on a SQLite file left running before it stored a single event (killed right
+/// after creating their sessions) are resumed at the next start too: a detached one's log
+/// starts with its `init`, then the `resume` step, and ends `completed`; a streaming one, whose
+/// client went with the old server, runs to its end unfollowed, its answer kept in the session.
+#[tokio::test]
+async fn runs_left_before_their_first_event_are_resumed_from_the_start_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let db = dir.sqlite_url();
+    let url = fixtures.url("/pages/news.html");
+    let mut request = stored_request(&db, json!({"urls": [&url]})).await;
+    let store = store_at(&db, Duration::from_secs(10)).await;
+    for (id, detached) in [("bare-detached", true), ("bare-streaming", false)] {
+        request["session_id"] = json!(id);
+        store.create_session(id, &request, detached).await.unwrap();
+    }
+    store.close().await;
+
+    let server = Server::start(&db).await;
+    let (frames, _, _) = follow_to_end(&server.base, "bare-detached", usize::MAX, || {}).await;
+    check_stream(&frames, std::slice::from_ref(&url), "completed");
+    assert_eq!(frames[0].event, "init");
+    assert_eq!(frames[1].action(), "resume");
+    let details = &frames[1].payload()["extracted_data"];
+    assert_eq!(details["reason"], "restarted");
+    assert_eq!(details["urls_answered"], 0);
+    let began = std::time::Instant::now();
+    let streamed = loop {
+        let session: serde_json::Value =
+            reqwest::get(format!("{}/api/scrape/bare-streaming", server.base))
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+        if session["status"] != "running" {
+            break session;
+        }
+        assert!(began.elapsed() < Duration::from_secs(30), "{session}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(streamed["status"], "completed", "{streamed}");
+    let answer = &streamed["result"]["extracted_data"][&url];
+    assert!(answer.is_array() || answer.is_object(), "{answer}");
+    drop(server);
+}
+
+/// More runs left running than the next server has room for: it resumes as many as fit and
+/// the rest as room frees, their followers waiting meanwhile; each run is resumed once and
+/// ends `completed`, one after the other.
+#[tokio::test]
+async fn runs_past_the_room_are_resumed_as_room_frees_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let db = dir.sqlite_url();
+    let runs: Vec<(String, Vec<String>)> = (0..2)
+        .map(|run| {
+            let urls = (0..4)
+                .map(|n| fixtures.url(&format!("/delay/700/news.html?run={run}&n={n}")))
+                .collect();
+            (format!("waiting-{run}"), urls)
+        })
+        .collect();
+    // One URL fetched at a time: both runs are still going when the server is killed.
+    let one_fetch = ("SCRAPE_AGENT__RUNS__FETCH_CONCURRENCY", "1");
+    let mut first = Server::start_with(&db, &[one_fetch]).await;
+    for (id, urls) in &runs {
+        post_run(&first.base, id, urls).await;
+    }
+    let response = reqwest::get(format!("{}/api/scrape/{}/events", first.base, runs[1].0))
+        .await
+        .unwrap();
+    FrameReader::new(response)
+        .until(|f| f.event == "url_complete")
+        .await;
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("the server is gone");
+    drop(first);
+
+    let one_slot = [
+        ("SCRAPE_AGENT__LIMITS__MAX_CONCURRENT_RUNS", "1"),
+        one_fetch,
+    ];
+    let second = Server::start_with(&db, &one_slot).await;
+    let followers = runs
+        .iter()
+        .map(|(id, _)| follow_after(&second.base, id, &[]));
+    let streams = futures::future::join_all(followers).await;
+    let mut spans = Vec::new();
+    for ((_, urls), frames) in runs.iter().zip(&streams) {
+        check_stream(frames, urls, "completed");
+        let resumes: Vec<&Frame> = frames.iter().filter(|f| f.action() == "resume").collect();
+        assert_eq!(resumes.len(), 1);
+        assert_eq!(
+            resumes[0].payload()["extracted_data"]["reason"],
+            "restarted"
+        );
+        // From the resume step to the run's last step: when it ran on the second server.
+        let at = |frame: &Frame| {
+            chrono::DateTime::parse_from_rfc3339(frame.payload()["timestamp"].as_str().unwrap())
+                .unwrap()
+        };
+        let last_step = frames.iter().rev().find(|f| f.event == "step").unwrap();
+        spans.push((at(resumes[0]), at(last_step)));
+    }
+    spans.sort();
+    assert!(
+        spans[0].1 <= spans[1].0,
+        "one slot: the second run resumed after the first ended: {spans:?}"
+    );
+    drop(second);
+}
+
+/// The crawl rule holds on SQLite too: a crawl left running (its frontier was in the dead
+/// server's memory) is not resumed at the next start but closed `interrupted`, saying why.
+#[tokio::test]
+async fn a_crawl_left_running_is_closed_not_resumed_at_the_next_start_sqlite() {
+    let fixtures = FixtureServer::start().await;
+    let dir = TempDir::new();
+    let db = dir.sqlite_url();
+    let url = fixtures.url("/pages/news.html");
+    let mut request = stored_request(&db, json!({"urls": [&url], "crawl": {"max_pages": 2}})).await;
+    assert!(request["crawl"].is_object(), "{request}");
+    request["session_id"] = json!("bare-crawl");
+    let store = store_at(&db, Duration::from_secs(10)).await;
+    store
+        .create_session("bare-crawl", &request, true)
+        .await
+        .unwrap();
+    store.close().await;
+
+    let server = Server::start(&db).await;
+    let (frames, _, resumed_at) =
+        follow_to_end(&server.base, "bare-crawl", usize::MAX, || {}).await;
+    assert!(resumed_at.is_none(), "not resumed");
+    check_stream(&frames, std::slice::from_ref(&url), "interrupted");
+    let error = &frames[frames.len() - 2];
+    assert_eq!(error.event, "error");
+    let message = error.payload()["message"].as_str().unwrap_or_default();
+    assert!(message.contains("a crawl is not resumed"), "{message}");
+    assert_eq!(fixtures.hits(&url), 1, "fetched by the template run only");
+    drop(server);
+}

@@ -491,7 +491,7 @@ async fn a_firecrawl_batch_past_capacity_waits_in_the_queue() {
 
 /// The queue is rows in the store, not memory: a server killed (SIGKILL) with a run waiting
 /// leaves it queued, and the next server on the same SQLite file starts it and completes it,
-/// while the run that was executing is closed `interrupted` as before.
+/// after the run that was executing, which it resumes first (it was cut off, not waiting).
 #[tokio::test]
 async fn a_queued_run_outlives_its_server_sqlite() {
     let fixtures = FixtureServer::start().await;
@@ -499,7 +499,8 @@ async fn a_queued_run_outlives_its_server_sqlite() {
     let db = dir.sqlite_url();
     let one_slot = [("SCRAPE_AGENT__LIMITS__MAX_CONCURRENT_RUNS", "1")];
     let mut first = Server::start_with(&db, &one_slot).await;
-    let holding = post_detached(&first.base, "cut-off", &[fixtures.url("/slow")]).await;
+    let late = fixtures.url("/delay/1500/news.html");
+    let holding = post_detached(&first.base, "cut-off", std::slice::from_ref(&late)).await;
     assert_eq!(holding.status, Standing::Running);
     let url = fixtures.url("/pages/news.html");
     let waiting = post_detached(&first.base, "kept", std::slice::from_ref(&url)).await;
@@ -509,14 +510,34 @@ async fn a_queued_run_outlives_its_server_sqlite() {
     drop(first);
 
     let second = Server::start_with(&db, &one_slot).await;
+    let resumed = follow_from_start(&second.base, &holding.events_url)
+        .await
+        .rest()
+        .await;
+    check_completed(&resumed, &late);
+    assert_eq!(
+        resumed.iter().filter(|f| f.action() == "resume").count(),
+        1,
+        "resumed once"
+    );
     let frames = follow_from_start(&second.base, &waiting.events_url)
         .await
         .rest()
         .await;
     check_completed(&frames, &url);
+    assert!(
+        !frames.iter().any(|f| f.action() == "resume"),
+        "a queued run is started, not resumed"
+    );
+    // The one slot went to the run that was cut off first.
+    let first_step = |frames: &[Frame]| {
+        let step = frames.iter().find(|f| f.event == "step").expect("a step");
+        chrono::DateTime::parse_from_rfc3339(step.payload()["timestamp"].as_str().unwrap()).unwrap()
+    };
+    assert!(first_step(&resumed) < first_step(&frames));
     assert_eq!(
-        session(&second.base, "cut-off").await["status"],
-        "interrupted"
+        metric(&second.base, "scrape_agent_runs_resumed_total").await,
+        Some(1)
     );
     assert_eq!(
         metric(&second.base, "scrape_agent_queue_claims_total").await,

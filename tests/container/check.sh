@@ -239,7 +239,7 @@ grep -q "shutting down: refusing new runs" <<<"$stop_log" ||
 say "docker stop with a run in flight: exit code $code after $stop_ms ms, graceful shutdown logged"
 
 # The run was cancelled by the shutdown and its `complete` stored (a killed process would leave
-# it `running`, to be closed as `interrupted` at the next start).
+# it `running`, to be resumed at the next start).
 docker start "$container" >/dev/null
 wait_healthz
 curl -fsS "$base/api/scrape/$stopping" | python3 -c '

@@ -1,11 +1,14 @@
 //! A local HTTP server for fixture pages and misbehaving endpoints.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::Path;
+use axum::extract::{Path, Request};
 use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
@@ -16,6 +19,8 @@ pub struct FixtureServer {
     pub base: String,
     /// Port.
     pub addr: SocketAddr,
+    /// Requests received, by path and query: what a test counts fetches with.
+    hits: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl FixtureServer {
@@ -60,6 +65,20 @@ impl FixtureServer {
                     )
                 }),
             );
+        let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+        let counted = hits.clone();
+        let router = router.layer(middleware::from_fn(move |request: Request, next: Next| {
+            let key = request
+                .uri()
+                .path_and_query()
+                .map_or_else(String::new, ToString::to_string);
+            *counted
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(key)
+                .or_default() += 1;
+            next.run(request)
+        }));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind fixtures");
@@ -68,12 +87,24 @@ impl FixtureServer {
         Self {
             base: format!("http://{addr}"),
             addr,
+            hits,
         }
     }
 
     /// URL of a path on this server.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
+    }
+
+    /// How many requests this server received for `url` (one of its URLs, query included).
+    pub fn hits(&self, url: &str) -> usize {
+        let key = url.strip_prefix(&self.base).unwrap_or(url);
+        self.hits
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(key)
+            .copied()
+            .unwrap_or(0)
     }
 }
 
