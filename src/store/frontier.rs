@@ -52,10 +52,11 @@ fn found_by_of(name: &str) -> FoundBy {
 /// transaction `$tx` it guards (the session row stays locked until it ends, as for events).
 macro_rules! fenced {
     ($store:expr, $tx:ident, $id:expr, $epoch:expr) => {
-        sqlx::query(
+        sqlx::query(concat!(
             "UPDATE sessions SET updated_at = $2 \
-             WHERE id = $1 AND owner = $3 AND epoch = $4 AND status = 'running'",
-        )
+             WHERE id = $1 AND owner = $3 AND epoch = $4 AND ",
+            status_is!("running")
+        ))
         .bind($id)
         .bind(Utc::now())
         .bind(&*$store.instance)

@@ -135,6 +135,22 @@ enum Pool {
     Postgres(PgPool),
 }
 
+/// `status = '<status>'`, for a statement that names its session by `id`, written so that the
+/// planner cannot make it an index condition: such a statement must find its row through the
+/// unique `id` index. Written plainly, PostgreSQL may scan `sessions_status_n` over every
+/// session with that status instead (it costs the same to a planner whose statistics say few
+/// sessions are running: a new table, a burst of runs), and every event then reads every
+/// running session: the events bench read 348 index entries per event, and its 8 concurrent runs
+/// ran at 5,000 instead of 7,500 events/s. SQLite ignores an index for `status || ''` as well.
+macro_rules! status_is {
+    ($status:literal) => {
+        concat!("status || '' = '", $status, "'")
+    };
+    ($alias:literal, $status:literal) => {
+        concat!($alias, "status || '' = '", $status, "'")
+    };
+}
+
 /// Runs `$body` with `$pool` bound to the configured backend's typed pool. The body is
 /// compiled once per backend, so it may only use SQL both understand.
 macro_rules! with_pool {
@@ -570,8 +586,11 @@ impl Store {
     /// When the database fails; the leases renewed before the failure stay renewed.
     pub async fn renew_leases(&self, live: &[String]) -> Result<Vec<String>, StoreError> {
         let sql = format!(
-            "UPDATE sessions SET lease_until = {} + $3, heartbeat_at = $4 \
-             WHERE id = $1 AND epoch = $2 AND owner = $5 AND status = 'running'",
+            concat!(
+                "UPDATE sessions SET lease_until = {} + $3, heartbeat_at = $4 \
+             WHERE id = $1 AND epoch = $2 AND owner = $5 AND ",
+                status_is!("running")
+            ),
             self.db_clock()
         );
         let mut lost = Vec::new();
@@ -652,8 +671,8 @@ impl Store {
         for (id, epoch) in held {
             handed += with_conn!(self, conn => {
                 sqlx::query(
-                    "UPDATE sessions SET lease_until = $3 \
-                     WHERE id = $1 AND epoch = $2 AND owner = $4 AND status = 'running'",
+                    concat!("UPDATE sessions SET lease_until = $3 \
+                     WHERE id = $1 AND epoch = $2 AND owner = $4 AND ", status_is!("running")),
                 )
                 .bind(&id)
                 .bind(epoch)
@@ -770,10 +789,13 @@ impl Store {
              AND (owner IS NOT $1 OR lease_until < {clock}) ORDER BY n"
         );
         let claim = format!(
-            "UPDATE sessions SET owner = $1, epoch = epoch + 1, attempts = attempts + 1, \
-             lease_until = {clock} + $3, heartbeat_at = $4 \
-             WHERE id = $2 AND status = 'running' \
-             RETURNING epoch, attempts, request, detached, created_at"
+            concat!(
+                "UPDATE sessions SET owner = $1, epoch = epoch + 1, attempts = attempts + 1, \
+                 lease_until = {clock} + $3, heartbeat_at = $4 WHERE id = $2 AND ",
+                status_is!("running"),
+                " RETURNING epoch, attempts, request, detached, created_at"
+            ),
+            clock = clock
         );
         type Free = (i64, String, Option<String>, Option<f64>);
         let pick = |rows: Vec<Free>| -> Vec<Free> {
@@ -1017,12 +1039,12 @@ impl Store {
             // SQLite has no data-modifying CTEs; it is in-process, so round trips are cheap.
             // (Compiled for both backends by `with_conn!`; only PostgreSQL gets here.)
             let inserted = with_conn!(self, conn => sqlx::query(
-                "WITH s AS (UPDATE sessions SET event_count = event_count + 1, \
+                concat!("WITH s AS (UPDATE sessions SET event_count = event_count + 1, \
                  step_count = step_count + $5, updated_at = $6 \
-                 WHERE id = $1 AND owner = $7 AND epoch = $8 AND status = 'running' \
+                 WHERE id = $1 AND owner = $7 AND epoch = $8 AND ", status_is!("running"), " \
                  RETURNING id) \
                  INSERT INTO events (session_id, seq, type, payload, created_at) \
-                 SELECT id, $2, $3, $4, $6 FROM s",
+                 SELECT id, $2, $3, $4, $6 FROM s"),
             )
             .bind(&event.session_id)
             .bind(to_i64(event.seq))
@@ -1048,9 +1070,9 @@ impl Store {
             // session is found before the event is inserted.
             let updated = match &finish {
                 None => sqlx::query(
-                    "UPDATE sessions SET event_count = event_count + 1, \
+                    concat!("UPDATE sessions SET event_count = event_count + 1, \
                      step_count = step_count + $2, updated_at = $3 \
-                     WHERE id = $1 AND owner = $4 AND epoch = $5 AND status = 'running'",
+                     WHERE id = $1 AND owner = $4 AND epoch = $5 AND ", status_is!("running")),
                 )
                 .bind(&event.session_id)
                 .bind(is_step)
@@ -1060,10 +1082,10 @@ impl Store {
                 .execute(&mut *tx)
                 .await?,
                 Some((status, result, reward)) => sqlx::query(
-                    "UPDATE sessions SET event_count = event_count + 1, updated_at = $2, \
+                    concat!("UPDATE sessions SET event_count = event_count + 1, updated_at = $2, \
                      status = $3, result = $4, total_reward = $5, \
                      finished_at = COALESCE(finished_at, $2) \
-                     WHERE id = $1 AND owner = $6 AND epoch = $7 AND status = 'running'",
+                     WHERE id = $1 AND owner = $6 AND epoch = $7 AND ", status_is!("running")),
                 )
                 .bind(&event.session_id)
                 .bind(now)
@@ -1301,8 +1323,8 @@ impl Store {
     pub async fn request_cancel(&self, id: &str) -> Result<bool, StoreError> {
         let updated = with_conn!(self, conn => {
             sqlx::query(
-                "UPDATE sessions SET cancel_requested = TRUE, updated_at = $2 \
-                 WHERE id = $1 AND status = 'running'",
+                concat!("UPDATE sessions SET cancel_requested = TRUE, updated_at = $2 \
+                 WHERE id = $1 AND ", status_is!("running")),
             )
             .bind(id)
             .bind(Utc::now())
@@ -1328,7 +1350,7 @@ impl Store {
     pub async fn mark_watched(&self, id: &str) -> Result<(), StoreError> {
         with_conn!(self, conn => {
             sqlx::query(
-                "UPDATE sessions SET watched_at = $2 WHERE id = $1 AND status = 'running'",
+                concat!("UPDATE sessions SET watched_at = $2 WHERE id = $1 AND ", status_is!("running")),
             )
             .bind(id)
             .bind(Utc::now())
@@ -1467,18 +1489,18 @@ impl Store {
             // once cannot both append a `complete`.
             let claimed = match fence {
                 Fence::Stale(cutoff) => sqlx::query(
-                    "UPDATE sessions SET status = $4, updated_at = $2, epoch = epoch + 1, \
-                     lease_until = NULL WHERE id = $1 AND status = 'running' \
-                     AND (heartbeat_at IS NULL OR heartbeat_at < $3)",
+                    concat!("UPDATE sessions SET status = $4, updated_at = $2, epoch = epoch + 1, \
+                     lease_until = NULL WHERE id = $1 AND ", status_is!("running"), " \
+                     AND (heartbeat_at IS NULL OR heartbeat_at < $3)"),
                 )
                 .bind(id)
                 .bind(now)
                 .bind(cutoff)
                 .bind(status),
                 Fence::Held(epoch) => sqlx::query(
-                    "UPDATE sessions SET status = $4, updated_at = $2, epoch = epoch + 1, \
-                     lease_until = NULL WHERE id = $1 AND status = 'running' \
-                     AND epoch = $3 AND owner = $5",
+                    concat!("UPDATE sessions SET status = $4, updated_at = $2, epoch = epoch + 1, \
+                     lease_until = NULL WHERE id = $1 AND ", status_is!("running"), " \
+                     AND epoch = $3 AND owner = $5"),
                 )
                 .bind(id)
                 .bind(now)

@@ -180,12 +180,13 @@ impl Store {
         };
         self.release(id);
         let requeued = with_conn!(self, conn => {
-            sqlx::query(
+            sqlx::query(concat!(
                 "UPDATE sessions SET status = 'queued', owner = NULL, lease_until = NULL, \
                  heartbeat_at = NULL, attempts = attempts - 1 \
-                 WHERE id = $1 AND epoch = $2 AND owner = $3 AND status = 'running' \
-                 AND event_count = 0",
-            )
+                 WHERE id = $1 AND epoch = $2 AND owner = $3 AND ",
+                status_is!("running"),
+                " AND event_count = 0",
+            ))
             .bind(id)
             .bind(epoch)
             .bind(&*self.instance)
@@ -217,8 +218,11 @@ impl Store {
     pub async fn queue_position(&self, id: &str) -> Result<Option<u64>, StoreError> {
         let position: Option<i64> = with_pool!(self, pool => {
             sqlx::query_scalar(
-                "SELECT (SELECT COUNT(*) FROM sessions q WHERE q.status = 'queued' AND q.n <= s.n) \
-                 FROM sessions s WHERE s.id = $1 AND s.status = 'queued'",
+                concat!(
+                    "SELECT (SELECT COUNT(*) FROM sessions q WHERE q.status = 'queued' AND q.n <= s.n) \
+                     FROM sessions s WHERE s.id = $1 AND ",
+                    status_is!("s.", "queued"),
+                ),
             )
             .bind(id)
             .fetch_optional(pool)
@@ -235,9 +239,13 @@ impl Store {
     /// When the database fails.
     pub async fn cancel_queued(&self, id: &str) -> Result<bool, StoreError> {
         let sql = format!(
-            "UPDATE sessions SET status = 'running', owner = $2, epoch = epoch + 1, \
-             lease_until = {} + $3, heartbeat_at = $4, updated_at = $4 \
-             WHERE id = $1 AND status = 'queued' RETURNING epoch",
+            concat!(
+                "UPDATE sessions SET status = 'running', owner = $2, epoch = epoch + 1, \
+                 lease_until = {} + $3, heartbeat_at = $4, updated_at = $4 \
+                 WHERE id = $1 AND ",
+                status_is!("queued"),
+                " RETURNING epoch"
+            ),
             self.db_clock()
         );
         let epoch: Option<i64> = with_conn!(self, conn => {

@@ -9,6 +9,7 @@ use scrape_agent::events::{Event, EventType};
 use scrape_agent::settings::DatabaseSettings;
 use scrape_agent::store::{Store, StoreError};
 use serde_json::json;
+use sqlx::Connection;
 
 use crate::support::postgres::PgSchema;
 use crate::support::{FixtureServer, Frame, FrameReader, Server, TempDir, spawn_app_with};
@@ -93,6 +94,70 @@ async fn a_lost_lease_refuses_every_write_postgres() {
         return;
     };
     a_lost_lease_refuses_every_write(&schema.url).await;
+    schema.drop_schema().await;
+}
+
+/// Every event write finds its session through the unique `id` index, however many sessions
+/// are running: on a table without statistics yet, PostgreSQL had scanned every running
+/// session's entry in `sessions_status_n` for each event (the events bench read 348 index
+/// entries per event).
+#[tokio::test]
+async fn an_event_write_reads_its_own_session_only_postgres() {
+    let Some(schema) = PgSchema::create("an_event_write_reads_its_own_session_only").await else {
+        return;
+    };
+    const RUNNING: usize = 200;
+    const EVENTS: u64 = 50;
+    // One connection, so one backend makes every write and reports them together.
+    let store = Store::connect(&DatabaseSettings {
+        url: schema.url.clone(),
+        max_connections: 1,
+    })
+    .await
+    .unwrap();
+    for n in 0..RUNNING {
+        store
+            .create_session(&format!("running-{n}"), &json!({}), true)
+            .await
+            .unwrap();
+    }
+    for seq in 1..EVENTS {
+        store.append_event(&event("running-0", seq)).await.unwrap();
+    }
+    // A backend reports its statistics at the end of a transaction a second after its last
+    // report (else ten seconds after going idle): the last write, a second later, sends them.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    store
+        .append_event(&event("running-0", EVENTS))
+        .await
+        .unwrap();
+    let mut conn = sqlx::postgres::PgConnection::connect(&schema.url)
+        .await
+        .unwrap();
+    let (mut by_id, mut by_status) = (0_i64, 0_i64);
+    for _ in 0..150 {
+        (by_id, by_status) = sqlx::query_as(
+            "SELECT COALESCE(SUM(idx_scan) FILTER (WHERE indexrelname = 'sessions_id_key'), 0)::bigint, \
+             COALESCE(SUM(idx_tup_read) FILTER (WHERE indexrelname = 'sessions_status_n'), 0)::bigint \
+             FROM pg_stat_user_indexes WHERE schemaname = current_schema()",
+        )
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+        if by_id >= i64::try_from(EVENTS).unwrap() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        by_id >= i64::try_from(EVENTS).unwrap(),
+        "every write looked its session up by id ({by_id} lookups for {EVENTS} events)"
+    );
+    assert!(
+        by_status < i64::try_from(RUNNING).unwrap(),
+        "{EVENTS} writes read {by_status} entries of the status index over {RUNNING} running sessions"
+    );
+    store.close().await;
     schema.drop_schema().await;
 }
 
