@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 use crate::support::postgres::PgSchema;
-use crate::support::{FixtureServer, TempDir, TestApp, error_code, spawn_app_with};
+use crate::support::{FixtureServer, Server, TempDir, TestApp, error_code, spawn_app_with};
 
 const SECRET: &str = "whsec-test-secret";
 
@@ -464,6 +464,84 @@ async fn a_claimed_delivery_is_not_claimed_twice_postgres() {
         return;
     };
     a_claimed_delivery_is_not_claimed_twice(&schema.url).await;
+    schema.drop_schema().await;
+}
+
+/// The instance sending a delivery is killed (SIGKILL) between two attempts: the next
+/// instance on the same store sends the retries, and the receiver accepts the delivery once,
+/// every attempt naming the same delivery and signed with the shared secret.
+async fn a_delivery_outlives_the_instance_sending_it(db: &str) {
+    let fixtures = FixtureServer::start().await;
+    let receiver = Receiver::start(2).await;
+    // Retries 1.5 s apart: the kill lands between the first attempt and the second.
+    let env = [
+        ("SCRAPE_AGENT__WEBHOOKS__SECRET", SECRET),
+        ("SCRAPE_AGENT__WEBHOOKS__BACKOFF_MS", "1500"),
+        ("SCRAPE_AGENT__WEBHOOKS__POLL_MS", "50"),
+        ("SCRAPE_AGENT__WEBHOOKS__TIMEOUT_SECS", "1"),
+    ];
+    let mut first = Server::start_with(db, &env).await;
+    let body = json!({"urls": [fixtures.url("/pages/news.html")], "instructions": "top 3 stories",
+        "session_id": "hooked-killed", "webhook": {"url": &receiver.url}});
+    let started = reqwest::Client::new()
+        .post(format!("{}/api/scrape", first.base))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(started.status(), 202);
+    receiver
+        .wait_for(Duration::from_secs(20), "a first attempt", |calls| {
+            !calls.is_empty()
+        })
+        .await;
+    // Time to record the refused attempt (else its claim runs out first, timeout + 10 s).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().unwrap();
+    assert_eq!(receiver.calls().len(), 1, "killed between attempts");
+
+    let second = Server::start_with(db, &env).await;
+    receiver
+        .wait_for(Duration::from_secs(30), "an accepted delivery", |calls| {
+            calls.iter().any(|c| c.accepted)
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let calls = receiver.calls();
+    assert_eq!(calls.len(), 3, "two refusals, one acceptance: {calls:?}");
+    assert_eq!(calls.iter().filter(|c| c.accepted).count(), 1);
+    for call in &calls {
+        assert_eq!(call.delivery, calls[0].delivery, "one delivery: {calls:?}");
+        assert!(signed_by_secret(&call.signature, &call.body));
+    }
+    let listed: Vec<Value> =
+        reqwest::get(format!("{}/api/scrape/hooked-killed/webhooks", second.base))
+            .await
+            .unwrap()
+            .json::<Value>()
+            .await
+            .unwrap()["deliveries"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["state"], "delivered");
+    assert_eq!(listed[0]["attempts"], 3);
+}
+
+#[tokio::test]
+async fn a_delivery_outlives_the_instance_sending_it_sqlite() {
+    let dir = TempDir::new();
+    a_delivery_outlives_the_instance_sending_it(&dir.sqlite_url()).await;
+}
+
+#[tokio::test]
+async fn a_delivery_outlives_the_instance_sending_it_postgres() {
+    let Some(schema) = PgSchema::create("a_delivery_outlives_the_instance_sending_it").await else {
+        return;
+    };
+    a_delivery_outlives_the_instance_sending_it(&schema.url).await;
     schema.drop_schema().await;
 }
 
