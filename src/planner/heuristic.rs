@@ -594,7 +594,16 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             ..Plan::default()
         };
     };
-    let (fields, order, missing) = field_specs(block, &request.fields);
+    let (mut fields, mut order, missing) = field_specs(block, &request.fields);
+    // Item pages are read from each item's link: named fields without one keep it anyway.
+    if request.item_pages
+        && !request.fields.iter().any(|f| f.role == FieldRole::Url)
+        && let Some(link) = block.fields.iter().find(|f| f.role == FieldRole::Url)
+        && !fields.contains_key("url")
+    {
+        fields.insert("url".into(), FieldSpec::Short(link.spec.clone()));
+        order.push("url".into());
+    }
     let mut notes = Vec::new();
     if !missing.is_empty() {
         notes.push(format!(
@@ -1051,6 +1060,30 @@ mod tests {
         ])];
         let named = plan(&with_parts);
         assert_eq!(tools_of(&named)[..2], ["html.select", "extract.fields"]);
+    }
+
+    #[test]
+    fn named_fields_keep_the_items_links_when_item_pages_are_read() {
+        let mut listed = context("every product with its name", 0);
+        listed.outline.blocks = vec![block(vec![
+            FieldCandidate {
+                role: FieldRole::Title,
+                spec: "h3".into(),
+                sample: "Mug".into(),
+            },
+            FieldCandidate {
+                role: FieldRole::Url,
+                spec: "a@href".into(),
+                sample: "/mug".into(),
+            },
+        ])];
+        let fields_of = |plan: &Plan| plan.tool_calls[1].params["fields"].clone();
+        assert_eq!(fields_of(&plan(&listed)), json!({"name": "h3"}));
+        listed.understood.item_pages = true;
+        assert_eq!(
+            fields_of(&plan(&listed)),
+            json!({"name": "h3", "url": "a@href"})
+        );
     }
 
     #[test]

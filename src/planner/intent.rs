@@ -75,6 +75,9 @@ pub struct Request {
     /// The words ask for many things (a list noun, a count, "each", "every", "all", a sort):
     /// "title and author" alone may be the page's; "each post's title and author" is not.
     pub many: bool,
+    /// The run reads each item's own page ("open each product and get its weight"; set by the
+    /// run, which decides how far it reaches): a list's items keep their links to it.
+    pub item_pages: bool,
 }
 
 impl Request {
@@ -1061,6 +1064,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             "all data records",
             "every data record",
         ]),
+        item_pages: false,
     }
 }
 

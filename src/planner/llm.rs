@@ -913,6 +913,7 @@ impl WordsReply {
             all_lists: false,
             implied_title: false,
             many: self.many,
+            item_pages: false,
         }
     }
 }

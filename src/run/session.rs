@@ -203,6 +203,7 @@ pub async fn run(
         None => None,
     };
     run.understood = run.read_words().await;
+    run.understood.item_pages = run.reach.details.is_some();
     if stored.is_none() {
         run.emit(EventPayload::Init(init)).await;
     }

@@ -255,6 +255,30 @@ async fn each_items_page_asked_in_other_words_gives_every_sku() {
     }
 }
 
+/// Fields named for the list and a field read on each item's page: the list's items keep
+/// their links although nobody named one, so every item's page is opened.
+#[tokio::test]
+async fn named_fields_with_item_pages_keep_the_links_to_open() {
+    for words in [
+        "name and weight of each product — the weight is on the product pages",
+        "name, price and weight of every product; open each product page for the weight",
+    ] {
+        let asked = ask("catalog.html", words).await;
+        assert_eq!(
+            column(&asked.answer, "weight"),
+            ["240 g", "210 g", "1.4 kg", "90 g"].map(Value::from),
+            "{words}: {}",
+            asked.answer
+        );
+        assert_eq!(
+            column(&asked.answer, "name"),
+            ["Steel trowel", "Bypass pruner", "Border fork", "Oak dibber"].map(Value::from),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}
+
 #[tokio::test]
 async fn numbers_as_words_are_counts() {
     let asked = ask("news.html", "a dozen stories").await;
