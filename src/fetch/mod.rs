@@ -317,7 +317,7 @@ impl Fetcher {
     /// POSTs `body` to `raw_url` (a webhook delivery) through the same guarded client as every
     /// fetch: the URL is checked as a page's is, the connection goes only to addresses the guard
     /// allows (resolved once, by the client's guarded resolver), and a redirect is not followed.
-    /// Returns the answer's status; its body is not read.
+    /// Returns the answer's status and `Retry-After`; its body is not read.
     ///
     /// # Errors
     /// [`FetchError::InvalidUrl`], [`FetchError::BlockedAddress`], [`FetchError::Timeout`] or
@@ -328,7 +328,7 @@ impl Fetcher {
         headers: reqwest::header::HeaderMap,
         body: Vec<u8>,
         timeout: Duration,
-    ) -> Result<u16, FetchError> {
+    ) -> Result<PostAnswer, FetchError> {
         let url =
             Url::parse(raw_url).map_err(|e| FetchError::InvalidUrl(format!("`{raw_url}`: {e}")))?;
         self.check(&url)?;
@@ -345,7 +345,14 @@ impl Fetcher {
                 FetchError::Timeout(_) => FetchError::Timeout(timeout.as_secs()),
                 other => other,
             })?;
-        Ok(response.status().as_u16())
+        Ok(PostAnswer {
+            status: response.status().as_u16(),
+            retry_after: response
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| retry_after(value, chrono::Utc::now())),
+        })
     }
 
     /// Whether robots.txt lets us fetch `url` (always, when `fetch.respect_robots` is off).
@@ -638,8 +645,55 @@ fn error_chain(err: &dyn std::error::Error) -> String {
     text
 }
 
+/// What a receiver answered a POST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PostAnswer {
+    /// The HTTP status.
+    pub status: u16,
+    /// How long it asked to be left alone before the next request (`Retry-After`).
+    pub retry_after: Option<Duration>,
+}
+
+/// A `Retry-After` value as a wait from `now`: delay-seconds ("120") or an HTTP date ("Wed, 21
+/// Oct 2015 07:28:00 GMT"; one already past is no wait). `None` when it reads as neither.
+pub fn retry_after(value: &str, now: chrono::DateTime<chrono::Utc>) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let at = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    Some(
+        (at.with_timezone(&chrono::Utc) - now)
+            .to_std()
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn retry_after_reads_seconds_and_http_dates() {
+        let now = chrono::DateTime::parse_from_rfc3339("2015-10-21T07:28:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        assert_eq!(
+            super::retry_after("120", now),
+            Some(Duration::from_secs(120))
+        );
+        assert_eq!(super::retry_after(" 0 ", now), Some(Duration::ZERO));
+        assert_eq!(
+            super::retry_after("Wed, 21 Oct 2015 07:30:30 GMT", now),
+            Some(Duration::from_secs(150))
+        );
+        assert_eq!(
+            super::retry_after("Wed, 21 Oct 2015 07:00:00 GMT", now),
+            Some(Duration::ZERO),
+            "a date already past is no wait"
+        );
+        assert_eq!(super::retry_after("soon", now), None);
+        assert_eq!(super::retry_after("-5", now), None);
+    }
+
     use std::sync::Mutex as StdMutex;
 
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -25,8 +25,9 @@ const LEASE_MARGIN: Duration = Duration::from_secs(10);
 pub enum Attempt {
     /// The receiver answered 2xx.
     Accepted(u16),
-    /// It answered something else.
-    Refused(u16),
+    /// It answered something else, maybe asking for a wait before the next attempt
+    /// (`Retry-After`).
+    Refused(u16, Option<Duration>),
     /// No answer: the network, a timeout, or the address guard (`permanent`: trying again
     /// cannot work, as for a refused address).
     Failed {
@@ -113,6 +114,16 @@ impl Sender {
             .min(Duration::from_secs(self.settings.max_backoff_secs.max(1)))
     }
 
+    /// The wait before the next attempt: the backoff, or longer when the receiver asked for
+    /// longer (`Retry-After`), never past `webhooks.max_backoff_secs` (a receiver cannot park a
+    /// delivery for good).
+    pub fn retry_in(&self, attempts: u32, asked: Option<Duration>) -> Duration {
+        let longest = Duration::from_secs(self.settings.max_backoff_secs.max(1));
+        self.backoff(attempts)
+            .max(asked.unwrap_or_default())
+            .min(longest)
+    }
+
     /// Looks for due deliveries every `webhooks.poll_ms` and sends them, until `stop` is
     /// cancelled or the store closed. Does nothing without a signing secret: deliveries wait
     /// for an instance that has one.
@@ -168,13 +179,14 @@ impl Sender {
             }
             other => {
                 self.metrics.failed_attempts.inc();
-                let (status, error, permanent) = match other {
-                    Attempt::Refused(status) => (
+                let (status, error, permanent, asked_wait) = match other {
+                    Attempt::Refused(status, wait) => (
                         Some(status),
                         format!("the receiver answered HTTP {status}"),
                         false,
+                        wait,
                     ),
-                    Attempt::Failed { error, permanent } => (None, error, permanent),
+                    Attempt::Failed { error, permanent } => (None, error, permanent, None),
                     Attempt::Accepted(_) => unreachable!("handled above"),
                 };
                 if permanent || attempts >= self.settings.max_attempts.max(1) {
@@ -182,7 +194,7 @@ impl Sender {
                     tracing::warn!(session_id = %delivery.session_id, delivery = delivery.id, attempts, %error, "webhook delivery failed; giving up");
                     DeliveryOutcome::GaveUp { status, error }
                 } else {
-                    let after = self.backoff(attempts);
+                    let after = self.retry_in(attempts, asked_wait);
                     tracing::info!(session_id = %delivery.session_id, delivery = delivery.id, attempts, %error, retry_in = ?after, "webhook delivery failed; retrying");
                     DeliveryOutcome::Retry {
                         status,
@@ -223,8 +235,8 @@ impl Sender {
             .post(&delivery.target, headers, body.to_vec(), self.timeout())
             .await
         {
-            Ok(status) if (200..300).contains(&status) => Attempt::Accepted(status),
-            Ok(status) => Attempt::Refused(status),
+            Ok(answer) if (200..300).contains(&answer.status) => Attempt::Accepted(answer.status),
+            Ok(answer) => Attempt::Refused(answer.status, answer.retry_after),
             Err(err) => Attempt::Failed {
                 permanent: matches!(
                     err,

@@ -32,23 +32,31 @@ struct Call {
     signature: String,
     body: Bytes,
     accepted: bool,
+    at: Instant,
 }
 
-/// A local webhook receiver that answers 503 to its first `failures` POSTs, then 200.
+/// A local webhook receiver that answers 503 to its first `failures` POSTs (with
+/// `Retry-After: <retry_after>` when given), then 200.
 #[derive(Clone)]
 struct Receiver {
     url: String,
     calls: Arc<Mutex<Vec<Call>>>,
 }
 
+type ReceiverState = (Arc<Mutex<Vec<Call>>>, usize, Option<&'static str>);
+
 impl Receiver {
     async fn start(failures: usize) -> Self {
+        Self::start_asking(failures, None).await
+    }
+
+    async fn start_asking(failures: usize, retry_after: Option<&'static str>) -> Self {
         let calls: Arc<Mutex<Vec<Call>>> = Arc::default();
-        let shared = (calls.clone(), failures);
+        let shared: ReceiverState = (calls.clone(), failures, retry_after);
         let router = Router::new().route(
             "/hook",
             post(
-                |State((calls, failures)): State<(Arc<Mutex<Vec<Call>>>, usize)>,
+                |State((calls, failures, retry_after)): State<ReceiverState>,
                  headers: HeaderMap,
                  body: Bytes| async move {
                     let header = |name: &str| {
@@ -66,12 +74,18 @@ impl Receiver {
                         signature: header("x-scrape-agent-signature"),
                         body,
                         accepted,
+                        at: Instant::now(),
                     });
-                    if accepted {
+                    let mut answer = HeaderMap::new();
+                    if let Some(wait) = retry_after.filter(|_| !accepted) {
+                        answer.insert("retry-after", wait.parse().unwrap());
+                    }
+                    let status = if accepted {
                         StatusCode::OK
                     } else {
                         StatusCode::SERVICE_UNAVAILABLE
-                    }
+                    };
+                    (status, answer)
                 },
             ),
         );
@@ -232,6 +246,30 @@ async fn a_receiver_that_fails_three_times_accepts_exactly_one_signed_delivery()
     assert_eq!(
         metric(&app, "scrape_agent_webhook_deliveries_failed_total").await,
         0.0
+    );
+}
+
+/// A receiver that answers 503 with `Retry-After: 2` is left alone for two seconds, though
+/// the backoff alone would have tried again after a tenth of one.
+#[tokio::test]
+async fn a_receiver_asking_to_wait_is_left_alone_that_long() {
+    let fixtures = FixtureServer::start().await;
+    let receiver = Receiver::start_asking(1, Some("2")).await;
+    let app = spawn_app_with(quick_webhooks).await;
+    let body = json!({"urls": [fixtures.url("/pages/news.html")], "instructions": "top 3 stories",
+        "session_id": "hooked-wait", "webhook": {"url": &receiver.url}});
+    assert_eq!(app.post("/api/scrape", &body).await.status(), 202);
+    receiver
+        .wait_for(Duration::from_secs(20), "an accepted delivery", |calls| {
+            calls.iter().any(|c| c.accepted)
+        })
+        .await;
+    let calls = receiver.calls();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    let gap = calls[1].at - calls[0].at;
+    assert!(
+        gap >= Duration::from_millis(1900) && gap < Duration::from_secs(5),
+        "the second attempt came {gap:?} after the first"
     );
 }
 
