@@ -324,13 +324,15 @@ async fn cancel_in_the_middle_stops_the_fetches_ahead_promptly() {
         1,
         "nothing after complete"
     );
-    // No URL past the one being worked on was reported, prefetched or not.
+    // No URL past the one being worked on was reported, prefetched or not: the cancel was
+    // asked once the sixth had started, and one more may start while the request is on its way
+    // (four are fetched ahead, so without a prompt stop ten or more would be).
     let reported: Vec<&Frame> = before
         .iter()
         .chain(&rest)
         .filter(|f| f.event == "url_start")
         .collect();
-    assert!(reported.len() <= 6, "{}", reported.len());
+    assert!(reported.len() <= 7, "{}", reported.len());
     // The stored log ends with the same `complete`.
     let session: Value = app.get("/api/scrape/stop-1").await.json().await.unwrap();
     assert_eq!(session["status"], "cancelled");

@@ -243,8 +243,12 @@ impl Browser {
         let path = self.downloads.0.join(name);
         let deadline = Instant::now() + within;
         loop {
-            // Chromium writes `<name>.crdownload` and renames it when done.
-            if let Ok(text) = std::fs::read_to_string(&path) {
+            // Chromium writes `<name>.crdownload` and renames it when done; a small download
+            // may also show as an empty `<name>` for a moment first (every file asked for here
+            // has content), so an empty read is read again.
+            if let Ok(text) = std::fs::read_to_string(&path)
+                && !text.is_empty()
+            {
                 return text;
             }
             assert!(Instant::now() < deadline, "{name} was not downloaded");
