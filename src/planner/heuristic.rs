@@ -713,9 +713,16 @@ fn top_n(n: usize) -> ToolCall {
 /// the same tidying as the blocks' path: items without that field dropped, repeats dropped,
 /// the order and the count asked for.
 fn fields_from_records(request: &Request) -> Plan {
+    // Item pages are read from each item's link: named fields without one keep it anyway.
+    let link = (request.item_pages && !request.fields.iter().any(|f| f.role == FieldRole::Url))
+        .then(|| RequestedField {
+            name: "url".to_owned(),
+            role: FieldRole::Url,
+        });
     let fields: Vec<WantedField> = request
         .fields
         .iter()
+        .chain(link.as_ref())
         .map(|field| WantedField {
             name: field.name.clone(),
             role: field.role,
@@ -1084,6 +1091,18 @@ mod tests {
             fields_of(&plan(&listed)),
             json!({"name": "h3", "url": "a@href"})
         );
+        // A field the block has no part for: the records' columns, the link among them.
+        let mut columns = context("all the items with their name and sku", 0);
+        columns.understood.item_pages = true;
+        let read = plan(&columns);
+        assert_eq!(tools_of(&read)[0], "extract.records");
+        let roles: Vec<&Value> = read.tool_calls[0].params["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| &f["role"])
+            .collect();
+        assert_eq!(roles.last(), Some(&&json!("url")), "{roles:?}");
     }
 
     #[test]
