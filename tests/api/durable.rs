@@ -732,6 +732,17 @@ async fn stored_request(db: &str, mut body: serde_json::Value) -> serde_json::Va
     request
 }
 
+/// Sessions of `request` as a server killed right after creating them leaves them: running,
+/// held by nobody, without a single event. `runs`: (session id, detached).
+async fn leave_running(db: &str, mut request: serde_json::Value, runs: &[(&str, bool)]) {
+    let store = store_at(db, Duration::from_secs(10)).await;
+    for (id, detached) in runs {
+        request["session_id"] = json!(id);
+        store.create_session(id, &request, *detached).await.unwrap();
+    }
+    store.close().await;
+}
+
 /// Runs a server on a SQLite file left running before it stored a single event (killed right
 /// after creating their sessions) are resumed at the next start too: a detached one's log
 /// starts with its `init`, then the `resume` step, and ends `completed`; a streaming one, whose
@@ -742,13 +753,13 @@ async fn runs_left_before_their_first_event_are_resumed_from_the_start_sqlite() 
     let dir = TempDir::new();
     let db = dir.sqlite_url();
     let url = fixtures.url("/pages/news.html");
-    let mut request = stored_request(&db, json!({"urls": [&url]})).await;
-    let store = store_at(&db, Duration::from_secs(10)).await;
-    for (id, detached) in [("bare-detached", true), ("bare-streaming", false)] {
-        request["session_id"] = json!(id);
-        store.create_session(id, &request, detached).await.unwrap();
-    }
-    store.close().await;
+    let request = stored_request(&db, json!({"urls": [&url]})).await;
+    leave_running(
+        &db,
+        request,
+        &[("bare-detached", true), ("bare-streaming", false)],
+    )
+    .await;
 
     let server = Server::start(&db).await;
     let (frames, _, _) = follow_to_end(&server.base, "bare-detached", usize::MAX, || {}).await;
@@ -853,15 +864,9 @@ async fn a_crawl_left_running_is_closed_not_resumed_at_the_next_start_sqlite() {
     let dir = TempDir::new();
     let db = dir.sqlite_url();
     let url = fixtures.url("/pages/news.html");
-    let mut request = stored_request(&db, json!({"urls": [&url], "crawl": {"max_pages": 2}})).await;
+    let request = stored_request(&db, json!({"urls": [&url], "crawl": {"max_pages": 2}})).await;
     assert!(request["crawl"].is_object(), "{request}");
-    request["session_id"] = json!("bare-crawl");
-    let store = store_at(&db, Duration::from_secs(10)).await;
-    store
-        .create_session("bare-crawl", &request, true)
-        .await
-        .unwrap();
-    store.close().await;
+    leave_running(&db, request, &[("bare-crawl", true)]).await;
 
     let server = Server::start(&db).await;
     let (frames, _, resumed_at) =
