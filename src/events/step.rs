@@ -693,6 +693,9 @@ pub enum StopRule {
     DetailBudget,
     /// Every item page was read.
     DetailsDone,
+    /// The first item's page shows none of the fields its list lacks either: the other items'
+    /// pages are not read (rule `missing_on_list`).
+    NotOnItemPages,
 }
 
 impl StopRule {
@@ -711,6 +714,7 @@ impl StopRule {
             }
             Self::DetailBudget => "the item-page budget (max_detail_pages) is spent",
             Self::DetailsDone => "every item page was read",
+            Self::NotOnItemPages => "the first item's page does not show the missing fields either",
         }
     }
 }

@@ -26,9 +26,14 @@ use crate::tools::html::{
 #[derive(Debug, Default, Clone, Copy)]
 pub struct HeuristicPlanner;
 
+impl HeuristicPlanner {
+    /// Its name in decisions and requests.
+    pub const NAME: &'static str = "heuristic";
+}
+
 impl Planner for HeuristicPlanner {
     fn name(&self) -> &'static str {
-        "heuristic"
+        Self::NAME
     }
 
     fn decide_tools<'a>(
@@ -596,8 +601,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     };
     let (mut fields, mut order, missing) = field_specs(block, &request.fields);
     // Item pages are read from each item's link: named fields without one keep it anyway.
-    if request.item_pages
-        && !request.fields.iter().any(|f| f.role == FieldRole::Url)
+    if request.keeps_item_links()
         && let Some(link) = block.fields.iter().find(|f| f.role == FieldRole::Url)
         && !fields.contains_key("url")
     {
@@ -714,11 +718,10 @@ fn top_n(n: usize) -> ToolCall {
 /// the order and the count asked for.
 fn fields_from_records(request: &Request) -> Plan {
     // Item pages are read from each item's link: named fields without one keep it anyway.
-    let link = (request.item_pages && !request.fields.iter().any(|f| f.role == FieldRole::Url))
-        .then(|| RequestedField {
-            name: "url".to_owned(),
-            role: FieldRole::Url,
-        });
+    let link = request.keeps_item_links().then(|| RequestedField {
+        name: "url".to_owned(),
+        role: FieldRole::Url,
+    });
     let fields: Vec<WantedField> = request
         .fields
         .iter()
@@ -1128,7 +1131,9 @@ mod tests {
                 .iter()
                 .map(|f| &f["name"])
                 .collect();
-            assert_eq!(names.len(), 2, "{wording}");
+            // The items' links are kept too: a field none of them shows may be on their pages.
+            assert_eq!(names.len(), 3, "{wording}");
+            assert_eq!(names[2], "url", "{wording}");
             first.round = 1;
             assert_eq!(
                 tools_of(&plan(&first))[..2],

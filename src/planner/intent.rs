@@ -81,6 +81,31 @@ pub struct Request {
 }
 
 impl Request {
+    /// Whether a list's items keep their links although no link was named: the run reads the
+    /// items' own pages (asked in words), or may (a named field that no item of the list shows
+    /// is looked for on the first item's page, and on every item's when it is there).
+    pub fn keeps_item_links(&self) -> bool {
+        !self.fields.iter().any(|f| f.role == FieldRole::Url)
+            && (self.item_pages || self.may_look_on_item_pages())
+    }
+
+    /// Whether a named field the list does not show may be looked for on its items' own pages:
+    /// a list asked for values beyond the items' names, item pages not asked for in words.
+    pub fn may_look_on_item_pages(&self) -> bool {
+        // "name and SKU of each product" reads as a product's fields, of many products.
+        let a_list = match self.intent {
+            Intent::List => true,
+            Intent::Product | Intent::Metadata => self.many,
+            _ => false,
+        };
+        !self.item_pages
+            && a_list
+            && self
+                .fields
+                .iter()
+                .any(|f| !matches!(f.role, FieldRole::Title | FieldRole::Url))
+    }
+
     /// The request as shown in `agent_decision` (the run adds how far it reaches).
     pub fn view(&self) -> UnderstoodRequest {
         let kind = serde_json::to_value(&self.intent)
@@ -1130,6 +1155,27 @@ mod tests {
         assert!(column_words("Employer").contains(&"company".to_owned()));
         assert!(!column_words("location").contains(&"location".to_owned()));
         assert!(column_words("birth place").is_empty());
+    }
+
+    #[test]
+    fn a_list_asked_for_values_beyond_its_names_may_look_on_its_items_pages() {
+        let look = |text: &str| parse(text, None).may_look_on_item_pages();
+        assert!(look("the products with their name and SKU"));
+        assert!(look("name and SKU of each product"));
+        assert!(look("every story with title, author and link"));
+        assert!(!look("all the products"), "names only");
+        assert!(
+            !look("the titles and links of the stories"),
+            "names and links only"
+        );
+        let asked = parse("the products with their name and SKU", None);
+        assert!(asked.keeps_item_links());
+        let linked = parse("every story with title, author and link", None);
+        assert!(!linked.keeps_item_links(), "the link is named already");
+        let mut opened = parse("every product with its name", None);
+        assert!(!opened.keeps_item_links());
+        opened.item_pages = true;
+        assert!(opened.keeps_item_links() && !opened.may_look_on_item_pages());
     }
 
     #[test]

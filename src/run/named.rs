@@ -97,11 +97,7 @@ fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
             VALUE_ROLES.contains(&f.role) || f.role == FieldRole::Text && is_money_name(&f.name)
         })
         .collect();
-    let empty: Vec<String> = named
-        .iter()
-        .filter(|f| !records.iter().any(|r| filled(r, f)))
-        .map(|f| f.name.clone())
-        .collect();
+    let empty = empty_in_every_record(&records, &named);
     let others_filled = request
         .fields
         .iter()
@@ -136,6 +132,35 @@ fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
         answer: Value::Array(items),
         empty_fields: empty,
     }
+}
+
+/// The named fields (in the order named) that no item of a list answer fills; none for an
+/// answer that is not a list of records.
+pub(super) fn empty_in_every_item(answer: &Value, request: &Request) -> Vec<String> {
+    let Value::Array(items) = answer else {
+        return Vec::new();
+    };
+    let records: Vec<&Map<String, Value>> = items.iter().filter_map(Value::as_object).collect();
+    if records.is_empty() {
+        return Vec::new();
+    }
+    let named: Vec<&RequestedField> = request
+        .fields
+        .iter()
+        .filter(|f| !(request.implied_title && f.role == FieldRole::Title))
+        .collect();
+    empty_in_every_record(&records, &named)
+}
+
+fn empty_in_every_record(
+    records: &[&Map<String, Value>],
+    named: &[&RequestedField],
+) -> Vec<String> {
+    named
+        .iter()
+        .filter(|f| !records.iter().any(|r| filled(r, f)))
+        .map(|f| f.name.clone())
+        .collect()
 }
 
 /// Roles whose values have a kind of their own: a list with none of them is not the list asked.

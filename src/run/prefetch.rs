@@ -72,6 +72,12 @@ impl Prefetch {
         Some(handle)
     }
 
+    /// Lets `window` fetches run at a time from the next `take` on (the first item's page read
+    /// alone, the others fetched ahead once it showed what was looked for).
+    pub(super) fn widen(&mut self, window: usize) {
+        self.window = self.window.max(window);
+    }
+
     /// Adds a URL after the last (a page a crawl found); its fetch starts when it fits in the
     /// window.
     pub(super) fn push(&mut self, url: String) {

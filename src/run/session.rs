@@ -34,7 +34,7 @@ use crate::read::links::PageLinks;
 use crate::settings::Settings;
 use crate::store::UrlAnswer;
 use crate::tools::{Registry, ToolCall, ToolCallResult, ToolLimits};
-use follow::Reach;
+use follow::{DetailMode, Reach};
 
 mod browsing;
 mod crawling;
@@ -107,6 +107,11 @@ struct Run<'a> {
     /// The request as understood, parsed once: every planner round, the answer's named
     /// fields and the `agent_decision` steps read this one value.
     understood: Request,
+    /// The current URL's list may look on its items' own pages for a named field it lacks
+    /// (the heuristic planner's plan, a list asked for values beyond its items' names).
+    may_look_on_item_pages: bool,
+    /// The current URL's plan kept each item's link although the user named none, for that.
+    item_links_kept: bool,
     /// Who read the words: `heuristic`, or `llm` with `planner: llm_words`.
     words_read_by: &'static str,
     /// Tokens the model spent reading the words (prompt, completion).
@@ -167,6 +172,8 @@ pub async fn run(
         reach: Reach::of(&request, &deps.settings.limits),
         executed: Vec::new(),
         understood: Request::default(),
+        may_look_on_item_pages: false,
+        item_links_kept: false,
         words_read_by: "heuristic",
         words_usage: (0, 0),
         crawl: None,
@@ -539,8 +546,21 @@ impl Run<'_> {
             // doing the same.
             drop(worker);
         }
-        if stopped_early.is_none() && self.reach.details.is_some() {
-            (answer, stopped_early) = self.read_details(url, &first_url, answer).await;
+        if let Some(plan) = self
+            .reach
+            .details
+            .clone()
+            .filter(|_| stopped_early.is_none())
+        {
+            (answer, stopped_early) = self
+                .read_details(url, &first_url, answer, &plan, DetailMode::Asked)
+                .await;
+        } else if self.may_look_on_item_pages {
+            (answer, stopped_early) = if stopped_early.is_none() {
+                self.look_on_item_pages(url, &first_url, answer).await
+            } else {
+                (self.without_kept_links(answer), stopped_early)
+            };
         }
         // Every field named is a column of the answer, and an answer with none of them is
         // none at all: the URL fails with `no_match` instead of showing rows of something else.
@@ -733,6 +753,10 @@ impl Run<'_> {
                     }
                 }
             };
+            let heuristic = planner_name == crate::planner::heuristic::HeuristicPlanner::NAME;
+            self.may_look_on_item_pages = heuristic && self.understood.may_look_on_item_pages();
+            self.item_links_kept =
+                self.may_look_on_item_pages && self.understood.keeps_item_links();
             // The tokens the model spent reading the words count with the first decision.
             let spent = (
                 plan.usage.0 + self.words_usage.0,

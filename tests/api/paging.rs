@@ -530,6 +530,84 @@ async fn cancelling_in_the_middle_of_pagination_keeps_the_records_gathered() {
     );
 }
 
+/// A field named for a list that no item of it shows is looked for on the first item's page
+/// and, found there, on every item's (rule `missing_on_list`), with no words about item pages.
+#[tokio::test]
+async fn a_field_the_list_lacks_is_read_on_the_items_pages_when_the_first_shows_it() {
+    let shop = Shop::start().await;
+    let app = spawn_app().await;
+    let url = shop.url("/rel/page/1");
+    let frames = scrape(
+        &app,
+        json!({"urls": [&url], "instructions": "the products with their name and SKU"}),
+    )
+    .await;
+    let got = records(&frames, &url);
+    assert_eq!(product_numbers(got), (1..=20).collect::<Vec<_>>());
+    for (i, record) in got.iter().enumerate() {
+        let n = i + 1;
+        if n == 3 {
+            assert_eq!(record["sku"], Value::Null, "its page fails: {record}");
+        } else {
+            assert_eq!(record["sku"], format!("SKU-{n:04}"), "{record}");
+        }
+    }
+    assert_eq!(shop.requested("/item/").len(), 20);
+    let noted = steps(&frames, "agent_decision")
+        .into_iter()
+        .any(|d| d.to_string().contains("missing_on_list"));
+    assert!(noted, "the decision names its rule");
+    assert_eq!(stop_rule(&frames), "details_done");
+    assert_eq!(complete(&frames)["status"], "completed");
+}
+
+/// The first item's page shows the missing field no more than the list: no other item page is
+/// opened, and the list is answered as it is, the field empty and no link added.
+#[tokio::test]
+async fn a_field_the_first_item_page_lacks_too_is_looked_for_no_further() {
+    let shop = Shop::start().await;
+    let app = spawn_app().await;
+    let url = shop.url("/rel/page/1");
+    let frames = scrape(
+        &app,
+        json!({"urls": [&url], "instructions": "the products with their name and colour"}),
+    )
+    .await;
+    let got = records(&frames, &url);
+    assert_eq!(product_numbers(got), (1..=20).collect::<Vec<_>>());
+    assert_eq!(shop.requested("/item/"), ["/item/1"]);
+    assert_eq!(stop_rule(&frames), "not_on_item_pages");
+    for record in got {
+        assert_eq!(record["colour"], Value::Null, "{record}");
+        assert!(record.get("url").is_none(), "no link was asked: {record}");
+    }
+    let done = complete(&frames);
+    assert_eq!(done["empty_fields"][&url], json!(["colour"]), "{done}");
+}
+
+/// A list showing every field named opens no item page, and keeps no link nobody asked for.
+#[tokio::test]
+async fn a_list_showing_every_named_field_opens_no_item_page() {
+    let shop = Shop::start().await;
+    let app = spawn_app().await;
+    let url = shop.url("/rel/page/1");
+    let frames = scrape(
+        &app,
+        json!({"urls": [&url], "instructions": "the products with their name and price"}),
+    )
+    .await;
+    let got = records(&frames, &url);
+    assert_eq!(product_numbers(got), (1..=20).collect::<Vec<_>>());
+    assert!(
+        got[0]["price"].is_number() || got[0]["price"].is_string(),
+        "{}",
+        got[0]
+    );
+    assert!(got.iter().all(|r| r.get("url").is_none()), "{}", got[0]);
+    assert!(shop.requested("/item/").is_empty());
+    assert!(steps(&frames, "navigate").is_empty());
+}
+
 #[tokio::test]
 async fn item_pages_on_another_origin_are_not_opened() {
     let shop = Shop::start().await;

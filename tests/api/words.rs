@@ -255,6 +255,30 @@ async fn each_items_page_asked_in_other_words_gives_every_sku() {
     }
 }
 
+/// Item pages not asked for in any words: the SKU named for a list no card shows is read on
+/// each product's own page, once the first one shows it (rule `missing_on_list`).
+#[tokio::test]
+async fn a_field_no_card_shows_is_read_on_the_items_pages_without_being_told_where() {
+    for words in [
+        "name and SKU of each product",
+        "products: name, sku",
+        "list the products with name and SKU",
+    ] {
+        let asked = ask("catalog.html", words).await;
+        assert_eq!(
+            column(&asked.answer, "sku"),
+            ["GH-1040", "GH-2215", "GH-3301", "GH-0087"].map(Value::from),
+            "{words}: {}",
+            asked.answer
+        );
+        let intent = &decisions(&asked.frames)[0]["intent"];
+        assert!(
+            intent["item_pages"].is_null(),
+            "not asked in words: {intent}"
+        );
+    }
+}
+
 /// Fields named for the list and a field read on each item's page: the list's items keep
 /// their links although nobody named one, so every item's page is opened.
 #[tokio::test]

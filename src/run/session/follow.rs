@@ -105,6 +105,38 @@ impl Reach {
     }
 }
 
+/// Whether item pages were asked for, or are read because the list lacks a named field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DetailMode {
+    /// The request asked for the items' pages: every one is read.
+    Asked,
+    /// The list lacks a named field: the first item's page decides whether the rest are read.
+    FirstDecides,
+}
+
+/// The list without the links its plan kept for item pages it did not read (the user named
+/// no link); items that differed only by their link are one item again.
+fn without_item_links(answer: Value) -> Value {
+    let Value::Array(items) = answer else {
+        return answer;
+    };
+    let mut seen = std::collections::HashSet::new();
+    let items = items
+        .into_iter()
+        .map(|mut item| {
+            if let Value::Object(record) = &mut item {
+                record.remove(ITEM_LINK_KEY);
+            }
+            item
+        })
+        .filter(|item| seen.insert(serde_json::to_string(item).unwrap_or_default()))
+        .collect();
+    Value::Array(items)
+}
+
+/// The key a plan keeps each item's link under when the user named no link.
+const ITEM_LINK_KEY: &str = "url";
+
 /// A URL without its fragment, for telling pages apart.
 fn page_key(url: &str) -> String {
     url.split('#').next().unwrap_or(url).to_owned()
@@ -135,6 +167,16 @@ fn digest(items: &[Value]) -> u64 {
 }
 
 impl Run<'_> {
+    /// The list without the links its plan kept for item pages it did not read, when the
+    /// user named no link.
+    pub(super) fn without_kept_links(&self, answer: Value) -> Value {
+        if self.item_links_kept {
+            without_item_links(answer)
+        } else {
+            answer
+        }
+    }
+
     /// Announces calls the run makes without asking the planner (a replay of page 1's calls on
     /// a next page, the reading of item pages).
     async fn run_decision(&mut self, url: &str, calls: &[ToolCall], planner: &str, note: String) {
@@ -399,18 +441,41 @@ impl Run<'_> {
         .await;
     }
 
-    /// Opens each record's own page (up to the plan's limit, fetched ahead like the run's URLs)
-    /// and merges the fields read there into the record. A page that fails gives its record a
-    /// `_detail_error`; the run goes on.
-    pub(super) async fn read_details(
+    /// A list answer whose plan kept each item's link although none was named: when a named
+    /// field is on no item of the list (rule `missing_on_list`), the first item's page is read
+    /// for it, and every item's page when the first shows it; otherwise, or when the first
+    /// does not, the links go and the list is answered as it was.
+    pub(super) async fn look_on_item_pages(
         &mut self,
         url: &str,
         first_url: &Url,
         answer: Value,
     ) -> (Value, Option<ErrorData>) {
-        let Some(plan) = self.reach.details.clone() else {
-            return (answer, None);
+        let missing = super::super::named::empty_in_every_item(&answer, &self.understood);
+        if missing.is_empty() || self.request.max_detail_pages == Some(0) {
+            return (self.without_kept_links(answer), None);
+        }
+        let plan = DetailPlan {
+            fields: missing,
+            limit: self.deps.settings.limits.max_detail_pages as usize,
         };
+        self.read_details(url, first_url, answer, &plan, DetailMode::FirstDecides)
+            .await
+    }
+
+    /// Opens each record's own page (up to the plan's limit, fetched ahead like the run's URLs)
+    /// and merges the fields read there into the record. A page that fails gives its record a
+    /// `_detail_error`; the run goes on. With `DetailMode::FirstDecides`, a first page showing
+    /// none of the fields ends the reading and the list is answered as it came, without links.
+    pub(super) async fn read_details(
+        &mut self,
+        url: &str,
+        first_url: &Url,
+        answer: Value,
+        plan: &DetailPlan,
+        mode: DetailMode,
+    ) -> (Value, Option<ErrorData>) {
+        let mut untouched = (mode == DetailMode::FirstDecides).then(|| answer.clone());
         let Value::Array(mut items) = answer else {
             let items = usize::from(!answer.is_null());
             self.stop_step(url, StopRule::NotAList, 0, items, None)
@@ -448,6 +513,9 @@ impl Run<'_> {
                 }
             }
         }
+        if let Some(untouched) = untouched.as_ref().filter(|_| visits.is_empty()) {
+            return (self.without_kept_links(untouched.clone()), None);
+        }
         let read_call = ToolCall::typed(
             &NamedFieldsParams {
                 fields: plan.fields.clone(),
@@ -458,22 +526,28 @@ impl Run<'_> {
                 format!("read {} on the item's page", plan.fields.join(", "))
             },
         );
-        self.run_decision(
-            url,
-            std::slice::from_ref(&read_call),
-            "details",
-            format!(
+        let note = match mode {
+            DetailMode::Asked => format!(
                 "Reading {} item page(s) of {} record(s)",
                 visits.len(),
                 items.len()
             ),
-        )
-        .await;
+            DetailMode::FirstDecides => format!(
+                "No item of the list shows {}: looking on the first item's page, then on all {} \
+                 when it is there (rule missing_on_list)",
+                plan.fields.join(", "),
+                visits.len()
+            ),
+        };
+        self.run_decision(url, std::slice::from_ref(&read_call), "details", note)
+            .await;
         let keys: Vec<String> = plan.fields.iter().map(|f| key_of(f)).collect();
+        // The first page decides alone whether the others are fetched at all.
+        let window = self.deps.settings.runs.fetch_concurrency;
         let mut ahead = Prefetch::new(
             self.deps.fetcher.clone(),
             visits.iter().map(|(_, _, link)| link.clone()).collect(),
-            self.deps.settings.runs.fetch_concurrency,
+            if untouched.is_some() { 1 } else { window },
         );
         let mut error = None;
         let mut opened = 0u32;
@@ -540,6 +614,17 @@ impl Run<'_> {
                     }
                 }
             };
+            let shown = matches!(&outcome, Ok(found) if found.values().any(|v| !v.is_null()));
+            if k == 0
+                && !shown
+                && let Some(untouched) = untouched.take()
+            {
+                ahead.abort_all();
+                self.stop_step(url, StopRule::NotOnItemPages, opened, items.len(), None)
+                    .await;
+                return (self.without_kept_links(untouched), None);
+            }
+            ahead.widen(window);
             if let Some(Value::Object(record)) = items.get_mut(*index) {
                 match outcome {
                     Ok(found) => {
@@ -571,5 +656,29 @@ impl Run<'_> {
             self.stop_step(url, rule, opened, items.len(), None).await;
         }
         (Value::Array(items), error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn links_kept_for_item_pages_go_and_items_they_told_apart_are_one_again() {
+        let answer = json!([
+            {"name": "Mug", "url": "/mug"},
+            {"name": "Mug", "url": "/mug?ref=carousel"},
+            {"name": "Jug", "url": "/jug"},
+        ]);
+        assert_eq!(
+            without_item_links(answer),
+            json!([{"name": "Mug"}, {"name": "Jug"}])
+        );
+        assert_eq!(
+            without_item_links(json!({"name": "Mug"})),
+            json!({"name": "Mug"})
+        );
     }
 }
