@@ -561,6 +561,34 @@ fn the_deploy_document_shows_the_tested_configurations() {
     }
 }
 
+/// The index of an instance whose `/metrics` show a run in progress (waits up to 10 s).
+async fn instance_running_a_run(instances: &[crate::support::Server]) -> usize {
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        for (index, instance) in instances.iter().enumerate() {
+            let text = match client
+                .get(format!("{}/metrics", instance.base))
+                .send()
+                .await
+            {
+                Ok(response) => response.text().await.unwrap_or_default(),
+                Err(_) => continue,
+            };
+            let active = text
+                .lines()
+                .find_map(|line| line.strip_prefix("scrape_agent_runs_active "))
+                .and_then(|n| n.trim().parse::<f64>().ok())
+                .unwrap_or(0.0);
+            if active >= 1.0 {
+                return index;
+            }
+        }
+        assert!(Instant::now() < deadline, "no instance is running a run");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// docs/deploy/nginx-cluster.conf (the compose file's nginx) in front of three real instances
 /// on one PostgreSQL, only its listening port and the instances' addresses changed: runs started
 /// and followed through nginx all end `completed` with every URL answered, and each follower sees
@@ -606,9 +634,11 @@ async fn nginx_in_front_of_three_instances_loses_no_run() {
         ));
         runs.push((id, urls, follower));
     }
-    // Round robin put one run on each instance: the first dies mid-run.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    instances[0].child.kill().expect("SIGKILL");
+    // Round robin spreads the runs (the followers' requests take turns too): an instance
+    // running one dies mid-run, once its runs are a second in.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let victim = instance_running_a_run(&instances).await;
+    instances[victim].child.kill().expect("SIGKILL");
     let resumed = crate::chaos::every_run_completed(runs).await;
     assert!(resumed >= 1, "the killed instance's run was taken over");
     drop(nginx);
