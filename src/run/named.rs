@@ -74,11 +74,7 @@ pub(super) fn settle(answer: Value, request: &Request) -> Settled {
 }
 
 fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
-    let named: Vec<&RequestedField> = request
-        .fields
-        .iter()
-        .filter(|f| !(request.implied_title && f.role == FieldRole::Title))
-        .collect();
+    let named = named_fields(request);
     let records: Vec<&Map<String, Value>> = items.iter().filter_map(Value::as_object).collect();
     if records.is_empty() {
         return Settled::Answer {
@@ -144,12 +140,16 @@ pub(super) fn empty_in_every_item(answer: &Value, request: &Request) -> Vec<Stri
     if records.is_empty() {
         return Vec::new();
     }
-    let named: Vec<&RequestedField> = request
+    empty_in_every_record(&records, &named_fields(request))
+}
+
+/// The fields the user named, without a title only implied by the items' noun.
+fn named_fields(request: &Request) -> Vec<&RequestedField> {
+    request
         .fields
         .iter()
         .filter(|f| !(request.implied_title && f.role == FieldRole::Title))
-        .collect();
-    empty_in_every_record(&records, &named)
+        .collect()
 }
 
 fn empty_in_every_record(

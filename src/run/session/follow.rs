@@ -614,7 +614,8 @@ impl Run<'_> {
                     }
                 }
             };
-            let shown = matches!(&outcome, Ok(found) if found.values().any(|v| !v.is_null()));
+            let shown = matches!(&outcome,
+                Ok(found) if keys.iter().any(|k| found.get(k).is_some_and(|v| !v.is_null())));
             if k == 0
                 && !shown
                 && let Some(untouched) = untouched.take()
