@@ -876,8 +876,11 @@ fn field_specs(
                 order.push(name);
             }
             // Items with no part that looks like a name (paragraph promos, text rows) are
-            // named by their whole text rather than left without the field asked for.
-            None if matches!(field.role, FieldRole::Text | FieldRole::Title) => {
+            // named by their whole text rather than left without the field asked for; a value
+            // a page labels (a SKU, a salary) is never the whole text.
+            None if field.role == FieldRole::Title
+                || field.role == FieldRole::Text && !intent::names_a_value(&field.name) =>
+            {
                 fields.insert(name.clone(), whole_item_text());
                 order.push(name);
             }

@@ -371,11 +371,36 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
         adds_to_items |= sentence_fields(&words(sentence), &mut out);
     }
     let mut out = with_free_names(out, &text);
+    // A word that names one kind of value ("the SKU of each product", "which brand is every
+    // item", "how heavy" → "weight") is a field wherever it stands, list or not.
+    let mut value_named = false;
+    for word in words(&text) {
+        let name = singular(&word);
+        if VALUE_WORDS.contains(&name.as_str())
+            && !out
+                .iter()
+                .any(|f| f.name == name || column_words(&f.name).contains(&name))
+        {
+            out.push(RequestedField {
+                name,
+                role: FieldRole::Text,
+            });
+            value_named = true;
+        }
+    }
+    // "which SKU does every product have": the SKU of something, named by its title.
+    adds_to_items |= value_named;
     if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
         out.insert(0, title_field());
     }
     out
 }
+
+/// Words that name one kind of value a page labels, never the items or a place on the page:
+/// named anywhere in a request, they are a field of the answer.
+const VALUE_WORDS: &[&str] = &[
+    "sku", "gtin", "mpn", "ean", "isbn", "weight", "material", "salary",
+];
 
 /// The fields one sentence names (added to `out`, one per role), and whether it adds them to
 /// the items ("stories with points": the items' titles come first).
@@ -636,18 +661,31 @@ fn name_list(text: &str) -> Option<Vec<String>> {
     let sentence = lower.rsplit(['?', '!', ';']).find(|s| {
         s.contains(',')
             || s.contains('+')
+            || s.contains('|')
             || [" and ", " plus ", " with "].iter().any(|w| s.contains(w))
             || slashed(s)
     })?;
-    let start = [":", " with ", " including ", " — ", " - ", " want "]
+    let cue = [":", " with ", " including ", " — ", " - ", " want "]
         .iter()
-        .filter_map(|cue| sentence.rfind(cue).map(|i| i + cue.len()))
-        .max()
-        .unwrap_or(0);
-    let list = without_qualifiers(&sentence[start..]);
+        .filter_map(|cue| sentence.rfind(cue).map(|i| (i, i + cue.len())))
+        .max_by_key(|(_, end)| *end);
+    let start = cue.map_or(0, |(_, end)| end);
+    let parts = list_parts(&sentence[start..])?;
+    // "name, sku, weight — all of them": a dash closing the list leaves nothing after it.
+    match cue {
+        Some((at, _)) if parts.is_empty() && sentence[..at].contains(',') => {
+            list_parts(&sentence[..at])
+        }
+        _ => Some(parts),
+    }
+}
+
+/// The field names of one list's text, split at commas, "and", "/", "+", "&", "|".
+fn list_parts(text: &str) -> Option<Vec<String>> {
+    let list = without_qualifiers(text);
     let mut parts = Vec::new();
     for raw in list
-        .split([',', '/', '+', '&'])
+        .split([',', '/', '+', '&', '|'])
         .flat_map(|p| p.split(" and "))
         .flat_map(|p| p.split(" plus "))
     {
@@ -735,6 +773,12 @@ fn is_column_word(name: &str) -> bool {
                 | "size"
                 | "rating"
         )
+}
+
+/// Whether a free field name names a kind of value with a shape of its own (a SKU, a weight,
+/// a salary), which an item's whole text never is. A place may be: "Rust engineer Berlin".
+pub fn names_a_value(name: &str) -> bool {
+    VALUE_WORDS.contains(&name.to_lowercase().as_str())
 }
 
 /// The other names of a free field's column (its synonyms group, itself left out).
@@ -1155,6 +1199,49 @@ mod tests {
         assert!(column_words("Employer").contains(&"company".to_owned()));
         assert!(!column_words("location").contains(&"location".to_owned()));
         assert!(column_words("birth place").is_empty());
+    }
+
+    #[test]
+    fn a_word_naming_one_kind_of_value_is_a_field_wherever_it_stands() {
+        let names = |text: &str| -> Vec<String> {
+            parse(text, None)
+                .fields
+                .iter()
+                .map(|f| f.name.clone())
+                .collect()
+        };
+        assert!(names("which SKU does every product have?").contains(&"sku".to_owned()));
+        assert!(names("what's the SKU of each of these products").contains(&"sku".to_owned()));
+        assert!(names("for all four tools, the weight").contains(&"weight".to_owned()));
+        assert!(names("how heavy is each product?").contains(&"weight".to_owned()));
+        assert!(names("what does each product weigh").contains(&"weight".to_owned()));
+        assert!(names("I need the item numbers for everything listed").contains(&"sku".to_owned()));
+        // Named already, or by a word of the same column: not twice.
+        assert_eq!(
+            names("every product with its name and SKU"),
+            ["name", "sku"]
+        );
+        assert_eq!(names("all products"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_list_closed_by_a_dash_or_split_by_pipes_is_read() {
+        let names = |text: &str| -> Vec<String> {
+            parse(text, None)
+                .fields
+                .iter()
+                .map(|f| f.name.clone())
+                .collect()
+        };
+        assert_eq!(
+            names("product name, sku, weight — all of them"),
+            ["name", "sku", "weight"]
+        );
+        assert_eq!(
+            names("jobs as a table: title | company | city | salary"),
+            ["title", "company", "city", "salary"]
+        );
+        assert_eq!(names("products — name and price"), ["name", "price"]);
     }
 
     #[test]

@@ -279,6 +279,51 @@ async fn a_field_no_card_shows_is_read_on_the_items_pages_without_being_told_whe
     }
 }
 
+/// A word naming one kind of value is a field wherever it stands ("the SKU of each of these
+/// products", "how heavy is each product"), a list closed by a dash or split by pipes is a list
+/// of fields, and a value the cards do not show is never filled with their whole text.
+#[tokio::test]
+async fn value_words_alone_dashes_and_pipes_name_the_fields() {
+    for (words, key, expected) in [
+        (
+            "which SKU does every product have?",
+            "sku",
+            ["GH-1040", "GH-2215", "GH-3301", "GH-0087"],
+        ),
+        (
+            "how heavy is each product?",
+            "weight",
+            ["240 g", "210 g", "1.4 kg", "90 g"],
+        ),
+        (
+            "product name, sku, weight — all of them",
+            "weight",
+            ["240 g", "210 g", "1.4 kg", "90 g"],
+        ),
+    ] {
+        let asked = ask("catalog.html", words).await;
+        assert_eq!(
+            column(&asked.answer, key),
+            expected.map(Value::from),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+    let asked = ask(
+        "records-jobs.html",
+        "jobs as a table: title | company | city | salary",
+    )
+    .await;
+    let first = &asked.answer[0];
+    for key in ["title", "company", "city", "salary"] {
+        assert!(
+            first.get(key).is_some_and(|v| !v.is_null()),
+            "{key}: {}",
+            asked.answer
+        );
+    }
+}
+
 /// Fields named for the list and a field read on each item's page: the list's items keep
 /// their links although nobody named one, so every item's page is opened.
 #[tokio::test]
