@@ -371,12 +371,24 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
         adds_to_items |= sentence_fields(&words(sentence), &mut out);
     }
     let mut out = with_free_names(out, &text);
-    // A word that names one kind of value ("the SKU of each product", "which brand is every
-    // item", "how heavy" → "weight") is a field wherever it stands, list or not.
-    let mut value_named = false;
-    for word in words(&text) {
-        let name = singular(&word);
+    if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
+        out.insert(0, title_field());
+    }
+    out
+}
+
+/// A word that names one kind of value ("the SKU of each product", "how heavy" → "weight") is
+/// a field of a list, a product or a record wherever it stands, list or not; not after
+/// "about" ("an article about salary talks"). Whether one was added.
+fn value_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
+    let mut added = false;
+    for (at, word) in words.iter().enumerate() {
+        let name = singular(word);
+        let topic = at
+            .checked_sub(1)
+            .is_some_and(|i| matches!(words[i].as_str(), "about" | "regarding" | "concerning"));
         if VALUE_WORDS.contains(&name.as_str())
+            && !topic
             && !out
                 .iter()
                 .any(|f| f.name == name || column_words(&f.name).contains(&name))
@@ -385,19 +397,14 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
                 name,
                 role: FieldRole::Text,
             });
-            value_named = true;
+            added = true;
         }
     }
-    // "which SKU does every product have": the SKU of something, named by its title.
-    adds_to_items |= value_named;
-    if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
-        out.insert(0, title_field());
-    }
-    out
+    added
 }
 
 /// Words that name one kind of value a page labels, never the items or a place on the page:
-/// named anywhere in a request, they are a field of the answer.
+/// named anywhere in a request for a list, a product or a record, they are a field of it.
 const VALUE_WORDS: &[&str] = &[
     "sku", "gtin", "mpn", "ean", "isbn", "weight", "material", "salary",
 ];
@@ -1103,6 +1110,14 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     // teapots with their prices.
     let mut fields = fields;
     let explicit = output_instructions.and_then(explicit_columns).is_some();
+    // "which SKU does every product have": the SKU of something, named by its title.
+    if matches!(intent, Intent::List | Intent::Product | Intent::Metadata)
+        && !explicit
+        && value_fields(&words, &mut fields)
+        && !fields.iter().any(|f| f.role == FieldRole::Title)
+    {
+        fields.insert(0, title_field());
+    }
     if intent == Intent::List
         && !explicit
         && !fields.is_empty()
@@ -1216,6 +1231,14 @@ mod tests {
         assert!(names("how heavy is each product?").contains(&"weight".to_owned()));
         assert!(names("what does each product weigh").contains(&"weight".to_owned()));
         assert!(names("I need the item numbers for everything listed").contains(&"sku".to_owned()));
+        // A topic, or a request for something else than items or a record: no field.
+        assert!(!names("the products about weight training").contains(&"weight".to_owned()));
+        assert_eq!(
+            parse("convert the weight loss guide to markdown", None).intent,
+            Intent::Markdown
+        );
+        assert!(names("convert the weight loss guide to markdown").is_empty());
+        assert!(!names("read the article text on salary bands").contains(&"salary".to_owned()));
         // Named already, or by a word of the same column: not twice.
         assert_eq!(
             names("every product with its name and SKU"),
