@@ -136,8 +136,6 @@ pub const ENTRIES: &[Entry] = &[
     en("what's the question called", "the title", Question),
     en("what is this question called", "the title", Question),
     en("how much does it cost", "the price", Question),
-    en("what is being sold", "the name of the product", Question),
-    en("what's being sold", "the name of the product", Question),
     en("how much they pay", "the salary", Question),
     en("how much it pays", "the salary", Question),
     en("what they pay", "the salary", Question),
@@ -542,8 +540,6 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("how much does this", "weigh", "the weight of this"),
     ("how much does the", "weigh", "the weight of the"),
     ("how heavy is this", "", "the weight of this"),
-    ("how much does this", "cost", "the price of this"),
-    ("how much does the", "cost", "the price of the"),
     ("what is this", "made of", "the material of this"),
     ("what's this", "made of", "the material of this"),
     ("what is this", "made from", "the material of this"),
@@ -806,10 +802,6 @@ mod tests {
         assert_eq!(
             canonical("How much does the garden fork weigh?"),
             "the weight of the garden fork?"
-        );
-        assert_eq!(
-            canonical("how much does this phone cost, and what's it called?"),
-            "the price of this phone, and the title?"
         );
         // No noun, or another question: the table reads it.
         assert_eq!(canonical("how much does it weigh"), "the weight");

@@ -108,11 +108,6 @@ impl Metadata {
     }
 }
 
-/// The page's canonical URL alone (`<link rel=canonical>`, else `og:url`), absolute.
-pub fn canonical(page: &Page) -> Option<String> {
-    about::canonical(&Sources::of(page))
-}
-
 /// Reads the metadata of `page`.
 pub fn read(page: &Page) -> Metadata {
     let sources = Sources::of(page);

@@ -191,39 +191,6 @@ fn opengraph_name_loses_the_site_when_the_heading_shows_it() {
     assert_eq!(product(&p, false).unwrap()["name"], "Staple Tee");
 }
 
-/// A maker's product page whose only price is on the sticky bar's link to its own shop page;
-/// a price on a link elsewhere (another phone, the home page) is not this product's.
-#[test]
-fn a_price_only_on_the_pages_own_buy_link_is_its_price() {
-    let html = |bar: &str| {
-        format!(
-            r#"<html><head><meta property="og:type" content="product">
-            <meta property="og:title" content="Phone X"></head><body>
-            <nav class="floating-navigation"><a href="/phones/x-lite/">X Lite from $499.99</a>
-            {bar}</nav><main><h1>Phone X</h1><p>Our best camera yet.</p></main></body></html>"#
-        )
-    };
-    let p = page(
-        "https://maker.example/phones/x/",
-        &html(r#"<a href="/phones/x/buy/">From $1,299.99 before trade-in</a>"#),
-    );
-    let read = product(&p, false).unwrap();
-    assert_eq!(read["price"], json!(1299.99), "{read}");
-    assert_eq!(read["currency"], "USD");
-    // Saved and served at another address: the canonical address says which links are its own.
-    let saved = html(r#"<a href="/phones/x/buy/">From $1,299.99 before trade-in</a>"#).replace(
-        "<head>",
-        r#"<head><link rel="canonical" href="https://maker.example/phones/x/">"#,
-    );
-    let served = page("http://127.0.0.1:8000/pages/3060.html", &saved);
-    assert_eq!(product(&served, false).unwrap()["price"], json!(1299.99));
-    let elsewhere = page(
-        "https://maker.example/phones/x/",
-        &html(r#"<a href="/">Shop from $9.99</a>"#),
-    );
-    assert_eq!(product(&elsewhere, false).unwrap()["price"], Value::Null);
-}
-
 #[test]
 fn prices_parse_in_both_conventions() {
     let en = product::Locale::parse("en-US");

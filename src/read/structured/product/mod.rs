@@ -159,8 +159,6 @@ pub enum Rule {
     VisibleHeading,
     /// What the page shows near its main heading: a price, availability, identifiers.
     ShownOnPage,
-    /// The price on the page's own buy link, when it shows no other (`price::own_buy_link_price`).
-    OwnBuyLink,
 }
 
 impl Rule {
@@ -172,7 +170,6 @@ impl Rule {
             Self::OpenGraph => "opengraph",
             Self::VisibleHeading => "visible_heading",
             Self::ShownOnPage => "shown_on_page",
-            Self::OwnBuyLink => "own_buy_link",
         }
     }
 }
@@ -463,10 +460,6 @@ impl Reader<'_> {
             } else if let Some(currency) = shown.and_then(|m| m.currency) {
                 // Structured data gave the amount without its currency.
                 out.fill(Rule::ShownOnPage, "currency", currency.into());
-            } else if missing(out, "price")
-                && let Some(money) = price::own_buy_link_price(self.page, &self.locale)
-            {
-                out.fill_money(Rule::OwnBuyLink, &money);
             }
         }
         if missing(out, "availability")

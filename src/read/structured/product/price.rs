@@ -10,12 +10,9 @@ use super::scope::{
     Scope, in_other_product, in_variant_picker, names, self_and_ancestors, short_text, unseen,
 };
 use crate::page::Page;
-use crate::page::chrome::is_hidden;
 use crate::page::dom::is_block;
-use crate::page::interrupt::SelectChecked;
 use crate::page::locale::Locale;
 use crate::page::money::{Money, parse_money};
-use crate::static_selector;
 
 /// Words at the start of a price line that say it is the old or list price.
 const WAS_LABELS: &[&str] = &[
@@ -192,52 +189,6 @@ pub(crate) fn main_price(page: &Page, scope: &Scope<'_>, locale: &Locale) -> Opt
         })
         .collect();
     scope.nearest(&kept)
-}
-
-/// A price on a link to the page itself or to a page under its path ("From $1,299.99 before
-/// trade-in" leading to `…/galaxy-s25-ultra/buy/`), for pages that show no other price: a
-/// maker's product page keeps its price in the sticky bar leading to its shop, which is page
-/// chrome to [`main_price`]. The page's path is its address's or its canonical address's (a
-/// page saved and served elsewhere keeps its links). The first such link, in document order.
-pub(crate) fn own_buy_link_price(page: &Page, locale: &Locale) -> Option<Money> {
-    let canonical = crate::read::metadata::canonical(page).and_then(|c| url::Url::parse(&c).ok());
-    // A home page's links lead under it everywhere.
-    let own: Vec<&str> = std::iter::once(page.url.path())
-        .chain(canonical.as_ref().map(url::Url::path))
-        .map(|path| path.trim_end_matches('/'))
-        .filter(|path| !path.is_empty())
-        .collect();
-    if own.is_empty() {
-        return None;
-    }
-    let leads_to_own = |path: &str| {
-        own.iter().any(|own| {
-            path.trim_end_matches('/') == *own
-                || path
-                    .strip_prefix(own)
-                    .is_some_and(|rest| rest.starts_with('/'))
-        })
-    };
-    page.document
-        .select_checked(static_selector!("a[href]"))
-        .filter(|a| {
-            a.value()
-                .attr("href")
-                .and_then(|href| page.url.join(href).ok())
-                .is_some_and(|target| {
-                    (target.host() == page.url.host()
-                        || canonical
-                            .as_ref()
-                            .is_some_and(|c| target.host() == c.host()))
-                        && leads_to_own(target.path())
-                })
-        })
-        .filter(|a| !self_and_ancestors(*a).any(is_hidden) && !is_struck(*a))
-        .find_map(|a| {
-            let shown = short_text(a, MAX_PRICE_TEXT, "")?;
-            parse_money(&shown, locale)
-                .filter(|money| money.amount > 0.0 && !is_not_the_price(&shown.to_lowercase()))
-        })
 }
 
 /// Longest text read as one price ("Por: R$ 2.499,00", "Your price $1,097.99").
