@@ -1216,15 +1216,18 @@ mod tests {
         assert!(column_words("birth place").is_empty());
     }
 
+    /// The names of the fields a request is read as naming.
+    fn field_names(text: &str) -> Vec<String> {
+        parse(text, None)
+            .fields
+            .iter()
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
     #[test]
     fn a_word_naming_one_kind_of_value_is_a_field_wherever_it_stands() {
-        let names = |text: &str| -> Vec<String> {
-            parse(text, None)
-                .fields
-                .iter()
-                .map(|f| f.name.clone())
-                .collect()
-        };
+        let names = field_names;
         assert!(names("which SKU does every product have?").contains(&"sku".to_owned()));
         assert!(names("what's the SKU of each of these products").contains(&"sku".to_owned()));
         assert!(names("for all four tools, the weight").contains(&"weight".to_owned()));
@@ -1249,13 +1252,7 @@ mod tests {
 
     #[test]
     fn a_list_closed_by_a_dash_or_split_by_pipes_is_read() {
-        let names = |text: &str| -> Vec<String> {
-            parse(text, None)
-                .fields
-                .iter()
-                .map(|f| f.name.clone())
-                .collect()
-        };
+        let names = field_names;
         assert_eq!(
             names("product name, sku, weight — all of them"),
             ["name", "sku", "weight"]
