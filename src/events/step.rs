@@ -193,6 +193,10 @@ pub struct UnderstoodRequest {
     /// The order asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<UnderstoodSort>,
+    /// Bounds on the items' values ("under $20": `{"by": "price", "op": "below", "value":
+    /// 20}`); items outside them are left out of the answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bounds: Vec<UnderstoodBound>,
     /// Whether the words ask for many things (a list noun, a count, "each", "every", "all").
     pub many: bool,
     /// Whether every list on the page was asked for, not only the main one.
@@ -233,6 +237,17 @@ pub struct UnderstoodSort {
     pub by: String,
     /// Highest first.
     pub descending: bool,
+}
+
+/// A bound on a value of each item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UnderstoodBound {
+    /// The field bounded.
+    pub by: String,
+    /// `below`, `at_most`, `above` or `at_least`.
+    pub op: String,
+    /// The amount, in the unit the page shows.
+    pub value: serde_json::Number,
 }
 
 /// Tokens spent by an LLM call.

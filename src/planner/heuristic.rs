@@ -7,6 +7,7 @@ use futures::future::BoxFuture;
 use indexmap::IndexMap;
 use serde_json::Value;
 
+use super::bounds::{self, BoundMiss};
 use super::intent::{self, Intent, Request, RequestedField};
 use super::{DraftSender, Plan, Planner, PlannerContext, PlannerError};
 use crate::read::outline::RepeatedBlock;
@@ -529,11 +530,13 @@ fn metadata_shape(fields: &[RequestedField]) -> Option<ToolCall> {
 /// first 10 results").
 fn fit(block: &RepeatedBlock, request: &Request) -> f64 {
     let wanted = &request.fields;
-    let roles: Vec<FieldRole> = if wanted.is_empty() {
+    let mut roles: Vec<FieldRole> = if wanted.is_empty() {
         vec![FieldRole::Title, FieldRole::Url]
     } else {
         wanted.iter().map(|f| f.role).collect()
     };
+    // "everything under $20" wants the block with prices.
+    roles.extend(request.bounds.iter().map(|b| b.role));
     let have = roles
         .iter()
         .filter(|r| block.fields.iter().any(|f| f.role == **r))
@@ -549,11 +552,17 @@ fn fit(block: &RepeatedBlock, request: &Request) -> f64 {
 }
 
 fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Plan {
+    // A list with the value bounded, none of its items within the bound, is the answer: no
+    // other block is tried for items that would be (a sidebar's "deals" are not the list).
+    if let Some(miss @ BoundMiss::NoneWithin { .. }) = bounds::emptied(&context.observations) {
+        return final_plan(Vec::new(), vec![miss.message()]);
+    }
     // A request that names no fields wants every item with everything it shows: the records
     // engine finds the main list and all its columns. Named fields, or a sort that needs to
     // know which field is which, go through the outline's blocks; so does a page where the
     // records engine found nothing (the next round).
-    let records_first = request.fields.is_empty() && request.sort.is_none();
+    let records_first =
+        request.fields.is_empty() && request.sort.is_none() && request.bounds.is_empty();
     if records_first && attempt == 0 {
         return records_plan(request);
     }
@@ -600,6 +609,28 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         };
     };
     let (mut fields, mut order, missing) = field_specs(block, &request.fields);
+    // A bounded value is read although no field was named: "stories with at least 100
+    // comments" needs each story's comments.
+    if request.fields.is_empty() {
+        let bounded: Vec<RequestedField> = request
+            .bounds
+            .iter()
+            .map(|b| b.role)
+            .filter(|role| {
+                !order.iter().any(|n| n == role.as_str())
+                    && block.fields.iter().any(|f| f.role == *role)
+            })
+            .map(|role| RequestedField {
+                name: role.as_str().to_owned(),
+                role,
+            })
+            .collect();
+        if !bounded.is_empty() {
+            let (more, more_order, _) = field_specs(block, &bounded);
+            fields.extend(more);
+            order.extend(more_order);
+        }
+    }
     // Item pages are read from each item's link: named fields without one keep it anyway.
     if request.keeps_item_links()
         && let Some(link) = block.fields.iter().find(|f| f.role == FieldRole::Url)
@@ -648,6 +679,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         ),
     ];
     calls.extend(tidy(order.first().map(String::as_str)));
+    calls.extend(bound_filters(request, &order));
     // Dates that do not read as moments would sort as words; the page's own order (usually
     // newest first) is the better answer then.
     let sortable = |role: FieldRole| {
@@ -705,6 +737,43 @@ fn tidy(primary: Option<&str>) -> Vec<ToolCall> {
     filter.into_iter().chain([dedupe]).collect()
 }
 
+/// Keeps the items within the request's bounds ("under $20"), each on the field answering it:
+/// the named field, else the column of its role. A bound no column answers still filters (on
+/// the role's name), so a page without prices answers "under $20" with no items, not all.
+/// Items without the value go first, so the run can tell a page without prices from one with
+/// none under the bound (`bounds::emptied`).
+fn bound_filters(request: &Request, columns: &[String]) -> Vec<ToolCall> {
+    let mut calls = Vec::new();
+    for bound in &request.bounds {
+        let field = request
+            .bound_field(bound)
+            .map(|f| f.name.clone())
+            .or_else(|| columns.iter().find(|c| *c == bound.role.as_str()).cloned())
+            .unwrap_or_else(|| bound.role.as_str().to_owned());
+        calls.push(ToolCall::typed(
+            &FilterParams {
+                field: field.clone(),
+                op: FilterOp::Exists,
+                value: None,
+            },
+            format!("a bound on {field} keeps only entries that show one"),
+        ));
+        calls.push(ToolCall::typed(
+            &FilterParams {
+                field: field.clone(),
+                op: bound.op.filter_op(),
+                value: serde_json::Number::from_f64(bound.amount).map(Value::Number),
+            },
+            format!(
+                "the request keeps items whose {field} is {} {}",
+                bound.op.as_str().replace('_', " "),
+                bound.amount
+            ),
+        ));
+    }
+    calls
+}
+
 /// Keeps the first `n` items, as the request's count asks.
 fn top_n(n: usize) -> ToolCall {
     ToolCall::typed(
@@ -753,6 +822,7 @@ fn fields_from_records(request: &Request) -> Plan {
         ),
     )];
     calls.extend(tidy(names.first().map(String::as_str)));
+    calls.extend(bound_filters(request, &names));
     if let Some((role, descending)) = request.sort
         && let Some(field) = request.fields.iter().find(|f| f.role == role)
     {

@@ -5,7 +5,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::events::{UnderstoodField, UnderstoodRequest, UnderstoodSort};
+use super::bounds::{self, Bound};
+use crate::events::{UnderstoodBound, UnderstoodField, UnderstoodRequest, UnderstoodSort};
 use crate::read::role::FieldRole;
 
 /// What the user is asking for.
@@ -54,7 +55,7 @@ pub struct RequestedField {
 }
 
 /// The request as understood.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Request {
     /// The kind of answer.
     pub intent: Intent,
@@ -64,6 +65,8 @@ pub struct Request {
     pub fields: Vec<RequestedField>,
     /// Sort wanted: (role, descending).
     pub sort: Option<(FieldRole, bool)>,
+    /// Bounds on the items' values ("under $20", "more than 100 points").
+    pub bounds: Vec<Bound>,
     /// The user asked for every list on the page ("all the lists", "every table and list"),
     /// not only the main one.
     pub all_lists: bool,
@@ -106,6 +109,21 @@ impl Request {
                 .any(|f| !matches!(f.role, FieldRole::Title | FieldRole::Url))
     }
 
+    /// The named field a bound applies to: the field of its role, or for money a named pay
+    /// ("jobs with title and salary, over $90k").
+    pub fn bound_field(&self, bound: &Bound) -> Option<&RequestedField> {
+        self.fields
+            .iter()
+            .find(|f| f.role == bound.role)
+            .or_else(|| {
+                self.fields.iter().find(|f| {
+                    bound.role == FieldRole::Price
+                        && f.role == FieldRole::Text
+                        && PAY_WORDS.contains(&f.name.as_str())
+                })
+            })
+    }
+
     /// The request as shown in `agent_decision` (the run adds how far it reaches).
     pub fn view(&self) -> UnderstoodRequest {
         let kind = serde_json::to_value(&self.intent)
@@ -128,6 +146,18 @@ impl Request {
                 by: role.as_str().to_owned(),
                 descending,
             }),
+            bounds: self
+                .bounds
+                .iter()
+                .map(|b| UnderstoodBound {
+                    by: self
+                        .bound_field(b)
+                        .map_or_else(|| b.role.as_str().to_owned(), |f| f.name.clone()),
+                    op: b.op.as_str().to_owned(),
+                    value: serde_json::Number::from_f64(b.amount)
+                        .unwrap_or_else(|| serde_json::Number::from(0)),
+                })
+                .collect(),
             many: self.many,
             all_lists: self.all_lists,
             max_pages: 1,
@@ -138,6 +168,9 @@ impl Request {
         }
     }
 }
+
+/// Names of a field that holds money without being a price: a bound in money applies to it.
+const PAY_WORDS: &[&str] = &["salary", "pay", "wage", "wages", "compensation"];
 
 /// Words for each item role; the first is the default output key.
 pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
@@ -233,7 +266,7 @@ pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
     ),
 ];
 
-const NUMBER_WORDS: &[(&str, usize)] = &[
+pub(super) const NUMBER_WORDS: &[(&str, usize)] = &[
     ("one", 1),
     ("two", 2),
     ("three", 3),
@@ -969,8 +1002,10 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     let words = words(instructions);
     let has_word = |w: &str| words.iter().any(|x| x == w);
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
-    let count = count(instructions);
-    let fields = fields(instructions, output_instructions);
+    // "under 20 dollars" bounds a price; its 20 is no count.
+    let (bounds, unbounded) = bounds::read(instructions);
+    let count = count(&unbounded);
+    let fields = fields(&unbounded, output_instructions);
     let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun));
 
     // "every product", "product names and prices": many items, not one product's details.
@@ -986,7 +1021,8 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     ]
     .iter()
     .any(|w| has_word(w))
-        || sort(instructions).is_some();
+        || sort(instructions).is_some()
+        || !bounds.is_empty();
     // "this phone" is a product; "their phone", "phone numbers" are contact details.
     let phone_as_contact = words.iter().enumerate().any(|(i, w)| {
         matches!(w.as_str(), "phone" | "phones")
@@ -1129,7 +1165,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     let implied_title = fields.iter().any(|f| f.role == FieldRole::Title)
         && !words.iter().any(|w| role_of(w) == Some(FieldRole::Title))
         && !explicit;
-    Request {
+    let mut request = Request {
         read_as: instructions.to_owned(),
         intent,
         count,
@@ -1148,8 +1184,27 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             "all data records",
             "every data record",
         ]),
+        bounds,
         item_pages: false,
+    };
+    // A bound needs its value in the answer: "names of the books under $10" shows the prices.
+    if !request.fields.is_empty() && !explicit {
+        let unnamed: Vec<FieldRole> = request
+            .bounds
+            .iter()
+            .filter(|b| request.bound_field(b).is_none())
+            .map(|b| b.role)
+            .collect();
+        for role in unnamed {
+            if !request.fields.iter().any(|f| f.role == role) {
+                request.fields.push(RequestedField {
+                    name: role.as_str().to_owned(),
+                    role,
+                });
+            }
+        }
     }
+    request
 }
 
 /// Text between quotes or backticks, e.g. links containing "docs".
@@ -1405,6 +1460,37 @@ mod tests {
             Some((FieldRole::Price, false))
         );
         assert_eq!(parse("top 10 stories", None).sort, None);
+    }
+
+    #[test]
+    fn bounds_on_values_are_no_counts_and_bring_their_column() {
+        let request = parse("the names of the products under 20 dollars", None);
+        assert_eq!(request.count, None);
+        assert_eq!(request.bounds.len(), 1);
+        assert_eq!(
+            field_names("the names of the products under 20 dollars"),
+            ["name", "price"]
+        );
+        let request = parse("stories with more than 200 points", None);
+        assert_eq!(request.count, None);
+        assert!(request.many);
+        assert_eq!(request.bounds[0].role, FieldRole::Score);
+        // A count beside a bound stays a count.
+        assert_eq!(parse("the 3 cheapest items under $50", None).count, Some(3));
+        // Money bounds a named pay: no price column is added to a list of jobs.
+        let words = "every job with its title and salary, paying over €75,000";
+        let request = parse(words, None);
+        assert_eq!(field_names(words), ["title", "salary"]);
+        assert_eq!(
+            request
+                .bound_field(&request.bounds[0])
+                .map(|f| f.name.as_str()),
+            Some("salary")
+        );
+        let view = request.view();
+        assert_eq!(view.bounds[0].by, "salary");
+        assert_eq!(view.bounds[0].op, "above");
+        assert_eq!(view.bounds[0].value.as_f64(), Some(75_000.0));
     }
 
     #[test]

@@ -24,6 +24,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::bounds::{Bound, BoundOp};
 use super::intent::{Intent, Request, RequestedField};
 use super::{
     DraftCall, DraftSender, Plan, Planner, PlannerContext, PlannerError, ToolSpec, WordsRead,
@@ -834,6 +835,10 @@ struct WordsReply {
     /// The order asked for, or null.
     #[schemars(required)]
     sort: Option<WordsSort>,
+    /// Bounds on the items' values ("under $20": by price, below, 20); empty when none.
+    #[serde(default)]
+    #[schemars(required)]
+    bounds: Vec<WordsBound>,
     /// Whether many items are asked for (a list), not one page's or one product's facts.
     many: bool,
 }
@@ -867,6 +872,14 @@ struct WordsField {
 struct WordsSort {
     by: FieldRole,
     descending: bool,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct WordsBound {
+    by: FieldRole,
+    op: BoundOp,
+    amount: f64,
 }
 
 const WORDS_PROMPT: &str = "Read a web-scraping request into the JSON object the schema \
@@ -910,6 +923,16 @@ impl WordsReply {
                 })
                 .collect(),
             sort: self.sort.map(|s| (s.by, s.descending)),
+            bounds: self
+                .bounds
+                .into_iter()
+                .filter(|b| b.amount.is_finite())
+                .map(|b| Bound {
+                    role: b.by,
+                    op: b.op,
+                    amount: b.amount,
+                })
+                .collect(),
             all_lists: false,
             implied_title: false,
             many: self.many,

@@ -3,6 +3,7 @@
 //! The heuristic planner is the default (deterministic, no network); the LLM planner speaks
 //! the OpenAI-compatible Chat Completions API. Both see the same [`PlannerContext`].
 
+pub mod bounds;
 pub mod heuristic;
 pub mod intent;
 pub mod lexicon;

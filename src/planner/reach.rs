@@ -87,10 +87,12 @@ pub fn item_target(text: &str) -> Option<usize> {
         )
         .expect("valid regex")
     });
-    re.captures(text)
+    // "at least 50 comments" bounds each item's comments; it is no goal.
+    let (_, text) = super::bounds::read(text);
+    re.captures(&text)
         .and_then(|c| c.get(1)?.as_str().parse().ok())
         .filter(|n| *n > 0)
-        .or_else(|| count(text))
+        .or_else(|| count(&text))
 }
 
 /// A request to read each item's own page.
@@ -308,6 +310,9 @@ mod tests {
         );
         assert_eq!(item_target("the first 50 items"), Some(50));
         assert_eq!(item_target("all products"), None);
+        // Bounds on a value are no goal.
+        assert_eq!(item_target("every story with at least 50 comments"), None);
+        assert_eq!(item_target("all products up to $200"), None);
     }
 
     #[test]

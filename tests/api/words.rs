@@ -505,3 +505,83 @@ async fn the_fourth_tuning_sets_classes_through_the_server() {
         "{understood}"
     );
 }
+
+/// A bound on a value ("under $20", "more than 200 points") keeps the items within it, with
+/// the value shown; its number is no count; the intent shows it.
+#[tokio::test]
+async fn bounds_on_a_value_keep_the_items_within_them() {
+    for words in [
+        "everything under $20",
+        "the names of the products below 20 dollars",
+        "which items cost less than $20?",
+    ] {
+        let asked = ask("shop-prices.html", words).await;
+        assert_eq!(
+            asked.complete["status"], "completed",
+            "{words}: {}",
+            asked.complete
+        );
+        let prices: Vec<String> = column(&asked.answer, "price")
+            .iter()
+            .map(|p| p.as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(
+            prices,
+            ["Price $ 4.99", "$19.50", "$7"],
+            "{words}: {}",
+            asked.answer
+        );
+        let intent = &decisions(&asked.frames)[0]["intent"];
+        assert_eq!(
+            intent["bounds"],
+            json!([{"by": "price", "op": "below", "value": 20.0}]),
+            "{words}: {intent}"
+        );
+        assert!(intent.get("count").is_none(), "{words}: {intent}");
+    }
+    let asked = ask("news.html", "stories with more than 250 points").await;
+    let points = column(&asked.answer, "score");
+    assert_eq!(points.len(), 5, "{}", asked.answer);
+    assert!(
+        points.iter().all(|p| p.as_u64() > Some(250)),
+        "{}",
+        asked.answer
+    );
+}
+
+/// A bound on a value the page does not show is no answer: not every item, not paragraphs.
+#[tokio::test]
+async fn a_bound_on_a_value_the_page_lacks_is_no_match() {
+    let asked = ask("console-article.html", "everything under $20").await;
+    assert_ne!(asked.complete["status"], "completed", "{}", asked.complete);
+    assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
+    let error = asked
+        .frames
+        .iter()
+        .find(|f| f.event == "error")
+        .expect("an error event");
+    assert_eq!(error.payload()["code"], "no_match", "{}", error.payload());
+    assert_eq!(
+        error.payload()["message"],
+        "this page shows no price for this request"
+    );
+    // A shop whose items all cost more: no item, said so, and no other block tried for one.
+    let asked = ask("shop-prices.html", "everything under $3").await;
+    assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
+    let error = asked
+        .frames
+        .iter()
+        .find(|f| f.event == "error")
+        .expect("an error event");
+    assert_eq!(error.payload()["code"], "no_match", "{}", error.payload());
+    assert_eq!(
+        error.payload()["message"],
+        "none of the 6 item(s) with a price has one below 3"
+    );
+    let selected: Vec<&Value> = decisions(&asked.frames)
+        .iter()
+        .flat_map(|d| d["tool_calls"].as_array().into_iter().flatten())
+        .filter(|c| c["tool"] == "html.select")
+        .collect();
+    assert_eq!(selected.len(), 1, "one block read: {selected:?}");
+}

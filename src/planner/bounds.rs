@@ -1,0 +1,631 @@
+//! Bounds on an item's value asked for in words: "under $20", "more than 100 points",
+//! "4 stars or more", "between €10 and €50". Each becomes a `data.filter` on the answer; the
+//! numbers they hold are not counts ("products under 20 dollars" asks for no 20 items).
+//!
+//! A bound is read only when its unit or the word before it says which value it bounds (a
+//! currency, points, comments; "priced under 20", "rated above 4"): "over 20 pages" or "under
+//! the heading" bound nothing.
+
+use std::sync::OnceLock;
+
+use regex::{Captures, Regex};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::Observation;
+use crate::page::locale::Locale;
+use crate::page::money::parse_money;
+use crate::read::role::FieldRole;
+use crate::tools::data::{FilterOp, FilterParams};
+use crate::tools::registry::ToolParams;
+
+/// How an item's value compares with the amount for the item to be kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundOp {
+    /// Strictly less ("under $20").
+    Below,
+    /// Less or equal ("up to $20", "$20 or less").
+    AtMost,
+    /// Strictly more ("over 100 points").
+    Above,
+    /// More or equal ("at least 4 stars", "4 stars or more").
+    AtLeast,
+}
+
+impl BoundOp {
+    /// Its name in the `agent_decision` step's intent.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BoundOp::Below => "below",
+            BoundOp::AtMost => "at_most",
+            BoundOp::Above => "above",
+            BoundOp::AtLeast => "at_least",
+        }
+    }
+
+    /// The `data.filter` operation that keeps the items within the bound.
+    pub const fn filter_op(self) -> FilterOp {
+        match self {
+            BoundOp::Below => FilterOp::Lt,
+            BoundOp::AtMost => FilterOp::Lte,
+            BoundOp::Above => FilterOp::Gt,
+            BoundOp::AtLeast => FilterOp::Gte,
+        }
+    }
+}
+
+/// A bound on one value of each item.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Bound {
+    /// The part of an item bounded.
+    pub role: FieldRole,
+    /// How the item's value compares with `amount`.
+    pub op: BoundOp,
+    /// The amount, in the unit the page shows (no currency is converted).
+    pub amount: f64,
+}
+
+/// Why bounds left no item, read off a run's observations.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoundMiss {
+    /// No item showed the value at all.
+    NoValue {
+        /// The field bounded.
+        field: String,
+    },
+    /// Items showed it, none within the bound.
+    NoneWithin {
+        /// The field bounded.
+        field: String,
+        /// How many items had it.
+        items: usize,
+        /// The bound's comparison and amount, as the filter was called.
+        op: FilterOp,
+        /// The amount.
+        amount: f64,
+    },
+}
+
+impl BoundMiss {
+    /// The words of the `no_match` error.
+    pub fn message(&self) -> String {
+        match self {
+            BoundMiss::NoValue { field } => {
+                format!("this page shows no {field} for this request")
+            }
+            BoundMiss::NoneWithin {
+                field,
+                items,
+                op,
+                amount,
+            } => {
+                let comparison = match op {
+                    FilterOp::Lt => "below",
+                    FilterOp::Lte => "at most",
+                    FilterOp::Gt => "above",
+                    FilterOp::Gte => "at least",
+                    _ => "within",
+                };
+                format!("none of the {items} item(s) with a {field} has one {comparison} {amount}")
+            }
+        }
+    }
+}
+
+/// Whether the last bound filtered every item away, and why: its field was missing from every
+/// item (the `exists` filter before it left none), or none was within it.
+pub fn emptied(observations: &[Observation]) -> Option<BoundMiss> {
+    let at = observations
+        .iter()
+        .rposition(|o| o.tool == FilterParams::TOOL)?;
+    let last = &observations[at];
+    let params: FilterParams = serde_json::from_value(last.params.clone()).ok()?;
+    let amount = params.value.as_ref().and_then(serde_json::Value::as_f64)?;
+    let comparison = matches!(
+        params.op,
+        FilterOp::Lt | FilterOp::Lte | FilterOp::Gt | FilterOp::Gte
+    );
+    if !comparison || !last.success || last.items > 0 {
+        return None;
+    }
+    let had = at.checked_sub(1).map_or(0, |i| observations[i].items);
+    Some(if had == 0 {
+        BoundMiss::NoValue {
+            field: params.field,
+        }
+    } else {
+        BoundMiss::NoneWithin {
+            field: params.field,
+            items: had,
+            op: params.op,
+            amount,
+        }
+    })
+}
+
+/// Words before an amount that bound it, longest first so "no more than" is not read as
+/// "more than".
+const BEFORE: &[(&str, BoundOp)] = &[
+    ("no more than", BoundOp::AtMost),
+    ("not more than", BoundOp::AtMost),
+    ("no less than", BoundOp::AtLeast),
+    ("not less than", BoundOp::AtLeast),
+    ("a maximum of", BoundOp::AtMost),
+    ("a minimum of", BoundOp::AtLeast),
+    ("cheaper than", BoundOp::Below),
+    ("less than", BoundOp::Below),
+    ("fewer than", BoundOp::Below),
+    ("lower than", BoundOp::Below),
+    ("more than", BoundOp::Above),
+    ("greater than", BoundOp::Above),
+    ("higher than", BoundOp::Above),
+    ("upwards of", BoundOp::Above),
+    ("at most", BoundOp::AtMost),
+    ("at least", BoundOp::AtLeast),
+    ("up to", BoundOp::AtMost),
+    ("maximum", BoundOp::AtMost),
+    ("minimum", BoundOp::AtLeast),
+    ("exceeding", BoundOp::Above),
+    ("under", BoundOp::Below),
+    ("below", BoundOp::Below),
+    ("over", BoundOp::Above),
+    ("above", BoundOp::Above),
+    ("max", BoundOp::AtMost),
+    ("min", BoundOp::AtLeast),
+    // German, French and Spanish, the other languages the lexicon reads.
+    ("weniger als", BoundOp::Below),
+    ("mehr als", BoundOp::Above),
+    ("bis zu", BoundOp::AtMost),
+    ("höchstens", BoundOp::AtMost),
+    ("mindestens", BoundOp::AtLeast),
+    ("unter", BoundOp::Below),
+    ("über", BoundOp::Above),
+    ("inférieur à", BoundOp::Below),
+    ("supérieur à", BoundOp::Above),
+    ("moins de", BoundOp::Below),
+    ("plus de", BoundOp::Above),
+    ("au moins", BoundOp::AtLeast),
+    ("au plus", BoundOp::AtMost),
+    ("jusqu'à", BoundOp::AtMost),
+    ("por debajo de", BoundOp::Below),
+    ("menos de", BoundOp::Below),
+    ("más de", BoundOp::Above),
+    ("al menos", BoundOp::AtLeast),
+    ("como máximo", BoundOp::AtMost),
+    ("hasta", BoundOp::AtMost),
+];
+
+/// Words after an amount that bound it: "$20 or less", "4 stars and up".
+const AFTER: &[(&str, BoundOp)] = &[
+    ("or less", BoundOp::AtMost),
+    ("or fewer", BoundOp::AtMost),
+    ("or under", BoundOp::AtMost),
+    ("or below", BoundOp::AtMost),
+    ("or cheaper", BoundOp::AtMost),
+    ("and under", BoundOp::AtMost),
+    ("and below", BoundOp::AtMost),
+    ("or more", BoundOp::AtLeast),
+    ("or over", BoundOp::AtLeast),
+    ("or above", BoundOp::AtLeast),
+    ("or higher", BoundOp::AtLeast),
+    ("or better", BoundOp::AtLeast),
+    ("and up", BoundOp::AtLeast),
+    ("and above", BoundOp::AtLeast),
+    ("and over", BoundOp::AtLeast),
+];
+
+/// Units that say which value an amount is. "pounds" is left out: it is as often a weight.
+const UNITS: &[(&str, FieldRole)] = &[
+    ("$", FieldRole::Price),
+    ("£", FieldRole::Price),
+    ("€", FieldRole::Price),
+    ("¥", FieldRole::Price),
+    ("usd", FieldRole::Price),
+    ("eur", FieldRole::Price),
+    ("gbp", FieldRole::Price),
+    ("dollars", FieldRole::Price),
+    ("dollar", FieldRole::Price),
+    ("euros", FieldRole::Price),
+    ("euro", FieldRole::Price),
+    ("bucks", FieldRole::Price),
+    ("quid", FieldRole::Price),
+    ("points", FieldRole::Score),
+    ("point", FieldRole::Score),
+    ("pts", FieldRole::Score),
+    ("upvotes", FieldRole::Score),
+    ("votes", FieldRole::Score),
+    ("stars", FieldRole::Score),
+    ("star", FieldRole::Score),
+    ("comments", FieldRole::Comments),
+    ("replies", FieldRole::Comments),
+];
+
+/// Words just before a bound without a unit that say what it bounds: "priced under 20",
+/// "a rating of at least 4", "costing less than 50".
+const SUBJECTS: &[(&str, FieldRole)] = &[
+    ("price", FieldRole::Price),
+    ("prices", FieldRole::Price),
+    ("priced", FieldRole::Price),
+    ("cost", FieldRole::Price),
+    ("costs", FieldRole::Price),
+    ("costing", FieldRole::Price),
+    ("salary", FieldRole::Price),
+    ("pay", FieldRole::Price),
+    ("paying", FieldRole::Price),
+    ("pays", FieldRole::Price),
+    ("score", FieldRole::Score),
+    ("scored", FieldRole::Score),
+    ("scoring", FieldRole::Score),
+    ("rated", FieldRole::Score),
+    ("rating", FieldRole::Score),
+    ("points", FieldRole::Score),
+    ("votes", FieldRole::Score),
+];
+
+/// Verbs that lead into a bound ("paying over €75,000"): part of the bound, not a field.
+const LEADING_VERBS: &[&str] = &[
+    "priced", "costing", "costs", "cost", "paying", "pays", "scored", "scoring", "rated", "selling",
+];
+
+/// Where a bound's words start: before the verb leading into it, if one does.
+fn with_leading_verb(text: &str, start: usize) -> usize {
+    let before = text[..start].trim_end();
+    let word_start = before.rfind(|c: char| !c.is_alphabetic()).map_or(0, |i| {
+        i + before[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    if LEADING_VERBS.contains(&&before[word_start..]) {
+        word_start
+    } else {
+        start
+    }
+}
+
+const CURRENCY_SIGNS: &str = "[$£€¥]";
+
+fn alternatives<T>(table: &[(&str, T)]) -> String {
+    table
+        .iter()
+        .map(|(words, _)| regex::escape(words).replace(' ', r"\s+"))
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// A unit: a currency sign, or a unit word ending at a word boundary.
+fn unit_pattern(name: &str) -> String {
+    let words: Vec<String> = UNITS
+        .iter()
+        .filter(|(u, _)| u.chars().all(char::is_alphabetic))
+        .map(|(u, _)| regex::escape(u))
+        .collect();
+    format!(r"(?P<{name}>{CURRENCY_SIGNS}|(?:{})\b)", words.join("|"))
+}
+
+/// An amount: digits with separators and a `k` for thousands, or a number word.
+fn amount_pattern(name: &str) -> String {
+    let words: Vec<&str> = super::intent::NUMBER_WORDS
+        .iter()
+        .map(|(w, _)| *w)
+        .collect();
+    let words = words.join("|");
+    format!(r"(?P<{name}>\d[\d,.]*k?\b|(?:(?:a|{words})\s+)?(?:hundred|thousand)\b|(?:{words})\b)")
+}
+
+/// How a pattern's match reads as bounds.
+#[derive(Clone, Copy)]
+enum Form {
+    /// Two amounts: "between $10 and $50", "€20–€30".
+    Range,
+    /// A cue before the amount: "under $20".
+    Before,
+    /// A cue after it: "$20 or less".
+    After,
+    /// A plus after it: "100+ comments".
+    Plus,
+}
+
+fn patterns() -> &'static [(Regex, Form); 5] {
+    static RES: OnceLock<[(Regex, Form); 5]> = OnceLock::new();
+    RES.get_or_init(|| {
+        let (amount, amount2) = (amount_pattern("amount"), amount_pattern("amount2"));
+        let (unit, unit2) = (unit_pattern("unit"), unit_pattern("unit2"));
+        let between = format!(
+            r"(?:^|[^\p{{L}}\d])(?P<cue>between|from|zwischen|entre)\s+(?P<sign>{CURRENCY_SIGNS})?\s*{amount}(?:\s*{unit})?\s*(?:and|und|et|y|to|-|–)\s*(?P<sign2>{CURRENCY_SIGNS})?\s*{amount2}(?:\s*{unit2})?"
+        );
+        let dashed = format!(
+            r"(?P<sign>{CURRENCY_SIGNS})?\s*{amount}(?:\s*{unit})?\s*[-–]\s*(?P<sign2>{CURRENCY_SIGNS})?\s*{amount2}(?:\s*{unit2})?"
+        );
+        let before = format!(
+            r"(?:^|[^\p{{L}}\d])(?P<cue>{})\s+(?:of\s+)?(?P<sign>{CURRENCY_SIGNS})?\s*{amount}(?:\s*{unit})?",
+            alternatives(BEFORE),
+        );
+        let after = format!(
+            r"(?P<sign>{CURRENCY_SIGNS})?\s*{amount}(?:\s*{unit})?\s+(?P<cue>{})\b",
+            alternatives(AFTER),
+        );
+        let plus = format!(r"(?P<sign>{CURRENCY_SIGNS})?\s*{amount}\+(?:\s*{unit})?");
+        #[allow(clippy::expect_used)]
+        let compile = |p: &str| Regex::new(p).expect("valid bound pattern");
+        [
+            (compile(&between), Form::Range),
+            (compile(&dashed), Form::Range),
+            (compile(&before), Form::Before),
+            (compile(&after), Form::After),
+            (compile(&plus), Form::Plus),
+        ]
+    })
+}
+
+/// The number an amount's text stands for: `20`, `1,299.99`, `20k`, `twenty`, `one hundred`.
+/// An amount of money is read by the one money reader (`19,99 €`, `75.000 €`).
+fn amount(text: &str, money: bool) -> Option<f64> {
+    let text = text.trim_end_matches(['.', ',']);
+    if let Some(n) = super::intent::number(text) {
+        return Some(n as f64);
+    }
+    // "one hundred", "a thousand", "two hundred".
+    if let Some((times, scale)) = text.rsplit_once(' ') {
+        let scale = match scale {
+            "hundred" => 100.0,
+            "thousand" => 1000.0,
+            _ => return None,
+        };
+        let times = if times == "a" {
+            1
+        } else {
+            super::intent::number(times)?
+        };
+        return Some(times as f64 * scale);
+    }
+    if money
+        && !text.ends_with('k')
+        && let Some(found) = parse_money(&format!("€{text}"), &Locale::default())
+    {
+        return Some(found.amount);
+    }
+    let (digits, thousands) = match text.strip_suffix('k') {
+        Some(rest) => (rest, 1000.0),
+        None => (text, 1.0),
+    };
+    // A comma followed by exactly two digits at the end is a decimal comma ("19,99"); any
+    // other comma separates thousands.
+    let plain = match digits.rsplit_once(',') {
+        Some((whole, cents)) if cents.len() == 2 && !digits.contains('.') => {
+            format!("{}.{cents}", whole.replace(',', ""))
+        }
+        _ => digits.replace(',', ""),
+    };
+    plain.parse::<f64>().ok().map(|n| n * thousands)
+}
+
+fn role_of_unit(unit: &str) -> Option<FieldRole> {
+    UNITS
+        .iter()
+        .find(|(u, _)| *u == unit)
+        .map(|(_, role)| *role)
+}
+
+/// What a bound without a unit bounds, from the two words before it.
+fn role_of_subject(before: &str) -> Option<FieldRole> {
+    super::intent::words(before)
+        .iter()
+        .rev()
+        .take(2)
+        .find_map(|w| SUBJECTS.iter().find(|(s, _)| s == w).map(|(_, role)| *role))
+}
+
+fn op_of(table: &[(&str, BoundOp)], cue: &str) -> Option<BoundOp> {
+    let cue = cue.split_whitespace().collect::<Vec<_>>().join(" ");
+    table.iter().find(|(c, _)| *c == cue).map(|(_, op)| *op)
+}
+
+/// Which value a match bounds: its unit or currency sign, "cheaper", or the words before it.
+fn role(captures: &Captures<'_>, text: &str, signs: &[&str], units: &[&str]) -> Option<FieldRole> {
+    let named = |names: &[&str]| {
+        names
+            .iter()
+            .filter_map(|n| captures.name(n))
+            .find_map(|m| role_of_unit(m.as_str()))
+    };
+    named(signs)
+        .or_else(|| named(units))
+        .or_else(|| {
+            captures
+                .name("cue")
+                .filter(|c| c.as_str().starts_with("cheaper"))
+                .map(|_| FieldRole::Price)
+        })
+        .or_else(|| {
+            let start = captures.get(0).map_or(0, |m| m.start());
+            role_of_subject(&text[..start])
+        })
+}
+
+/// The bounds in a request, and the request's words with them blanked out (what is left is
+/// read for a count and a goal).
+pub fn read(text: &str) -> (Vec<Bound>, String) {
+    let lower = text.to_lowercase();
+    let mut bounds = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for (pattern, form) in patterns() {
+        for captures in pattern.captures_iter(&lower) {
+            let whole = captures.get(0).map_or((0, 0), |m| (m.start(), m.end()));
+            if !spans.iter().all(|(a, b)| whole.1 <= *a || whole.0 >= *b) {
+                continue;
+            }
+            let Some(role) = role(&captures, &lower, &["sign", "sign2"], &["unit", "unit2"]) else {
+                continue;
+            };
+            let money = role == FieldRole::Price;
+            let Some(first) = captures
+                .name("amount")
+                .and_then(|m| amount(m.as_str(), money))
+            else {
+                continue;
+            };
+            let found = match form {
+                Form::Range => {
+                    let Some(second) = captures
+                        .name("amount2")
+                        .and_then(|m| amount(m.as_str(), money))
+                    else {
+                        continue;
+                    };
+                    // "from" starts many phrases ("from page 2 to 5"): a range of money only.
+                    let from = captures.name("cue").is_some_and(|c| c.as_str() == "from");
+                    if from && !money || first > second {
+                        continue;
+                    }
+                    vec![(BoundOp::AtLeast, first), (BoundOp::AtMost, second)]
+                }
+                Form::Before | Form::After => {
+                    let table = if matches!(form, Form::Before) {
+                        BEFORE
+                    } else {
+                        AFTER
+                    };
+                    let Some(op) = captures.name("cue").and_then(|c| op_of(table, c.as_str()))
+                    else {
+                        continue;
+                    };
+                    vec![(op, first)]
+                }
+                Form::Plus => vec![(BoundOp::AtLeast, first)],
+            };
+            bounds.extend(
+                found
+                    .into_iter()
+                    .map(|(op, amount)| Bound { role, op, amount }),
+            );
+            spans.push((with_leading_verb(&lower, whole.0), whole.1));
+        }
+    }
+    // The rest keeps the user's letters (fields keep their words) where lowercasing kept
+    // every byte in place.
+    let mut rest = if lower.len() == text.len() {
+        text.to_owned()
+    } else {
+        lower
+    };
+    for (start, end) in spans {
+        rest.replace_range(start..end, &" ".repeat(end - start));
+    }
+    (bounds, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds(text: &str) -> Vec<(FieldRole, BoundOp, f64)> {
+        read(text)
+            .0
+            .into_iter()
+            .map(|b| (b.role, b.op, b.amount))
+            .collect()
+    }
+
+    #[test]
+    fn words_before_an_amount_bound_it() {
+        use BoundOp::*;
+        use FieldRole::*;
+        assert_eq!(bounds("everything under $20"), [(Price, Below, 20.0)]);
+        assert_eq!(bounds("products below 15 euros"), [(Price, Below, 15.0)]);
+        assert_eq!(bounds("items cheaper than £9.99"), [(Price, Below, 9.99)]);
+        assert_eq!(
+            bounds("stories with more than 100 points"),
+            [(Score, Above, 100.0)]
+        );
+        assert_eq!(
+            bounds("posts with at least 50 comments"),
+            [(Comments, AtLeast, 50.0)]
+        );
+        assert_eq!(
+            bounds("laptops up to 1,299.99 USD"),
+            [(Price, AtMost, 1299.99)]
+        );
+        assert_eq!(bounds("no more than €30 each"), [(Price, AtMost, 30.0)]);
+        assert_eq!(bounds("jobs over $100k"), [(Price, Above, 100_000.0)]);
+        assert_eq!(bounds("under twenty dollars"), [(Price, Below, 20.0)]);
+    }
+
+    #[test]
+    fn words_after_an_amount_bound_it() {
+        use BoundOp::*;
+        use FieldRole::*;
+        assert_eq!(bounds("books at $10 or less"), [(Price, AtMost, 10.0)]);
+        assert_eq!(
+            bounds("hotels rated 4 stars or more"),
+            [(Score, AtLeast, 4.0)]
+        );
+        assert_eq!(
+            bounds("anything 19,99 € and under"),
+            [(Price, AtMost, 19.99)]
+        );
+    }
+
+    #[test]
+    fn amounts_in_other_forms() {
+        use BoundOp::*;
+        use FieldRole::*;
+        // Money is read by the one money reader: a decimal comma, a dot between thousands.
+        assert_eq!(bounds("unter 19,99 €"), [(Price, Below, 19.99)]);
+        assert_eq!(bounds("über 1.500 €"), [(Price, Above, 1_500.0)]);
+        assert_eq!(
+            bounds("more than one hundred comments"),
+            [(Comments, Above, 100.0)]
+        );
+        assert_eq!(
+            bounds("posts with 100+ comments"),
+            [(Comments, AtLeast, 100.0)]
+        );
+        assert_eq!(bounds("moins de 30 euros"), [(Price, Below, 30.0)]);
+        assert_eq!(
+            bounds("teapots €20–€30"),
+            [(Price, AtLeast, 20.0), (Price, AtMost, 30.0)]
+        );
+        assert_eq!(bounds("the 2023-2024 season"), []);
+    }
+
+    #[test]
+    fn a_range_is_two_bounds() {
+        use BoundOp::*;
+        use FieldRole::*;
+        assert_eq!(
+            bounds("products between $10 and $50"),
+            [(Price, AtLeast, 10.0), (Price, AtMost, 50.0)]
+        );
+        assert_eq!(
+            bounds("from €5 to €8"),
+            [(Price, AtLeast, 5.0), (Price, AtMost, 8.0)]
+        );
+        assert_eq!(bounds("from page 2 to 5"), []);
+    }
+
+    #[test]
+    fn a_bound_without_a_unit_needs_the_word_before_it() {
+        use BoundOp::*;
+        use FieldRole::*;
+        assert_eq!(bounds("phones priced under 300"), [(Price, Below, 300.0)]);
+        assert_eq!(
+            bounds("with a rating of at least 4.5"),
+            [(Score, AtLeast, 4.5)]
+        );
+        assert_eq!(bounds("costing less than 50"), [(Price, Below, 50.0)]);
+        assert_eq!(bounds("roles paying over 90k"), [(Price, Above, 90_000.0)]);
+        assert_eq!(bounds("over 20 pages of results"), []);
+        assert_eq!(bounds("the links under the heading"), []);
+        assert_eq!(bounds("up to 200 jobs"), []);
+        assert_eq!(bounds("at least 30 products"), []);
+    }
+
+    #[test]
+    fn the_amounts_of_bounds_are_blanked_for_the_count() {
+        let (_, rest) = read("the 5 cheapest products under 20 dollars");
+        assert!(rest.contains('5'), "{rest}");
+        let (_, rest) = read("Jobs paying over €75,000");
+        assert_eq!(rest.trim(), "Jobs");
+        assert!(!rest.contains("20"), "{rest}");
+        assert!(!rest.contains("dollars"), "{rest}");
+    }
+}
