@@ -197,6 +197,10 @@ pub struct UnderstoodRequest {
     /// 20}`); items outside them are left out of the answer.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bounds: Vec<UnderstoodBound>,
+    /// Words the items must hold ("posts by alicew": `{"by": "author", "contains": "alicew",
+    /// "rule": "posted_by"}`); items without them are left out of the answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<UnderstoodMatch>,
     /// Whether the words ask for many things (a list noun, a count, "each", "every", "all").
     pub many: bool,
     /// Whether every list on the page was asked for, not only the main one.
@@ -248,6 +252,17 @@ pub struct UnderstoodBound {
     pub op: String,
     /// The amount, in the unit the page shows.
     pub value: serde_json::Number,
+}
+
+/// Words each item must hold.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UnderstoodMatch {
+    /// The field that must hold them.
+    pub by: String,
+    /// The words (compared case-insensitively).
+    pub contains: String,
+    /// The rule that read them: `quoted_in_title`, `mentioning`, `posted_by`, `from_site`.
+    pub rule: String,
 }
 
 /// Tokens spent by an LLM call.

@@ -66,9 +66,10 @@ pub struct Bound {
     pub amount: f64,
 }
 
-/// Why bounds left no item, read off a run's observations.
+/// Why the items a request chose by a value or by words (a bound, a text match) are none,
+/// read off a run's observations.
 #[derive(Debug, Clone, PartialEq)]
-pub enum BoundMiss {
+pub enum FilterMiss {
     /// No item showed the value at all.
     NoValue {
         /// The field bounded.
@@ -80,66 +81,81 @@ pub enum BoundMiss {
         field: String,
         /// How many items had it.
         items: usize,
-        /// The bound's comparison and amount, as the filter was called.
+        /// The filter's comparison, as it was called.
         op: FilterOp,
-        /// The amount.
-        amount: f64,
+        /// What it compared with: the amount, or the words.
+        value: serde_json::Value,
     },
 }
 
-impl BoundMiss {
+impl FilterMiss {
     /// The words of the `no_match` error.
     pub fn message(&self) -> String {
         match self {
-            BoundMiss::NoValue { field } => {
+            FilterMiss::NoValue { field } => {
                 format!("this page shows no {field} for this request")
             }
-            BoundMiss::NoneWithin {
+            FilterMiss::NoneWithin {
                 field,
                 items,
                 op,
-                amount,
+                value,
             } => {
                 let comparison = match op {
-                    FilterOp::Lt => "below",
-                    FilterOp::Lte => "at most",
-                    FilterOp::Gt => "above",
-                    FilterOp::Gte => "at least",
-                    _ => "within",
+                    FilterOp::Lt => "is below",
+                    FilterOp::Lte => "is at most",
+                    FilterOp::Gt => "is above",
+                    FilterOp::Gte => "is at least",
+                    _ => "holds",
                 };
-                format!("none of the {items} item(s) with a {field} has one {comparison} {amount}")
+                let value = match value {
+                    serde_json::Value::String(words) => format!(
+                        "\"{}\"",
+                        super::matches::words_of(words).unwrap_or_else(|| words.clone())
+                    ),
+                    // An amount as people write it: 3, not 3.0.
+                    other => other
+                        .as_f64()
+                        .map_or_else(|| other.to_string(), |n| n.to_string()),
+                };
+                format!("no {field} of the {items} item(s) {comparison} {value}")
             }
         }
     }
 }
 
-/// Whether the last bound filtered every item away, and why: its field was missing from every
-/// item (the `exists` filter before it left none), or none was within it.
-pub fn emptied(observations: &[Observation]) -> Option<BoundMiss> {
+/// Whether the last bound or text match filtered every item away, and why: its field was
+/// missing from every item (the `exists` filter before it left none), or none was within it.
+pub fn emptied(observations: &[Observation]) -> Option<FilterMiss> {
     let at = observations
         .iter()
         .rposition(|o| o.tool == FilterParams::TOOL)?;
     let last = &observations[at];
     let params: FilterParams = serde_json::from_value(last.params.clone()).ok()?;
-    let amount = params.value.as_ref().and_then(serde_json::Value::as_f64)?;
+    let value = params.value.clone()?;
     let comparison = matches!(
         params.op,
-        FilterOp::Lt | FilterOp::Lte | FilterOp::Gt | FilterOp::Gte
+        FilterOp::Lt
+            | FilterOp::Lte
+            | FilterOp::Gt
+            | FilterOp::Gte
+            | FilterOp::Contains
+            | FilterOp::Matches
     );
     if !comparison || !last.success || last.items > 0 {
         return None;
     }
     let had = at.checked_sub(1).map_or(0, |i| observations[i].items);
     Some(if had == 0 {
-        BoundMiss::NoValue {
+        FilterMiss::NoValue {
             field: params.field,
         }
     } else {
-        BoundMiss::NoneWithin {
+        FilterMiss::NoneWithin {
             field: params.field,
             items: had,
             op: params.op,
-            amount,
+            value,
         }
     })
 }

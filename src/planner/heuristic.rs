@@ -7,8 +7,9 @@ use futures::future::BoxFuture;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::bounds::{self, BoundMiss};
+use super::bounds::{self, FilterMiss};
 use super::intent::{self, Intent, Request, RequestedField};
+use super::matches;
 use super::{DraftSender, Plan, Planner, PlannerContext, PlannerError};
 use crate::read::outline::RepeatedBlock;
 use crate::read::role::FieldRole;
@@ -404,6 +405,43 @@ fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
         ],
         Intent::List => Vec::new(),
     };
+    // "all prices under $20": the page's prices are items with an amount.
+    let mut notes = Vec::new();
+    if intent == &Intent::Prices {
+        calls.extend(
+            request
+                .bounds
+                .iter()
+                .filter(|b| b.role == FieldRole::Price)
+                .map(|bound| {
+                    ToolCall::typed(
+                        &FilterParams {
+                            field: "amount".to_owned(),
+                            op: bound.op.filter_op(),
+                            value: serde_json::Number::from_f64(bound.amount).map(Value::Number),
+                        },
+                        format!(
+                            "the request keeps prices {} {}",
+                            bound.op.as_str().replace('_', " "),
+                            bound.amount
+                        ),
+                    )
+                }),
+        );
+    }
+    // A bound or a match this answer cannot hold is said, not dropped in silence.
+    let unkept = request
+        .bounds
+        .iter()
+        .filter(|b| intent != &Intent::Prices || b.role != FieldRole::Price)
+        .count()
+        + request.matches.len();
+    if unkept > 0 {
+        notes.push(format!(
+            "{unkept} choice(s) of items asked for (a bound on a value, words the items hold) \
+             are not applied: they choose a list's items, and this answer is not a list"
+        ));
+    }
     if let Some(n) = request.count
         && matches!(
             intent,
@@ -424,6 +462,7 @@ fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
     Plan {
         tool_calls: calls,
         done: true,
+        notes,
         ..Plan::default()
     }
 }
@@ -535,8 +574,10 @@ fn fit(block: &RepeatedBlock, request: &Request) -> f64 {
     } else {
         wanted.iter().map(|f| f.role).collect()
     };
-    // "everything under $20" wants the block with prices.
+    // "everything under $20" wants the block with prices; "posts by alicew" the one with
+    // authors.
     roles.extend(request.bounds.iter().map(|b| b.role));
+    roles.extend(request.matches.iter().map(|m| m.role));
     let have = roles
         .iter()
         .filter(|r| block.fields.iter().any(|f| f.role == **r))
@@ -554,15 +595,17 @@ fn fit(block: &RepeatedBlock, request: &Request) -> f64 {
 fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Plan {
     // A list with the value bounded, none of its items within the bound, is the answer: no
     // other block is tried for items that would be (a sidebar's "deals" are not the list).
-    if let Some(miss @ BoundMiss::NoneWithin { .. }) = bounds::emptied(&context.observations) {
+    if let Some(miss @ FilterMiss::NoneWithin { .. }) = bounds::emptied(&context.observations) {
         return final_plan(Vec::new(), vec![miss.message()]);
     }
     // A request that names no fields wants every item with everything it shows: the records
     // engine finds the main list and all its columns. Named fields, or a sort that needs to
     // know which field is which, go through the outline's blocks; so does a page where the
     // records engine found nothing (the next round).
-    let records_first =
-        request.fields.is_empty() && request.sort.is_none() && request.bounds.is_empty();
+    let records_first = request.fields.is_empty()
+        && request.sort.is_none()
+        && request.bounds.is_empty()
+        && request.matches.is_empty();
     if records_first && attempt == 0 {
         return records_plan(request);
     }
@@ -616,6 +659,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             .bounds
             .iter()
             .map(|b| b.role)
+            .chain(request.matches.iter().map(|m| m.role))
             .filter(|role| {
                 !order.iter().any(|n| n == role.as_str())
                     && block.fields.iter().any(|f| f.role == *role)
@@ -679,7 +723,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         ),
     ];
     calls.extend(tidy(order.first().map(String::as_str)));
-    calls.extend(bound_filters(request, &order));
+    calls.extend(choice_filters(request, &order));
     // Dates that do not read as moments would sort as words; the page's own order (usually
     // newest first) is the better answer then.
     let sortable = |role: FieldRole| {
@@ -737,39 +781,58 @@ fn tidy(primary: Option<&str>) -> Vec<ToolCall> {
     filter.into_iter().chain([dedupe]).collect()
 }
 
-/// Keeps the items within the request's bounds ("under $20"), each on the field answering it:
-/// the named field, else the column of its role. A bound no column answers still filters (on
-/// the role's name), so a page without prices answers "under $20" with no items, not all.
-/// Items without the value go first, so the run can tell a page without prices from one with
-/// none under the bound (`bounds::emptied`).
-fn bound_filters(request: &Request, columns: &[String]) -> Vec<ToolCall> {
-    let mut calls = Vec::new();
-    for bound in &request.bounds {
-        let field = request
-            .bound_field(bound)
+/// Keeps the items the request chooses: within its bounds ("under $20") and holding its words
+/// ("posts by alicew"), each on the field answering it — the named field, else the column of
+/// its role. One no column answers still filters (on the role's name), so a page without
+/// prices answers "under $20" with no items, not all. Items without the value go first, so the
+/// run can tell a page without prices from one with none under the bound (`bounds::emptied`).
+fn choice_filters(request: &Request, columns: &[String]) -> Vec<ToolCall> {
+    let field_of = |named: Option<&RequestedField>, role: FieldRole| {
+        named
             .map(|f| f.name.clone())
-            .or_else(|| columns.iter().find(|c| *c == bound.role.as_str()).cloned())
-            .unwrap_or_else(|| bound.role.as_str().to_owned());
+            .or_else(|| columns.iter().find(|c| *c == role.as_str()).cloned())
+            .unwrap_or_else(|| role.as_str().to_owned())
+    };
+    let bounds = request.bounds.iter().map(|bound| {
+        let field = field_of(request.bound_field(bound), bound.role);
+        let reason = format!(
+            "the request keeps items whose {field} is {} {}",
+            bound.op.as_str().replace('_', " "),
+            bound.amount
+        );
+        let value = serde_json::Number::from_f64(bound.amount).map(Value::Number);
+        (field, bound.op.filter_op(), value, reason)
+    });
+    let matches = request.matches.iter().map(|m| {
+        let named = request.fields.iter().find(|f| f.role == m.role);
+        let field = field_of(named, m.role);
+        let reason = format!(
+            "the request keeps items whose {field} holds the words \"{}\" (rule {})",
+            m.text, m.rule
+        );
+        let words = if m.role == FieldRole::Url {
+            m.text.clone() // a site is part of a word of the link
+        } else {
+            matches::pattern(&m.text)
+        };
+        let op = if m.role == FieldRole::Url {
+            FilterOp::Contains
+        } else {
+            FilterOp::Matches
+        };
+        (field, op, Some(Value::from(words)), reason)
+    });
+    let mut calls = Vec::new();
+    for (field, op, value, reason) in bounds.chain(matches) {
         calls.push(ToolCall::typed(
             &FilterParams {
                 field: field.clone(),
                 op: FilterOp::Exists,
                 value: None,
             },
-            format!("a bound on {field} keeps only entries that show one"),
+            format!("a choice by {field} keeps only entries that show one"),
         ));
-        calls.push(ToolCall::typed(
-            &FilterParams {
-                field: field.clone(),
-                op: bound.op.filter_op(),
-                value: serde_json::Number::from_f64(bound.amount).map(Value::Number),
-            },
-            format!(
-                "the request keeps items whose {field} is {} {}",
-                bound.op.as_str().replace('_', " "),
-                bound.amount
-            ),
-        ));
+        calls.push(ToolCall::typed(&FilterParams { field, op, value }, reason));
     }
     calls
 }
@@ -822,7 +885,7 @@ fn fields_from_records(request: &Request) -> Plan {
         ),
     )];
     calls.extend(tidy(names.first().map(String::as_str)));
-    calls.extend(bound_filters(request, &names));
+    calls.extend(choice_filters(request, &names));
     if let Some((role, descending)) = request.sort
         && let Some(field) = request.fields.iter().find(|f| f.role == role)
     {

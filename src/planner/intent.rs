@@ -6,7 +6,10 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::bounds::{self, Bound};
-use crate::events::{UnderstoodBound, UnderstoodField, UnderstoodRequest, UnderstoodSort};
+use super::matches::{self, TextMatch};
+use crate::events::{
+    UnderstoodBound, UnderstoodField, UnderstoodMatch, UnderstoodRequest, UnderstoodSort,
+};
 use crate::read::role::FieldRole;
 
 /// What the user is asking for.
@@ -67,6 +70,8 @@ pub struct Request {
     pub sort: Option<(FieldRole, bool)>,
     /// Bounds on the items' values ("under $20", "more than 100 points").
     pub bounds: Vec<Bound>,
+    /// Words the items must hold ("posts by alicew", "stories from github.com").
+    pub matches: Vec<TextMatch>,
     /// The user asked for every list on the page ("all the lists", "every table and list"),
     /// not only the main one.
     pub all_lists: bool,
@@ -156,6 +161,19 @@ impl Request {
                     op: b.op.as_str().to_owned(),
                     value: serde_json::Number::from_f64(b.amount)
                         .unwrap_or_else(|| serde_json::Number::from(0)),
+                })
+                .collect(),
+            matches: self
+                .matches
+                .iter()
+                .map(|m| UnderstoodMatch {
+                    by: self
+                        .fields
+                        .iter()
+                        .find(|f| f.role == m.role)
+                        .map_or_else(|| m.role.as_str().to_owned(), |f| f.name.clone()),
+                    contains: m.text.clone(),
+                    rule: m.rule.to_owned(),
                 })
                 .collect(),
             many: self.many,
@@ -1004,6 +1022,8 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
     // "under 20 dollars" bounds a price; its 20 is no count.
     let (bounds, unbounded) = bounds::read(instructions);
+    // "posts by alicew" chooses items by their words; "by alicew" is no field.
+    let (text_matches, unbounded) = matches::read(&unbounded);
     let count = count(&unbounded);
     let fields = fields(&unbounded, output_instructions);
     let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun));
@@ -1022,7 +1042,8 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     .iter()
     .any(|w| has_word(w))
         || sort(instructions).is_some()
-        || !bounds.is_empty();
+        || !bounds.is_empty()
+        || !text_matches.is_empty();
     // "this phone" is a product; "their phone", "phone numbers" are contact details.
     let phone_as_contact = words.iter().enumerate().any(|(i, w)| {
         matches!(w.as_str(), "phone" | "phones")
@@ -1185,15 +1206,22 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             "every data record",
         ]),
         bounds,
+        matches: Vec::new(),
         item_pages: false,
     };
-    // A bound needs its value in the answer: "names of the books under $10" shows the prices.
+    // Words chosen items hold are a list's: "the article about Rust" is not a filter.
+    if request.intent == Intent::List {
+        request.matches = text_matches;
+    }
+    // A bound needs its value in the answer: "names of the books under $10" shows the prices;
+    // so does a match on a part other than the title ("titles of the posts by alicew").
     if !request.fields.is_empty() && !explicit {
         let unnamed: Vec<FieldRole> = request
             .bounds
             .iter()
             .filter(|b| request.bound_field(b).is_none())
             .map(|b| b.role)
+            .chain(request.matches.iter().map(|m| m.role))
             .collect();
         for role in unnamed {
             if !request.fields.iter().any(|f| f.role == role) {
@@ -1672,13 +1700,29 @@ mod tests {
                 let understood = parse(&instructions, output.as_deref());
                 // The parts agree with the readers they come from, on the lexicon's words; a
                 // list's items may gain their title in front.
+                // Bounds and text matches are read first, and their words are no count or field;
+                // each may add the field of its value after the ones named.
                 let canonical = crate::planner::lexicon::canonical(&instructions);
-                prop_assert_eq!(understood.count, count(&canonical));
-                let read = fields(&canonical, output.as_deref());
-                let titled = understood.fields.len() == read.len() + 1
-                    && understood.fields[0] == crate::planner::intent::title_field()
-                    && understood.fields[1..] == read[..];
-                prop_assert!(titled || understood.fields == read, "{:?} vs {:?}", understood.fields, read);
+                let (_, rest) = crate::planner::bounds::read(&canonical);
+                let (_, rest) = crate::planner::matches::read(&rest);
+                prop_assert_eq!(understood.count, count(&rest));
+                let read = fields(&rest, output.as_deref());
+                let chosen: Vec<crate::read::role::FieldRole> = understood
+                    .bounds
+                    .iter()
+                    .map(|b| b.role)
+                    .chain(understood.matches.iter().map(|m| m.role))
+                    .collect();
+                let named: Vec<&crate::planner::intent::RequestedField> = understood
+                    .fields
+                    .iter()
+                    .filter(|f| !chosen.contains(&f.role) || read.contains(f))
+                    .collect();
+                let read: Vec<&crate::planner::intent::RequestedField> = read.iter().collect();
+                let titled = named.len() == read.len() + 1
+                    && *named[0] == crate::planner::intent::title_field()
+                    && named[1..] == read[..];
+                prop_assert!(titled || named == read, "{:?} vs {:?}", understood.fields, read);
             }
 
             #[test]

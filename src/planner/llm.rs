@@ -933,6 +933,8 @@ impl WordsReply {
                     amount: b.amount,
                 })
                 .collect(),
+            // The model reads no text matches yet: the parser's rules are not asked of it.
+            matches: Vec::new(),
             all_lists: false,
             implied_title: false,
             many: self.many,

@@ -8,6 +8,7 @@ pub mod heuristic;
 pub mod intent;
 pub mod lexicon;
 pub mod llm;
+pub mod matches;
 
 pub mod reach;
 

@@ -112,8 +112,8 @@ struct Run<'a> {
     may_look_on_item_pages: bool,
     /// The current URL's plan kept each item's link although the user named none, for that.
     item_links_kept: bool,
-    /// Why the current URL's bounds ("under $20") left no item, when they did.
-    bound_miss: Option<crate::planner::bounds::BoundMiss>,
+    /// Why the current URL's bounds ("under $20") or text matches left no item, when they did.
+    bound_miss: Option<crate::planner::bounds::FilterMiss>,
     /// Who read the words: `heuristic`, or `llm` with `planner: llm_words`.
     words_read_by: &'static str,
     /// Tokens the model spent reading the words (prompt, completion).

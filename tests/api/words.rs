@@ -539,6 +539,13 @@ async fn bounds_on_a_value_keep_the_items_within_them() {
         );
         assert!(intent.get("count").is_none(), "{words}: {intent}");
     }
+    // The page's prices, bounded: the amounts within the bound.
+    let asked = ask("shop-prices.html", "all prices under $20").await;
+    let amounts: Vec<f64> = column(&asked.answer, "amount")
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
+    assert_eq!(amounts, [4.99, 19.5, 7.0], "{}", asked.answer);
     let asked = ask("news.html", "stories with more than 250 points").await;
     let points = column(&asked.answer, "score");
     assert_eq!(points.len(), 5, "{}", asked.answer);
@@ -576,7 +583,7 @@ async fn a_bound_on_a_value_the_page_lacks_is_no_match() {
     assert_eq!(error.payload()["code"], "no_match", "{}", error.payload());
     assert_eq!(
         error.payload()["message"],
-        "none of the 6 item(s) with a price has one below 3"
+        "no price of the 6 item(s) is below 3"
     );
     let selected: Vec<&Value> = decisions(&asked.frames)
         .iter()
@@ -584,4 +591,51 @@ async fn a_bound_on_a_value_the_page_lacks_is_no_match() {
         .filter(|c| c["tool"] == "html.select")
         .collect();
     assert_eq!(selected.len(), 1, "one block read: {selected:?}");
+}
+
+/// Items chosen by words they hold ("posts by alicew", "titles with 'HN' in them", "stories
+/// from github.com"): only those items, the rule named in the intent; none holding them is
+/// `no_match` saying so.
+#[tokio::test]
+async fn items_chosen_by_their_words_are_the_only_ones_answered() {
+    for (words, key, expected, rule) in [
+        ("posts by alicew", "author", vec!["alicew"], "posted_by"),
+        (
+            "titles with 'HN' in them",
+            "title",
+            vec![
+                "Show HN: A tiny SQLite-backed job queue in Rust",
+                "Ask HN: How do you test code that talks to LLMs?",
+                "Launch HN: Tidewater (YC F26) – Replay any production bug locally",
+            ],
+            "quoted_in_title",
+        ),
+        (
+            "stories from github.com",
+            "url",
+            vec!["https://github.com/example/jobq"],
+            "from_site",
+        ),
+    ] {
+        let asked = ask("news.html", words).await;
+        assert_eq!(
+            column(&asked.answer, key),
+            expected.into_iter().map(Value::from).collect::<Vec<_>>(),
+            "{words}: {}",
+            asked.answer
+        );
+        let intent = &decisions(&asked.frames)[0]["intent"];
+        assert_eq!(intent["matches"][0]["rule"], rule, "{words}: {intent}");
+    }
+    let asked = ask("news.html", "posts by zed").await;
+    assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
+    let error = asked
+        .frames
+        .iter()
+        .find(|f| f.event == "error")
+        .expect("an error event");
+    assert_eq!(
+        error.payload()["message"],
+        "no author of the 12 item(s) holds \"zed\""
+    );
 }

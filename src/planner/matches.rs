@@ -1,0 +1,361 @@
+//! Items chosen by words they hold, asked for in words: "posts by alicew", "stories from
+//! github.com", "jobs mentioning Rust", "titles with 'HN' in them". Each becomes a
+//! `data.filter … contains` on the answer, on the part of the item the rule names.
+//!
+//! Rules as data: an ordered table of named rules (`RULES`), the first that reads a phrase
+//! wins, and the rule is named in the plan's reasoning.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+use crate::read::role::FieldRole;
+
+/// Items whose `role` part contains `text` (case-insensitively).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TextMatch {
+    /// The part of an item that must hold the text.
+    pub role: FieldRole,
+    /// The text, as the user wrote it.
+    pub text: String,
+    /// The rule that read it.
+    pub rule: &'static str,
+}
+
+const WORDS_START: &str = r"(?i)(?:^|\W)";
+const WORDS_END: &str = r"(?:$|\W)";
+
+/// The `data.filter … matches` pattern for whole words ("HN" is not in "technology").
+pub fn pattern(text: &str) -> String {
+    format!("{WORDS_START}{}{WORDS_END}", regex::escape(text))
+}
+
+/// The words a [`pattern`] was made of, to say them back.
+pub fn words_of(pattern: &str) -> Option<String> {
+    let escaped = pattern.strip_prefix(WORDS_START)?.strip_suffix(WORDS_END)?;
+    let mut words = String::new();
+    let mut chars = escaped.chars();
+    while let Some(c) = chars.next() {
+        words.push(if c == '\\' { chars.next()? } else { c });
+    }
+    Some(words)
+}
+
+/// A rule: its name, the pattern (`text` names the words to match), and the part of the item.
+struct Rule {
+    name: &'static str,
+    pattern: &'static str,
+    role: FieldRole,
+}
+
+/// The rules, in the order they are tried.
+const RULES: &[Rule] = &[
+    // "titles with 'HN' in them", "posts with "rust" in the title": quoted words in the title.
+    Rule {
+        name: "quoted_in_title",
+        pattern: r#"\b(?i:with)\s+["“'‘](?P<text>[^"”'’]{1,60})["”'’]\s+(?i:in\s+(?:the\s+|their\s+|its\s+)?(?:title|name|headline|them|it)s?)\b"#,
+        role: FieldRole::Title,
+    },
+    // "stories mentioning Rust", "jobs that mention 'remote'", "posts containing "SQLite"".
+    Rule {
+        name: "mentioning",
+        pattern: r#"\b(?i:mentioning|that\s+mentions?|which\s+mentions?|containing|that\s+contains?|which\s+contains?|with\s+the\s+words?|about)\s+(?:["“'‘](?P<text>[^"”'’]{1,60})["”'’]|(?P<word>[\p{Lu}\d][\p{L}\d+#.-]{1,39}))"#,
+        role: FieldRole::Title,
+    },
+    // "posts by alicew", "stories submitted by @bkern".
+    Rule {
+        name: "posted_by",
+        pattern: r"\b(?i:(?:posted\s+|submitted\s+|written\s+|shared\s+|authored\s+)?by)\s+@?(?P<word>[\p{L}\d_][\p{L}\d_.-]{1,39})",
+        role: FieldRole::Author,
+    },
+    // "stories from github.com", "links from nytimes.com".
+    Rule {
+        name: "from_site",
+        pattern: r"\b(?i:from)\s+(?P<word>(?i:(?:[a-z0-9-]+\.)+[a-z]{2,}))\b",
+        role: FieldRole::Url,
+    },
+];
+
+/// Words after "by" that say how, not who: "sorted by date", "by price", "by the author".
+const NOT_WHO: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "each",
+    "every",
+    "all",
+    "their",
+    "its",
+    "his",
+    "her",
+    "this",
+    "that",
+    "date",
+    "price",
+    "prices",
+    "points",
+    "point",
+    "score",
+    "scores",
+    "name",
+    "names",
+    "title",
+    "titles",
+    "author",
+    "authors",
+    "newest",
+    "oldest",
+    "most",
+    "highest",
+    "lowest",
+    "default",
+    "category",
+    "type",
+    "page",
+    "site",
+    "domain",
+    "hand",
+    "far",
+    "day",
+    "week",
+    "month",
+    "year",
+    "relevance",
+    "popularity",
+    "rating",
+    "votes",
+    "comments",
+    "descending",
+    "ascending",
+    "recency",
+    "time",
+    "hour",
+    "value",
+    "size",
+    "rank",
+    "cost",
+    "whom",
+    "who",
+    "them",
+    "me",
+    "us",
+    "you",
+    "one",
+    "number",
+    "count",
+    "length",
+    "newness",
+    "age",
+    "id",
+    "url",
+    "link",
+    "links",
+    "email",
+    "way",
+    // Columns a list is grouped by, and "step by step", "side by side".
+    "brand",
+    "category",
+    "city",
+    "location",
+    "company",
+    "country",
+    "region",
+    "tag",
+    "topic",
+    "genre",
+    "section",
+    "step",
+    "side",
+    "status",
+    "kind",
+];
+
+/// Words before "by" that make it an order or a grouping, not an author.
+const ORDER_WORDS: &[&str] = &[
+    "sort",
+    "sorted",
+    "order",
+    "ordered",
+    "rank",
+    "ranked",
+    "group",
+    "grouped",
+    "filter",
+    "filtered",
+    "organize",
+    "organized",
+    "organise",
+    "organised",
+    "arranged",
+    "list",
+    "listed",
+    "followed",
+    "broken",
+    "split",
+    "separated",
+    "divided",
+];
+
+/// Words that are no topic: "about this page", "containing the list".
+const NOT_TOPIC: &[&str] = &[
+    "The", "This", "That", "It", "Each", "Every", "All", "A", "An",
+];
+
+fn compiled() -> &'static [(Regex, &'static Rule)] {
+    static RES: OnceLock<Vec<(Regex, &'static Rule)>> = OnceLock::new();
+    RES.get_or_init(|| {
+        RULES
+            .iter()
+            .map(|rule| {
+                #[allow(clippy::expect_used)]
+                let re = Regex::new(rule.pattern).expect("valid match rule");
+                (re, rule)
+            })
+            .collect()
+    })
+}
+
+/// The text matches in a request for a list, and the request's words with them blanked out.
+pub fn read(text: &str) -> (Vec<TextMatch>, String) {
+    let mut found = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for (re, rule) in compiled() {
+        for captures in re.captures_iter(text) {
+            let Some(whole) = captures.get(0) else {
+                continue;
+            };
+            if !spans
+                .iter()
+                .all(|(a, b)| whole.end() <= *a || whole.start() >= *b)
+            {
+                continue;
+            }
+            let quoted = captures.name("text");
+            let Some(words) = quoted.or_else(|| captures.name("word")) else {
+                continue;
+            };
+            let value = words.as_str().trim_end_matches(['.', ',', '?', '!']);
+            let lower = value.to_lowercase();
+            // "group the jobs by city": an order word shortly before makes "by" a how.
+            let before: Vec<String> = text[..whole.start()]
+                .split_whitespace()
+                .rev()
+                .take(3)
+                .map(str::to_lowercase)
+                .collect();
+            let refused = match rule.role {
+                FieldRole::Author => {
+                    NOT_WHO.contains(&lower.as_str())
+                        // "by clicking", "by using": a way, not a who ("by Irving" is one).
+                        || value.starts_with(char::is_lowercase)
+                            && lower.len() >= 5
+                            && lower.ends_with("ing")
+                        || before.iter().any(|w| ORDER_WORDS.contains(&w.as_str()))
+                        || super::intent::role_of(&lower).is_some()
+                }
+                FieldRole::Title => quoted.is_none() && NOT_TOPIC.contains(&value),
+                _ => false,
+            };
+            if refused || value.is_empty() {
+                continue;
+            }
+            found.push(TextMatch {
+                role: rule.role,
+                text: value.to_owned(),
+                rule: rule.name,
+            });
+            spans.push((whole.start(), whole.end()));
+        }
+    }
+    let mut rest = text.to_owned();
+    for (start, end) in spans {
+        rest.replace_range(start..end, &" ".repeat(end - start));
+    }
+    (found, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(text: &str) -> Vec<(FieldRole, String, &'static str)> {
+        read(text)
+            .0
+            .into_iter()
+            .map(|m| (m.role, m.text, m.rule))
+            .collect()
+    }
+
+    #[test]
+    fn quoted_in_title() {
+        assert_eq!(
+            matches("titles with 'HN' in them"),
+            [(FieldRole::Title, "HN".into(), "quoted_in_title")]
+        );
+    }
+
+    #[test]
+    fn mentioning() {
+        assert_eq!(
+            matches("stories mentioning Rust"),
+            [(FieldRole::Title, "Rust".into(), "mentioning")]
+        );
+        assert_eq!(
+            matches("jobs that mention \"remote work\""),
+            [(FieldRole::Title, "remote work".into(), "mentioning")]
+        );
+        // A topic needs a name or quotes: "about this page" is no filter.
+        assert!(matches("what is this page about").is_empty());
+        assert!(matches("posts about the release").is_empty());
+    }
+
+    #[test]
+    fn posted_by() {
+        assert_eq!(
+            matches("posts by alicew"),
+            [(FieldRole::Author, "alicew".into(), "posted_by")]
+        );
+        assert_eq!(
+            matches("stories submitted by @bkern"),
+            [(FieldRole::Author, "bkern".into(), "posted_by")]
+        );
+        for how in [
+            "stories sorted by date",
+            "products by price",
+            "posts by the author",
+            "group the jobs by city",
+            "the news, by points",
+            "explain it step by step",
+            "the products by brand",
+            "get the jobs by using the filter",
+        ] {
+            assert!(matches(how).is_empty(), "{how}");
+        }
+    }
+
+    #[test]
+    fn patterns_match_whole_words_and_say_them_back() {
+        let re = Regex::new(&pattern("HN")).unwrap();
+        assert!(re.is_match("Show HN: a queue"));
+        assert!(!re.is_match("boring technology"));
+        assert!(
+            Regex::new(&pattern("C++"))
+                .unwrap()
+                .is_match("Modern c++ tips")
+        );
+        assert_eq!(
+            words_of(&pattern("C++ (2024)")).as_deref(),
+            Some("C++ (2024)")
+        );
+    }
+
+    #[test]
+    fn from_site() {
+        assert_eq!(
+            matches("stories from github.com"),
+            [(FieldRole::Url, "github.com".into(), "from_site")]
+        );
+        assert!(matches("from page 2").is_empty());
+    }
+}
