@@ -29,6 +29,17 @@ async fn ask(page: &str, instructions: &str) -> Asked {
     }
 }
 
+impl Asked {
+    /// The `error` event's payload.
+    fn error(&self) -> &Value {
+        self.frames
+            .iter()
+            .find(|f| f.event == "error")
+            .map(Frame::payload)
+            .unwrap_or_else(|| panic!("no error event: {}", self.complete))
+    }
+}
+
 fn decisions(frames: &[Frame]) -> Vec<&Value> {
     frames
         .iter()
@@ -168,19 +179,12 @@ async fn prices_asked_of_an_article_end_in_no_match_not_in_rows_of_paragraphs() 
         let asked = ask("console-article.html", words).await;
         assert_eq!(asked.answer, Value::Null, "{words}: {}", asked.answer);
         assert_ne!(asked.complete["status"], "completed", "{words}");
-        let error = asked
-            .frames
-            .iter()
-            .find(|f| f.event == "error")
-            .unwrap_or_else(|| panic!("{words}: no error event"));
-        assert_eq!(error.payload()["code"], "no_match", "{words}");
+        let error = asked.error();
+        assert_eq!(error["code"], "no_match", "{words}");
         assert!(
-            error.payload()["message"]
-                .as_str()
-                .unwrap()
-                .contains("no price"),
+            error["message"].as_str().unwrap().contains("no price"),
             "{words}: {}",
-            error.payload()
+            error
         );
         // The reward does not praise an answer that is not there.
         assert!(
@@ -457,12 +461,7 @@ async fn the_second_tuning_sets_classes_through_the_server() {
     // ... and a page without it is no match, not a list of stories.
     let asked = ask("records-sections.html", "job openings with their salaries").await;
     assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
-    let error = asked
-        .frames
-        .iter()
-        .find(|f| f.event == "error")
-        .expect("an error event");
-    assert_eq!(error.payload()["code"], "no_match");
+    assert_eq!(asked.error()["code"], "no_match");
     // A product's fields beyond the product's keys are read where the page labels them.
     let asked = ask("catalog-trowel.html", "the SKU and weight of this tool").await;
     assert_eq!(asked.answer["sku"], json!("GH-1040"), "{}", asked.answer);
@@ -562,29 +561,18 @@ async fn a_bound_on_a_value_the_page_lacks_is_no_match() {
     let asked = ask("console-article.html", "everything under $20").await;
     assert_ne!(asked.complete["status"], "completed", "{}", asked.complete);
     assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
-    let error = asked
-        .frames
-        .iter()
-        .find(|f| f.event == "error")
-        .expect("an error event");
-    assert_eq!(error.payload()["code"], "no_match", "{}", error.payload());
+    let error = asked.error();
+    assert_eq!(error["code"], "no_match", "{error}");
     assert_eq!(
-        error.payload()["message"],
+        error["message"],
         "this page shows no price for this request"
     );
     // A shop whose items all cost more: no item, said so, and no other block tried for one.
     let asked = ask("shop-prices.html", "everything under $3").await;
     assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
-    let error = asked
-        .frames
-        .iter()
-        .find(|f| f.event == "error")
-        .expect("an error event");
-    assert_eq!(error.payload()["code"], "no_match", "{}", error.payload());
-    assert_eq!(
-        error.payload()["message"],
-        "no price of the 6 item(s) is below 3"
-    );
+    let error = asked.error();
+    assert_eq!(error["code"], "no_match", "{error}");
+    assert_eq!(error["message"], "no price of the 6 item(s) is below 3");
     let selected: Vec<&Value> = decisions(&asked.frames)
         .iter()
         .flat_map(|d| d["tool_calls"].as_array().into_iter().flatten())
@@ -629,13 +617,8 @@ async fn items_chosen_by_their_words_are_the_only_ones_answered() {
     }
     let asked = ask("news.html", "posts by zed").await;
     assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
-    let error = asked
-        .frames
-        .iter()
-        .find(|f| f.event == "error")
-        .expect("an error event");
     assert_eq!(
-        error.payload()["message"],
+        asked.error()["message"],
         "no author of the 12 item(s) holds \"zed\""
     );
 }
