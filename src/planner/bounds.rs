@@ -603,6 +603,57 @@ mod tests {
         assert_eq!(bounds("the 2023-2024 season"), []);
     }
 
+    fn observed(tool: &str, params: serde_json::Value, items: usize) -> Observation {
+        Observation {
+            round: 0,
+            tool: tool.to_owned(),
+            params,
+            success: true,
+            items,
+            error: None,
+            preview: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_choice_that_left_nothing_says_why() {
+        use serde_json::json;
+        let list = observed("extract.fields", json!({}), 6);
+        let shown = |n| observed("data.filter", json!({"field": "price", "op": "exists"}), n);
+        let below = |n| {
+            observed(
+                "data.filter",
+                json!({"field": "price", "op": "lt", "value": 3.0}),
+                n,
+            )
+        };
+        let none_within = emptied(&[list.clone(), shown(6), below(0)]).unwrap();
+        assert_eq!(
+            none_within.message(),
+            "no price of the 6 item(s) is below 3"
+        );
+        let no_value = emptied(&[list.clone(), shown(0), below(0)]).unwrap();
+        assert_eq!(
+            no_value.message(),
+            "this page shows no price for this request"
+        );
+        let words = observed(
+            "data.filter",
+            json!({"field": "author", "op": "matches", "value": crate::planner::matches::pattern("zed")}),
+            0,
+        );
+        assert_eq!(
+            emptied(&[list.clone(), shown(12), words])
+                .unwrap()
+                .message(),
+            "no author of the 12 item(s) holds \"zed\""
+        );
+        // Items left, or the last filter no choice (a tidy-up): nothing to say.
+        assert_eq!(emptied(&[list.clone(), shown(6), below(2)]), None);
+        let tidy = observed("data.filter", json!({"field": "title", "op": "exists"}), 0);
+        assert_eq!(emptied(&[list, tidy]), None);
+    }
+
     #[test]
     fn a_range_is_two_bounds() {
         use BoundOp::*;

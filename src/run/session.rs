@@ -113,7 +113,7 @@ struct Run<'a> {
     /// The current URL's plan kept each item's link although the user named none, for that.
     item_links_kept: bool,
     /// Why the current URL's bounds ("under $20") or text matches left no item, when they did.
-    bound_miss: Option<crate::planner::bounds::FilterMiss>,
+    choice_miss: Option<crate::planner::bounds::FilterMiss>,
     /// Who read the words: `heuristic`, or `llm` with `planner: llm_words`.
     words_read_by: &'static str,
     /// Tokens the model spent reading the words (prompt, completion).
@@ -176,7 +176,7 @@ pub async fn run(
         understood: Request::default(),
         may_look_on_item_pages: false,
         item_links_kept: false,
-        bound_miss: None,
+        choice_miss: None,
         words_read_by: "heuristic",
         words_usage: (0, 0),
         crawl: None,
@@ -571,7 +571,7 @@ impl Run<'_> {
             // "under $20" where nothing is: the bound says why there is no item.
             Settled::Answer { answer, .. }
                 if !has_content(&answer)
-                    && let Some(miss) = self.bound_miss.take() =>
+                    && let Some(miss) = self.choice_miss.take() =>
             {
                 (Value::Null, Vec::new(), Some(miss.message()))
             }
@@ -709,7 +709,7 @@ impl Run<'_> {
         let budget = self.request.max_steps;
         let mut used: u32 = 0;
         let mut observations: Vec<Observation> = Vec::new();
-        self.bound_miss = None;
+        self.choice_miss = None;
         let mut have_answer = false;
         let mut use_fallback = false;
         let tools: Vec<ToolSpec> = self
@@ -838,7 +838,7 @@ impl Run<'_> {
                 }
                 self.tool_step(url, call, &result).await;
                 observations.push(observe(round, call, &result));
-                self.bound_miss = crate::planner::bounds::emptied(&observations);
+                self.choice_miss = crate::planner::bounds::emptied(&observations);
             }
             if plan.done && have_answer && !round_failed {
                 return Ok(());
