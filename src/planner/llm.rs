@@ -835,10 +835,10 @@ struct WordsReply {
     /// The order asked for, or null.
     #[schemars(required)]
     sort: Option<WordsSort>,
-    /// Bounds on the items' values ("under $20": by price, below, 20); empty when none.
-    #[serde(default)]
+    /// Bounds on the items' values ("under $20": by price, below, 20); null or empty when
+    /// none. (A reply without it reads as none: required, so strict servers send it.)
     #[schemars(required)]
-    bounds: Vec<WordsBound>,
+    bounds: Option<Vec<WordsBound>>,
     /// Whether many items are asked for (a list), not one page's or one product's facts.
     many: bool,
 }
@@ -926,6 +926,7 @@ impl WordsReply {
             bounds: self
                 .bounds
                 .into_iter()
+                .flatten()
                 .filter(|b| b.amount.is_finite())
                 .map(|b| Bound {
                     role: b.by,

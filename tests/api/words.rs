@@ -622,3 +622,52 @@ async fn items_chosen_by_their_words_are_the_only_ones_answered() {
         "no author of the 12 item(s) holds \"zed\""
     );
 }
+
+/// `planner: llm_words`: a bound the model reads ("unter 25 €" in words the parser's cues do
+/// not hold) is the same bound as the parser's: the schema asks for it, the plan filters by it.
+#[tokio::test]
+async fn a_bound_the_model_reads_filters_the_items_as_the_parsers_would() {
+    use crate::llm::llm_app;
+    use crate::support::openai::{FakeOpenAi, Reply, completion};
+
+    let reply = json!({
+        "kind": "list",
+        "fields": [{"name": "name", "role": "title"}, {"name": "price", "role": "price"}],
+        "count": null,
+        "sort": null,
+        "bounds": [{"by": "price", "op": "at_most", "amount": 25}],
+        "many": true,
+    });
+    let fake = FakeOpenAi::start(vec![Reply::Json(completion(
+        Some(&reply.to_string()),
+        &[],
+        (40, 30),
+    ))])
+    .await;
+    let app = llm_app(&fake, 5, 12_000).await;
+    let fixtures = FixtureServer::start().await;
+    let url = fixtures.url("/pages/shop-grid.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "Teekannen, die nicht teurer als 25 Euro sind", "planner": "llm_words"}))
+        .await;
+    let complete = frames.last().unwrap().payload();
+    let answer = &complete["extracted_data"][&url];
+    assert_eq!(
+        column(answer, "name"),
+        ["Clear glass pot, 1 l", "Travel tea flask"].map(Value::from),
+        "{answer}"
+    );
+    let intent = &decisions(&frames)[0]["intent"];
+    assert_eq!(intent["read_by"], "llm");
+    assert_eq!(
+        intent["bounds"],
+        json!([{"by": "price", "op": "at_most", "value": 25.0}])
+    );
+    let schema = &fake.received()[0].body["response_format"]["json_schema"]["schema"];
+    assert!(
+        schema["required"]
+            .as_array()
+            .is_some_and(|r| r.contains(&json!("bounds"))),
+        "{schema}"
+    );
+}
