@@ -250,8 +250,11 @@ pub struct UnderstoodBound {
     pub by: String,
     /// `below`, `at_most`, `above` or `at_least`.
     pub op: String,
-    /// The amount, in the unit the page shows.
+    /// The amount, in the unit the page shows; for a date, the seconds back from now.
     pub value: serde_json::Number,
+    /// For a date, the moment the items are since, as people write it ("24 hours ago").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
 }
 
 /// Words each item must hold.

@@ -66,6 +66,39 @@ pub struct Bound {
     pub amount: f64,
 }
 
+impl Bound {
+    /// What `data.filter` compares with: the amount, or for a date the moment it names as
+    /// a relative time ("24 hours ago"; the filter compares moments).
+    pub fn filter_value(&self) -> Option<serde_json::Value> {
+        match self.since() {
+            Some(ago) => Some(serde_json::Value::from(ago)),
+            None => serde_json::Number::from_f64(self.amount).map(serde_json::Value::Number),
+        }
+    }
+
+    /// For a window of time, the moment it starts, as people write it: "24 hours ago".
+    pub fn since(&self) -> Option<String> {
+        if self.role != FieldRole::Date {
+            return None;
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        let seconds = self.amount as i64;
+        SPANS.iter().rev().find_map(|(span, size)| {
+            let n = seconds / size;
+            (seconds % size == 0 && n <= 9_999)
+                .then(|| format!("{n} {span}{} ago", if n == 1 { "" } else { "s" }))
+        })
+    }
+
+    /// The bound in words, for the plan's reasons: "below 20", "since 24 hours ago".
+    pub fn describe(&self) -> String {
+        match self.since() {
+            Some(ago) => format!("since {ago}"),
+            None => format!("{} {}", self.op.as_str().replace('_', " "), self.amount),
+        }
+    }
+}
+
 /// Why the items a request chose by a value or by words (a bound, a text match) are none,
 /// read off a run's observations.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,7 +134,10 @@ impl FilterMiss {
                 op,
                 value,
             } => {
+                let moment = value.as_str().is_some_and(|v| v.ends_with(" ago"));
                 let comparison = match op {
+                    FilterOp::Gt | FilterOp::Gte if moment => "is since",
+                    FilterOp::Lt | FilterOp::Lte if moment => "is before",
                     FilterOp::Lt => "is below",
                     FilterOp::Lte => "is at most",
                     FilterOp::Gt => "is above",
@@ -299,6 +335,17 @@ fn with_leading_verb(text: &str, start: usize) -> usize {
 
 const CURRENCY_SIGNS: &str = "[$£€¥]";
 
+/// Spans of time a window is counted in, with their seconds (a month as 30 days, as the
+/// relative times pages print are read).
+const SPANS: &[(&str, i64)] = &[
+    ("minute", 60),
+    ("hour", 3_600),
+    ("day", 86_400),
+    ("week", 7 * 86_400),
+    ("month", 30 * 86_400),
+    ("year", 365 * 86_400),
+];
+
 fn alternatives<T>(table: &[(&str, T)]) -> String {
     table
         .iter()
@@ -338,10 +385,12 @@ enum Form {
     After,
     /// A plus after it: "100+ comments".
     Plus,
+    /// A span of time back from now: "in the last 24 hours", "from the past week".
+    Window,
 }
 
-fn patterns() -> &'static [(Regex, Form); 5] {
-    static RES: OnceLock<[(Regex, Form); 5]> = OnceLock::new();
+fn patterns() -> &'static [(Regex, Form); 6] {
+    static RES: OnceLock<[(Regex, Form); 6]> = OnceLock::new();
     RES.get_or_init(|| {
         let (amount, amount2) = (amount_pattern("amount"), amount_pattern("amount2"));
         let (unit, unit2) = (unit_pattern("unit"), unit_pattern("unit2"));
@@ -360,6 +409,11 @@ fn patterns() -> &'static [(Regex, Form); 5] {
             alternatives(AFTER),
         );
         let plus = format!(r"(?P<sign>{CURRENCY_SIGNS})?\s*{amount}\+(?:\s*{unit})?");
+        let spans: Vec<&str> = SPANS.iter().map(|(span, _)| *span).collect();
+        let window = format!(
+            r"(?:^|[^\p{{L}}\d])(?:(?:in|from|within|during|over|of)\s+)?(?:the\s+)?(?P<cue>last|past|previous)\s+(?:{amount}\s+)?(?P<span>{})s?\b",
+            spans.join("|")
+        );
         #[allow(clippy::expect_used)]
         let compile = |p: &str| Regex::new(p).expect("valid bound pattern");
         [
@@ -368,6 +422,7 @@ fn patterns() -> &'static [(Regex, Form); 5] {
             (compile(&before), Form::Before),
             (compile(&after), Form::After),
             (compile(&plus), Form::Plus),
+            (compile(&window), Form::Window),
         ]
     })
 }
@@ -469,6 +524,26 @@ pub fn read(text: &str) -> (Vec<Bound>, String) {
             if !spans.iter().all(|(a, b)| whole.1 <= *a || whole.0 >= *b) {
                 continue;
             }
+            if let Form::Window = form {
+                let n = match captures.name("amount") {
+                    Some(m) => match amount(m.as_str(), false) {
+                        Some(n) if n >= 1.0 && n.fract() == 0.0 => n,
+                        _ => continue,
+                    },
+                    None => 1.0, // "the past week"
+                };
+                let seconds = captures
+                    .name("span")
+                    .and_then(|m| SPANS.iter().find(|(span, _)| *span == m.as_str()))
+                    .map_or(0, |(_, seconds)| *seconds);
+                bounds.push(Bound {
+                    role: FieldRole::Date,
+                    op: BoundOp::AtLeast,
+                    amount: n * seconds as f64,
+                });
+                spans.push(whole);
+                continue;
+            }
             let Some(role) = role(&captures, &lower, &["sign", "sign2"], &["unit", "unit2"]) else {
                 continue;
             };
@@ -507,6 +582,7 @@ pub fn read(text: &str) -> (Vec<Bound>, String) {
                     vec![(op, first)]
                 }
                 Form::Plus => vec![(BoundOp::AtLeast, first)],
+                Form::Window => continue, // read above
             };
             bounds.extend(
                 found
@@ -652,6 +728,28 @@ mod tests {
         assert_eq!(emptied(&[list.clone(), shown(6), below(2)]), None);
         let tidy = observed("data.filter", json!({"field": "title", "op": "exists"}), 0);
         assert_eq!(emptied(&[list, tidy]), None);
+    }
+
+    #[test]
+    fn a_window_of_time_bounds_the_date() {
+        let (found, rest) = read("stories from the last 24 hours");
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].role, found[0].op),
+            (FieldRole::Date, BoundOp::AtLeast)
+        );
+        assert_eq!(found[0].since().as_deref(), Some("1 day ago"));
+        assert_eq!(found[0].describe(), "since 1 day ago");
+        assert!(!rest.contains("24"), "no count: {rest}");
+        let week = read("jobs posted in the past week").0;
+        assert_eq!(week[0].since().as_deref(), Some("1 week ago"));
+        let hours = read("posts of the last 3 hours").0;
+        assert_eq!(
+            hours[0].filter_value(),
+            Some(serde_json::json!("3 hours ago"))
+        );
+        // A count of items is no window.
+        assert!(read("the last 5 posts").0.is_empty());
     }
 
     #[test]

@@ -796,12 +796,10 @@ fn choice_filters(request: &Request, columns: &[String]) -> Vec<ToolCall> {
     let bounds = request.bounds.iter().map(|bound| {
         let field = field_of(request.bound_field(bound), bound.role);
         let reason = format!(
-            "the request keeps items whose {field} is {} {}",
-            bound.op.as_str().replace('_', " "),
-            bound.amount
+            "the request keeps items whose {field} is {}",
+            bound.describe()
         );
-        let value = serde_json::Number::from_f64(bound.amount).map(Value::Number);
-        (field, bound.op.filter_op(), value, reason)
+        (field, bound.op.filter_op(), bound.filter_value(), reason)
     });
     let matches = request.matches.iter().map(|m| {
         let named = request.fields.iter().find(|f| f.role == m.role);

@@ -161,6 +161,7 @@ impl Request {
                     op: b.op.as_str().to_owned(),
                     value: serde_json::Number::from_f64(b.amount)
                         .unwrap_or_else(|| serde_json::Number::from(0)),
+                    since: b.since(),
                 })
                 .collect(),
             matches: self

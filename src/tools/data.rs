@@ -225,13 +225,19 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
     }
 }
 
+/// The moment a text value names ("3 hours ago", "2026-11-26"), counted from `now`: dates
+/// and relative times order and compare by it, before a number read off their first digits
+/// could.
+fn moment(value: &Value, now: i64) -> Option<i64> {
+    match value {
+        Value::String(text) => crate::page::dates::timestamp(text, now),
+        _ => None,
+    }
+}
+
 fn sort_key(value: Option<&Value>, now: i64) -> Option<SortKey> {
     let value = value.filter(|v| !v.is_null())?;
-    // Dates and relative times ("3 hours ago") order by the moment they name, before a
-    // number read off their first digits could.
-    if let Value::String(text) = value
-        && let Some(moment) = crate::page::dates::timestamp(text, now)
-    {
+    if let Some(moment) = moment(value, now) {
         return Some(SortKey::Number(moment as f64));
     }
     if let Some(n) = numeric(value) {
@@ -335,6 +341,7 @@ fn filter(ws: &mut Workspace<'_>, params: FilterParams) -> Result<Value, ToolErr
         None
     };
     let (records, selection) = records(ws, "data.filter")?;
+    let now = chrono::Utc::now().timestamp();
     let kept: Vec<usize> = records
         .iter()
         .enumerate()
@@ -344,6 +351,7 @@ fn filter(ws: &mut Workspace<'_>, params: FilterParams) -> Result<Value, ToolErr
                 params.op,
                 value.as_ref(),
                 regex.as_ref(),
+                now,
             )
         })
         .map(|(i, _)| i)
@@ -373,6 +381,7 @@ fn passes(
     op: FilterOp,
     value: Option<&Value>,
     regex: Option<&regex::Regex>,
+    now: i64,
 ) -> bool {
     match op {
         FilterOp::Exists => return is_filled(field),
@@ -393,11 +402,15 @@ fn passes(
             other => re.is_match(&as_text(other)),
         }),
         FilterOp::Gt | FilterOp::Gte | FilterOp::Lt | FilterOp::Lte => {
-            let ordering = match (numeric(field), numeric(value)) {
-                (Some(x), Some(y)) => x.partial_cmp(&y),
-                (None, None) => Some(as_text(field).cmp(&as_text(value))),
-                // A number and a word do not compare.
-                _ => None,
+            let ordering = match (moment(field, now), moment(value, now)) {
+                // "posted since 24 hours ago": later is greater.
+                (Some(x), Some(y)) => Some(x.cmp(&y)),
+                _ => match (numeric(field), numeric(value)) {
+                    (Some(x), Some(y)) => x.partial_cmp(&y),
+                    (None, None) => Some(as_text(field).cmp(&as_text(value))),
+                    // A number and a word do not compare.
+                    _ => None,
+                },
             };
             ordering.is_some_and(|o| match op {
                 FilterOp::Gt => o == Ordering::Greater,
@@ -633,6 +646,32 @@ mod tests {
         )
         .unwrap();
         assert_eq!(names(&out)[0], "Alpine 2");
+    }
+
+    #[test]
+    fn comparisons_of_dates_and_relative_times_compare_the_moments() {
+        let posts = json!([
+            {"name": "fresh", "date": "3 hours ago"},
+            {"name": "old", "date": "2 days ago"},
+            {"name": "dated", "date": "2001-05-04"},
+            {"name": "undated", "date": "soon"},
+        ]);
+        let since = |value: &str| {
+            let out = run(
+                posts.clone(),
+                "data.filter",
+                json!({"field": "date", "op": "gte", "value": value}),
+            )
+            .unwrap();
+            names(&out)
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        // Not "3 >= 24" read off the first digits: three hours ago is within the last day.
+        assert_eq!(since("24 hours ago"), ["fresh"]);
+        assert_eq!(since("7 days ago"), ["fresh", "old"]);
+        assert_eq!(since("2000-01-01"), ["fresh", "old", "dated"]);
     }
 
     #[test]

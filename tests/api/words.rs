@@ -545,6 +545,14 @@ async fn bounds_on_a_value_keep_the_items_within_them() {
         .filter_map(Value::as_f64)
         .collect();
     assert_eq!(amounts, [4.99, 19.5, 7.0], "{}", asked.answer);
+    // A window of time: "last 4 hours" is no count of 4, and "3 hours ago" is within it.
+    let asked = ask("news.html", "stories from the last 4 hours").await;
+    assert_eq!(
+        column(&asked.answer, "date"),
+        ["3 hours ago", "2 hours ago", "4 hours ago", "1 hour ago"].map(Value::from),
+        "{}",
+        asked.answer
+    );
     let asked = ask("news.html", "stories with more than 250 points").await;
     let points = column(&asked.answer, "score");
     assert_eq!(points.len(), 5, "{}", asked.answer);
