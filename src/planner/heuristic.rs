@@ -418,13 +418,9 @@ fn single_plan(intent: &Intent, request: &Request, instructions: &str) -> Plan {
                         &FilterParams {
                             field: "amount".to_owned(),
                             op: bound.op.filter_op(),
-                            value: serde_json::Number::from_f64(bound.amount).map(Value::Number),
+                            value: bound.filter_value(),
                         },
-                        format!(
-                            "the request keeps prices {} {}",
-                            bound.op.as_str().replace('_', " "),
-                            bound.amount
-                        ),
+                        format!("the request keeps prices {}", bound.describe()),
                     )
                 }),
         );
