@@ -12,7 +12,9 @@
 //! its inner `<a>` or `<article>`; the raw figure that counts them is printed beside).
 //! `--features FILE` writes, for every candidate list of every page, its features, its hand-set
 //! score and its F1 against the page's true records (one JSON object a line), for
-//! `eval/fit_list_score.py`.
+//! `eval/fit_list_score.py`; each line also says where the list sits (`place`).
+//! `--wcxb DIR --features FILE` writes the same for the WCXB dev split's listing and collection
+//! pages, each candidate labelled by the word F1 of its text against the page's main content.
 //! `--outline` scores the page outline's best content block instead (the list the heuristic
 //! planner reads named fields from): each item's text, by the block's selector.
 //! Pages whose id is a multiple of 4 are the tuning half (`--split tune`); the others are
@@ -34,6 +36,9 @@ use std::time::Instant;
 use scrape_agent::page::Page;
 use scrape_agent::read::records::{self, ColumnKind};
 use scraper::{ElementRef, Html};
+
+#[path = "common/wcxb.rs"]
+mod wcxb;
 
 const MATCH_SHARE: f64 = 0.6;
 
@@ -119,6 +124,7 @@ fn main() {
     let mut all_lists = false;
     let mut outline = false;
     let mut features_to: Option<PathBuf> = None;
+    let mut wcxb_root: Option<PathBuf> = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--split" => split = args.next().expect("--split tune|held|all"),
@@ -127,6 +133,7 @@ fn main() {
             "--page" => only = args.next().and_then(|n| n.parse().ok()),
             "--outline" => outline = true,
             "--features" => features_to = args.next().map(PathBuf::from),
+            "--wcxb" => wcxb_root = args.next().map(PathBuf::from),
             "--show" => show = args.next().and_then(|n| n.parse().ok()).expect("--show N"),
             other => root = PathBuf::from(other),
         }
@@ -151,6 +158,23 @@ fn main() {
         })
         .collect();
     ids.sort_unstable();
+    if let (Some(path), Some(dir)) = (&features_to, &wcxb_root) {
+        let pages: Vec<wcxb::Page> = wcxb::load(dir)
+            .into_iter()
+            .filter(|p| matches!(p.kind.as_str(), "listing" | "collection"))
+            .collect();
+        let mut out = String::new();
+        for page in &pages {
+            out.push_str(&wcxb_candidate_lines(page));
+        }
+        std::fs::write(path, out).expect("write features");
+        println!(
+            "features of {} WCXB listing and collection pages written to {}",
+            pages.len(),
+            path.display()
+        );
+        return;
+    }
     if let Some(path) = features_to {
         let mut out = String::new();
         for id in &ids {
@@ -359,12 +383,97 @@ fn candidate_lines(root: &Path, id: u32) -> String {
             .collect();
         let f1 = matching(&returned, &true_records).f1;
         out.push_str(
-            &serde_json::json!({"page": id, "f1": f1, "hand": hand, "features": features})
-                .to_string(),
+            &serde_json::json!({
+                "page": id,
+                "f1": f1,
+                "hand": hand,
+                "features": features,
+                "place": place(&page, &records),
+            })
+            .to_string(),
         );
         out.push('\n');
     }
     out
+}
+
+/// One JSON line per candidate list of a WCXB listing or collection page: its features,
+/// hand-set score, where it sits, and the word F1 of its text against the page's labelled main
+/// content (the proxy label: the main list is most of a listing page's main content).
+fn wcxb_candidate_lines(page: &wcxb::Page) -> String {
+    let parsed = Page::parse(
+        url::Url::parse(&page.url)
+            .unwrap_or_else(|_| url::Url::parse("https://example.com/").unwrap()),
+        &page.html,
+    );
+    let truth = page.truth_str("main_content");
+    let mut out = String::new();
+    for (records, features, hand) in records::candidate_features(&parsed) {
+        let text: String = records
+            .iter()
+            .flatten()
+            .filter_map(|id| parsed.document.tree.get(*id).and_then(ElementRef::wrap))
+            .map(|el| el.text().collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let overlap = wcxb::overlap(&text, truth);
+        out.push_str(
+            &serde_json::json!({
+                "page": format!("w{}", page.id),
+                "fold": page.fold(),
+                "kind": page.kind,
+                "f1": overlap.f1,
+                "precision": overlap.precision,
+                "recall": overlap.recall,
+                "hand": hand,
+                "features": features,
+                "place": place(&parsed, &records),
+            })
+            .to_string(),
+        );
+        out.push('\n');
+    }
+    out
+}
+
+/// Where a list sits on its page: the share of the page's text before its first record, the
+/// share the list holds, whether it is inside `<main>`, and the depth of its first record.
+fn place(page: &Page, records: &[Vec<ego_tree::NodeId>]) -> serde_json::Value {
+    let doc = &page.document;
+    let first = records.first().and_then(|r| r.first()).copied();
+    let mut total = 0usize;
+    let mut before = 0usize;
+    for node in doc.tree.nodes() {
+        if let Some(text) = node.value().as_text() {
+            let len = text.trim().chars().count();
+            total += len;
+            if first.is_some_and(|f| node.id() < f) {
+                before += len;
+            }
+        }
+    }
+    let held: usize = records
+        .iter()
+        .flatten()
+        .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
+        .map(|el| el.text().map(|t| t.trim().chars().count()).sum::<usize>())
+        .sum();
+    let first_el = first
+        .and_then(|id| doc.tree.get(id))
+        .and_then(ElementRef::wrap);
+    let in_main = first_el.is_some_and(|el| {
+        el.ancestors()
+            .filter_map(ElementRef::wrap)
+            .any(|a| a.value().name() == "main" || a.value().attr("role") == Some("main"))
+    });
+    let depth = first_el.map_or(0, |el| el.ancestors().count());
+    let total = total.max(1) as f64;
+    serde_json::json!({
+        "before": before as f64 / total,
+        "held": held as f64 / total,
+        "in_main": in_main,
+        "depth": depth,
+    })
 }
 
 /// A page's HTML and its ground truth (each true record as the XPaths of its elements).
