@@ -303,6 +303,9 @@ const SUBJECTS: &[(&str, FieldRole)] = &[
     ("costs", FieldRole::Price),
     ("costing", FieldRole::Price),
     ("salary", FieldRole::Price),
+    ("salaries", FieldRole::Price),
+    ("wage", FieldRole::Price),
+    ("wages", FieldRole::Price),
     ("pay", FieldRole::Price),
     ("paying", FieldRole::Price),
     ("pays", FieldRole::Price),
@@ -311,6 +314,8 @@ const SUBJECTS: &[(&str, FieldRole)] = &[
     ("scoring", FieldRole::Score),
     ("rated", FieldRole::Score),
     ("rating", FieldRole::Score),
+    ("ratings", FieldRole::Score),
+    ("scores", FieldRole::Score),
     ("points", FieldRole::Score),
     ("votes", FieldRole::Score),
 ];
@@ -639,6 +644,12 @@ mod tests {
         assert_eq!(bounds("no more than €30 each"), [(Price, AtMost, 30.0)]);
         assert_eq!(bounds("jobs over $100k"), [(Price, Above, 100_000.0)]);
         assert_eq!(bounds("under twenty dollars"), [(Price, Below, 20.0)]);
+        // The value's name before the cue, in the plural too.
+        assert_eq!(
+            bounds("job titles with salaries above 75k"),
+            [(Price, Above, 75_000.0)]
+        );
+        assert_eq!(bounds("hotels with ratings above 4"), [(Score, Above, 4.0)]);
     }
 
     #[test]

@@ -976,9 +976,10 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
         "price ascending",
         "by price",
     ]) {
+        // "Sorted by price" is a shop's "price: low to high" unless the words say otherwise.
         return Some((
             FieldRole::Price,
-            !has(&["cheapest", "lowest", "least", "ascending"]),
+            has(&["descending", "highest", "most expensive", "priciest"]),
         ));
     }
     if has(&["most expensive", "highest price", "priciest"]) {
@@ -1489,6 +1490,19 @@ mod tests {
             Some((FieldRole::Price, false))
         );
         assert_eq!(parse("top 10 stories", None).sort, None);
+        // "By price" alone is a shop's low to high; the words can turn it.
+        assert_eq!(
+            parse("all products sorted by price", None).sort,
+            Some((FieldRole::Price, false))
+        );
+        assert_eq!(
+            parse("products by price, highest first", None).sort,
+            Some((FieldRole::Price, true))
+        );
+        assert_eq!(
+            parse("sort by price high to low", None).sort,
+            Some((FieldRole::Price, true))
+        );
     }
 
     #[test]

@@ -533,16 +533,28 @@ fn one_edit(typed: &[char], word: &[char]) -> bool {
     short[at..] == long[at + 1..]
 }
 
-/// Questions about the thing a page shows, with its noun in the middle: `(lead, tail, field)`
-/// reads "how much does this fork weigh" as "the weight of this fork" and "what is this
-/// dibber made of" as "the material of this dibber". The middle is one or two words.
+/// Questions about the thing a page shows, or the items of its list, with their noun in the
+/// middle: `(lead, tail, reading)` reads "how much does this fork weigh" as "the weight of this
+/// fork", "what is this dibber made of" as "the material of this dibber" and "what do the
+/// tools cost" as "the tools with their price" (`$1` is the middle: one or two words, not a
+/// pronoun — "what do they cost" is the table's).
 pub const FRAMES: &[(&str, &str, &str)] = &[
-    ("how much does this", "weigh", "the weight of this"),
-    ("how much does the", "weigh", "the weight of the"),
-    ("how heavy is this", "", "the weight of this"),
-    ("what is this", "made of", "the material of this"),
-    ("what's this", "made of", "the material of this"),
-    ("what is this", "made from", "the material of this"),
+    ("how much does this", "weigh", "the weight of this $1"),
+    ("how much does the", "weigh", "the weight of the $1"),
+    ("how heavy is this", "", "the weight of this $1"),
+    ("what is this", "made of", "the material of this $1"),
+    ("what's this", "made of", "the material of this $1"),
+    ("what is this", "made from", "the material of this $1"),
+    // The same questions about the items of a list: "where is each job based", "what do
+    // the tools cost".
+    ("where is each", "based", "each $1 with their location"),
+    ("where are", "based", "$1 with their location"),
+    ("where is each", "located", "each $1 with their location"),
+    ("where are", "located", "$1 with their location"),
+    ("what does each", "cost", "each $1 with their price"),
+    ("what do", "cost", "$1 with their price"),
+    ("what does each", "pay", "each $1 with their salary"),
+    ("what do", "pay", "$1 with their salary"),
 ];
 
 /// `text` with every [`FRAMES`] question read as the field it asks for.
@@ -567,9 +579,19 @@ fn framed(text: &str) -> String {
             })
             .collect()
     });
+    const PRONOUNS: &[&str] = &["it", "they", "them", "these", "those", "this", "that"];
     let mut out = text.to_owned();
-    for (regex, field) in patterns {
-        out = regex.replace_all(&out, format!("{field} $1")).into_owned();
+    for (regex, reading) in patterns {
+        out = regex
+            .replace_all(&out, |found: &regex::Captures<'_>| {
+                let middle = &found[1];
+                if PRONOUNS.contains(&middle.to_lowercase().as_str()) {
+                    found[0].to_owned()
+                } else {
+                    reading.replace("$1", middle)
+                }
+            })
+            .into_owned();
     }
     out
 }
@@ -803,6 +825,19 @@ mod tests {
             canonical("How much does the garden fork weigh?"),
             "the weight of the garden fork?"
         );
+        assert_eq!(
+            canonical("where is each job based?"),
+            "each job with their location?"
+        );
+        assert_eq!(
+            canonical("what do the tools cost"),
+            "the tools with their price"
+        );
+        assert_eq!(
+            canonical("what do these jobs pay"),
+            "these jobs with their salary"
+        );
+        assert_eq!(canonical("what do they cost"), "what do they cost");
         // No noun, or another question: the table reads it.
         assert_eq!(canonical("how much does it weigh"), "the weight");
         assert_eq!(canonical("what is this"), "what is this");

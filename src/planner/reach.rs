@@ -1,6 +1,6 @@
 //! How far a request reaches beyond the page it names, read from its words: more pages of the
 //! list ("the first 3 pages", "all jobs (up to 200)"), and each item's own page ("… with their
-//! SKU from each product page", "each job's salary").
+//! SKU from each product page", "open each job and get its salary").
 
 use std::sync::OnceLock;
 
@@ -105,11 +105,12 @@ pub struct DetailRequest {
     pub list_instructions: String,
 }
 
-/// Reads "… from each product page", "each job's salary", "open each item and get its SKU",
-/// "… from the detail pages".
+/// Reads "… from each product page", "open each item and get its SKU", "… from the detail
+/// pages". "Each job's salary" names a field of the items, not their pages: the list answers
+/// it, and the items' pages are read only when the list does not show it (the run's
+/// `missing_on_list`).
 pub fn details(text: &str) -> Option<DetailRequest> {
     static FROM_EACH: OnceLock<Regex> = OnceLock::new();
-    static POSSESSIVE: OnceLock<Regex> = OnceLock::new();
     static OPEN_EACH: OnceLock<Regex> = OnceLock::new();
     static CUE: OnceLock<Regex> = OnceLock::new();
     #[allow(clippy::expect_used)]
@@ -118,10 +119,6 @@ pub fn details(text: &str) -> Option<DetailRequest> {
             r"(?i)\b(?:from|on|in|at|via)\s+(?:(?:each|every)(?:\s+(?:one|item|of\s+them))?(?:'s)?|their|its|the)\s+(?:own\s+)?(?:[a-z]+\s+){0,2}?(?:detail|details|item|product|job|listing)?\s*(?:page|pages|link|links)\b",
         )
         .expect("valid regex")
-    });
-    #[allow(clippy::expect_used)]
-    let possessive = POSSESSIVE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:each|every)\s+[a-z]+'s\s+(.+?)(?:[.;!?]|$)").expect("valid regex")
     });
     #[allow(clippy::expect_used)]
     let open_each = OPEN_EACH.get_or_init(|| {
@@ -142,19 +139,6 @@ pub fn details(text: &str) -> Option<DetailRequest> {
         return Some(DetailRequest {
             fields: field_list(found.get(1)?.as_str()),
             list_instructions: join_outside(text, whole.start(), whole.end()),
-        });
-    }
-    if let Some(found) = possessive.captures(text) {
-        let whole = found.get(0)?;
-        let fields_text = found.get(1)?.as_str();
-        // "each job's salary from its page": the page part is not a field.
-        let fields_text = from_each
-            .find(fields_text)
-            .map_or(fields_text, |m| &fields_text[..m.start()]);
-        let start = cue_before(text, whole.start(), cue).unwrap_or(whole.start());
-        return Some(DetailRequest {
-            fields: field_list(fields_text),
-            list_instructions: join_outside(text, start, whole.end()),
         });
     }
     let anchor = from_each.find(text)?;
@@ -322,9 +306,9 @@ mod tests {
         assert_eq!(found.fields, ["SKU", "description"]);
         assert_eq!(found.list_instructions, "the products");
 
-        let found = details("all jobs and each job's salary").unwrap();
-        assert_eq!(found.fields, ["salary"]);
-        assert_eq!(found.list_instructions, "all jobs");
+        // A possessive names the items' fields; where they are read is the list's to say.
+        assert_eq!(details("all jobs and each job's salary"), None);
+        assert_eq!(details("each member's name, role and city"), None);
 
         let found =
             details("List the products, then open each product and get its SKU and weight.")

@@ -259,6 +259,39 @@ async fn each_items_page_asked_in_other_words_gives_every_sku() {
     }
 }
 
+/// A possessive ("each member's name") names the items' fields, not their pages: a list that
+/// shows them answers, and no item page is opened (the directory's profile links lead nowhere).
+#[tokio::test]
+async fn fields_named_with_a_possessive_are_read_from_the_list_that_shows_them() {
+    for words in [
+        "each member's name, role and city",
+        "every person's name and city",
+    ] {
+        let asked = ask("directory.html", words).await;
+        assert_eq!(
+            asked.complete["status"], "completed",
+            "{words}: {}",
+            asked.complete
+        );
+        let items = asked
+            .answer
+            .as_array()
+            .unwrap_or_else(|| panic!("{}", asked.answer));
+        assert_eq!(items.len(), 6, "{words}: {}", asked.answer);
+        assert_eq!(column(&asked.answer, "city")[0], "London", "{words}");
+        for item in items {
+            assert!(
+                item.get("_detail_error").is_none() && item.get("url").is_none(),
+                "{words}: no item page is read: {item}"
+            );
+        }
+        assert!(
+            decisions(&asked.frames)[0]["intent"]["item_pages"].is_null(),
+            "{words}"
+        );
+    }
+}
+
 /// Item pages not asked for in any words: the SKU named for a list no card shows is read on
 /// each product's own page, once the first one shows it (rule `missing_on_list`).
 #[tokio::test]
@@ -558,6 +591,56 @@ async fn bounds_on_a_value_keep_the_items_within_them() {
     assert_eq!(points.len(), 5, "{}", asked.answer);
     assert!(
         points.iter().all(|p| p.as_u64() > Some(250)),
+        "{}",
+        asked.answer
+    );
+}
+
+/// Questions about the items of a list, with their noun inside ("where is each job based",
+/// "what do the tools cost"), are the items with that value; a bound names its value in the
+/// plural too ("salaries above 75k"); "sorted by price" is low to high.
+#[tokio::test]
+async fn questions_about_a_lists_items_are_the_items_with_that_value() {
+    for (page, words, key, first) in [
+        (
+            "records-jobs.html",
+            "where is each job based?",
+            "location",
+            "Berlin",
+        ),
+        (
+            "records-jobs.html",
+            "what do the jobs pay",
+            "salary",
+            "€60,000",
+        ),
+        ("catalog.html", "what do the tools cost", "price", "£12.00"),
+    ] {
+        let asked = ask(page, words).await;
+        assert_eq!(
+            column(&asked.answer, "title").len(),
+            4,
+            "{words}: the items are named: {}",
+            asked.answer
+        );
+        assert_eq!(
+            column(&asked.answer, key)[0],
+            first,
+            "{words}: {}",
+            asked.answer
+        );
+    }
+    let asked = ask("records-jobs.html", "job titles with salaries above 75k").await;
+    assert_eq!(
+        column(&asked.answer, "title"),
+        ["Data analyst", "Designer"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+    let asked = ask("catalog.html", "all products sorted by price").await;
+    assert_eq!(
+        column(&asked.answer, "price"),
+        ["£6.75", "£12.00", "£24.50", "£38.00"].map(Value::from),
         "{}",
         asked.answer
     );
