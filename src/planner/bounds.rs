@@ -515,6 +515,49 @@ fn role(captures: &Captures<'_>, text: &str, signs: &[&str], units: &[&str]) -> 
             let start = captures.get(0).map_or(0, |m| m.start());
             role_of_subject(&text[..start])
         })
+        .or_else(|| bare_amount(captures, text).then_some(FieldRole::Price))
+}
+
+/// Whether a bound's amount stands bare, its value unnamed: no unit, nothing after it but the
+/// end of a clause or a joining word ("teapots under 40 with their names", "anything below
+/// 15?"). In a request for items that is their price, as shops are asked; a noun after it
+/// ("over 20 pages", "up to 200 jobs") or a year ("after 1999") is no bound.
+fn bare_amount(captures: &Captures<'_>, text: &str) -> bool {
+    let Some(amount) = captures.name("amount") else {
+        return false;
+    };
+    // "Up to 200", "no more than 50" cap how many items; "under 40" compares a value.
+    let compares = captures.name("cue").is_some_and(|c| {
+        matches!(
+            c.as_str()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .as_str(),
+            "under" | "below" | "over" | "above" | "less than"
+        )
+    });
+    if captures.name("amount2").is_some() || !compares {
+        return false;
+    }
+    let year = amount.as_str().len() == 4
+        && amount
+            .as_str()
+            .parse::<u32>()
+            .is_ok_and(|y| (1900..=2100).contains(&y));
+    let end = captures.get(0).map_or(amount.end(), |m| m.end());
+    let next = super::intent::words(&text[end..]);
+    let closes = text[end..]
+        .trim_start()
+        .starts_with(|c: char| matches!(c, ',' | '.' | '?' | '!' | ';' | ')'));
+    !year
+        && (closes
+            || next.first().is_none_or(|w| {
+                matches!(
+                    w.as_str(),
+                    "with" | "and" | "each" | "apiece" | "please" | "only"
+                )
+            }))
 }
 
 /// The bounds in a request, and the request's words with them blanked out (what is left is
@@ -644,6 +687,16 @@ mod tests {
         assert_eq!(bounds("no more than €30 each"), [(Price, AtMost, 30.0)]);
         assert_eq!(bounds("jobs over $100k"), [(Price, Above, 100_000.0)]);
         assert_eq!(bounds("under twenty dollars"), [(Price, Below, 20.0)]);
+        // A bare amount in a request for items is their price; a noun after it, or a
+        // year, is no bound.
+        assert_eq!(
+            bounds("teapots under 40 with their names"),
+            [(Price, Below, 40.0)]
+        );
+        assert_eq!(bounds("anything below 15?"), [(Price, Below, 15.0)]);
+        assert_eq!(bounds("the first 3 of over 20 pages"), []);
+        assert_eq!(bounds("up to 200 jobs"), []);
+        assert_eq!(bounds("posts after 1999"), []);
         // The value's name before the cue, in the plural too.
         assert_eq!(
             bounds("job titles with salaries above 75k"),

@@ -323,6 +323,37 @@ pub(super) fn number(word: &str) -> Option<usize> {
     })
 }
 
+/// Nouns for one entry of a feed or an index ("every blog post", "each article").
+const ENTRY_NOUNS: &[&str] = &["post", "article", "entry", "story"];
+
+/// Month names, in full and short, that a year follows ("May 2025").
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+];
+
 /// Reads "top 10", "first five", "3 most recent", "10 latest stories".
 pub fn count(text: &str) -> Option<usize> {
     let words = words(text);
@@ -351,11 +382,23 @@ pub fn count(text: &str) -> Option<usize> {
             continue; // "one" is more often a pronoun than a count
         }
         let next = words.get(i + 1).map(String::as_str).unwrap_or("");
+        // "in 2024", "May 2025", "page 2": a year or a unit's number; "under 40", "more
+        // than 5": a bound's amount, whatever its value names.
         let previous_is_year_or_unit = i > 0
-            && matches!(
+            && (matches!(
                 words[i - 1].as_str(),
-                "in" | "since" | "from" | "page" | "step" | "version" | "$"
-            );
+                "in" | "since"
+                    | "from"
+                    | "page"
+                    | "step"
+                    | "version"
+                    | "$"
+                    | "under"
+                    | "below"
+                    | "over"
+                    | "above"
+                    | "than"
+            ) || MONTHS.contains(&words[i - 1].as_str()));
         if !next.is_empty()
             && !previous_is_year_or_unit
             && !counts_pages(i + 1)
@@ -991,6 +1034,13 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
         "most votes",
         "most upvoted",
         "highest-scoring",
+        "highest scoring",
+        "top scoring",
+        "top-scoring",
+        "best rated",
+        "best-rated",
+        "most upvotes",
+        "most liked",
         "top-rated",
         "highest rated",
         "most popular",
@@ -1052,6 +1102,13 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             && !(i > 0 && matches!(words[i - 1].as_str(), "this" | "that" | "the"))
             || w == "phones"
     }) || has(&["phone number"]);
+    // "every blog post", "each article": the entries of a list, not one text.
+    let each_entry = words.windows(3).any(|w| {
+        matches!(w[0].as_str(), "every" | "each")
+            && (ENTRY_NOUNS.contains(&w[1].as_str()) || ENTRY_NOUNS.contains(&w[2].as_str()))
+    }) || words
+        .windows(2)
+        .any(|w| matches!(w[0].as_str(), "every" | "each") && ENTRY_NOUNS.contains(&w[1].as_str()));
     let intent = if has(&["markdown"]) && !list_nouns {
         Intent::Markdown
     } else if has(&[
@@ -1114,6 +1171,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         "summarise",
         "blog post",
     ]) && !list_nouns
+        && !each_entry
     {
         Intent::MainContent
     } else if has(&["product"]) && !has(&["products"]) && !many
@@ -1469,6 +1527,10 @@ mod tests {
         assert_eq!(count("articles published in 2024 with title"), None);
         assert_eq!(count("the jobs on the first 3 pages"), None);
         assert_eq!(count("titles from 2 pages of results"), None);
+        assert_eq!(count("stories published in May 2025 with reporter"), None);
+        // A bound's amount, its value unnamed, is no count either.
+        assert_eq!(count("teapots under 40 with their names"), None);
+        assert_eq!(count("posts with more than 5 replies"), None);
     }
 
     #[test]
@@ -1490,6 +1552,10 @@ mod tests {
             Some((FieldRole::Price, false))
         );
         assert_eq!(parse("top 10 stories", None).sort, None);
+        assert_eq!(
+            parse("the highest scoring story", None).sort,
+            Some((FieldRole::Score, true))
+        );
         // "By price" alone is a shop's low to high; the words can turn it.
         assert_eq!(
             parse("all products sorted by price", None).sort,
@@ -1596,6 +1662,15 @@ mod tests {
         assert_eq!(parse("all products with price", None).intent, Intent::List);
         assert_eq!(
             parse("the main text of the article", None).intent,
+            Intent::MainContent
+        );
+        // Every entry of a feed is a list; the blog post is one text.
+        assert_eq!(
+            parse("every blog post from 2025 with its date", None).intent,
+            Intent::List
+        );
+        assert_eq!(
+            parse("the text of the blog post", None).intent,
             Intent::MainContent
         );
         assert_eq!(

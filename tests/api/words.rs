@@ -646,6 +646,66 @@ async fn questions_about_a_lists_items_are_the_items_with_that_value() {
     );
 }
 
+/// Numbers that count nothing: a year ("in May 2025") and a bare amount after a comparison
+/// ("teapots under 40", a price) take no items away and follow no next pages; "the highest
+/// scoring story" is sorted; "every blog post" is the feed's entries, not one text.
+#[tokio::test]
+async fn years_and_bare_amounts_are_no_counts() {
+    let asked = ask(
+        "records-sections.html",
+        "stories published in May 2025 with reporter",
+    )
+    .await;
+    let intent = &decisions(&asked.frames)[0]["intent"];
+    assert!(intent.get("count").is_none(), "{intent}");
+    assert_eq!(intent["max_pages"], 1, "{intent}");
+    assert!(
+        column(&asked.answer, "author").len() >= 6,
+        "{}",
+        asked.answer
+    );
+
+    let asked = ask("shop-grid.html", "teapots under 40 with their names").await;
+    let intent = &decisions(&asked.frames)[0]["intent"];
+    assert_eq!(
+        intent["bounds"],
+        json!([{"by": "price", "op": "below", "value": 40.0}]),
+        "{intent}"
+    );
+    let prices = column(&asked.answer, "price");
+    assert!(!prices.is_empty(), "{}", asked.answer);
+    for price in &prices {
+        let amount: f64 = price
+            .as_str()
+            .unwrap_or_default()
+            .trim_start_matches('€')
+            .parse()
+            .unwrap_or(f64::MAX);
+        assert!(amount < 40.0, "{}", asked.answer);
+    }
+
+    let asked = ask("records-two-rows.html", "the highest scoring story").await;
+    assert_eq!(
+        column(&asked.answer, "title"),
+        ["Story number 4"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+
+    let asked = ask(
+        "records-feed.html",
+        "every blog post from 2025 with its date",
+    )
+    .await;
+    assert_eq!(
+        decisions(&asked.frames)[0]["intent"]["kind"],
+        "list",
+        "{}",
+        asked.answer
+    );
+    assert!(column(&asked.answer, "date").len() >= 5, "{}", asked.answer);
+}
+
 /// A bound on a value the page does not show is no answer: not every item, not paragraphs.
 #[tokio::test]
 async fn a_bound_on_a_value_the_page_lacks_is_no_match() {
