@@ -549,7 +549,7 @@ fn bare_amount(captures: &Captures<'_>, text: &str) -> bool {
     let next = super::intent::words(&text[end..]);
     let closes = text[end..]
         .trim_start()
-        .starts_with(|c: char| matches!(c, ',' | '.' | '?' | '!' | ';' | ')'));
+        .starts_with([',', '.', '?', '!', ';', ')']);
     !year
         && (closes
             || next.first().is_none_or(|w| {
