@@ -196,10 +196,25 @@ fn asks_one_product(
             .iter()
             .any(|(_, words)| words.contains(&f.name.as_str()))
     };
+    // Free names beside a price or a key only products have are the product's further
+    // details ("price and weight"), which the product path reads by their labels; beside a
+    // name they may be anything's ("name and city").
+    let only_products_have = |f: &RequestedField| {
+        f.role == FieldRole::Price
+            || PRODUCT_WORDS
+                .iter()
+                .filter(|(key, _)| !matches!(*key, "name" | "image" | "description"))
+                .any(|(_, words)| words.contains(&f.name.as_str()))
+    };
     let asks = matches!(request.intent, Intent::List)
         && !request.many
         && request.fields.iter().any(|f| f.role != FieldRole::Title)
-        && request.fields.iter().all(product_field);
+        && (request.fields.iter().all(product_field)
+            || request.fields.iter().any(only_products_have)
+                && request
+                    .fields
+                    .iter()
+                    .all(|f| product_field(f) || f.role == FieldRole::Text));
     if !asks {
         return None;
     }
@@ -468,7 +483,16 @@ const PRODUCT_WORDS: &[(&str, &[&str])] = &[
     ("name", &["name", "title"]),
     ("price", &["price", "cost"]),
     ("currency", &["currency"]),
-    ("availability", &["availability", "stock", "available"]),
+    (
+        "availability",
+        &[
+            "availability",
+            "stock",
+            "available",
+            "in stock",
+            "stock level",
+        ],
+    ),
     ("sku", &["sku"]),
     ("brand", &["brand", "maker", "manufacturer"]),
     ("gtin", &["gtin", "ean", "upc", "barcode"]),

@@ -1172,6 +1172,16 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         "blog post",
     ]) && !list_nouns
         && !each_entry
+        // "A one-line summary", "the gist": what the text says, not a column of its
+        // paragraphs.
+        || ["summary", "gist", "overview", "tldr"].iter().any(|w| has_word(w))
+            && fields.iter().all(|f| f.role == FieldRole::Description)
+            && !list_nouns
+            && !many
+        // "How do I install it?": the page's text holds the steps; no field is named.
+        || has(&["how do i ", "how to ", "how can i ", "how should i ", "how does one "])
+            && fields.is_empty()
+            && !list_nouns
     {
         Intent::MainContent
     } else if has(&["product"]) && !has(&["products"]) && !many
@@ -1672,6 +1682,22 @@ mod tests {
         assert_eq!(
             parse("the text of the blog post", None).intent,
             Intent::MainContent
+        );
+        assert_eq!(
+            parse("how do I install it?", None).intent,
+            Intent::MainContent
+        );
+        assert_eq!(
+            parse("give me a one-line summary", None).intent,
+            Intent::MainContent
+        );
+        assert_eq!(
+            parse("every post with its summary", None).intent,
+            Intent::List
+        );
+        assert_eq!(
+            parse("how can I contact them?", None).intent,
+            Intent::Contacts
         );
         assert_eq!(
             parse("product details: name, price, sku", None).intent,

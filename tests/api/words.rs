@@ -706,6 +706,63 @@ async fn years_and_bare_amounts_are_no_counts() {
     assert!(column(&asked.answer, "date").len() >= 5, "{}", asked.answer);
 }
 
+/// One product's questions are its details, not rows of its spec table: a price beside a
+/// free name ("price and weight") or a question for stock. A summary or a how-to question is
+/// the page's text, not its paragraphs as items.
+#[tokio::test]
+async fn a_products_questions_and_a_texts_summary_are_one_answer() {
+    let asked = ask("catalog-trowel.html", "price and weight please").await;
+    assert_eq!(asked.answer["weight"], "240 g", "{}", asked.answer);
+    assert!(asked.answer["price"].is_string(), "{}", asked.answer);
+    let asked = ask(
+        "catalog-trowel.html",
+        "is it in stock and what does it cost",
+    )
+    .await;
+    assert!(asked.answer.is_object(), "one product: {}", asked.answer);
+    assert_eq!(asked.answer["price"], 12, "{}", asked.answer);
+    for (page, words) in [
+        ("console-article.html", "give me a one-line summary"),
+        ("docs-code.html", "how do I install it?"),
+    ] {
+        let asked = ask(page, words).await;
+        assert_eq!(
+            asked.complete["status"], "completed",
+            "{words}: {}",
+            asked.complete
+        );
+        assert_eq!(
+            decisions(&asked.frames)[0]["intent"]["kind"],
+            "main_content",
+            "{words}"
+        );
+        assert!(
+            asked.answer["text"].is_string(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}
+
+/// Job lists asked in French, Spanish and German name their columns in those words.
+#[tokio::test]
+async fn job_lists_asked_in_french_spanish_and_german_keep_their_columns() {
+    for words in [
+        "les offres d'emploi avec le salaire et la ville",
+        "todos los empleos con salario y ciudad",
+        "alle Stellenangebote mit Gehalt und Standort",
+    ] {
+        let asked = ask("records-jobs.html", words).await;
+        assert_eq!(
+            column(&asked.answer, "salary"),
+            ["€60,000", "€70,000", "€80,000", "€90,000"].map(Value::from),
+            "{words}: {}",
+            asked.answer
+        );
+        assert_eq!(column(&asked.answer, "title").len(), 4, "{words}");
+    }
+}
+
 /// A bound on a value the page does not show is no answer: not every item, not paragraphs.
 #[tokio::test]
 async fn a_bound_on_a_value_the_page_lacks_is_no_match() {
