@@ -807,10 +807,21 @@ fn tidy(primary: Option<&str>) -> Vec<ToolCall> {
 /// prices answers "under $20" with no items, not all. Items without the value go first, so the
 /// run can tell a page without prices from one with none under the bound (`bounds::emptied`).
 fn choice_filters(request: &Request, columns: &[String]) -> Vec<ToolCall> {
+    // A column named for the role, else one named by another of its words ("rating" holds
+    // a shop's stars, "points" a story's score).
     let field_of = |named: Option<&RequestedField>, role: FieldRole| {
         named
             .map(|f| f.name.clone())
             .or_else(|| columns.iter().find(|c| *c == role.as_str()).cloned())
+            .or_else(|| {
+                columns
+                    .iter()
+                    .find(|c| {
+                        intent::role_of(c) == Some(role)
+                            || role == FieldRole::Score && matches!(c.as_str(), "rating" | "stars")
+                    })
+                    .cloned()
+            })
             .unwrap_or_else(|| role.as_str().to_owned())
     };
     let bounds = request.bounds.iter().map(|bound| {

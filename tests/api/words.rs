@@ -763,6 +763,44 @@ async fn job_lists_asked_in_french_spanish_and_german_keep_their_columns() {
     }
 }
 
+/// A shop's star ratings ("★ 4.6") are the items' score, which a bound in stars keeps; a card's
+/// "by …" line is its author even when a description is asked beside it.
+#[tokio::test]
+async fn star_ratings_are_a_score_and_a_byline_is_no_description() {
+    let asked = ask("shop.html", "show me the shoes rated 4 stars or more").await;
+    assert_eq!(asked.complete["status"], "completed", "{}", asked.complete);
+    let scores = column(&asked.answer, "score");
+    assert_eq!(
+        scores.len(),
+        7,
+        "the 3.9 pair is left out: {}",
+        asked.answer
+    );
+    assert!(
+        scores.iter().all(|s| s.as_f64().is_some_and(|s| s >= 4.0)),
+        "{}",
+        asked.answer
+    );
+    let asked = ask(
+        "cards-byline.html",
+        "a table of posts: title | author | blurb",
+    )
+    .await;
+    assert_eq!(
+        column(&asked.answer, "author"),
+        ["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+    assert!(
+        column(&asked.answer, "blurb")[0]
+            .as_str()
+            .is_some_and(|b| b.starts_with("What the harbour")),
+        "{}",
+        asked.answer
+    );
+}
+
 /// A bound on a value the page does not show is no answer: not every item, not paragraphs.
 #[tokio::test]
 async fn a_bound_on_a_value_the_page_lacks_is_no_match() {

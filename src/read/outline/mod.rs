@@ -389,11 +389,26 @@ const TEXT_ROLES: &[(FieldRole, TextMatcher)] = &[
             ],
         )
     }),
+    // A shop's star rating: "★ 4.6", "4.6 out of 5", "4.5/5".
+    (FieldRole::Score, is_rating_text),
     (FieldRole::Comments, |t| {
         has_number_before(t, &["comment", "comments", "replies", "answers"])
     }),
     (FieldRole::Date, looks_like_date),
 ];
+
+/// A short text that is a rating: a number with star signs, or a number out of 5 or 10.
+fn is_rating_text(text: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)^\s*(?:(?:rated\s+)?[★☆⭐]+\s*\d(?:[.,]\d)?|\d(?:[.,]\d)?\s*(?:[★☆⭐]+|/\s*(?:5|10)\b|out\s+of\s+(?:5|10)\b(?:\s+stars?)?))\s*$",
+        )
+        .expect("valid regex")
+    });
+    text.chars().count() <= 24 && re.is_match(text)
+}
 
 fn has_number_before(text: &str, words: &[&str]) -> bool {
     let lower = text.to_lowercase();

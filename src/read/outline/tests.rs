@@ -263,3 +263,26 @@ fn an_author_in_the_second_row_of_two_row_items_is_their_author() {
     assert_eq!(author.spec, "+a.hnuser");
     assert_eq!(author.sample, "user1");
 }
+
+#[test]
+fn star_ratings_read_as_a_score() {
+    for rating in [
+        "★ 4.6",
+        "4.6 out of 5",
+        "4.5/5",
+        "★★★★☆ 4",
+        "4,5 ★",
+        "Rated ★ 4.2",
+    ] {
+        assert!(super::is_rating_text(rating), "{rating}");
+    }
+    for other in [
+        "4.6",
+        "page 1/5",
+        "5 out of 10 dentists agree",
+        "$4.60",
+        "★ Featured",
+    ] {
+        assert!(!super::is_rating_text(other), "{other}");
+    }
+}

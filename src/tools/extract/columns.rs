@@ -75,7 +75,12 @@ const RULES: &[(&str, Rule)] = &[
     }),
     ("word_for_the_role", |field, column| {
         let base = normalised(column.base_name());
-        field.words.iter().any(|w| normalised(w) == base)
+        // A column named only by its kind ("text") whose values are "by …" lines is the
+        // items' byline, not their text.
+        let byline = field.role != FieldRole::Author
+            && column.column.source == NameSource::Kind
+            && column.mostly(|v| by_line(v).is_some());
+        !byline && field.words.iter().any(|w| normalised(w) == base)
     }),
     ("value_kind", |field, column| match field.role {
         FieldRole::Url => column.column.kind == ColumnKind::Url && column.base_name() == "url",
@@ -412,6 +417,36 @@ mod tests {
         assert_eq!(
             Value::Object(projected[0].clone()),
             json!({"name": "A", "writer": "Ann Lee", "cost": "$4.99", "points": 3, "link": "https://x/a", "when": null})
+        );
+    }
+
+    #[test]
+    fn a_byline_column_named_text_is_the_author_not_the_description() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "A", "text": "by Ann Lee", "text_2": "What the harbour taught us."},
+            {"title": "B", "text": "by Bo Jensen", "text_2": "Counting green things."},
+        ]));
+        let fields = wanted(&[
+            ("title", FieldRole::Title, &["title"]),
+            ("author", FieldRole::Author, &["author", "by"]),
+            (
+                "blurb",
+                FieldRole::Description,
+                &["description", "blurb", "text"],
+            ),
+        ]);
+        let chosen: Vec<Option<String>> = choose(&fields, &columns, &data)
+            .into_iter()
+            .map(|s| s.column)
+            .collect();
+        assert_eq!(
+            chosen,
+            [Some("title"), Some("text"), Some("text_2")].map(|c| c.map(str::to_owned))
         );
     }
 
