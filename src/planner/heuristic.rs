@@ -653,9 +653,27 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             || candidates
                 .first()
                 .is_none_or(|best| !field_specs(best, &request.fields).2.is_empty()));
+    // A choice by a value the best block has no part for ("posts by Bo Jensen" where the
+    // author is a "by …" line) is read the same way, with that value as a column.
+    let chosen: Vec<FieldRole> = request
+        .bounds
+        .iter()
+        .map(|b| b.role)
+        .chain(request.matches.iter().map(|m| m.role))
+        .collect();
+    let records_for_choice = !records_for_fields
+        && candidates.first().is_some_and(|best| {
+            chosen
+                .iter()
+                .any(|role| !best.fields.iter().any(|f| f.role == *role))
+        });
     if records_for_fields && attempt == 0 {
         return fields_from_records(request);
     }
+    if records_for_choice && attempt == 0 {
+        return fields_from_records(&with_chosen_columns(request, &chosen));
+    }
+    let records_for_fields = records_for_fields || records_for_choice;
     let attempt = if records_for_fields {
         attempt - 1
     } else {
@@ -877,6 +895,27 @@ fn top_n(n: usize) -> ToolCall {
 /// The named fields as columns of the records of the list that has the first of them, then
 /// the same tidying as the blocks' path: items without that field dropped, repeats dropped,
 /// the order and the count asked for.
+/// The request with a column for each value its items are chosen by, and the items' title
+/// when it named no field.
+fn with_chosen_columns(request: &Request, chosen: &[FieldRole]) -> Request {
+    let mut request = request.clone();
+    if request.fields.is_empty() {
+        request.fields.push(RequestedField {
+            name: FieldRole::Title.as_str().to_owned(),
+            role: FieldRole::Title,
+        });
+    }
+    for role in chosen {
+        if !request.fields.iter().any(|f| f.role == *role) {
+            request.fields.push(RequestedField {
+                name: role.as_str().to_owned(),
+                role: *role,
+            });
+        }
+    }
+    request
+}
+
 fn fields_from_records(request: &Request) -> Plan {
     // Item pages are read from each item's link: named fields without one keep it anyway.
     let link = request.keeps_item_links().then(|| RequestedField {

@@ -322,6 +322,7 @@ pub const ENTRIES: &[Entry] = &[
     de("datum", "date", Field),
     de("text", "text", Field),
     de("punkten", "points", Field),
+    de("punkte", "points", Field),
     de("firma", "company", Field),
     de("ort", "location", Field),
     de("gehalt", "salary", Field),

@@ -66,7 +66,8 @@ const RULES: &[Rule] = &[
     // "posts by alicew", "stories submitted by @bkern".
     Rule {
         name: "posted_by",
-        pattern: r"\b(?i:(?:posted\s+|submitted\s+|written\s+|shared\s+|authored\s+)?by)\s+@?(?P<word>[\p{L}\d_][\p{L}\d_.-]{1,39})",
+        // A capitalised name goes on past its first word ("by Bo Jensen").
+        pattern: r"\b(?i:(?:posted\s+|submitted\s+|written\s+|shared\s+|authored\s+)?by)\s+@?(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2}\b|[\p{L}\d_][\p{L}\d_.-]{1,39})",
         role: FieldRole::Author,
     },
     // "stories from github.com", "links from nytimes.com".
@@ -319,6 +320,14 @@ mod tests {
         assert_eq!(
             matches("stories submitted by @bkern"),
             [(FieldRole::Author, "bkern".into(), "posted_by")]
+        );
+        assert_eq!(
+            matches("posts by Bo Jensen"),
+            [(FieldRole::Author, "Bo Jensen".into(), "posted_by")]
+        );
+        assert_eq!(
+            matches("articles written by Ann Lee, newest first"),
+            [(FieldRole::Author, "Ann Lee".into(), "posted_by")]
         );
         for how in [
             "stories sorted by date",

@@ -801,6 +801,24 @@ async fn star_ratings_are_a_score_and_a_byline_is_no_description() {
     );
 }
 
+/// Items chosen by a full name whose author is only a "by …" line: the name is whole, and the
+/// line is read as the author column to choose by.
+#[tokio::test]
+async fn items_chosen_by_a_full_name_in_a_byline() {
+    let asked = ask("cards-byline.html", "posts by Bo Jensen").await;
+    assert_eq!(asked.complete["status"], "completed", "{}", asked.complete);
+    assert_eq!(
+        column(&asked.answer, "title"),
+        ["A census of moss"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+    assert_eq!(
+        decisions(&asked.frames)[0]["intent"]["matches"][0]["contains"],
+        "Bo Jensen"
+    );
+}
+
 /// A bound on a value the page does not show is no answer: not every item, not paragraphs.
 #[tokio::test]
 async fn a_bound_on_a_value_the_page_lacks_is_no_match() {
