@@ -182,7 +182,9 @@ pub(crate) fn other_reading(raw: &str, month_first: bool) -> Option<String> {
     Some(other)
 }
 
-fn month_number(name: &str) -> Option<u32> {
+/// The number of a month named in full or by its first three letters, in the languages
+/// [`MONTH_NAMES`] holds ("May", "sept", "März" → 5, 9, 3).
+pub(crate) fn month_number(name: &str) -> Option<u32> {
     let lower = name.to_lowercase();
     if let Some((_, number)) = MONTH_NAMES.iter().find(|(n, _)| *n == lower) {
         return Some(*number);

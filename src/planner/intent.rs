@@ -326,34 +326,6 @@ pub(super) fn number(word: &str) -> Option<usize> {
 /// Nouns for one entry of a feed or an index ("every blog post", "each article").
 const ENTRY_NOUNS: &[&str] = &["post", "article", "entry", "story"];
 
-/// Month names, in full and short, that a year follows ("May 2025").
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-];
-
 /// Reads "top 10", "first five", "3 most recent", "10 latest stories".
 pub fn count(text: &str) -> Option<usize> {
     let words = words(text);
@@ -398,7 +370,7 @@ pub fn count(text: &str) -> Option<usize> {
                     | "over"
                     | "above"
                     | "than"
-            ) || MONTHS.contains(&words[i - 1].as_str()));
+            ) || crate::page::dates::month_number(&words[i - 1]).is_some());
         if !next.is_empty()
             && !previous_is_year_or_unit
             && !counts_pages(i + 1)
