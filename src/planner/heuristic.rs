@@ -166,6 +166,9 @@ enum ProductRule {
     /// and what is it called"), and the page is neither prose nor a list of priced items: a
     /// product page without JSON-LD.
     OneProductShown,
+    /// Free names only ("weight and material"), one of them the label of a row in a block
+    /// whose rows start with different labels: one thing's spec sheet, not a list.
+    LabelledRows,
 }
 
 impl ProductRule {
@@ -176,6 +179,9 @@ impl ProductRule {
             }
             Self::OneProductShown => {
                 "the fields asked are a product's and the page shows no priced list and is not prose (rule: one_product_shown): read the product"
+            }
+            Self::LabelledRows => {
+                "the fields asked label rows of one thing's details, each row a different label (rule: labelled_rows): read them where the page labels them"
             }
         }
     }
@@ -206,6 +212,9 @@ fn asks_one_product(
                 .filter(|(key, _)| !matches!(*key, "name" | "image" | "description"))
                 .any(|(_, words)| words.contains(&f.name.as_str()))
     };
+    if labelled_rows(request, outline) {
+        return Some(ProductRule::LabelledRows);
+    }
     let asks = matches!(request.intent, Intent::List)
         && !request.many
         && request.fields.iter().any(|f| f.role != FieldRole::Title)
@@ -234,6 +243,43 @@ fn asks_one_product(
         && !priced_list
         && outline.paragraph_chars < ARTICLE_PARAGRAPH_CHARS)
         .then_some(ProductRule::OneProductShown)
+}
+
+/// Whether free names asked with no word for many things label rows of one thing: a block
+/// whose sampled rows start with different words ("SKU …", "Weight …", "Material …"), one of
+/// them a name asked. A list's items start alike (their titles), never with the names asked.
+fn labelled_rows(request: &Request, outline: &crate::read::outline::Outline) -> bool {
+    let free: Vec<String> = request
+        .fields
+        .iter()
+        .filter(|f| f.role == FieldRole::Text)
+        .map(|f| f.name.to_lowercase())
+        .collect();
+    if !matches!(request.intent, Intent::List)
+        || request.many
+        || free.is_empty()
+        || free.len() != request.fields.len()
+    {
+        return false;
+    }
+    outline.blocks.iter().filter(|b| !b.in_chrome).any(|block| {
+        let firsts: Vec<String> = block
+            .sample
+            .iter()
+            .filter_map(|text| intent::words(text).into_iter().next())
+            .collect();
+        let distinct: std::collections::HashSet<&String> = firsts.iter().collect();
+        firsts.len() >= 2
+            && distinct.len() == firsts.len()
+            && block.sample.iter().any(|text| {
+                let lower = text.to_lowercase();
+                free.iter().any(|name| {
+                    lower
+                        .strip_prefix(name.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ':', '\t']))
+                })
+            })
+    })
 }
 
 /// "product / price" asked of a shop's list: the words read as one product but point at
@@ -1182,6 +1228,36 @@ mod tests {
 
     fn tools_of(plan: &Plan) -> Vec<&str> {
         plan.tool_calls.iter().map(|c| c.tool.as_str()).collect()
+    }
+
+    #[test]
+    fn free_names_that_label_a_spec_sheets_rows_are_one_things_details() {
+        let sheet = |sample: &[&str]| {
+            let mut context = context("weight and material", 0);
+            context.outline.blocks = vec![RepeatedBlock {
+                sample: sample.iter().map(|s| (*s).to_owned()).collect(),
+                ..block(Vec::new())
+            }];
+            plan(&context)
+        };
+        let one = sheet(&["SKU", "Weight", "Material"]);
+        assert_eq!(tools_of(&one), ["extract.named_fields"]);
+        assert!(one.notes.iter().any(|n| n.contains("labelled_rows")));
+        // Rows that start alike are a list's items, whatever they hold.
+        let list = sheet(&["Weight 240 g", "Weight 1.4 kg", "Weight 90 g"]);
+        assert_ne!(tools_of(&list), ["extract.named_fields"]);
+        // A word for many things asks for a list.
+        let mut many = context("the weight and material of every tool", 0);
+        many.outline.blocks = vec![RepeatedBlock {
+            sample: vec!["SKU".into(), "Weight".into(), "Material".into()],
+            ..block(Vec::new())
+        }];
+        assert!(
+            !plan(&many)
+                .notes
+                .iter()
+                .any(|n| n.contains("labelled_rows"))
+        );
     }
 
     #[test]

@@ -714,6 +714,14 @@ async fn a_products_questions_and_a_texts_summary_are_one_answer() {
     let asked = ask("catalog-trowel.html", "price and weight please").await;
     assert_eq!(asked.answer["weight"], "240 g", "{}", asked.answer);
     assert!(asked.answer["price"].is_string(), "{}", asked.answer);
+    // Free names only, labels of the page's spec rows: one record, not the rows.
+    let asked = ask("catalog-trowel.html", "weight and material").await;
+    assert_eq!(
+        asked.answer,
+        json!({"weight": "240 g", "material": "Stainless steel"}),
+        "{}",
+        asked.answer
+    );
     let asked = ask(
         "catalog-trowel.html",
         "is it in stock and what does it cost",
