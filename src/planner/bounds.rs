@@ -490,8 +490,13 @@ fn role_of_subject(before: &str) -> Option<FieldRole> {
         .find_map(|w| SUBJECTS.iter().find(|(s, _)| s == w).map(|(_, role)| *role))
 }
 
+/// A cue's words with single spaces ("less  than" → "less than").
+fn cue_words(cue: &str) -> String {
+    cue.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn op_of(table: &[(&str, BoundOp)], cue: &str) -> Option<BoundOp> {
-    let cue = cue.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cue = cue_words(cue);
     table.iter().find(|(c, _)| *c == cue).map(|(_, op)| *op)
 }
 
@@ -529,11 +534,7 @@ fn bare_amount(captures: &Captures<'_>, text: &str) -> bool {
     // "Up to 200", "no more than 50" cap how many items; "under 40" compares a value.
     let compares = captures.name("cue").is_some_and(|c| {
         matches!(
-            c.as_str()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .as_str(),
+            cue_words(c.as_str()).as_str(),
             "under" | "below" | "over" | "above" | "less than"
         )
     });

@@ -1075,12 +1075,13 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             || w == "phones"
     }) || has(&["phone number"]);
     // "every blog post", "each article": the entries of a list, not one text.
-    let each_entry = words.windows(3).any(|w| {
-        matches!(w[0].as_str(), "every" | "each")
-            && (ENTRY_NOUNS.contains(&w[1].as_str()) || ENTRY_NOUNS.contains(&w[2].as_str()))
-    }) || words
-        .windows(2)
-        .any(|w| matches!(w[0].as_str(), "every" | "each") && ENTRY_NOUNS.contains(&w[1].as_str()));
+    let each_entry = words.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "every" | "each")
+            && words[i + 1..]
+                .iter()
+                .take(2)
+                .any(|n| ENTRY_NOUNS.contains(&n.as_str()))
+    });
     let intent = if has(&["markdown"]) && !list_nouns {
         Intent::Markdown
     } else if has(&[
