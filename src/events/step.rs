@@ -201,6 +201,11 @@ pub struct UnderstoodRequest {
     /// "rule": "posted_by"}`); items without them are left out of the answer.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<UnderstoodMatch>,
+    /// Words that may be a value the items are chosen by ("the professors": `{"phrase":
+    /// "professors"}`); the page decides: the items whose column holds that whole value are
+    /// kept, when some have it and some not, and words no item has choose nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<UnderstoodValue>,
     /// Whether the words ask for many things (a list noun, a count, "each", "every", "all").
     pub many: bool,
     /// Whether every list on the page was asked for, not only the main one.
@@ -266,6 +271,16 @@ pub struct UnderstoodMatch {
     pub contains: String,
     /// The rule that read them: `quoted_in_title`, `mentioning`, `posted_by`, `from_site`.
     pub rule: String,
+}
+
+/// Words that may be a value of the items.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UnderstoodValue {
+    /// The words, as the parser read them.
+    pub phrase: String,
+    /// The items without that value are wanted ("posts that aren't pinned").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub negated: bool,
 }
 
 /// Tokens spent by an LLM call.

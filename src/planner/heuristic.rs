@@ -18,7 +18,7 @@ use crate::tools::data::{DedupeParams, FilterOp, FilterParams, SelectColumnsPara
 use crate::tools::extract::{
     DatesParams, EmailsParams, FieldKind, FieldSpec, FieldsParams, FullFieldSpec, ListScope,
     MainContentParams, NamedFieldsParams, PhonesParams, PricesParams, ProductParams, RecordsParams,
-    TopNParams, WantedField,
+    TopNParams, ValueChoice, WantedField, same_value,
 };
 use crate::tools::html::{
     CodeParams, ImagesParams, LinksParams, MetaParams, SelectParams, TablesParams,
@@ -664,6 +664,42 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     if let Some(miss @ FilterMiss::NoneWithin { .. }) = bounds::emptied(&context.observations) {
         return final_plan(Vec::new(), vec![miss.message()]);
     }
+    // Words that may be a value the items are chosen by ("the professors") are weighed first,
+    // when the page's lists show them as a value of some items, by the records engine, which
+    // reads every column of every item; when no column holds them (the call fails), the list
+    // is read as if they were not there.
+    if !request.values.is_empty() {
+        let shown: Vec<ValueChoice> = request
+            .values
+            .iter()
+            .filter(|choice| {
+                choice.phrases.iter().any(|phrase| {
+                    context
+                        .outline
+                        .values
+                        .iter()
+                        .any(|value| same_value(value, phrase))
+                })
+            })
+            .cloned()
+            .collect();
+        if attempt == 0 && !shown.is_empty() {
+            return values_plan(&Request {
+                values: shown,
+                ..request.clone()
+            });
+        }
+        let attempt = if shown.is_empty() {
+            attempt
+        } else {
+            attempt - 1
+        };
+        let without = Request {
+            values: Vec::new(),
+            ..request.clone()
+        };
+        return list_plan(context, &without, attempt);
+    }
     // A request that names no fields wants every item with everything it shows: the records
     // engine finds the main list and all its columns. Named fields, or a sort that needs to
     // know which field is which, go through the outline's blocks; so does a page where the
@@ -991,6 +1027,7 @@ fn fields_from_records(request: &Request) -> Plan {
     let mut calls = vec![ToolCall::typed(
         &RecordsParams {
             fields: Some(fields),
+            choose: request.values.clone(),
             ..RecordsParams::default()
         },
         format!(
@@ -1015,6 +1052,26 @@ fn fields_from_records(request: &Request) -> Plan {
     final_plan(calls, Vec::new())
 }
 
+/// The list's records chosen by the words that may be their values: every field when none was
+/// named, else the named fields with the values chosen by and the order asked for as columns.
+fn values_plan(request: &Request) -> Plan {
+    let plain = request.fields.is_empty()
+        && request.sort.is_none()
+        && request.bounds.is_empty()
+        && request.matches.is_empty();
+    if plain {
+        return records_plan(request);
+    }
+    let by: Vec<FieldRole> = request
+        .bounds
+        .iter()
+        .map(|b| b.role)
+        .chain(request.matches.iter().map(|m| m.role))
+        .chain(request.sort.map(|(role, _)| role))
+        .collect();
+    fields_from_records(&with_chosen_columns(request, &by))
+}
+
 /// Every record of the main list (or of every list, when asked) with all its fields, then
 /// the count asked for.
 fn records_plan(request: &Request) -> Plan {
@@ -1028,8 +1085,15 @@ fn records_plan(request: &Request) -> Plan {
         )
     } else {
         ToolCall::typed(
-            &RecordsParams::default(),
-            "the request names no fields: every item of the page's main list, with every field it shows",
+            &RecordsParams {
+                choose: request.values.clone(),
+                ..RecordsParams::default()
+            },
+            if request.values.is_empty() {
+                "the request names no fields: every item of the page's main list, with every field it shows"
+            } else {
+                "the request names no fields: the items of the page's main list, with every field they show, chosen by the words that are a value of some of them"
+            },
         )
     };
     let mut calls = vec![call];

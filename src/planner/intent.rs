@@ -9,8 +9,10 @@ use super::bounds::{self, Bound};
 use super::matches::{self, TextMatch};
 use crate::events::{
     UnderstoodBound, UnderstoodField, UnderstoodMatch, UnderstoodRequest, UnderstoodSort,
+    UnderstoodValue,
 };
 use crate::read::role::FieldRole;
+use crate::tools::extract::ValueChoice;
 
 /// What the user is asking for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -72,6 +74,9 @@ pub struct Request {
     pub bounds: Vec<Bound>,
     /// Words the items must hold ("posts by alicew", "stories from github.com").
     pub matches: Vec<TextMatch>,
+    /// Words that may be a value the items are chosen by ("the professors", "in stock"): the
+    /// records engine keeps those it is the whole value of, when some have it and some not.
+    pub values: Vec<ValueChoice>,
     /// The user asked for every list on the page ("all the lists", "every table and list"),
     /// not only the main one.
     pub all_lists: bool,
@@ -175,6 +180,16 @@ impl Request {
                         .map_or_else(|| m.role.as_str().to_owned(), |f| f.name.clone()),
                     contains: m.text.clone(),
                     rule: m.rule.to_owned(),
+                })
+                .collect(),
+            values: self
+                .values
+                .iter()
+                .filter_map(|v| {
+                    Some(UnderstoodValue {
+                        phrase: v.phrases.first()?.clone(),
+                        negated: v.negated,
+                    })
                 })
                 .collect(),
             many: self.many,
@@ -945,6 +960,22 @@ fn explicit_columns(text: &str) -> Option<Vec<String>> {
     (!columns.is_empty()).then_some(columns)
 }
 
+/// Whether a word has a use in the parser's tables: an item noun, a field, a count, a date's
+/// qualifier. Such a word is never offered as a value the items are chosen by.
+pub(super) fn is_request_word(word: &str) -> bool {
+    let item_noun = |w: &str| ITEM_NOUNS.contains(&w) || ENTRY_NOUNS.contains(&w);
+    LIST_NOUNS.contains(&word)
+        || item_noun(word)
+        || item_noun(&singular(word))
+        || role_of(word).is_some()
+        || is_column_word(word)
+        || is_column_word(&singular(word))
+        || number(word).is_some()
+        || DATE_QUALIFIERS.contains(&word)
+        || PAY_WORDS.contains(&word)
+        || VALUE_WORDS.contains(&word)
+}
+
 /// The role a word names, if any.
 pub fn role_of(word: &str) -> Option<FieldRole> {
     ROLE_WORDS
@@ -1022,7 +1053,16 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
     ]) {
         return Some((FieldRole::Score, true));
     }
-    if has(&["most comments", "most discussed", "most commented"]) {
+    if has(&[
+        "most comments",
+        "most discussed",
+        "most commented",
+        "most-commented",
+        "by comments",
+        "by number of comments",
+        "by the number of comments",
+        "by comment count",
+    ]) {
         return Some((FieldRole::Comments, true));
     }
     if has(&["most recent", "newest", "latest", "recent"]) {
@@ -1250,14 +1290,24 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         ]),
         bounds,
         matches: Vec::new(),
+        values: Vec::new(),
         item_pages: false,
     };
     // Words chosen items hold are a list's: "the article about Rust" is not a filter.
     if request.intent == Intent::List {
         request.matches = text_matches;
     }
+    // So are the values items are chosen by; a product's words may still be a list's, when
+    // the page is one ("shoes that are in stock" on a shop's list).
+    if matches!(request.intent, Intent::List | Intent::Product) {
+        let values = super::values::read(&unbounded, |word| {
+            is_request_word(word) || request.fields.iter().any(|f| f.name == word)
+        });
+        request.values = values;
+    }
     // A bound needs its value in the answer: "names of the books under $10" shows the prices;
-    // so does a match on a part other than the title ("titles of the posts by alicew").
+    // so does a match on a part other than the title ("titles of the posts by alicew"), and
+    // the value the items are ordered by ("the 3 most commented posts and who posted them").
     if !request.fields.is_empty() && !explicit {
         let unnamed: Vec<FieldRole> = request
             .bounds
@@ -1265,6 +1315,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             .filter(|b| request.bound_field(b).is_none())
             .map(|b| b.role)
             .chain(request.matches.iter().map(|m| m.role))
+            .chain(request.sort.map(|(role, _)| role))
             .collect();
         for role in unnamed {
             if !request.fields.iter().any(|f| f.role == role) {
@@ -1790,7 +1841,7 @@ mod tests {
                 // The parts agree with the readers they come from, on the lexicon's words; a
                 // list's items may gain their title in front.
                 // Bounds and text matches are read first, and their words are no count or field;
-                // each may add the field of its value after the ones named.
+                // each may add the field of its value after the ones named, as may the order.
                 let canonical = crate::planner::lexicon::canonical(&instructions);
                 let (_, rest) = crate::planner::bounds::read(&canonical);
                 let (_, rest) = crate::planner::matches::read(&rest);
@@ -1801,6 +1852,7 @@ mod tests {
                     .iter()
                     .map(|b| b.role)
                     .chain(understood.matches.iter().map(|m| m.role))
+                    .chain(understood.sort.map(|(role, _)| role))
                     .collect();
                 let named: Vec<&crate::planner::intent::RequestedField> = understood
                     .fields

@@ -936,6 +936,7 @@ impl WordsReply {
                 .collect(),
             // The model reads no text matches yet: the parser's rules are not asked of it.
             matches: Vec::new(),
+            values: Vec::new(),
             all_lists: false,
             implied_title: false,
             many: self.many,

@@ -11,6 +11,7 @@ pub mod llm;
 pub mod matches;
 
 pub mod reach;
+pub mod values;
 
 use futures::future::BoxFuture;
 use serde::Serialize;

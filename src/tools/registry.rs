@@ -621,6 +621,10 @@ mod tests {
                 role: FieldRole::Text,
                 words: vec!["by".into()],
             }]),
+            choose: vec![crate::tools::extract::ValueChoice {
+                phrases: vec!["in stock".into(), "stock".into()],
+                negated: true,
+            }],
         });
         c.check(NamedFieldsParams {
             fields: vec!["sku".into()],

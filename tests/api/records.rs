@@ -2,16 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{FixtureServer, Frame, spawn_app};
-
-fn tool_steps<'a>(frames: &'a [Frame], tool: &str) -> Vec<&'a Value> {
-    frames
-        .iter()
-        .filter(|f| f.event == "step" && f.action() == "tool_call")
-        .map(Frame::payload)
-        .filter(|p| p["extracted_data"]["tool"] == tool)
-        .collect()
-}
+use crate::support::{FixtureServer, Frame, spawn_app, tool_steps};
 
 #[tokio::test]
 async fn every_item_with_all_details_is_every_card_with_every_field() {
@@ -55,7 +46,7 @@ async fn every_item_with_all_details_is_every_card_with_every_field() {
     // The step says which list it chose, how its columns were named, and what it passed over.
     let steps = tool_steps(&frames, "extract.records");
     assert_eq!(steps.len(), 1);
-    let evidence = &steps[0]["extracted_data"]["evidence"];
+    let evidence = &steps[0]["evidence"];
     assert_eq!(evidence["records_on_page"], 6);
     assert_eq!(evidence["capped"], false);
     assert_eq!(
@@ -144,7 +135,7 @@ async fn the_cap_on_items_is_said_in_the_step() {
         .stream(&json!({"urls": [&url], "instructions": "all the members"}))
         .await;
     let steps = tool_steps(&frames, "extract.records");
-    let evidence = &steps[0]["extracted_data"]["evidence"];
+    let evidence = &steps[0]["evidence"];
     assert_eq!(evidence["records_on_page"], 6);
     assert_eq!(evidence["returned"], 4);
     assert_eq!(evidence["capped"], true);
@@ -217,7 +208,7 @@ async fn every_item(page: &str) -> (Vec<Value>, Vec<String>) {
     let Answer { frames, records } =
         ask(page, "every item on this page with all its details").await;
     let steps = tool_steps(&frames, "extract.records");
-    let columns = steps[0]["extracted_data"]["evidence"]["columns"]
+    let columns = steps[0]["evidence"]["columns"]
         .as_array()
         .unwrap()
         .iter()
@@ -341,7 +332,7 @@ async fn every_list_on_the_page_gives_each_lists_records_tagged_with_their_list(
         "the row behind \"Show all plans\" is read"
     );
     let steps = tool_steps(&frames, "extract.records");
-    let evidence = &steps[0]["extracted_data"]["evidence"];
+    let evidence = &steps[0]["evidence"];
     assert_eq!(evidence["records_on_page"], 8);
     assert_eq!(evidence["lists"].as_array().unwrap().len(), 2, "{evidence}");
 
@@ -436,7 +427,7 @@ async fn cards_with_a_by_line_give_the_author_asked_for_without_the_by() {
     );
     // The records engine answered, and its evidence names the column and the rule per field.
     let steps = tool_steps(&frames, "extract.records");
-    let evidence = &steps[0]["extracted_data"]["evidence"];
+    let evidence = &steps[0]["evidence"];
     assert_eq!(
         evidence["list_rule"], "main_list_has_the_first_field",
         "{evidence}"
@@ -472,7 +463,7 @@ async fn a_table_asked_by_its_header_names_gives_those_columns() {
         "{records}"
     );
     let steps = tool_steps(&frames, "extract.records");
-    let rules: Vec<&Value> = steps[0]["extracted_data"]["evidence"]["fields"]
+    let rules: Vec<&Value> = steps[0]["evidence"]["fields"]
         .as_array()
         .unwrap()
         .iter()

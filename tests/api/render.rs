@@ -13,7 +13,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use crate::support::{Frame, TestApp, spawn_app_with};
+use crate::support::{Frame, TestApp, spawn_app_with, tool_steps};
 
 /// Serves `tests/fixtures/render/` at `/render/{name}`; `TRAP` in a page becomes `trap`.
 async fn site(trap: SocketAddr) -> String {
@@ -551,16 +551,6 @@ async fn the_next_page_of_a_host_that_needed_rendering_renders_at_once() {
     for name in CATALOGUE {
         assert!(text.contains(name), "{name} in {text}");
     }
-}
-
-/// The `tool_call` steps of `tool`, their details.
-fn tool_steps<'a>(frames: &'a [Frame], tool: &str) -> Vec<&'a Value> {
-    frames
-        .iter()
-        .filter(|f| f.event == "step" && f.action() == "tool_call")
-        .map(|f| &f.payload()["extracted_data"])
-        .filter(|d| d["tool"] == tool)
-        .collect()
 }
 
 #[tokio::test]

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{FixtureServer, Frame, spawn_app};
+use crate::support::{FixtureServer, Frame, spawn_app, tool_steps};
 
 struct Asked {
     frames: Vec<Frame>,
@@ -942,4 +942,64 @@ async fn a_bound_the_model_reads_filters_the_items_as_the_parsers_would() {
             .is_some_and(|r| r.contains(&json!("bounds"))),
         "{schema}"
     );
+}
+
+/// Words that are a value of some items choose them ("the professors": the members whose
+/// role is "Professor"; "posts that aren't pinned"; "what does DNS mean?"), the records step
+/// says which column held them; words that are no value of the items ("society") choose
+/// nothing, and the list is read as if they were not there.
+#[tokio::test]
+async fn words_that_are_a_value_of_some_items_choose_them_and_other_words_choose_nothing() {
+    for (page, words, key, want, held_in) in [
+        (
+            "directory.html",
+            "which members are professors?",
+            "name",
+            &["Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"][..],
+            "role",
+        ),
+        (
+            "records-feed.html",
+            "posts that aren't pinned",
+            "title",
+            &["Spring", "Summer", "Autumn"][..],
+            "badge",
+        ),
+        (
+            "records-glossary.html",
+            "what does DNS mean?",
+            "term",
+            &["DNS"][..],
+            "term",
+        ),
+    ] {
+        let asked = ask(page, words).await;
+        assert_eq!(
+            column(&asked.answer, key),
+            want.iter().map(|w| Value::from(*w)).collect::<Vec<_>>(),
+            "{words}: {}",
+            asked.answer
+        );
+        let steps = tool_steps(&asked.frames, "extract.records");
+        let chosen = &steps[0]["evidence"]["chosen"][0];
+        assert_eq!(chosen["column"], held_in, "{words}: {chosen}");
+        let intent = &decisions(&asked.frames)[0]["intent"];
+        assert!(
+            intent["values"].as_array().is_some_and(|v| !v.is_empty()),
+            "{words}: {intent}"
+        );
+    }
+    // "society" is in the page's words but no item's value: the list is read as it would be
+    // without it, with no step spent on a choice.
+    let asked = ask("directory.html", "all the members of this society").await;
+    assert_eq!(column(&asked.answer, "name").len(), 6, "{}", asked.answer);
+    assert!(
+        tool_steps(&asked.frames, "extract.records")
+            .iter()
+            .all(|step| step["evidence"].get("chosen").is_none() && step["error"].is_null()),
+        "{:?}",
+        tool_steps(&asked.frames, "extract.records")
+    );
+    let intent = &decisions(&asked.frames)[0]["intent"];
+    assert_eq!(intent["values"], json!([{"phrase": "society"}]), "{intent}");
 }

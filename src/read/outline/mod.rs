@@ -50,6 +50,11 @@ pub struct Outline {
     pub internal_links: usize,
     /// Links to other hosts.
     pub external_links: usize,
+    /// Short texts that some records of the page's content lists show and others do not ("In
+    /// stock", "Professor", "Pinned"): the values items can be chosen by. Not serialised: the
+    /// planner reads them, a model's prompt need not.
+    #[serde(skip)]
+    pub values: Vec<String>,
 }
 
 /// A heading.
@@ -143,6 +148,7 @@ pub fn outline(page: &Page) -> Outline {
         .take(MAX_HEADINGS)
         .collect();
     let (internal_links, external_links) = count_links(page);
+    let lists = crate::read::records::lists(page, MAX_BLOCKS);
     let paragraph_chars = doc
         .select_checked(static_selector!("p"))
         .filter(|p| !in_chrome(*p))
@@ -153,7 +159,11 @@ pub fn outline(page: &Page) -> Outline {
         lang,
         description,
         headings,
-        blocks: repeated_blocks(page),
+        blocks: lists
+            .iter()
+            .filter_map(|list| describe_block(page, list))
+            .collect(),
+        values: item_values(page, &lists),
         tables: tables(doc),
         forms: doc.select_checked(static_selector!("form")).count(),
         jsonld_types: jsonld_types(page),
@@ -191,14 +201,6 @@ fn count_links(page: &Page) -> (usize, usize) {
 /// described by a selector for its items (the first element of each record), its fields and
 /// its score, the main list first. A list no selector selects (exactly, or with a few more
 /// elements of its items' shape) is left out: the planner reads it through `extract.records`.
-fn repeated_blocks(page: &Page) -> Vec<RepeatedBlock> {
-    let lists = crate::read::records::lists(page, MAX_BLOCKS);
-    lists
-        .iter()
-        .filter_map(|list| describe_block(page, list))
-        .collect()
-}
-
 fn describe_block(page: &Page, list: &ListFound) -> Option<RepeatedBlock> {
     let doc = &page.document;
     let items: Vec<ElementRef<'_>> = list
@@ -230,6 +232,55 @@ fn describe_block(page: &Page, list: &ListFound) -> Option<RepeatedBlock> {
         score: list.score,
         fields,
     })
+}
+
+/// A value is at most this long: longer is a text.
+const VALUE_CHARS: usize = 60;
+/// Values kept per list, at most.
+const MAX_VALUES: usize = 200;
+
+/// The short texts (an element's whole text) that some records of a content list show and
+/// others do not, each once: what the items may be chosen by.
+fn item_values(page: &Page, lists: &[ListFound]) -> Vec<String> {
+    let doc = &page.document;
+    let mut values: Vec<String> = Vec::new();
+    for list in lists.iter().filter(|l| !l.chrome) {
+        let mut holding: HashMap<String, usize> = HashMap::new();
+        for record in &list.records {
+            let mut seen: Vec<String> = Vec::new();
+            for el in record
+                .iter()
+                .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
+            {
+                for part in std::iter::once(el).chain(el.descendants().filter_map(ElementRef::wrap))
+                {
+                    let text = crate::page::dom::text_capped(part, VALUE_CHARS + 1);
+                    if !text.is_empty()
+                        && text.chars().count() <= VALUE_CHARS
+                        && !seen.contains(&text)
+                    {
+                        seen.push(text);
+                    }
+                }
+            }
+            for text in seen {
+                *holding.entry(text).or_default() += 1;
+            }
+        }
+        let mut some: Vec<String> = holding
+            .into_iter()
+            .filter(|(_, n)| *n < list.records.len())
+            .map(|(text, _)| text)
+            .collect();
+        some.sort();
+        some.truncate(MAX_VALUES);
+        values.extend(
+            some.into_iter()
+                .filter(|v| !values.contains(v))
+                .collect::<Vec<_>>(),
+        );
+    }
+    values
 }
 
 /// Finds the fields most items share, as specs relative to the item.

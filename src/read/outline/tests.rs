@@ -286,3 +286,27 @@ fn star_ratings_read_as_a_score() {
         assert!(!super::is_rating_text(other), "{other}");
     }
 }
+
+#[test]
+fn values_are_the_short_texts_some_items_show_and_others_do_not() {
+    let page = Page::parse(
+        url::Url::parse("https://shop.example/").unwrap(),
+        r#"<html><body><nav><a href="/">Home</a> <a href="/sale">Sale</a> <a href="/new">New</a></nav>
+        <main><ul class="products">
+          <li><h3>Trail shoe</h3><span class="stock">In stock</span><a href="/p/1">View</a></li>
+          <li><h3>Road shoe</h3><span class="stock">Out of stock</span><a href="/p/2">View</a></li>
+          <li><h3>Hill boot</h3><span class="stock">In stock</span><a href="/p/3">View</a></li>
+        </ul></main></body></html>"#,
+    );
+    let values = outline(&page).values;
+    for shown in ["In stock", "Out of stock", "Trail shoe"] {
+        assert!(values.iter().any(|v| v == shown), "{shown}: {values:?}");
+    }
+    // Every item's button is no value that tells items apart; the menu is no list of items.
+    for not_a_value in ["View", "Sale"] {
+        assert!(
+            !values.iter().any(|v| v == not_a_value),
+            "{not_a_value}: {values:?}"
+        );
+    }
+}

@@ -719,6 +719,13 @@ pub struct RecordsParams {
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<columns::WantedField>>,
+    /// Words of the request that may be a value of the items ("professors", "in stock"): each
+    /// keeps the records with that whole value in one of their columns (or, negated, those
+    /// without it), when some records have it and some do not; the evidence says which column.
+    /// The call fails when none of them chooses: the words are no value of these records.
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choose: Vec<ValueChoice>,
 }
 
 impl ToolParams for RecordsParams {
@@ -838,6 +845,30 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
             evidence["list_rule"] = json!(rule);
         }
     }
+    // The choice reads every column, before the named fields leave only theirs.
+    let mut lists = lists;
+    if !params.choose.is_empty() {
+        let mut made = Vec::new();
+        for list in &mut lists {
+            let before = list.records.len();
+            let (kept, how) =
+                choose::keep_chosen(std::mem::take(&mut list.records), &params.choose);
+            list.total = list.total - before + kept.len();
+            list.records = kept;
+            if made.is_empty() {
+                made = how;
+            }
+        }
+        if made.iter().all(|m| m.column.is_none()) {
+            let phrases: Vec<&str> = made.iter().map(|m| m.phrase.as_str()).collect();
+            return Err(ToolError::Failed(format!(
+                "extract.records: no column of the list's records has \"{}\" as the value of some records and not others: nothing to choose by",
+                phrases.join("\", \"")
+            )));
+        }
+        evidence["chosen"] = json!(made);
+    }
+    let on_page: usize = lists.iter().map(|l| l.total).sum();
     // Each list's own columns answer the fields (with `lists: "all"` they differ).
     let month_first = crate::page::dates::month_first(&ws.page.document);
     let lists: Vec<crate::read::records::RecordList> = match &named {
@@ -996,8 +1027,10 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
     Ok(Value::String(ws.cap_text(out)))
 }
 
+mod choose;
 mod columns;
 mod named;
+pub use choose::{ValueChoice, same_value};
 pub use columns::{FieldRole, WantedField, is_money_name};
 pub use named::{NamedFieldsParams, key_of};
 

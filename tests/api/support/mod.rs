@@ -16,7 +16,7 @@ use tokio::sync::oneshot;
 
 pub use fixtures::FixtureServer;
 pub use server::Server;
-pub use sse::{Frame, FrameReader, read_stream};
+pub use sse::{Frame, FrameReader, read_stream, tool_steps};
 
 /// The `complete` payload of a run's frames, checking that it is the last one.
 pub fn complete(frames: &[Frame]) -> &serde_json::Value {

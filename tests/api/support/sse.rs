@@ -38,6 +38,16 @@ impl Frame {
     }
 }
 
+/// The details (`extracted_data`) of the `tool_call` steps of `tool`, in order.
+pub fn tool_steps<'a>(frames: &'a [Frame], tool: &str) -> Vec<&'a Value> {
+    frames
+        .iter()
+        .filter(|f| f.event == "step" && f.action() == "tool_call")
+        .map(|f| &f.payload()["extracted_data"])
+        .filter(|d| d["tool"] == tool)
+        .collect()
+}
+
 /// Reads frames until the stream closes (bounded by a generous timeout so a hang fails).
 pub async fn read_stream(response: reqwest::Response) -> Vec<Frame> {
     read_frames(response, usize::MAX).await

@@ -1,0 +1,482 @@
+//! Words of a request that may be a value of the items: "the professors", "pioneers born in
+//! London", "what does DNS mean?", "shoes in stock", "posts that aren't pinned". Words alone
+//! cannot tell "professors" (a role some members have) from "members" (the items) or "pls";
+//! so every run of words the parser has no other use for is offered to the records engine
+//! (`extract.records` `choose`), which keeps the records where the run is the whole value of
+//! one column, and only when some records have it and some do not. Words that are no value on
+//! the page choose nothing.
+//!
+//! Rules as data: the words that end a run ([`NOT_VALUES`] and the parser's own tables), the
+//! joining words a run may hold ([`JOINING`]), the cues that negate it ([`NEGATIONS`]), and the
+//! other names of an item's state ([`STATES`]).
+
+use crate::tools::extract::ValueChoice;
+
+/// Words that are never a value the items are chosen by: what people say around the value
+/// (asking, pointing, counting, ordering, politeness) and the nouns for items in general.
+const NOT_VALUES: &[&str] = &[
+    // Asking and pointing.
+    "what",
+    "which",
+    "who",
+    "whose",
+    "whom",
+    "where",
+    "when",
+    "why",
+    "how",
+    "much",
+    "many",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "do",
+    "does",
+    "did",
+    "have",
+    "has",
+    "had",
+    "can",
+    "could",
+    "would",
+    "should",
+    "will",
+    "i",
+    "me",
+    "my",
+    "we",
+    "us",
+    "our",
+    "you",
+    "your",
+    "they",
+    "them",
+    "their",
+    "it",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "there",
+    "here",
+    "list",
+    "show",
+    "give",
+    "get",
+    "find",
+    "tell",
+    "want",
+    "need",
+    "return",
+    "extract",
+    "scrape",
+    "fetch",
+    "pull",
+    "grab",
+    "collect",
+    "see",
+    "look",
+    "say",
+    "says",
+    "include",
+    "including",
+    "please",
+    "pls",
+    "plz",
+    "thanks",
+    "just",
+    "only",
+    "also",
+    "too",
+    "some",
+    "any",
+    "all",
+    "every",
+    "each",
+    "everything",
+    "anything",
+    "something",
+    "stuff",
+    "things",
+    "thing",
+    "ones",
+    "one",
+    "rest",
+    "other",
+    "others",
+    "else",
+    "page",
+    "site",
+    "website",
+    "them",
+    "both",
+    "either",
+    "now",
+    "today",
+    "right",
+    "currently",
+    "ok",
+    "okay",
+    "hey",
+    "entry",
+    "entries",
+    "term",
+    "terms",
+    "definition",
+    "meaning",
+    "mean",
+    "means",
+    "explain",
+    "lookup",
+    "up",
+    "glossary",
+    "about",
+    "like",
+    "called",
+    "named",
+    "whole",
+    "full",
+    // Counting and ordering.
+    "first",
+    "last",
+    "top",
+    "bottom",
+    "next",
+    "previous",
+    "latest",
+    "newest",
+    "oldest",
+    "recent",
+    "most",
+    "least",
+    "best",
+    "worst",
+    "highest",
+    "lowest",
+    "cheapest",
+    "priciest",
+    "biggest",
+    "smallest",
+    "more",
+    "less",
+    "fewer",
+    "than",
+    "sort",
+    "sorted",
+    "order",
+    "ordered",
+    "rank",
+    "ranked",
+    "number",
+    "count",
+    "total",
+    "amount",
+    "first",
+    "few",
+    "rated",
+    "reviewed",
+    "commented",
+    "discussed",
+    "popular",
+    "expensive",
+    "cheap",
+    // Asking for columns.
+    "field",
+    "fields",
+    "column",
+    "columns",
+    "details",
+    "info",
+    "information",
+    "data",
+    "value",
+    "values",
+    "text",
+    "along",
+];
+
+/// Words that may sit inside a value ("out of stock", "born in London" reads "London"), or
+/// before one ("in stock", "on sale"), but are never one alone.
+const JOINING: &[&str] = &[
+    "the", "a", "an", "of", "in", "on", "at", "to", "for", "from", "by", "with", "without", "and",
+    "or", "as", "into", "de", "la", "le", "les", "el", "los", "las", "en", "der", "die", "das",
+    "im", "am",
+];
+
+/// Joining words that may begin a state ("in stock", "on sale", "out of stock" reads whole).
+const STATE_LEADS: &[&str] = &["in", "on", "at", "for"];
+
+/// Words before a value that keep the items without it ("not pinned", "skip the sold out
+/// ones", "everything but the pinned entries"), in the languages the lexicon reads.
+const NEGATIONS: &[&str] = &[
+    "not",
+    "no",
+    "never",
+    "except",
+    "excluding",
+    "exclude",
+    "without",
+    "skip",
+    "skipping",
+    "but",
+    "isn't",
+    "aren't",
+    "don't",
+    "doesn't",
+    "wasn't",
+    "weren't",
+    "non",
+    "nicht",
+    "ohne",
+    "außer",
+    "sans",
+    "pas",
+    "sauf",
+    "sin",
+    "excepto",
+];
+
+/// Other names of an item's state, tried after the words as written: a shop says "In stock"
+/// where a person says "available", "Out of stock" where a person says "sold out".
+const STATES: &[(&str, &str)] = &[
+    ("available", "in stock"),
+    ("in-stock", "in stock"),
+    ("sold out", "out of stock"),
+    ("unavailable", "out of stock"),
+    ("out-of-stock", "out of stock"),
+    ("on sale", "sale"),
+];
+
+/// A run is at most this many words: a longer one is a sentence, not a value.
+const RUN_WORDS: usize = 6;
+
+/// The choices offered by the words the parser read (after bounds and text matches took
+/// their own): one per run of words with no other use, each with its readings, longest first.
+pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
+    let mut choices = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    let mut negated = false;
+    let mut since_negation = usize::MAX;
+    let close = |run: &mut Vec<String>, negated: bool, choices: &mut Vec<ValueChoice>| {
+        if let Some(choice) = choice_of(run, negated) {
+            choices.push(choice);
+        }
+        run.clear();
+    };
+    for token in text.split_whitespace() {
+        if token.starts_with('(') {
+            close(&mut run, negated, &mut choices);
+        }
+        let ends_clause = token.ends_with([',', ';', '?', '!', ':', ')', '.']);
+        let word: String = token
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        if word.is_empty() {
+            close(&mut run, negated, &mut choices);
+            continue;
+        }
+        let negation = NEGATIONS.contains(&word.as_str()) || word.ends_with("n't");
+        if negation {
+            close(&mut run, negated, &mut choices);
+            since_negation = 0;
+        } else if JOINING.contains(&word.as_str()) {
+            run.push(word);
+        } else if word.chars().any(char::is_alphabetic)
+            && (NOT_VALUES.contains(&word.as_str()) || not_values(&word))
+            // A number goes on a run of words ("Road Racer 3"); alone it is a count.
+            || !word.chars().any(char::is_alphabetic)
+                && !run.iter().any(|w| !JOINING.contains(&w.as_str()))
+        {
+            close(&mut run, negated, &mut choices);
+        } else {
+            if run.iter().all(|w| JOINING.contains(&w.as_str())) {
+                // A run starts: it is negated when a cue came shortly before.
+                negated = since_negation <= 3;
+            }
+            // "unpinned": the items without "pinned", when the page says that.
+            if let Some(rest) = word.strip_prefix("un").filter(|r| r.len() >= 4) {
+                choices.push(ValueChoice {
+                    phrases: vec![rest.to_owned()],
+                    negated: !negated,
+                });
+            }
+            run.push(word);
+        }
+        since_negation = since_negation.saturating_add(1);
+        if ends_clause {
+            close(&mut run, negated, &mut choices);
+            since_negation = usize::MAX;
+        }
+    }
+    close(&mut run, negated, &mut choices);
+    choices
+}
+
+/// The readings of a run: the run as written (a joining word before it kept: "in stock"),
+/// then its spans from longest to shortest that start and end with a word of its own, each
+/// followed by its other state names; none when it holds no word of its own, or only
+/// numbers.
+fn choice_of(run: &[String], negated: bool) -> Option<ValueChoice> {
+    let own = |w: &String| !JOINING.contains(&w.as_str());
+    let end = run.iter().rposition(own)? + 1;
+    let start = run.iter().position(own)?;
+    if run[start..end]
+        .iter()
+        .filter(|w| own(w))
+        .all(|w| !w.chars().any(char::is_alphabetic))
+        || end - start > RUN_WORDS
+    {
+        return None;
+    }
+    let mut phrases: Vec<String> = Vec::new();
+    let mut push = |phrase: String| {
+        for (said, page) in STATES {
+            if phrase == *said && !phrases.iter().any(|p| p == page) {
+                phrases.push((*said).to_owned());
+                phrases.push((*page).to_owned());
+                return;
+            }
+        }
+        if !phrases.contains(&phrase) {
+            phrases.push(phrase);
+        }
+    };
+    // Spans from the longest, each ending on a word of its own and starting on one, or on a
+    // preposition that belongs to a state ("in stock", "on sale").
+    let starts = |span: &[String]| {
+        own(&span[0]) || STATE_LEADS.contains(&span[0].as_str()) && span.len() > 1 && own(&span[1])
+    };
+    let from = if start > 0 && STATE_LEADS.contains(&run[start - 1].as_str()) {
+        start - 1
+    } else {
+        start
+    };
+    let words = &run[from..end];
+    for len in (1..=words.len()).rev() {
+        for span in words.windows(len) {
+            if starts(span)
+                && own(&span[len - 1])
+                && span.iter().any(|w| w.chars().any(char::is_alphabetic))
+            {
+                push(span.join(" "));
+            }
+        }
+    }
+    Some(ValueChoice { phrases, negated })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_plain(text: &str) -> Vec<(Vec<String>, bool)> {
+        read(text, super::super::intent::is_request_word)
+            .into_iter()
+            .map(|c| (c.phrases, c.negated))
+            .collect()
+    }
+
+    fn first_readings(text: &str) -> Vec<String> {
+        read_plain(text)
+            .into_iter()
+            .map(|(p, _)| p[0].clone())
+            .collect()
+    }
+
+    #[test]
+    fn runs_of_words_with_no_other_use_are_offered() {
+        assert_eq!(
+            first_readings("which members are professors?"),
+            ["professors"]
+        );
+        assert_eq!(first_readings("what does DNS mean?"), ["dns"]);
+        assert_eq!(
+            read_plain("how much is the Road Racer 3?")[0].0,
+            ["road racer 3", "road racer", "racer 3", "road", "racer"]
+        );
+        assert_eq!(
+            first_readings("members with the role professor, name and city"),
+            ["professor"]
+        );
+    }
+
+    #[test]
+    fn a_joining_word_before_a_state_is_part_of_it() {
+        assert_eq!(
+            read_plain("shoes in stock")[0].0,
+            ["shoes in stock", "in stock", "shoes", "stock"]
+        );
+        let london = &read_plain("pioneers born in London")[0].0;
+        let at = |p: &str| london.iter().position(|r| r == p);
+        assert!(
+            at("in london") < at("london") && at("london").is_some(),
+            "{london:?}"
+        );
+    }
+
+    #[test]
+    fn other_names_of_a_state_follow_the_words() {
+        assert_eq!(
+            read_plain("which products are available right now?")[0].0,
+            ["available", "in stock"]
+        );
+        assert_eq!(
+            read_plain("list everything that isn't sold out"),
+            [(
+                vec![
+                    "sold out".to_owned(),
+                    "out of stock".to_owned(),
+                    "sold".to_owned(),
+                    "out".to_owned()
+                ],
+                true
+            )]
+        );
+    }
+
+    #[test]
+    fn negations_keep_the_others() {
+        for text in [
+            "posts that aren't pinned",
+            "all posts except the pinned ones",
+            "skip pinned posts",
+            "which posts are not pinned?",
+            "everything but the pinned entries",
+        ] {
+            assert_eq!(
+                read_plain(text),
+                [(vec!["pinned".to_owned()], true)],
+                "{text}"
+            );
+        }
+        // "unpinned": the page may say "Unpinned", or show "Pinned" on the others.
+        assert_eq!(
+            read_plain("the unpinned posts"),
+            [
+                (vec!["pinned".to_owned()], true),
+                (vec!["unpinned".to_owned()], false)
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_counts_and_asking_words_offer_nothing() {
+        for text in [
+            "the 3 newest stories",
+            "top 10 products by price",
+            "give me everything please",
+            "list all the members with name and city",
+            "what is on this page?",
+        ] {
+            assert!(
+                read_plain(text).is_empty(),
+                "{text}: {:?}",
+                read_plain(text)
+            );
+        }
+    }
+}
