@@ -1068,6 +1068,23 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
     if has(&["most recent", "newest", "latest", "recent"]) {
         return Some((FieldRole::Date, true));
     }
+    // "The last two things posted", "the last 2 posts by date": the last in time, newest first
+    // (without a word of time, "the last 5" is the list's own end).
+    let last = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "last");
+    if last
+        && has(&[
+            "posted",
+            "published",
+            "by date",
+            "added",
+            "uploaded",
+            "written",
+        ])
+    {
+        return Some((FieldRole::Date, true));
+    }
     if has(&["oldest", "earliest"]) {
         return Some((FieldRole::Date, false));
     }
@@ -1089,7 +1106,24 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     // "posts by alicew" chooses items by their words; "by alicew" is no field.
     let (text_matches, unbounded) = matches::read(&unbounded);
     let count = count(&unbounded);
-    let fields = fields(&unbounded, output_instructions);
+    // "members with the role professor": a column's name and a value of it is that column
+    // (the value chooses the items: `values`).
+    let fields: Vec<RequestedField> = fields(&unbounded, output_instructions)
+        .into_iter()
+        .map(|mut field| {
+            let parts: Vec<&str> = field.name.split_whitespace().collect();
+            if field.role == FieldRole::Text
+                && parts.len() >= 2
+                && is_column_word(parts[0])
+                && parts[1..]
+                    .iter()
+                    .all(|w| !is_column_word(w) && role_of(w).is_none())
+            {
+                field.name = parts[0].to_owned();
+            }
+            field
+        })
+        .collect();
     let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun));
 
     // "every product", "product names and prices": many items, not one product's details.
@@ -1198,7 +1232,9 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     {
         Intent::MainContent
     } else if has(&["product"]) && !has(&["products"]) && !many
-        || has(&["this item", "sku", "gtin", "availability", "in stock"]) && !list_nouns
+        || has(&["this item", "sku", "gtin", "availability"]) && !list_nouns
+        // "Is it in stock?" is one product's; "shoes that are in stock" are many.
+        || has(&["in stock"]) && !list_nouns && !has_word("are") && !has_word("only")
     {
         Intent::Product
     } else if has(&[
@@ -1603,6 +1639,36 @@ mod tests {
             parse("sort by price high to low", None).sort,
             Some((FieldRole::Price, true))
         );
+        // "The last N" with a word of time is the newest; alone it is the list's end.
+        assert_eq!(
+            parse("what were the last two things posted?", None).sort,
+            Some((FieldRole::Date, true))
+        );
+        assert_eq!(parse("the last 5 items", None).sort, None);
+        // By a count of comments, most first; the order's value is a column beside the named.
+        let request = parse("top 3 stories by comments, with their authors", None);
+        assert_eq!(request.sort, Some((FieldRole::Comments, true)));
+        assert!(request.fields.iter().any(|f| f.role == FieldRole::Comments));
+    }
+
+    #[test]
+    fn a_columns_name_with_a_value_is_that_column_and_the_value_chooses() {
+        let request = parse("members with the role professor, name and city", None);
+        let names: Vec<&str> = request.fields.iter().map(|f| f.name.as_str()).collect();
+        assert!(
+            names.contains(&"role") && !names.contains(&"role professor"),
+            "{names:?}"
+        );
+        assert_eq!(request.values[0].phrases[0], "professor");
+    }
+
+    #[test]
+    fn in_stock_is_one_products_unless_the_words_say_many() {
+        assert_eq!(parse("is it in stock?", None).intent, Intent::Product);
+        for many in ["only shoes that are in stock", "which boots are in stock"] {
+            assert_eq!(parse(many, None).intent, Intent::List, "{many}");
+            assert!(!parse(many, None).values.is_empty(), "{many}");
+        }
     }
 
     #[test]

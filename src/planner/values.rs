@@ -16,6 +16,14 @@ use crate::tools::extract::ValueChoice;
 /// (asking, pointing, counting, ordering, politeness) and the nouns for items in general.
 const NOT_VALUES: &[&str] = &[
     // Asking and pointing.
+    "what's",
+    "that's",
+    "who's",
+    "it's",
+    "there's",
+    "here's",
+    "let's",
+    "i'm",
     "what",
     "which",
     "who",
@@ -274,7 +282,10 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
         let ends_clause = token.ends_with([',', ';', '?', '!', ':', ')', '.']);
         let word: String = token
             .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase();
+            .to_lowercase()
+            .replace('’', "'");
+        // "each entry's", "the product's": the item's noun, whose words the tables know.
+        let stem = word.strip_suffix("'s").unwrap_or(&word);
         if word.is_empty() {
             close(&mut run, negated, &mut choices);
             continue;
@@ -286,7 +297,9 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
         } else if JOINING.contains(&word.as_str()) {
             run.push(word);
         } else if word.chars().any(char::is_alphabetic)
-            && (NOT_VALUES.contains(&word.as_str()) || not_values(&word))
+            && (NOT_VALUES.contains(&word.as_str())
+                || not_values(&word)
+                || stem != word && not_values(stem))
             // A number goes on a run of words ("Road Racer 3"); alone it is a count.
             || !word.chars().any(char::is_alphabetic)
                 && !run.iter().any(|w| !JOINING.contains(&w.as_str()))
@@ -466,6 +479,8 @@ mod tests {
     #[test]
     fn numbers_counts_and_asking_words_offer_nothing() {
         for text in [
+            "what's on each entry's page?",
+            "the product's price",
             "the 3 newest stories",
             "top 10 products by price",
             "give me everything please",

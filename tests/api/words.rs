@@ -1003,3 +1003,46 @@ async fn words_that_are_a_value_of_some_items_choose_them_and_other_words_choose
     let intent = &decisions(&asked.frames)[0]["intent"];
     assert_eq!(intent["values"], json!([{"phrase": "society"}]), "{intent}");
 }
+
+/// The sixth tuning set's classes (eval/paraphrases6.py), through the server: the newest by
+/// "the last … posted", the items of a state on a list ("shoes that are in stock"), a sort by
+/// a count not named as a field ("by comments") with the named fields beside it, and a
+/// column's name with a value ("with the role professor").
+#[tokio::test]
+async fn the_sixth_tuning_sets_classes_through_the_server() {
+    let asked = ask("records-feed.html", "what were the last two things posted?").await;
+    assert_eq!(
+        column(&asked.answer, "title"),
+        ["Autumn", "Summer"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+    let asked = ask("shop.html", "only shoes that are in stock").await;
+    let names = column(&asked.answer, "name");
+    assert_eq!(names.len(), 6, "{}", asked.answer);
+    assert!(!names.contains(&json!("Summit Hiking Boot")), "{names:?}");
+    let asked = ask("news.html", "top 3 stories by comments, with their authors").await;
+    assert_eq!(
+        column(&asked.answer, "author"),
+        ["bkern", "eve", "frank"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+    assert_eq!(
+        column(&asked.answer, "comments")[0],
+        json!(211),
+        "{}",
+        asked.answer
+    );
+    let asked = ask(
+        "directory.html",
+        "members with the role professor, name and city",
+    )
+    .await;
+    assert_eq!(
+        column(&asked.answer, "city"),
+        ["Austin", "Cambridge", "Stanford"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+}
