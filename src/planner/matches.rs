@@ -173,7 +173,7 @@ const NOT_WHO: &[&str] = &[
 ];
 
 /// Words before "by" that make it an order or a grouping, not an author.
-const ORDER_WORDS: &[&str] = &[
+pub(super) const ORDER_WORDS: &[&str] = &[
     "sort",
     "sorted",
     "order",

@@ -6,7 +6,8 @@
 //! one column, and only when some records have it and some do not. Words that are no value on
 //! the page choose nothing.
 //!
-//! Rules as data: the words that end a run ([`NOT_VALUES`] and the parser's own tables), the
+//! Rules as data: the words that end a run ([`NOT_VALUES`], the order words of
+//! [`super::matches`] and the parser's own tables), the
 //! joining words a run may hold ([`JOINING`]), the cues that negate it ([`NEGATIONS`]), and the
 //! other names of an item's state ([`STATES`]).
 
@@ -173,12 +174,6 @@ const NOT_VALUES: &[&str] = &[
     "less",
     "fewer",
     "than",
-    "sort",
-    "sorted",
-    "order",
-    "ordered",
-    "rank",
-    "ranked",
     "number",
     "count",
     "total",
@@ -298,6 +293,7 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
             run.push(word);
         } else if word.chars().any(char::is_alphabetic)
             && (NOT_VALUES.contains(&word.as_str())
+                || super::matches::ORDER_WORDS.contains(&word.as_str())
                 || not_values(&word)
                 || stem != word && not_values(stem))
             // A number goes on a run of words ("Road Racer 3"); alone it is a count.
