@@ -737,12 +737,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
                 .is_none_or(|best| !field_specs(best, &request.fields).2.is_empty()));
     // A choice by a value the best block has no part for ("posts by Bo Jensen" where the
     // author is a "by …" line) is read the same way, with that value as a column.
-    let chosen: Vec<FieldRole> = request
-        .bounds
-        .iter()
-        .map(|b| b.role)
-        .chain(request.matches.iter().map(|m| m.role))
-        .collect();
+    let chosen: Vec<FieldRole> = request.chosen_by().collect();
     let records_for_choice = !records_for_fields
         && candidates.first().is_some_and(|best| {
             chosen
@@ -776,10 +771,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     // comments" needs each story's comments.
     if request.fields.is_empty() {
         let bounded: Vec<RequestedField> = request
-            .bounds
-            .iter()
-            .map(|b| b.role)
-            .chain(request.matches.iter().map(|m| m.role))
+            .chosen_by()
             .filter(|role| {
                 !order.iter().any(|n| n == role.as_str())
                     && block.fields.iter().any(|f| f.role == *role)
@@ -1063,10 +1055,7 @@ fn values_plan(request: &Request) -> Plan {
         return records_plan(request);
     }
     let by: Vec<FieldRole> = request
-        .bounds
-        .iter()
-        .map(|b| b.role)
-        .chain(request.matches.iter().map(|m| m.role))
+        .chosen_by()
         .chain(request.sort.map(|(role, _)| role))
         .collect();
     fields_from_records(&with_chosen_columns(request, &by))

@@ -119,6 +119,14 @@ impl Request {
                 .any(|f| !matches!(f.role, FieldRole::Title | FieldRole::Url))
     }
 
+    /// The parts of an item the request chooses by: each bound's, then each text match's.
+    pub fn chosen_by(&self) -> impl Iterator<Item = FieldRole> + '_ {
+        self.bounds
+            .iter()
+            .map(|b| b.role)
+            .chain(self.matches.iter().map(|m| m.role))
+    }
+
     /// The named field a bound applies to: the field of its role, or for money a named pay
     /// ("jobs with title and salary, over $90k").
     pub fn bound_field(&self, bound: &Bound) -> Option<&RequestedField> {
