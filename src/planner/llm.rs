@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 
 use super::bounds::{Bound, BoundOp};
 use super::intent::{Intent, Request, RequestedField};
+use super::matches::TextMatch;
 use super::{
     DraftCall, DraftSender, Plan, Planner, PlannerContext, PlannerError, ToolSpec, WordsRead,
     WordsReader,
@@ -33,6 +34,7 @@ use super::{
 use crate::page::dom::shorten;
 use crate::read::role::FieldRole;
 use crate::settings::LlmSettings;
+use crate::tools::extract::ValueChoice;
 use crate::tools::{Registry, ToolCall};
 
 /// Largest reply body read (streamed or not); a planner reply is a few kilobytes.
@@ -839,6 +841,14 @@ struct WordsReply {
     /// none. (A reply without it reads as none: required, so strict servers send it.)
     #[schemars(required)]
     bounds: Option<Vec<WordsBound>>,
+    /// Words an item's part must contain ("jobs mentioning Rust": text, "Rust"; "posts by
+    /// alicew": author, "alicew"); null or empty when none.
+    #[schemars(required)]
+    contains: Option<Vec<WordsContains>>,
+    /// Values the items are chosen by, as the user wrote them ("only the professors":
+    /// "professor"; "posts that aren't pinned": "pinned", negated); null or empty when none.
+    #[schemars(required)]
+    values: Option<Vec<WordsValue>>,
     /// Whether many items are asked for (a list), not one page's or one product's facts.
     many: bool,
 }
@@ -880,6 +890,20 @@ struct WordsBound {
     by: FieldRole,
     op: BoundOp,
     amount: f64,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct WordsContains {
+    by: FieldRole,
+    text: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct WordsValue {
+    value: String,
+    negated: bool,
 }
 
 const WORDS_PROMPT: &str = "Read a web-scraping request into the JSON object the schema \
@@ -934,9 +958,27 @@ impl WordsReply {
                     amount: b.amount,
                 })
                 .collect(),
-            // The model reads no text matches yet: the parser's rules are not asked of it.
-            matches: Vec::new(),
-            values: Vec::new(),
+            matches: self
+                .contains
+                .into_iter()
+                .flatten()
+                .filter(|c| !c.text.trim().is_empty())
+                .map(|c| TextMatch {
+                    role: c.by,
+                    text: shorten(c.text.trim(), 120),
+                    rule: "read_by_llm",
+                })
+                .collect(),
+            values: self
+                .values
+                .into_iter()
+                .flatten()
+                .filter(|v| !v.value.trim().is_empty())
+                .map(|v| ValueChoice {
+                    phrases: vec![shorten(v.value.trim(), 120)],
+                    negated: v.negated,
+                })
+                .collect(),
             all_lists: false,
             implied_title: false,
             many: self.many,

@@ -944,6 +944,82 @@ async fn a_bound_the_model_reads_filters_the_items_as_the_parsers_would() {
     );
 }
 
+/// `planner: llm_words`: values and contained words the model reads choose the items as the
+/// parser's would — "Professoren" (a plural the parser's stems do not know) chooses the
+/// members whose role is "Professor", "jobs that mention Rust" the jobs holding it — and both
+/// are required in the schema, so strict servers send them.
+#[tokio::test]
+async fn values_and_words_the_model_reads_choose_the_items_as_the_parsers_would() {
+    use crate::llm::llm_app;
+    use crate::support::openai::{FakeOpenAi, Reply, completion};
+
+    let reply = |body: Value| Reply::Json(completion(Some(&body.to_string()), &[], (40, 30)));
+    let professors = json!({
+        "kind": "list",
+        "fields": [{"name": "name", "role": "title"}],
+        "count": null,
+        "sort": null,
+        "bounds": null,
+        "contains": [],
+        "values": [{"value": "Professor", "negated": false}],
+        "many": true,
+    });
+    let mentioning = json!({
+        "kind": "list",
+        "fields": [],
+        "count": null,
+        "sort": null,
+        "bounds": [],
+        "contains": [{"by": "title", "text": "SQLite"}],
+        "values": null,
+        "many": true,
+    });
+    let fake = FakeOpenAi::start(vec![reply(professors), reply(mentioning)]).await;
+    let app = llm_app(&fake, 5, 12_000).await;
+    let fixtures = FixtureServer::start().await;
+
+    let url = fixtures.url("/pages/directory.html");
+    let frames = app
+        .stream(
+            &json!({"urls": [&url], "instructions": "alle Professoren", "planner": "llm_words"}),
+        )
+        .await;
+    let answer = &frames.last().unwrap().payload()["extracted_data"][&url];
+    assert_eq!(
+        column(answer, "name"),
+        ["Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"].map(Value::from),
+        "{answer}"
+    );
+    assert_eq!(
+        decisions(&frames)[0]["intent"]["values"],
+        json!([{"phrase": "Professor"}])
+    );
+    let chosen = &tool_steps(&frames, "extract.records")[0]["evidence"]["chosen"][0];
+    assert_eq!(chosen["column"], "role", "{chosen}");
+
+    let url = fixtures.url("/pages/news.html");
+    let frames = app
+        .stream(&json!({"urls": [&url], "instructions": "Beiträge über SQLite", "planner": "llm_words"}))
+        .await;
+    let answer = &frames.last().unwrap().payload()["extracted_data"][&url];
+    assert_eq!(
+        column(answer, "title"),
+        [Value::from(
+            "Show HN: A tiny SQLite-backed job queue in Rust"
+        )],
+        "{answer}"
+    );
+    let intent = &decisions(&frames)[0]["intent"];
+    assert_eq!(intent["matches"][0]["rule"], "read_by_llm", "{intent}");
+
+    let schema = &fake.received()[0].body["response_format"]["json_schema"]["schema"];
+    let required = schema["required"].as_array().cloned().unwrap_or_default();
+    assert!(
+        required.contains(&json!("values")) && required.contains(&json!("contains")),
+        "{schema}"
+    );
+}
+
 /// Words that are a value of some items choose them ("the professors": the members whose
 /// role is "Professor"; "posts that aren't pinned"; "what does DNS mean?"), the records step
 /// says which column held them; words that are no value of the items ("society") choose
