@@ -75,6 +75,14 @@ pub fn plan(context: &PlannerContext) -> Plan {
     let mut plan = match intent {
         Intent::List => list_plan(context, request, attempt),
         other if attempt == 0 => single_plan(other, request, &context.instructions),
+        // A kind of value the page does not show ("email addresses" of a glossary) is not
+        // answered by the page's items: the run ends with none, and says which.
+        other if let Some(kind) = other.kind_of_value() => final_plan(
+            Vec::new(),
+            vec![format!(
+                "the page shows no {kind}: its items are no answer to this request"
+            )],
+        ),
         // A page-level tool found nothing: fall back to reading the page as a list.
         _ => list_plan(context, request, attempt - 1),
     };
@@ -1281,6 +1289,31 @@ mod tests {
 
     fn tools_of(plan: &Plan) -> Vec<&str> {
         plan.tool_calls.iter().map(|c| c.tool.as_str()).collect()
+    }
+
+    #[test]
+    fn a_kind_of_value_the_page_did_not_show_is_not_looked_for_in_its_list() {
+        for wording in [
+            "email addresses on this page",
+            "the code examples",
+            "all dates",
+        ] {
+            let first = plan(&context(wording, 0));
+            assert_ne!(tools_of(&first), Vec::<&str>::new(), "{wording}");
+            let next = plan(&context(wording, 1));
+            assert!(
+                next.tool_calls.is_empty() && next.done,
+                "{wording}: {next:?}"
+            );
+            assert!(
+                next.notes.iter().any(|n| n.contains("the page shows no")),
+                "{wording}: {:?}",
+                next.notes
+            );
+        }
+        // A table not found may still be the page's list, read as rows.
+        let next = plan(&context("the table on this page", 1));
+        assert!(!next.tool_calls.is_empty(), "{next:?}");
     }
 
     #[test]

@@ -50,6 +50,23 @@ pub enum Intent {
     Markdown,
 }
 
+impl Intent {
+    /// The kind of value the request names, for requests a page may simply not answer
+    /// ("email addresses" of a glossary): its items are no answer to them, so a page without
+    /// any is `no_match` saying which, not the page's list.
+    pub fn kind_of_value(&self) -> Option<&'static str> {
+        match self {
+            Intent::Contacts => Some("email address or phone number"),
+            Intent::Prices => Some("price"),
+            Intent::Dates => Some("date"),
+            Intent::Images => Some("image"),
+            Intent::Code => Some("code block"),
+            Intent::Links { .. } => Some("link"),
+            _ => None,
+        }
+    }
+}
+
 /// A field the user named, and what part of an item it means.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RequestedField {

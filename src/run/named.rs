@@ -26,6 +26,15 @@ pub(super) enum Settled {
 
 /// Holds the answer to the fields named in `request`.
 pub(super) fn settle(answer: Value, request: &Request) -> Settled {
+    // "email addresses" of a page that shows none: no answer, and the message says which.
+    // (A choice that left none, "prices under $20", says why itself.)
+    if !has_content(&answer)
+        && request.bounds.is_empty()
+        && request.matches.is_empty()
+        && let Some(kind) = request.intent.kind_of_value()
+    {
+        return Settled::NoMatch(shows_no(&[kind.to_owned()]));
+    }
     if !has_content(&answer) && !answer.is_object() {
         return Settled::Answer {
             answer,
@@ -270,6 +279,24 @@ mod tests {
         let answer = json!({"author": null, "published_time": null});
         let settled = settle(answer, &request("the author and the publication date"));
         assert!(matches!(settled, Settled::NoMatch(m) if m.contains("author")));
+    }
+
+    #[test]
+    fn a_kind_of_value_the_page_does_not_show_is_no_match_naming_it() {
+        let answer = json!({"emails": [], "phones": []});
+        let settled = settle(answer, &request("email addresses on this page"));
+        assert_eq!(
+            settled,
+            Settled::NoMatch(
+                "this page shows no email address or phone number for this request".into()
+            )
+        );
+        // Shown, it is the answer.
+        let answer = json!({"emails": ["a@example.com"], "phones": []});
+        assert!(matches!(
+            settle(answer, &request("email addresses on this page")),
+            Settled::Answer { .. }
+        ));
     }
 
     #[test]

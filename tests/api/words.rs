@@ -195,6 +195,42 @@ async fn prices_asked_of_an_article_end_in_no_match_not_in_rows_of_paragraphs() 
     }
 }
 
+/// A kind of value the page does not show ("email addresses" of a page of cards) is
+/// `no_match` naming it, not the page's items under the emails' empty list.
+#[tokio::test]
+async fn a_kind_of_value_the_page_does_not_show_is_no_match_not_its_list() {
+    for (page, words, kind) in [
+        (
+            "cards-byline.html",
+            "email addresses listed here",
+            "email address",
+        ),
+        (
+            "records-jobs.html",
+            "any phone numbers to call?",
+            "phone number",
+        ),
+        (
+            "shop-grid.html",
+            "the code snippets on this page",
+            "code block",
+        ),
+    ] {
+        let asked = ask(page, words).await;
+        assert_eq!(asked.answer, Value::Null, "{words}: {}", asked.answer);
+        let error = asked.error();
+        assert_eq!(error["code"], "no_match", "{words}: {error}");
+        assert!(
+            error["message"].as_str().unwrap().contains(kind),
+            "{words}: {error}"
+        );
+        assert!(
+            tool_steps(&asked.frames, "extract.records").is_empty(),
+            "{words}: the page's list was read"
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_question_for_the_writer_of_an_article_is_its_metadata_and_the_intent_says_so() {
     let asked = ask("console-article.html", "who wrote it and when?").await;
