@@ -421,40 +421,75 @@ pub fn count(text: &str) -> Option<usize> {
             return Some(n);
         }
     }
-    // "the cheapest product", "the most recent post", "the first result": one item.
-    for (i, word) in words.iter().enumerate() {
-        if word != "the" {
-            continue;
-        }
-        let Some(lead) = words.get(i + 1) else {
+    // "the cheapest product", "the most recent post", "the first result", and a request
+    // that starts with its superlative ("cheapest shoe on the page"): one item.
+    const SUPERLATIVES: &[&str] = &[
+        "oldest", "earliest", "largest", "smallest", "longest", "shortest", "fastest", "slowest",
+        "nearest", "closest", "greatest", "most", "least", "fewest", "worst",
+    ];
+    let is_superlative = |w: &str| LEADS.contains(&w) || SUPERLATIVES.contains(&w);
+    // "which shoe is the cheapest?", "what product has the most reviews": a question about
+    // one thing, asked of many.
+    if let [asking, noun, verb, rest @ ..] = words.as_slice()
+        && matches!(asking.as_str(), "which" | "what")
+        && is_singular_noun(noun)
+        && matches!(
+            verb.as_str(),
+            "is" | "has" | "costs" | "pays" | "got" | "gets"
+        )
+        && rest.iter().any(|w| is_superlative(w))
+    {
+        return Some(1);
+    }
+    let starts = std::iter::once(None).chain(
+        words
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| *w == "the")
+            .map(|(i, _)| Some(i)),
+    );
+    for the in starts {
+        let i = the.map_or(0, |i| i + 1);
+        let Some(lead) = words.get(i) else {
             continue;
         };
-        const SUPERLATIVES: &[&str] = &[
-            "oldest", "earliest", "largest", "smallest", "longest", "shortest", "fastest",
-            "slowest", "nearest", "closest", "greatest", "most", "least",
-        ];
-        let superlative = LEADS.contains(&lead.as_str()) || SUPERLATIVES.contains(&lead.as_str());
+        let superlative = is_superlative(lead);
         if !superlative {
             continue;
         }
         // "most"/"least" take an adjective before the noun: "the most expensive item".
         let noun_at = if matches!(lead.as_str(), "most" | "least") {
-            i + 3
-        } else {
             i + 2
+        } else {
+            i + 1
         };
         if let Some(noun) = words.get(noun_at)
-            && noun.chars().all(char::is_alphabetic)
-            && (!noun.ends_with('s') || noun.ends_with("ss"))
-            && !matches!(
-                noun.as_str(),
-                "of" | "and" | "one" | "to" | "in" | "on" | "by" | "first"
-            )
+            && is_singular_noun(noun)
         {
             return Some(1);
         }
     }
     None
+}
+
+/// Whether a word may be one thing's noun ("shoe", "post"; not "shoes", "of", "first").
+fn is_singular_noun(word: &str) -> bool {
+    word.chars().all(char::is_alphabetic)
+        && (!word.ends_with('s') || word.ends_with("ss"))
+        && !matches!(
+            word,
+            "of" | "and"
+                | "one"
+                | "to"
+                | "in"
+                | "on"
+                | "by"
+                | "first"
+                | "the"
+                | "a"
+                | "is"
+                | "page"
+        )
 }
 
 /// Reads the fields the user named, in order, from both the instructions and the output instructions.
@@ -1036,62 +1071,162 @@ fn canonical_name(role: FieldRole, word: &str) -> String {
     singular.to_owned()
 }
 
-/// Sort order asked for: "most points", "cheapest", "highest rated", "newest", "oldest".
+/// Which end of an order comes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OrderEnd {
+    /// The most first ("most points", "priciest"); turned by `LEAST_LEADS`, the least.
+    Most,
+    /// As the words say ("ascending", "highest first"), else the rule's own: "by price" is a
+    /// shop's low to high, "by points" a board's top first.
+    Asked { most_first: bool },
+}
+
+/// A way to ask for an order: the phrases that ask for it, the value ordered by, which end
+/// comes first.
+struct OrderRule {
+    phrases: &'static [&'static str],
+    role: FieldRole,
+    end: OrderEnd,
+}
+
+/// The phrases of a score's order, most first. Their least-first forms are the same phrases
+/// with the lead turned (`LEAST_LEADS`): "most points" → "fewest points", "best rated" →
+/// "worst rated".
+const MOST_SCORE: &[&str] = &[
+    "most points",
+    "highest score",
+    "most votes",
+    "most upvoted",
+    "highest-scoring",
+    "highest scoring",
+    "top scoring",
+    "top-scoring",
+    "best rated",
+    "best-rated",
+    "most upvotes",
+    "most liked",
+    "top-rated",
+    "highest rated",
+    "most popular",
+];
+
+/// The phrases of a comment count's order, most first (turned as `MOST_SCORE`'s).
+const MOST_COMMENTS: &[&str] = &[
+    "most comments",
+    "most discussed",
+    "most commented",
+    "most-commented",
+];
+
+/// A most-first lead and the leads that turn it least first.
+const LEAST_LEADS: &[(&str, &[&str])] = &[
+    ("most", &["least", "fewest"]),
+    ("highest", &["lowest"]),
+    ("best", &["worst"]),
+    ("top", &["bottom"]),
+];
+
+/// Words that put the least first in an order asked for by its value ("by points ascending",
+/// "bottom 2 by points").
+const LEAST_FIRST: &[&str] = &[
+    "ascending",
+    "lowest first",
+    "least first",
+    "fewest first",
+    "worst first",
+    "bottom",
+];
+
+/// Words that put the most first in an order by price ("by price, highest first").
+const MOST_FIRST: &[&str] = &["descending", "highest", "most expensive", "priciest"];
+
+/// The orders, in the order they are tried: price, then score, then comments, then date.
+const ORDER_RULES: &[OrderRule] = &[
+    OrderRule {
+        phrases: &[
+            "cheapest",
+            "lowest price",
+            "least expensive",
+            "price ascending",
+            "by price",
+        ],
+        role: FieldRole::Price,
+        end: OrderEnd::Asked { most_first: false },
+    },
+    OrderRule {
+        phrases: &["most expensive", "highest price", "priciest"],
+        role: FieldRole::Price,
+        end: OrderEnd::Most,
+    },
+    OrderRule {
+        phrases: MOST_SCORE,
+        role: FieldRole::Score,
+        end: OrderEnd::Most,
+    },
+    OrderRule {
+        phrases: &["by points", "by score", "by votes"],
+        role: FieldRole::Score,
+        end: OrderEnd::Asked { most_first: true },
+    },
+    OrderRule {
+        phrases: MOST_COMMENTS,
+        role: FieldRole::Comments,
+        end: OrderEnd::Most,
+    },
+    OrderRule {
+        phrases: &[
+            "by comments",
+            "by number of comments",
+            "by the number of comments",
+            "by comment count",
+        ],
+        role: FieldRole::Comments,
+        end: OrderEnd::Asked { most_first: true },
+    },
+    OrderRule {
+        phrases: &["most recent", "newest", "latest", "recent"],
+        role: FieldRole::Date,
+        end: OrderEnd::Most,
+    },
+];
+
+/// A most-first phrase's least-first forms ("most points" → "least points", "fewest points").
+fn least_forms(phrase: &str) -> impl Iterator<Item = String> + '_ {
+    LEAST_LEADS.iter().flat_map(move |(most, leasts)| {
+        let rest = phrase
+            .strip_prefix(most)
+            .filter(|rest| rest.starts_with([' ', '-']));
+        leasts
+            .iter()
+            .filter_map(move |least| rest.map(|rest| format!("{least}{rest}")))
+    })
+}
+
+/// Sort order asked for: "most points", "cheapest", "highest rated", "newest", "oldest",
+/// "fewest comments".
 fn sort(text: &str) -> Option<(FieldRole, bool)> {
     let lower = text.to_lowercase();
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
-    if has(&[
-        "cheapest",
-        "lowest price",
-        "least expensive",
-        "price ascending",
-        "by price",
-    ]) {
-        // "Sorted by price" is a shop's "price: low to high" unless the words say otherwise.
-        return Some((
-            FieldRole::Price,
-            has(&["descending", "highest", "most expensive", "priciest"]),
-        ));
-    }
-    if has(&["most expensive", "highest price", "priciest"]) {
-        return Some((FieldRole::Price, true));
-    }
-    if has(&[
-        "most points",
-        "highest score",
-        "most votes",
-        "most upvoted",
-        "highest-scoring",
-        "highest scoring",
-        "top scoring",
-        "top-scoring",
-        "best rated",
-        "best-rated",
-        "most upvotes",
-        "most liked",
-        "top-rated",
-        "highest rated",
-        "most popular",
-        "by points",
-        "by score",
-        "by votes",
-    ]) {
-        return Some((FieldRole::Score, true));
-    }
-    if has(&[
-        "most comments",
-        "most discussed",
-        "most commented",
-        "most-commented",
-        "by comments",
-        "by number of comments",
-        "by the number of comments",
-        "by comment count",
-    ]) {
-        return Some((FieldRole::Comments, true));
-    }
-    if has(&["most recent", "newest", "latest", "recent"]) {
-        return Some((FieldRole::Date, true));
+    for rule in ORDER_RULES {
+        // A most-first order turned: "the 2 submissions with the fewest points".
+        if rule.end == OrderEnd::Most
+            && rule
+                .phrases
+                .iter()
+                .flat_map(|p| least_forms(p))
+                .any(|p| lower.contains(&p))
+        {
+            return Some((rule.role, false));
+        }
+        if !has(rule.phrases) {
+            continue;
+        }
+        let descending = match rule.end {
+            OrderEnd::Most => true,
+            OrderEnd::Asked { most_first: false } => has(MOST_FIRST),
+            OrderEnd::Asked { most_first: true } => !has(LEAST_FIRST),
+        };
+        return Some((rule.role, descending));
     }
     // "The last two things posted", "the last 2 posts by date": the last in time, newest first
     // (without a word of time, "the last 5" is the list's own end).
@@ -1206,7 +1341,9 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         Intent::Tables
     } else if (has(&["link", "urls", "hrefs"])
         && !list_nouns
-        && fields.iter().all(|f| f.role == FieldRole::Url))
+        && fields.iter().all(|f| f.role == FieldRole::Url)
+        // Links have no points or comments: "the 2 least upvoted links" are a board's items.
+        && !sort(instructions).is_some_and(|(role, _)| role != FieldRole::Title))
         || has(&[
             "all links",
             "every link",
@@ -1626,6 +1763,91 @@ mod tests {
         // A bound's amount, its value unnamed, is no count either.
         assert_eq!(count("teapots under 40 with their names"), None);
         assert_eq!(count("posts with more than 5 replies"), None);
+    }
+
+    #[test]
+    fn each_order_rule_reads_its_phrases_and_most_first_orders_turn_least_first() {
+        let order = |text: &str| parse(text, None).sort;
+        // One wording per rule of `ORDER_RULES`, in its order.
+        assert_eq!(order("cheapest shoes"), Some((FieldRole::Price, false)));
+        assert_eq!(
+            order("most expensive shoes"),
+            Some((FieldRole::Price, true))
+        );
+        assert_eq!(
+            order("stories with most points"),
+            Some((FieldRole::Score, true))
+        );
+        assert_eq!(order("stories by points"), Some((FieldRole::Score, true)));
+        assert_eq!(
+            order("posts with most comments"),
+            Some((FieldRole::Comments, true))
+        );
+        assert_eq!(
+            order("posts by comments"),
+            Some((FieldRole::Comments, true))
+        );
+        assert_eq!(order("most recent posts"), Some((FieldRole::Date, true)));
+        // Turned leads (`LEAST_LEADS`): the least first.
+        for text in [
+            "the 2 stories with the fewest points",
+            "which posts have the least points",
+            "lowest scoring stories",
+            "worst rated shoes",
+        ] {
+            assert_eq!(order(text), Some((FieldRole::Score, false)), "{text}");
+        }
+        assert_eq!(
+            order("posts with the fewest comments"),
+            Some((FieldRole::Comments, false))
+        );
+        // An order by a value, turned by its words (`LEAST_FIRST`).
+        assert_eq!(
+            order("bottom 2 stories by points"),
+            Some((FieldRole::Score, false))
+        );
+        assert_eq!(
+            order("sort by points ascending"),
+            Some((FieldRole::Score, false))
+        );
+        assert_eq!(
+            order("les 2 articles avec le moins de points"),
+            Some((FieldRole::Score, false))
+        );
+    }
+
+    #[test]
+    fn one_thing_at_an_extreme_is_one_item() {
+        for text in [
+            "which shoe is the cheapest?",
+            "what product has the most reviews",
+            "cheapest shoe on the page",
+            "the cheapest product",
+            "das günstigste Produkt",
+        ] {
+            assert_eq!(
+                count(&crate::planner::lexicon::canonical(text)),
+                Some(1),
+                "{text}"
+            );
+        }
+        for text in [
+            "which shoes are the cheapest?",
+            "cheapest shoes",
+            "first page only",
+            "the top stories",
+        ] {
+            assert_eq!(count(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn links_asked_in_an_order_of_a_value_are_the_items() {
+        assert_eq!(parse("2 least upvoted links", None).intent, Intent::List);
+        assert!(matches!(
+            parse("all links on this page", None).intent,
+            Intent::Links { .. }
+        ));
     }
 
     #[test]

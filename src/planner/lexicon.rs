@@ -363,6 +363,16 @@ pub const ENTRIES: &[Entry] = &[
     de("neueste", "newest", Order),
     de("aktuellsten", "newest", Order),
     de("billigsten", "cheapest", Order),
+    // One thing at an extreme, with its article: "das günstigste Produkt" is one product.
+    de("das günstigste", "the cheapest", Order),
+    de("der günstigste", "the cheapest", Order),
+    de("die günstigste", "the cheapest", Order),
+    de("das billigste", "the cheapest", Order),
+    de("der billigste", "the cheapest", Order),
+    de("die billigste", "the cheapest", Order),
+    de("das teuerste", "the most expensive", Order),
+    de("der teuerste", "the most expensive", Order),
+    de("die teuerste", "the most expensive", Order),
     // French.
     fr("tous les", "all", ListWord),
     fr("toutes les", "all", ListWord),
@@ -397,6 +407,9 @@ pub const ENTRIES: &[Entry] = &[
     fr("référence", "sku", Field),
     fr("produits", "products", ListWord),
     fr("les plus chers", "most expensive", Order),
+    // "avec le plus de commentaires", "le moins de points": the most or fewest of a value.
+    fr("le plus de", "the most", Order),
+    fr("le moins de", "the fewest", Order),
     fr("les plus récents", "newest", Order),
     fr("plus récents", "newest", Order),
     fr("lieu", "location", Field),

@@ -1158,3 +1158,60 @@ async fn the_sixth_tuning_sets_classes_through_the_server() {
         asked.answer
     );
 }
+
+/// The seventh tuning set's classes (eval/paraphrases7.py), through the server: one thing at
+/// an extreme asked as a question or with the superlative first is one item; a most-first
+/// order turned ("the fewest points", "bottom 2 by points") puts the least first; links asked
+/// in an order of points are the board's items.
+#[tokio::test]
+async fn the_seventh_tuning_sets_classes_through_the_server() {
+    for (page, words, key, want) in [
+        (
+            "shop.html",
+            "which shoe is the cheapest?",
+            "title",
+            &["Kids' Splash Sandal"][..],
+        ),
+        (
+            "shop.html",
+            "cheapest shoe on the page",
+            "title",
+            &["Kids' Splash Sandal"][..],
+        ),
+        (
+            "news.html",
+            "the 2 submissions with the fewest points",
+            "title",
+            &[
+                "Notes on building a search engine in a weekend",
+                "How browsers decode legacy charsets",
+            ][..],
+        ),
+        (
+            "news.html",
+            "bottom 2 stories by points",
+            "title",
+            &[
+                "Notes on building a search engine in a weekend",
+                "How browsers decode legacy charsets",
+            ][..],
+        ),
+        (
+            "news.html",
+            "2 least upvoted links",
+            "title",
+            &[
+                "Notes on building a search engine in a weekend",
+                "How browsers decode legacy charsets",
+            ][..],
+        ),
+    ] {
+        let asked = ask(page, words).await;
+        assert_eq!(
+            column(&asked.answer, key),
+            want.iter().map(|w| Value::from(*w)).collect::<Vec<_>>(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}
