@@ -854,9 +854,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     };
     if let Some((role, descending)) = request.sort.filter(|(role, _)| sortable(*role))
         && let Some(field) = request
-            .fields
-            .iter()
-            .find(|f| f.role == role)
+            .sort_field()
             .map(|f| f.name.clone())
             .or_else(|| order.iter().find(|n| *n == role.as_str()).cloned())
     {
@@ -1037,8 +1035,8 @@ fn fields_from_records(request: &Request) -> Plan {
     )];
     calls.extend(tidy(names.first().map(String::as_str)));
     calls.extend(choice_filters(request, &names));
-    if let Some((role, descending)) = request.sort
-        && let Some(field) = request.fields.iter().find(|f| f.role == role)
+    if let Some((_, descending)) = request.sort
+        && let Some(field) = request.sort_field()
     {
         calls.push(ToolCall::typed(
             &SortParams {

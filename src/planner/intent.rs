@@ -147,16 +147,24 @@ impl Request {
     /// The named field a bound applies to: the field of its role, or for money a named pay
     /// ("jobs with title and salary, over $90k").
     pub fn bound_field(&self, bound: &Bound) -> Option<&RequestedField> {
-        self.fields
-            .iter()
-            .find(|f| f.role == bound.role)
-            .or_else(|| {
-                self.fields.iter().find(|f| {
-                    bound.role == FieldRole::Price
-                        && f.role == FieldRole::Text
-                        && PAY_WORDS.contains(&f.name.as_str())
-                })
+        self.field_of_role(bound.role)
+    }
+
+    /// The named field the order is by: the field of its role, or a named pay for a price
+    /// ("jobs by salary").
+    pub fn sort_field(&self) -> Option<&RequestedField> {
+        self.sort.and_then(|(role, _)| self.field_of_role(role))
+    }
+
+    /// The named field of a role; a price may be named as a pay ("salary", "wage").
+    fn field_of_role(&self, role: FieldRole) -> Option<&RequestedField> {
+        self.fields.iter().find(|f| f.role == role).or_else(|| {
+            self.fields.iter().find(|f| {
+                role == FieldRole::Price
+                    && f.role == FieldRole::Text
+                    && PAY_WORDS.contains(&f.name.as_str())
             })
+        })
     }
 
     /// The request as shown in `agent_decision` (the run adds how far it reaches).
@@ -906,7 +914,7 @@ const ITEM_NOUNS: &[&str] = &[
 
 /// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word
 /// pages label values with.
-fn is_column_word(name: &str) -> bool {
+pub(super) fn is_column_word(name: &str) -> bool {
     COLUMN_SYNONYMS.iter().any(|group| group.contains(&name))
         || matches!(
             name,
@@ -1157,6 +1165,13 @@ const ORDER_RULES: &[OrderRule] = &[
         phrases: &["most expensive", "highest price", "priciest"],
         role: FieldRole::Price,
         end: OrderEnd::Most,
+    },
+    // A pay is ordered as a price of the items, the most first unless the words say otherwise
+    // ("jobs by salary"; the plan orders by the named pay, `Request::sort_field`).
+    OrderRule {
+        phrases: &["by salary", "by pay", "by wage", "by compensation"],
+        role: FieldRole::Price,
+        end: OrderEnd::Asked { most_first: true },
     },
     OrderRule {
         phrases: MOST_SCORE,
@@ -1513,7 +1528,12 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             .filter(|b| request.bound_field(b).is_none())
             .map(|b| b.role)
             .chain(request.matches.iter().map(|m| m.role))
-            .chain(request.sort.map(|(role, _)| role))
+            .chain(
+                request
+                    .sort
+                    .filter(|_| request.sort_field().is_none())
+                    .map(|(role, _)| role),
+            )
             .collect();
         for role in unnamed {
             if !request.fields.iter().any(|f| f.role == role) {
@@ -1788,6 +1808,11 @@ mod tests {
             Some((FieldRole::Comments, true))
         );
         assert_eq!(order("most recent posts"), Some((FieldRole::Date, true)));
+        // A pay is ordered as the items' price, by the field named for it.
+        let jobs = parse("jobs by salary", None);
+        assert_eq!(jobs.sort, Some((FieldRole::Price, true)));
+        assert_eq!(jobs.sort_field().map(|f| f.name.as_str()), Some("salary"));
+        assert!(jobs.matches.is_empty(), "{:?}", jobs.matches);
         // Turned leads (`LEAST_LEADS`): the least first.
         for text in [
             "the 2 stories with the fewest points",

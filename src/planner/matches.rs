@@ -254,6 +254,8 @@ pub fn read(text: &str) -> (Vec<TextMatch>, String) {
                             && lower.ends_with("ing")
                         || before.iter().any(|w| ORDER_WORDS.contains(&w.as_str()))
                         || super::intent::role_of(&lower).is_some()
+                        // "jobs by salary", "events by venue": a column, not a who.
+                        || super::intent::is_column_word(&lower)
                 }
                 FieldRole::Title => quoted.is_none() && NOT_TOPIC.contains(&value),
                 _ => false,
@@ -335,6 +337,7 @@ mod tests {
             "posts by the author",
             "group the jobs by city",
             "the news, by points",
+            "jobs by salary descending",
             "explain it step by step",
             "the products by brand",
             "get the jobs by using the filter",

@@ -115,10 +115,13 @@ fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
     if let Some((role, _)) = request.sort
         && role != FieldRole::Title
     {
-        let by = RequestedField {
-            name: role.as_str().to_owned(),
-            role,
-        };
+        let by = request
+            .sort_field()
+            .cloned()
+            .unwrap_or_else(|| RequestedField {
+                name: role.as_str().to_owned(),
+                role,
+            });
         if !records.iter().any(|r| filled(r, &by)) {
             return Settled::NoMatch(shows_no(&[role.as_str().to_owned()]));
         }

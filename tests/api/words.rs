@@ -1161,8 +1161,9 @@ async fn the_sixth_tuning_sets_classes_through_the_server() {
 
 /// The seventh tuning set's classes (eval/paraphrases7.py), through the server: one thing at
 /// an extreme asked as a question or with the superlative first is one item; a most-first
-/// order turned ("the fewest points", "bottom 2 by points") puts the least first; links asked
-/// in an order of points are the board's items.
+/// order turned ("the fewest points", "bottom 2 by points") puts the least first; a pay orders
+/// as a price, by the column named for it ("jobs by salary"); links asked in an order of points
+/// are the board's items.
 #[tokio::test]
 async fn the_seventh_tuning_sets_classes_through_the_server() {
     for (page, words, key, want) in [
@@ -1195,6 +1196,12 @@ async fn the_seventh_tuning_sets_classes_through_the_server() {
                 "Notes on building a search engine in a weekend",
                 "How browsers decode legacy charsets",
             ][..],
+        ),
+        (
+            "records-jobs.html",
+            "top 2 jobs by salary",
+            "title",
+            &["Designer", "Data analyst"][..],
         ),
         (
             "news.html",
