@@ -692,7 +692,7 @@ impl ToolParams for TablesParams {
 }
 
 /// Wide tables beyond this many columns are cut; no data table needs more.
-const MAX_TABLE_COLUMNS: usize = 100;
+pub(crate) const MAX_TABLE_COLUMNS: usize = 100;
 /// Spans beyond this are treated as this (a `colspan=100000` must not allocate a huge row).
 const MAX_SPAN: usize = 50;
 
