@@ -30,6 +30,16 @@ async fn ask(page: &str, instructions: &str) -> Asked {
 }
 
 impl Asked {
+    /// The answer's `key` column is `want`, in order.
+    fn assert_column(&self, key: &str, want: &[&str], words: &str) {
+        assert_eq!(
+            column(&self.answer, key),
+            want.iter().map(|w| Value::from(*w)).collect::<Vec<_>>(),
+            "{words}: {}",
+            self.answer
+        );
+    }
+
     /// The `error` event's payload.
     fn error(&self) -> &Value {
         self.frames
@@ -1086,12 +1096,7 @@ async fn words_that_are_a_value_of_some_items_choose_them_and_other_words_choose
         ),
     ] {
         let asked = ask(page, words).await;
-        assert_eq!(
-            column(&asked.answer, key),
-            want.iter().map(|w| Value::from(*w)).collect::<Vec<_>>(),
-            "{words}: {}",
-            asked.answer
-        );
+        asked.assert_column(key, want, words);
         let steps = tool_steps(&asked.frames, "extract.records");
         let chosen = &steps[0]["evidence"]["chosen"][0];
         assert_eq!(chosen["column"], held_in, "{words}: {chosen}");
@@ -1214,11 +1219,6 @@ async fn the_seventh_tuning_sets_classes_through_the_server() {
         ),
     ] {
         let asked = ask(page, words).await;
-        assert_eq!(
-            column(&asked.answer, key),
-            want.iter().map(|w| Value::from(*w)).collect::<Vec<_>>(),
-            "{words}: {}",
-            asked.answer
-        );
+        asked.assert_column(key, want, words);
     }
 }
