@@ -449,7 +449,7 @@ const TEXT_ROLES: &[(FieldRole, TextMatcher)] = &[
 ];
 
 /// A short text that is a rating: a number with star signs, or a number out of 5 or 10.
-fn is_rating_text(text: &str) -> bool {
+pub(crate) fn is_rating_text(text: &str) -> bool {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     #[allow(clippy::expect_used)]
     let re = RE.get_or_init(|| {

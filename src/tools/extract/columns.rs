@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::page::dates::{normalise_date, timestamp};
 use crate::page::dom::{first_number, json_number};
 use crate::page::money::is_price_text;
+use crate::read::outline::is_rating_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
 pub use crate::read::role::FieldRole;
 
@@ -90,7 +91,8 @@ const RULES: &[(&str, Rule)] = &[
         }
         FieldRole::Price => column.mostly(is_price_text),
         FieldRole::Author => column.mostly(|v| by_line(v).is_some()),
-        FieldRole::Score => column.mostly(|v| counts(v, SCORE_UNITS)),
+        // A shop's star rating ("★ 4.6") is its items' score, as the outline reads it.
+        FieldRole::Score => column.mostly(|v| counts(v, SCORE_UNITS) || is_rating_text(v)),
         FieldRole::Comments => column.mostly(|v| counts(v, COMMENT_UNITS)),
         FieldRole::Title => {
             column.column.kind == ColumnKind::Text
@@ -448,6 +450,28 @@ mod tests {
             chosen,
             [Some("title"), Some("text"), Some("text_2")].map(|c| c.map(str::to_owned))
         );
+    }
+
+    #[test]
+    fn a_star_rating_column_is_the_items_score() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("rating", ColumnKind::Text, NameSource::Class),
+        ];
+        let data = rows(json!([
+            {"title": "Trail runner", "rating": "★ 4.6"},
+            {"title": "Road shoe", "rating": "4.1 out of 5"},
+        ]));
+        let fields = wanted(&[
+            ("title", FieldRole::Title, &["title"]),
+            ("score", FieldRole::Score, &["points", "score"]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[1].column.as_deref(), Some("rating"));
+        assert_eq!(sources[1].rule, Some("value_kind"));
+        let projected = project(&fields, &sources, data, false);
+        assert_eq!(projected[0]["score"], json!(4.6));
+        assert_eq!(projected[1]["score"], json!(4.1));
     }
 
     #[test]
