@@ -376,7 +376,8 @@ const ENTRY_NOUNS: &[&str] = &["post", "article", "entry", "story"];
 
 /// Reads "top 10", "first five", "3 most recent", "10 latest stories".
 pub fn count(text: &str) -> Option<usize> {
-    let words = words(text);
+    // A compound is read as its words: "best-paid role" starts with its superlative.
+    let words = words(&text.replace('-', " "));
     const LEADS: &[&str] = &[
         "top", "first", "last", "latest", "newest", "recent", "best", "highest", "lowest",
         "cheapest", "biggest", "next", "keep",
@@ -1105,25 +1106,34 @@ const MOST_SCORE: &[&str] = &[
     "highest score",
     "most votes",
     "most upvoted",
-    "highest-scoring",
     "highest scoring",
     "top scoring",
-    "top-scoring",
     "best rated",
-    "best-rated",
     "most upvotes",
     "most liked",
-    "top-rated",
+    "top rated",
     "highest rated",
     "most popular",
 ];
 
 /// The phrases of a comment count's order, most first (turned as `MOST_SCORE`'s).
-const MOST_COMMENTS: &[&str] = &[
-    "most comments",
-    "most discussed",
-    "most commented",
-    "most-commented",
+const MOST_COMMENTS: &[&str] = &["most comments", "most discussed", "most commented"];
+
+/// The phrases of an order by pay, most first (turned as `MOST_SCORE`'s: "lowest paid").
+const MOST_PAY: &[&str] = &[
+    "highest paid",
+    "best paid",
+    "highest paying",
+    "best paying",
+    "top paying",
+    "highest pay",
+    "highest salary",
+    "biggest salary",
+    "largest salary",
+    "pays the most",
+    "pay the most",
+    "pays most",
+    "pays best",
 ];
 
 /// A most-first lead and the leads that turn it least first.
@@ -1174,6 +1184,16 @@ const ORDER_RULES: &[OrderRule] = &[
         end: OrderEnd::Asked { most_first: true },
     },
     OrderRule {
+        phrases: MOST_PAY,
+        role: FieldRole::Price,
+        end: OrderEnd::Most,
+    },
+    OrderRule {
+        phrases: &["pays the least", "pay the least", "pays least"],
+        role: FieldRole::Price,
+        end: OrderEnd::Asked { most_first: false },
+    },
+    OrderRule {
         phrases: MOST_SCORE,
         role: FieldRole::Score,
         end: OrderEnd::Most,
@@ -1210,7 +1230,7 @@ fn least_forms(phrase: &str) -> impl Iterator<Item = String> + '_ {
     LEAST_LEADS.iter().flat_map(move |(most, leasts)| {
         let rest = phrase
             .strip_prefix(most)
-            .filter(|rest| rest.starts_with([' ', '-']));
+            .filter(|rest| rest.starts_with(' '));
         leasts
             .iter()
             .filter_map(move |least| rest.map(|rest| format!("{least}{rest}")))
@@ -1220,7 +1240,8 @@ fn least_forms(phrase: &str) -> impl Iterator<Item = String> + '_ {
 /// Sort order asked for: "most points", "cheapest", "highest rated", "newest", "oldest",
 /// "fewest comments".
 fn sort(text: &str) -> Option<(FieldRole, bool)> {
-    let lower = text.to_lowercase();
+    // A compound is read as its words: "best-rated" is "best rated", "lowest-paid" "lowest paid".
+    let lower = text.to_lowercase().replace('-', " ");
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
     for rule in ORDER_RULES {
         // A most-first order turned: "the 2 submissions with the fewest points".
@@ -1772,6 +1793,7 @@ mod tests {
         assert_eq!(count("give me 7 products"), Some(7));
         assert_eq!(count("all products with price"), None);
         assert_eq!(count("the cheapest product"), Some(1));
+        assert_eq!(count("best-paid role here"), Some(1));
         assert_eq!(count("the most expensive item on the page"), Some(1));
         assert_eq!(count("the latest news"), None);
         assert_eq!(count("the newest posts"), None);
@@ -1813,6 +1835,17 @@ mod tests {
         assert_eq!(jobs.sort, Some((FieldRole::Price, true)));
         assert_eq!(jobs.sort_field().map(|f| f.name.as_str()), Some("salary"));
         assert!(jobs.matches.is_empty(), "{:?}", jobs.matches);
+        assert_eq!(order("the best-paid job"), Some((FieldRole::Price, true)));
+        assert_eq!(
+            order("which job pays the least?"),
+            Some((FieldRole::Price, false))
+        );
+        // A compound is read as its words, turned or not.
+        assert_eq!(
+            order("top-rated trail shoes"),
+            Some((FieldRole::Score, true))
+        );
+        assert_eq!(order("lowest-paid roles"), Some((FieldRole::Price, false)));
         // Turned leads (`LEAST_LEADS`): the least first.
         for text in [
             "the 2 stories with the fewest points",

@@ -185,6 +185,12 @@ const NOT_VALUES: &[&str] = &[
     "commented",
     "discussed",
     "popular",
+    "scoring",
+    "liked",
+    "upvoted",
+    "paid",
+    "paying",
+    "pays",
     "expensive",
     "cheap",
     // Asking for columns.
@@ -293,6 +299,8 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
             run.push(word);
         } else if word.chars().any(char::is_alphabetic)
             && (NOT_VALUES.contains(&word.as_str())
+                // A compound of such words is one too: "lowest-rated", "best-paid".
+                || word.contains('-') && word.split('-').all(|part| NOT_VALUES.contains(&part))
                 || super::matches::ORDER_WORDS.contains(&word.as_str())
                 || not_values(&word)
                 || stem != word && not_values(stem))

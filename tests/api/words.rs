@@ -1217,6 +1217,32 @@ async fn the_seventh_tuning_sets_classes_through_the_server() {
                 "How browsers decode legacy charsets",
             ][..],
         ),
+        // A star rating is the items' score when a choice reads the records' columns.
+        (
+            "shop.html",
+            "the 2 most popular shoes in stock",
+            "title",
+            &["Marathon Elite Carbon", "Trail Runner GTX"][..],
+        ),
+        // A compound order ("lowest-rated"), and a pay's order without "by salary".
+        (
+            "shop.html",
+            "show me the two lowest-rated products",
+            "title",
+            &["City Walker Slip-On", "Court Classic Leather"][..],
+        ),
+        (
+            "records-jobs.html",
+            "which job pays the most?",
+            "title",
+            &["Designer"][..],
+        ),
+        (
+            "records-jobs.html",
+            "best-paid role here",
+            "title",
+            &["Designer"][..],
+        ),
     ] {
         let asked = ask(page, words).await;
         asked.assert_column(key, want, words);
