@@ -858,8 +858,9 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
         {
             words.remove(0);
         }
-        // "… and keep 3": a count, not a field.
-        if words.is_empty() || words.iter().all(|w| number(w).is_some()) {
+        // "… and keep 3": a count, not a field; "most-commented 3 submissions + poster": a
+        // part with a count names the items asked for, not one of their fields.
+        if words.is_empty() || words.iter().any(|w| number(w).is_some()) {
             continue;
         }
         // In a list of fields, "where" is the item's place ("title, company, where, and
@@ -909,8 +910,20 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
 /// The items' own nouns, singular: named in a list of fields, they stand for the items'
 /// title ("product / price").
 const ITEM_NOUNS: &[&str] = &[
-    "item", "product", "thing", "story", "post", "article", "job", "event", "entry", "listing",
-    "position", "opening", "vacancy",
+    "item",
+    "product",
+    "thing",
+    "story",
+    "post",
+    "submission",
+    "article",
+    "job",
+    "event",
+    "entry",
+    "listing",
+    "position",
+    "opening",
+    "vacancy",
 ];
 
 /// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word
@@ -961,6 +974,7 @@ const LIST_NOUNS: &[&str] = &[
     "items",
     "products",
     "posts",
+    "submissions",
     "articles",
     "jobs",
     "results",
@@ -1735,6 +1749,12 @@ mod tests {
             ["role", "location"]
         );
         assert_eq!(names("which jobs are on this page, and the city"), ["city"]);
+        // A part with a count names the items asked for, not a field.
+        assert_eq!(names("top 5 cheapest shoes + price"), ["price"]);
+        assert_eq!(
+            names("2 newest submissions, title and poster"),
+            ["title", "poster"]
+        );
         // A URL's or a path's slashes are no list.
         assert_eq!(name_list("the posts of https://blog.example/rust"), None);
         assert_eq!(name_list("links matching \"/blog/\""), None);

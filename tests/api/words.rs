@@ -1243,6 +1243,20 @@ async fn the_seventh_tuning_sets_classes_through_the_server() {
             "title",
             &["Designer"][..],
         ),
+        // Superlatives in other languages read as the English orders.
+        (
+            "shop.html",
+            "los 2 productos mejor valorados",
+            "title",
+            &["Summit Hiking Boot", "Marathon Elite Carbon"][..],
+        ),
+        // A part with a count names the items, not a field.
+        (
+            "news.html",
+            "2 most-commented submissions + who posted them",
+            "author",
+            &["bkern", "eve"][..],
+        ),
     ] {
         let asked = ask(page, words).await;
         asked.assert_column(key, want, words);
