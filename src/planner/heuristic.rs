@@ -775,20 +775,25 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         };
     };
     let (mut fields, mut order, missing) = field_specs(block, &request.fields);
-    // A bounded value is read although no field was named: "stories with at least 100
-    // comments" needs each story's comments.
+    // A bounded value, or the one the items are ordered by, is read although no field was
+    // named: "stories with at least 100 comments", "the most discussed story" need each
+    // story's comments.
     if request.fields.is_empty() {
-        let bounded: Vec<RequestedField> = request
+        let mut bounded: Vec<RequestedField> = Vec::new();
+        for role in request
             .chosen_by()
-            .filter(|role| {
-                !order.iter().any(|n| n == role.as_str())
-                    && block.fields.iter().any(|f| f.role == *role)
-            })
-            .map(|role| RequestedField {
-                name: role.as_str().to_owned(),
-                role,
-            })
-            .collect();
+            .chain(request.sort.map(|(role, _)| role))
+        {
+            if !order.iter().any(|n| n == role.as_str())
+                && !bounded.iter().any(|f| f.role == role)
+                && block.fields.iter().any(|f| f.role == role)
+            {
+                bounded.push(RequestedField {
+                    name: role.as_str().to_owned(),
+                    role,
+                });
+            }
+        }
         if !bounded.is_empty() {
             let (more, more_order, _) = field_specs(block, &bounded);
             fields.extend(more);
