@@ -437,17 +437,22 @@ pub fn count(text: &str) -> Option<usize> {
         "nearest", "closest", "greatest", "most", "least", "fewest", "worst",
     ];
     let is_superlative = |w: &str| LEADS.contains(&w) || SUPERLATIVES.contains(&w);
-    // "which shoe is the cheapest?", "what product has the most reviews": a question about
-    // one thing, asked of many.
-    if let [asking, noun, verb, rest @ ..] = words.as_slice()
-        && matches!(asking.as_str(), "which" | "what")
-        && is_singular_noun(noun)
-        && matches!(
-            verb.as_str(),
-            "is" | "has" | "costs" | "pays" | "got" | "gets"
-        )
-        && rest.iter().any(|w| is_superlative(w))
-    {
+    // "which shoe is the cheapest?", "tell me what product has the most reviews": a question
+    // about one thing, asked of many.
+    let asks_of_one = (0..words.len()).any(|i| {
+        if let [asking, noun, verb, rest @ ..] = &words[i..] {
+            matches!(asking.as_str(), "which" | "what")
+                && is_singular_noun(noun)
+                && matches!(
+                    verb.as_str(),
+                    "is" | "has" | "costs" | "pays" | "got" | "gets"
+                )
+                && rest.iter().any(|w| is_superlative(w))
+        } else {
+            false
+        }
+    });
+    if asks_of_one {
         return Some(1);
     }
     let starts = std::iter::once(None).chain(
@@ -478,7 +483,18 @@ pub fn count(text: &str) -> Option<usize> {
             return Some(1);
         }
     }
-    None
+    // "the story with the most comments", "the job that pays best": one thing, named before
+    // the extreme that chooses it.
+    let one_chosen = words.windows(3).enumerate().any(|(i, w)| {
+        w[0] == "the"
+            && is_singular_noun(&w[1])
+            && matches!(w[2].as_str(), "with" | "that" | "which" | "having")
+            && words[i + 3..]
+                .iter()
+                .take(3)
+                .any(|w| is_superlative(w) || w == "best")
+    });
+    one_chosen.then_some(1)
 }
 
 /// Whether a word may be one thing's noun ("shoe", "post"; not "shoes", "of", "first").
@@ -1131,7 +1147,14 @@ const MOST_SCORE: &[&str] = &[
 ];
 
 /// The phrases of a comment count's order, most first (turned as `MOST_SCORE`'s).
-const MOST_COMMENTS: &[&str] = &["most comments", "most discussed", "most commented"];
+const MOST_COMMENTS: &[&str] = &[
+    "most comments",
+    "most discussed",
+    "most commented",
+    "most replies",
+    "most responses",
+    "most answers",
+];
 
 /// The phrases of an order by pay, most first (turned as `MOST_SCORE`'s: "lowest paid").
 const MOST_PAY: &[&str] = &[
@@ -1814,6 +1837,14 @@ mod tests {
         assert_eq!(count("all products with price"), None);
         assert_eq!(count("the cheapest product"), Some(1));
         assert_eq!(count("best-paid role here"), Some(1));
+        assert_eq!(count("What is the story with the most comments?"), Some(1));
+        assert_eq!(count("the job that pays best"), Some(1));
+        assert_eq!(
+            count("tell me which article has the most comments"),
+            Some(1)
+        );
+        assert_eq!(count("the stories with the most comments"), None);
+        assert_eq!(count("the page with the most links"), None);
         assert_eq!(count("the most expensive item on the page"), Some(1));
         assert_eq!(count("the latest news"), None);
         assert_eq!(count("the newest posts"), None);

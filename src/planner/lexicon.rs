@@ -295,6 +295,13 @@ pub const ENTRIES: &[Entry] = &[
     en("cost the least", "cheapest", Order),
     en("cost the most", "most expensive", Order),
     en("costs the most", "most expensive", Order),
+    // "the largest number of comments": the most of a value, as a count is said.
+    en("the largest number of", "the most", Order),
+    en("the highest number of", "the most", Order),
+    en("the greatest number of", "the most", Order),
+    en("the biggest number of", "the most", Order),
+    en("the smallest number of", "the fewest", Order),
+    en("the lowest number of", "the fewest", Order),
     en("low to high", "ascending", Order),
     en("high to low", "descending", Order),
     en("costs", "prices", Field),

@@ -1250,6 +1250,32 @@ async fn the_seventh_tuning_sets_classes_through_the_server() {
             "title",
             &["Summit Hiking Boot", "Marathon Elite Carbon"][..],
         ),
+        // One item at an extreme: named before it, asked inside a sentence, by a value no
+        // field named (the comments are read for the order).
+        (
+            "news.html",
+            "what's the most discussed story?",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "the story with the most comments",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "tell me which article has the largest number of comments",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "which post has the most replies?",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
         // A part with a count names the items, not a field.
         (
             "news.html",
