@@ -1144,6 +1144,16 @@ const MOST_SCORE: &[&str] = &[
     "top rated",
     "highest rated",
     "most popular",
+    // A rating named as a noun: "the best ratings", "the highest star rating".
+    "best rating",
+    "best ratings",
+    "highest rating",
+    "highest ratings",
+    "highest star rating",
+    "best reviews",
+    "best reviewed",
+    "rated highest",
+    "rate highest",
 ];
 
 /// The phrases of a comment count's order, most first (turned as `MOST_SCORE`'s).
@@ -1358,6 +1368,13 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         })
         .collect();
     let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun));
+    // A kind of value asked of the items ("shoes and their prices") or of items in an order
+    // by another value ("the 3 best-rated shoes' prices") is a column of the items; "images
+    // with their alt text" are still the images.
+    let of_items = |kind: FieldRole, words: &[&str]| {
+        words.iter().any(|w| has(&[format!("their {w}").as_str()]))
+            || sort(instructions).is_some_and(|(role, _)| role != kind)
+    };
 
     // "every product", "product names and prices": many items, not one product's details.
     // A superlative compares many: "the cheapest product" is one item of a list.
@@ -1494,17 +1511,20 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         Intent::Metadata
     } else if (has_word("images") || has_word("photos") || has_word("pictures"))
         && !list_nouns
+        && !of_items(FieldRole::Image, &["images", "photos", "pictures"])
         && fields.iter().all(|f| f.role == FieldRole::Image)
         || has(&["image url", "image link", "image source", "img src"]) && !list_nouns
     {
         Intent::Images
     } else if (has_word("prices") || has(&["all prices", "every price"]))
         && !list_nouns
+        && !of_items(FieldRole::Price, &["prices"])
         && fields.iter().all(|f| f.role == FieldRole::Price)
     {
         Intent::Prices
     } else if (has_word("dates") || has(&["all dates", "every date"]))
         && !list_nouns
+        && !of_items(FieldRole::Date, &["dates"])
         && fields.iter().all(|f| f.role == FieldRole::Date)
     {
         Intent::Dates
@@ -1891,6 +1911,15 @@ mod tests {
             order("which job pays the least?"),
             Some((FieldRole::Price, false))
         );
+        // A rating named as a noun, and turned.
+        assert_eq!(
+            order("which shoes have the best ratings?"),
+            Some((FieldRole::Score, true))
+        );
+        assert_eq!(
+            order("the shoes with the lowest ratings"),
+            Some((FieldRole::Score, false))
+        );
         // A compound is read as its words, turned or not.
         assert_eq!(
             order("top-rated trail shoes"),
@@ -2180,6 +2209,20 @@ mod tests {
             Intent::Metadata
         );
         assert_eq!(parse("image urls", None).intent, Intent::Images);
+        assert_eq!(
+            parse("all images with their alt text", None).intent,
+            Intent::Images
+        );
+        // A kind of value of the items, or of items ordered by another value, is their column.
+        assert_eq!(parse("all prices on the page", None).intent, Intent::Prices);
+        assert_eq!(
+            parse("the shoes and their prices", None).intent,
+            Intent::List
+        );
+        assert_eq!(
+            parse("prices of the 3 best-rated shoes", None).intent,
+            Intent::List
+        );
         assert_eq!(
             parse("all code examples on this page", None).intent,
             Intent::Code

@@ -1276,6 +1276,23 @@ async fn the_seventh_tuning_sets_classes_through_the_server() {
             "title",
             &["The hidden cost of microservices at small scale"][..],
         ),
+        // A rating named as a noun orders by the score; prices of ordered items are a column.
+        (
+            "shop.html",
+            "which 3 shoes have the best ratings? include price",
+            "title",
+            &[
+                "Summit Hiking Boot",
+                "Marathon Elite Carbon",
+                "Trail Runner GTX",
+            ][..],
+        ),
+        (
+            "shop.html",
+            "the 3 best-rated shoes and their prices",
+            "price",
+            &["$159.00", "$219.00", "$129.00"][..],
+        ),
         // A part with a count names the items, not a field.
         (
             "news.html",
