@@ -1389,6 +1389,17 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     ]
     .iter()
     .any(|w| has_word(w))
+        // "just the authors": of the items, unless one text is named ("the authors of this
+        // article").
+        || has_word("authors")
+            && !has(&[
+                "this article",
+                "this post",
+                "this story",
+                "this paper",
+                "this page",
+                "the article",
+            ])
         || sort(instructions).is_some()
         || !bounds.is_empty()
         || !text_matches.is_empty();

@@ -87,10 +87,11 @@ use Class::{Field, ItemPages, ListWord, Markdown, Number, Order, Question};
 pub const ENTRIES: &[Entry] = &[
     // English: fields by other names.
     en("writer", "author", Field),
-    en("writers", "author", Field),
+    en("writers", "authors", Field),
     en("by-line", "byline", Field),
     en("reporter", "author", Field),
-    en("reporters", "author", Field),
+    en("reporters", "authors", Field),
+    en("bylines", "authors", Field),
     en("writer's name", "author", Field),
     en("username", "user", Field),
     en("usernames", "user", Field),
