@@ -111,6 +111,17 @@ fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
         let names: Vec<String> = asked.iter().map(|f| f.name.clone()).collect();
         return Settled::NoMatch(shows_no(&names));
     }
+    // Nothing named is in any item: "who wrote this?" read as the page's paragraphs, each
+    // without an author, is no answer. A free-named column ("location") may be one the list
+    // does not label; its items are still the list, unless the request was for one thing
+    // that fell back to reading the page as a list.
+    let one_thing = matches!(request.intent, Intent::Metadata | Intent::Product);
+    if !named.is_empty()
+        && empty.len() == named.len()
+        && (one_thing || named.iter().all(|f| f.role != FieldRole::Text))
+    {
+        return Settled::NoMatch(shows_no(&empty));
+    }
     // "the 3 cheapest products" on a page without prices: no order to answer by.
     if let Some((role, _)) = request.sort
         && role != FieldRole::Title
@@ -254,6 +265,25 @@ mod tests {
         assert_eq!(
             settled,
             Settled::NoMatch("this page shows no price for this request".into())
+        );
+    }
+
+    #[test]
+    fn items_without_anything_named_are_no_match_unless_a_free_name_is_all_asked() {
+        let paragraphs = json!([{"text": "First paragraph."}, {"text": "Second one."}]);
+        let settled = settle(paragraphs, &request("who wrote this?"));
+        assert_eq!(
+            settled,
+            Settled::NoMatch("this page shows no author for this request".into())
+        );
+        let cards = json!([{"title": "Tides"}, {"title": "Moss"}]);
+        let settled = settle(cards.clone(), &request("just the authors please"));
+        assert!(matches!(settled, Settled::NoMatch(m) if m.contains("author")));
+        // A column the list may not label: still the list, with the column empty.
+        let settled = settle(cards, &request("every job with its location"));
+        assert!(
+            matches!(&settled, Settled::Answer { empty_fields, .. } if empty_fields == &["location"]),
+            "{settled:?}"
         );
     }
 

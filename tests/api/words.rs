@@ -267,6 +267,31 @@ async fn a_question_for_the_writer_of_an_article_is_its_metadata_and_the_intent_
 }
 
 #[tokio::test]
+async fn plural_writers_are_the_items_and_a_writer_the_page_does_not_show_is_no_match() {
+    for words in [
+        "just the authors please",
+        "list the writers",
+        "all the bylines",
+    ] {
+        let asked = ask("cards-byline.html", words).await;
+        asked.assert_column(
+            "author",
+            &["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"],
+            words,
+        );
+    }
+    // The article names no writer: not its paragraphs with an empty author each.
+    let asked = ask("console-article.html", "who wrote this?").await;
+    assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
+    let error = asked.error();
+    assert_eq!(error["code"], "no_match", "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("author"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
 async fn the_page_as_markdown_is_its_main_content_in_markdown() {
     let asked = ask("console-article.html", "convert this page to markdown").await;
     assert_eq!(asked.complete["status"], "completed", "{}", asked.complete);
