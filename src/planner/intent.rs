@@ -362,6 +362,14 @@ pub(crate) fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The words of `text` as [`words`] splits them, in the case they were written.
+fn words_as_written(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.' || c == '@'))
+        .map(|w| w.trim_matches(|c: char| c == '.' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
 pub(super) fn number(word: &str) -> Option<usize> {
     word.parse().ok().or_else(|| {
         NUMBER_WORDS
@@ -377,7 +385,18 @@ const ENTRY_NOUNS: &[&str] = &["post", "article", "entry", "story"];
 /// Reads "top 10", "first five", "3 most recent", "10 latest stories".
 pub fn count(text: &str) -> Option<usize> {
     // A compound is read as its words: "best-paid role" starts with its superlative.
-    let words = words(&text.replace('-', " "));
+    let text = text.replace('-', " ");
+    let words = words(&text);
+    // "Road Racer 3", "iPhone 15": a number after a capitalised word inside the request is
+    // part of a name, not a count (the request's own first word may be capitalised: "Show
+    // 5 jobs").
+    let as_written = words_as_written(&text);
+    let in_a_name = |i: usize| {
+        i > 1
+            && as_written.len() == words.len()
+            && as_written[i - 1] != "I"
+            && as_written[i - 1].starts_with(|c: char| c.is_uppercase())
+    };
     const LEADS: &[&str] = &[
         "top", "first", "last", "latest", "newest", "recent", "best", "highest", "lowest",
         "cheapest", "biggest", "next", "keep",
@@ -399,7 +418,7 @@ pub fn count(text: &str) -> Option<usize> {
     // "5 stories", "the 3 most recent", "ten products": a number before a noun or a lead word.
     for (i, word) in words.iter().enumerate() {
         let Some(n) = number(word) else { continue };
-        if word == "one" {
+        if word == "one" || in_a_name(i) {
             continue; // "one" is more often a pronoun than a count
         }
         let next = words.get(i + 1).map(String::as_str).unwrap_or("");
@@ -1607,6 +1626,17 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         });
         request.values = values;
     }
+    // "how much is the Road Racer 3?": an item chosen by its words is shown by its name
+    // beside the value asked.
+    if request.intent == Intent::List
+        && !explicit
+        && !request.values.is_empty()
+        && !request.fields.is_empty()
+        && !request.fields.iter().any(|f| f.role == FieldRole::Title)
+    {
+        request.fields.insert(0, title_field());
+        request.implied_title = true;
+    }
     // A bound needs its value in the answer: "names of the books under $10" shows the prices;
     // so does a match on a part other than the title ("titles of the posts by alicew"), and
     // the value the items are ordered by ("the 3 most commented posts and who posted them").
@@ -1868,6 +1898,10 @@ mod tests {
         assert_eq!(count("all products with price"), None);
         assert_eq!(count("the cheapest product"), Some(1));
         assert_eq!(count("best-paid role here"), Some(1));
+        // A number in a name is no count.
+        assert_eq!(count("what does the Road Racer 3 cost"), None);
+        assert_eq!(count("Show 5 jobs"), Some(5));
+        assert_eq!(count("then I want 4 posts"), Some(4));
         assert_eq!(count("What is the story with the most comments?"), Some(1));
         assert_eq!(count("the job that pays best"), Some(1));
         assert_eq!(

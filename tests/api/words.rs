@@ -1318,6 +1318,19 @@ async fn the_seventh_tuning_sets_classes_through_the_server() {
             "price",
             &["$159.00", "$219.00", "$129.00"][..],
         ),
+        // One item looked up by its name, with a number in it: shown by its name, no count.
+        (
+            "shop.html",
+            "how much is the Road Racer 3?",
+            "title",
+            &["Road Racer 3"][..],
+        ),
+        (
+            "shop.html",
+            "what does the Road Racer 3 cost",
+            "cost",
+            &["$89.95"][..],
+        ),
         // A part with a count names the items, not a field.
         (
             "news.html",
