@@ -384,13 +384,11 @@ const ENTRY_NOUNS: &[&str] = &["post", "article", "entry", "story"];
 
 /// Reads "top 10", "first five", "3 most recent", "10 latest stories".
 pub fn count(text: &str) -> Option<usize> {
-    // A compound is read as its words: "best-paid role" starts with its superlative.
-    let text = text.replace('-', " ");
-    let words = words(&text);
+    let words = words(text);
     // "Road Racer 3", "iPhone 15": a number after a capitalised word inside the request is
     // part of a name, not a count (the request's own first word may be capitalised: "Show
     // 5 jobs").
-    let as_written = words_as_written(&text);
+    let as_written = words_as_written(text);
     let in_a_name = |i: usize| {
         i > 1
             && as_written.len() == words.len()
@@ -455,7 +453,17 @@ pub fn count(text: &str) -> Option<usize> {
         "oldest", "earliest", "largest", "smallest", "longest", "shortest", "fastest", "slowest",
         "nearest", "closest", "greatest", "most", "least", "fewest", "worst",
     ];
-    let is_superlative = |w: &str| LEADS.contains(&w) || SUPERLATIVES.contains(&w);
+    // A compound led by a superlative of value is one ("best-paid", "most-commented"); one
+    // led by a word of time or place is not ("last-updated", "first-class").
+    let compound = |w: &str| {
+        w.split_once('-').is_some_and(|(head, _)| {
+            matches!(
+                head,
+                "best" | "worst" | "highest" | "lowest" | "top" | "most" | "least" | "cheapest"
+            )
+        })
+    };
+    let is_superlative = |w: &str| LEADS.contains(&w) || SUPERLATIVES.contains(&w) || compound(w);
     // "which shoe is the cheapest?", "tell me what product has the most reviews": a question
     // about one thing, asked of many.
     let asks_of_one = (0..words.len()).any(|i| {
@@ -491,7 +499,7 @@ pub fn count(text: &str) -> Option<usize> {
             continue;
         }
         // "most"/"least" take an adjective before the noun: "the most expensive item".
-        let noun_at = if matches!(lead.as_str(), "most" | "least") {
+        let noun_at = if matches!(lead.as_str(), "most" | "least") && !compound(lead) {
             i + 2
         } else {
             i + 1
@@ -1898,6 +1906,11 @@ mod tests {
         assert_eq!(count("all products with price"), None);
         assert_eq!(count("the cheapest product"), Some(1));
         assert_eq!(count("best-paid role here"), Some(1));
+        assert_eq!(count("the most-commented story"), Some(1));
+        assert_eq!(
+            count("the title and the last-updated date of the page"),
+            None
+        );
         // A number in a name is no count.
         assert_eq!(count("what does the Road Racer 3 cost"), None);
         assert_eq!(count("Show 5 jobs"), Some(5));
