@@ -293,6 +293,8 @@ pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
             "date",
             "dates",
             "time",
+            "timestamp",
+            "timestamps",
             "published",
             "posted",
             "age",
@@ -329,6 +331,7 @@ pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
             "text",
             "body",
             "message",
+            "content",
         ],
     ),
 ];

@@ -126,6 +126,12 @@ pub const ENTRIES: &[Entry] = &[
     en("by whom", "and the author", Question),
     en("who posted", "the author", Question),
     en("who submitted", "the author", Question),
+    // A post's own words asked as a question: "who said what and when".
+    en("who said", "the author", Question),
+    en("who said what", "author, text", Question),
+    en("what they said", "the text", Question),
+    en("what they wrote", "the text", Question),
+    en("what was said", "the text", Question),
     // A forum's author is the one who asked or started the thread.
     en("who asked", "the author", Question),
     en("who asked it", "the author", Question),

@@ -292,6 +292,28 @@ async fn plural_writers_are_the_items_and_a_writer_the_page_does_not_show_is_no_
 }
 
 #[tokio::test]
+async fn a_threads_posts_asked_as_who_said_what_and_when_are_its_posts() {
+    for words in [
+        "who said what and when",
+        "every post in this thread with who wrote it, when and what they said",
+        "dump the thread: user, posted date, content",
+    ] {
+        let asked = ask("forum-thread.html", words).await;
+        asked.assert_column("author", &["Need2KnowLion", "McMonkey", "skier8390"], words);
+        let items = asked.answer.as_array().unwrap();
+        assert!(
+            items.iter().all(|item| item
+                .as_object()
+                .unwrap()
+                .values()
+                .any(|v| v.as_str().is_some_and(|t| t.split_whitespace().count() > 8))),
+            "{words}: each post's own words: {}",
+            asked.answer
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_page_as_markdown_is_its_main_content_in_markdown() {
     let asked = ask("console-article.html", "convert this page to markdown").await;
     assert_eq!(asked.complete["status"], "completed", "{}", asked.complete);
