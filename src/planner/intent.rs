@@ -641,6 +641,11 @@ fn sentence_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
             if role == FieldRole::Author && word == "by" {
                 continue; // "sorted by", "posted by" are not requests for an author field
             }
+            // "list the replies: author, date", "show all comments with …": the comments
+            // asked for are the items, not a count of each item's comments.
+            if role == FieldRole::Comments && names_the_items(words, at) {
+                continue;
+            }
             // "alt text", "link text", "anchor text" belong to the image or link asked for.
             if word == "text"
                 && at
@@ -672,6 +677,23 @@ fn sentence_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
                 "with" | "including" | "include" | "showing"
             )
     })
+}
+
+/// Whether the word at `at` is the object of the request's verb ("list the replies", "show
+/// me all comments"; "comments count for each story" names a count).
+fn names_the_items(words: &[String], at: usize) -> bool {
+    const VERBS: &[&str] = &[
+        "list", "show", "get", "give", "extract", "scrape", "dump", "find", "fetch", "return",
+        "collect", "grab",
+    ];
+    let before = words[..at]
+        .iter()
+        .rev()
+        .find(|w| !matches!(w.as_str(), "the" | "all" | "every" | "me" | "us"));
+    before.is_some_and(|w| VERBS.contains(&w.as_str()))
+        && !words
+            .get(at + 1)
+            .is_some_and(|w| matches!(w.as_str(), "count" | "counts" | "number"))
 }
 
 fn title_field() -> RequestedField {
@@ -1844,6 +1866,13 @@ mod tests {
             ["role", "location"]
         );
         assert_eq!(names("which jobs are on this page, and the city"), ["city"]);
+        // The comments a verb asks for are the items; a count of them is a field.
+        let roles = |text: &str| -> Vec<FieldRole> {
+            parse(text, None).fields.iter().map(|f| f.role).collect()
+        };
+        assert!(!roles("list the replies: author, date, message").contains(&FieldRole::Comments));
+        assert!(roles("show me all stories with comments").contains(&FieldRole::Comments));
+        assert!(roles("get the comments count for each story").contains(&FieldRole::Comments));
         // A part with a count names the items asked for, not a field.
         assert_eq!(names("top 5 cheapest shoes + price"), ["price"]);
         assert_eq!(

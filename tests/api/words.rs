@@ -297,6 +297,7 @@ async fn a_threads_posts_asked_as_who_said_what_and_when_are_its_posts() {
         "who said what and when",
         "every post in this thread with who wrote it, when and what they said",
         "dump the thread: user, posted date, content",
+        "list the replies: author, date, message",
     ] {
         let asked = ask("forum-thread.html", words).await;
         asked.assert_column("author", &["Need2KnowLion", "McMonkey", "skier8390"], words);
