@@ -18,9 +18,10 @@ pub struct Money {
     pub currency: Option<&'static str>,
 }
 
-/// A money amount in text: a currency sign or code before or after a number. The number
-/// keeps its separators (`.`, `,`, spaces, apostrophes) for [`parse_amount`]; a trailing
-/// `,-` or `.–` says "no cents".
+/// A money amount in text: a currency sign or code before or after a number, on the same
+/// line (a name ending in a number, "Road Racer 3", above a line starting with a price is not
+/// "3 $"). The number keeps its separators (`.`, `,`, spaces, apostrophes) for
+/// [`parse_amount`]; a trailing `,-` or `.–` says "no cents".
 fn money_pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -28,7 +29,7 @@ fn money_pattern() -> &'static Regex {
         let number = r"\d{1,3}(?:[.,'’\x{a0}\x{202f}\x{2009} ]\d{2,3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?";
         #[allow(clippy::expect_used, reason = "a constant pattern, covered by the tests")]
         Regex::new(&format!(
-            r"(?P<before>{SIGN})?\s?(?P<number>{number})(?P<dash>[.,]\s?[-–—])?\s?(?P<after>{SIGN})?"
+            r"(?P<before>{SIGN})?[^\S\n]?(?P<number>{number})(?P<dash>[.,]\s?[-–—])?[^\S\n]?(?P<after>{SIGN})?"
         ))
         .expect("money pattern")
     })
@@ -277,6 +278,11 @@ mod tests {
         assert!(
             found("15.4915.49 $", "en").is_empty(),
             "two prices run together"
+        );
+        // A name ending in a number above a line that starts with a price.
+        assert_eq!(
+            found("Road Racer 3\n$89.95", "en"),
+            vec![(89.95, Some("USD"), "$89.95".to_owned())]
         );
     }
 
