@@ -68,6 +68,20 @@ impl FieldRole {
     }
 }
 
+/// Whether an element marks its item's author by its own markup: `itemprop=author`,
+/// `rel=author`, or an `author`/`byline`/`username`/`poster` class word. (A forum's
+/// `data-username` is a weaker mark: a quoted post carries one too.)
+pub fn marks_author(element: &scraper::node::Element) -> bool {
+    let words = element.classes().chain(element.attr("rel"));
+    element.attr("itemprop") == Some("author")
+        || words.into_iter().any(|c| {
+            let c = c.to_ascii_lowercase();
+            c.contains("author")
+                || matches!(c.as_str(), "byline" | "hnuser" | "creator" | "poster")
+                || c.contains("username")
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

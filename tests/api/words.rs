@@ -298,6 +298,9 @@ async fn a_threads_posts_asked_as_who_said_what_and_when_are_its_posts() {
         "every post in this thread with who wrote it, when and what they said",
         "dump the thread: user, posted date, content",
         "list the replies: author, date, message",
+        // A free name sends the plan to the records' columns: the poster's column is the
+        // author by its markup (`data-username`), not the items' name.
+        "all comments in the discussion with usernames and timestamps",
     ] {
         let asked = ask("forum-thread.html", words).await;
         asked.assert_column("author", &["Need2KnowLion", "McMonkey", "skier8390"], words);

@@ -639,16 +639,9 @@ where
 /// class, `rel=author`, else a `data-username`).
 fn author_marked(item: ElementRef<'_>) -> Option<ElementRef<'_>> {
     let mut elements = item.descendants().filter_map(ElementRef::wrap);
-    let marked = elements.clone().find(|el| {
-        let words = el.value().classes().chain(el.value().attr("rel"));
-        el.value().attr("itemprop") == Some("author")
-            || words.into_iter().any(|c| {
-                let c = c.to_ascii_lowercase();
-                c.contains("author")
-                    || matches!(c.as_str(), "byline" | "hnuser" | "creator" | "poster")
-                    || c.contains("username")
-            })
-    });
+    let marked = elements
+        .clone()
+        .find(|el| crate::read::role::marks_author(el.value()));
     // Forum software may keep the poster's name only in the link's data (a quoted post's
     // `<aside data-username>` carries it too, so this comes last).
     marked.or_else(|| elements.find(|el| el.value().attr("data-username").is_some()))
