@@ -791,37 +791,35 @@ fn name_column(
     {
         return (name, NameSource::Attribute, values);
     }
-    // A text its markup marks as the item's author (`a.hnuser`, a forum's `data-username`
-    // link, `rel=author`) is the author, whatever other class it has ("name").
-    let marked = elements()
-        .filter(|e| {
-            std::iter::once(*e)
-                .chain(e.ancestors().filter_map(ElementRef::wrap).take(2))
-                .any(|el| {
-                    crate::read::role::marks_author(el.value())
-                        || el.value().attr("data-username").is_some()
+    if draft.kind == SlotKind::Text {
+        // Its own word for an author ("byline", "username") stays its name.
+        let own_word = agreed(elements().map(class_word));
+        let named_as_author = own_word
+            .as_deref()
+            .is_some_and(|w| matches!(w, "author" | "byline" | "username" | "user"));
+        // A text its markup marks as the item's author (`a.hnuser`, a forum's `data-username`
+        // link, `rel=author`) is the author, whatever other class it has ("name").
+        if !named_as_author {
+            let marked = elements()
+                .filter(|e| {
+                    std::iter::once(*e)
+                        .chain(e.ancestors().filter_map(ElementRef::wrap).take(2))
+                        .any(|el| {
+                            crate::read::role::marks_author(el.value())
+                                || el.value().attr("data-username").is_some()
+                        })
                 })
-        })
-        .count();
-    // Its own word for an author ("byline", "username") stays its name.
-    let own_word = agreed(elements().map(class_word));
-    let named_as_author = own_word
-        .as_deref()
-        .is_some_and(|w| matches!(w, "author" | "byline" | "username" | "user"));
-    if draft.kind == SlotKind::Text
-        && !named_as_author
-        && marked > 0
-        && marked * 2 >= elements().count()
-    {
-        return ("author".to_owned(), NameSource::Class, values);
-    }
-    if draft.kind == SlotKind::Text
-        && let Some(name) = agreed(elements().map(class_word))
-    {
-        if name == "title" {
-            *title_taken = true;
+                .count();
+            if marked > 0 && marked * 2 >= elements().count() {
+                return ("author".to_owned(), NameSource::Class, values);
+            }
         }
-        return (name.to_owned(), NameSource::Class, values);
+        if let Some(name) = own_word {
+            if name == "title" {
+                *title_taken = true;
+            }
+            return (name, NameSource::Class, values);
+        }
     }
     let kind_name = match draft.kind {
         SlotKind::Link if !*url_taken => {
