@@ -557,6 +557,15 @@ pub fn collapse_whitespace(text: &str) -> String {
     out
 }
 
+/// A text's letters and digits, lower case, its words joined: "Birth place" and "birthplace"
+/// meet at "birthplace", "Morgan & Morgan" and "morganandmorgan.com" near enough.
+pub fn squashed(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// A short, stable CSS selector for one element: `tag#id`, or `tag.class1.class2`.
 pub fn simple_selector(element: ElementRef<'_>) -> String {
     let el = element.value();

@@ -383,7 +383,9 @@ pub(super) fn number(word: &str) -> Option<usize> {
 }
 
 /// Nouns for one entry of a feed or an index ("every blog post", "each article").
-const ENTRY_NOUNS: &[&str] = &["post", "article", "entry", "story"];
+const ENTRY_NOUNS: &[&str] = &[
+    "post", "article", "entry", "story", "reply", "comment", "message", "answer",
+];
 
 /// Reads "top 10", "first five", "3 most recent", "10 latest stories".
 pub fn count(text: &str) -> Option<usize> {
@@ -515,16 +517,36 @@ pub fn count(text: &str) -> Option<usize> {
     }
     // "the story with the most comments", "the job that pays best": one thing, named before
     // the extreme that chooses it.
-    let one_chosen = words.windows(3).enumerate().any(|(i, w)| {
-        w[0] == "the"
-            && is_singular_noun(&w[1])
-            && matches!(w[2].as_str(), "with" | "that" | "which" | "having")
-            && words[i + 3..]
-                .iter()
-                .take(3)
-                .any(|w| is_superlative(w) || w == "best")
+    // A request may start with the noun: "story with most comments".
+    let named_one = |at: usize| {
+        (at == 0 || words[at - 1] == "the")
+            && words
+                .get(at)
+                .is_some_and(|w| is_singular_noun(w) && w != "the")
+    };
+    // French and Spanish put the superlative after the noun: "l'article le plus commenté"
+    // reads "the article most commented".
+    let one_chosen = (0..words.len().saturating_sub(2)).any(|i| {
+        named_one(i)
+            && (matches!(words[i + 1].as_str(), "most" | "least")
+                || matches!(words[i + 1].as_str(), "with" | "that" | "which" | "having")
+                    && words[i + 2..]
+                        .iter()
+                        .take(3)
+                        .any(|w| is_superlative(w) || w == "best"))
     });
-    one_chosen.then_some(1)
+    // "the story people commented on the most": one thing, the extreme after its clause.
+    let ends_at_an_extreme = matches!(
+        words
+            .iter()
+            .rev()
+            .take(2)
+            .map(String::as_str)
+            .collect::<Vec<_>>()[..],
+        ["most", "the"] | ["least", "the"] | ["best", "the"]
+    );
+    let one_before_its_clause = ends_at_an_extreme && words.len() > 4 && named_one(1);
+    (one_chosen || one_before_its_clause).then_some(1)
 }
 
 /// Whether a word may be one thing's noun ("shoe", "post"; not "shoes", "of", "first").
@@ -569,7 +591,7 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
     }
     let mut out = with_free_names(out, &text);
     if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
-        out.insert(0, title_field());
+        out.insert(0, title_named_in(&words(&text)));
     }
     out
 }
@@ -694,6 +716,18 @@ fn names_the_items(words: &[String], at: usize) -> bool {
         && !words
             .get(at + 1)
             .is_some_and(|w| matches!(w.as_str(), "count" | "counts" | "number"))
+}
+
+/// The items' title, named by the user's word for it where they wrote one ("the names along
+/// with …" → `name`).
+fn title_named_in(words: &[String]) -> RequestedField {
+    words
+        .iter()
+        .find(|w| role_of(w) == Some(FieldRole::Title))
+        .map_or_else(title_field, |w| RequestedField {
+            name: canonical_name(FieldRole::Title, w),
+            role: FieldRole::Title,
+        })
 }
 
 fn title_field() -> RequestedField {
@@ -973,6 +1007,24 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
     &["country", "nation"],
     &["phone", "telephone", "tel"],
     &["weight", "mass"],
+    // A person's birth, as tables of people label it.
+    &[
+        "born",
+        "birth year",
+        "year of birth",
+        "year born",
+        "date of birth",
+        "birth date",
+        "birthdate",
+        "birthday",
+    ],
+    &[
+        "birth place",
+        "birthplace",
+        "place of birth",
+        "born in",
+        "hometown",
+    ],
 ];
 
 /// The items' own nouns, singular: named in a list of fields, they stand for the items'
@@ -1201,6 +1253,8 @@ const MOST_SCORE: &[&str] = &[
     "best ratings",
     "highest rating",
     "highest ratings",
+    "top rating",
+    "top ratings",
     "highest star rating",
     "best reviews",
     "best reviewed",
@@ -1216,6 +1270,19 @@ const MOST_COMMENTS: &[&str] = &[
     "most replies",
     "most responses",
     "most answers",
+    // A count named as a noun ("the highest comment count" reads "highest comments"), a
+    // discussion's size, an intensified participle, the superlative after its verb.
+    "highest comments",
+    "most discussion",
+    "biggest discussion",
+    "largest discussion",
+    "longest discussion",
+    "most heavily commented",
+    "most heavily discussed",
+    "commented on the most",
+    "commented on most",
+    "commented the most",
+    "discussed the most",
 ];
 
 /// The phrases of an order by pay, most first (turned as `MOST_SCORE`'s: "lowest paid").
@@ -1407,8 +1474,11 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         .into_iter()
         .map(|mut field| {
             let parts: Vec<&str> = field.name.split_whitespace().collect();
+            // "place of birth" is one name, not the place "of birth".
             if field.role == FieldRole::Text
                 && parts.len() >= 2
+                && parts[1] != "of"
+                && !is_column_word(&field.name)
                 && is_column_word(parts[0])
                 && parts[1..]
                     .iter()
@@ -1420,14 +1490,19 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         })
         .collect();
     let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun));
+    let order = sort(instructions);
     // A kind of value asked of the items ("shoes and their prices") or of items in an order
     // by another value ("the 3 best-rated shoes' prices") is a column of the items; "images
     // with their alt text" are still the images.
     let of_items = |kind: FieldRole, words: &[&str]| {
         words.iter().any(|w| has(&[format!("their {w}").as_str()]))
-            || sort(instructions).is_some_and(|(role, _)| role != kind)
+            || order.is_some_and(|(role, _)| role != kind)
     };
 
+    // People in the plural are the items' ("the authors", "who replied" → the posters).
+    let authors_of_items = ["authors", "posters", "commenters"]
+        .iter()
+        .any(|w| has_word(w));
     // "every product", "product names and prices": many items, not one product's details.
     // A superlative compares many: "the cheapest product" is one item of a list.
     let many = [
@@ -1443,7 +1518,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     .any(|w| has_word(w))
         // "just the authors": of the items, unless one text is named ("the authors of this
         // article").
-        || has_word("authors")
+        || authors_of_items
             && !has(&[
                 "this article",
                 "this post",
@@ -1452,7 +1527,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
                 "this page",
                 "the article",
             ])
-        || sort(instructions).is_some()
+        || order.is_some()
         || !bounds.is_empty()
         || !text_matches.is_empty();
     // "this phone" is a product; "their phone", "phone numbers" are contact details.
@@ -1467,8 +1542,11 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             && words[i + 1..]
                 .iter()
                 .take(2)
-                .any(|n| ENTRY_NOUNS.contains(&n.as_str()))
+                .any(|n| ENTRY_NOUNS.contains(&n.trim_end_matches("'s")))
     });
+    // Words that ask for a list's items rather than one text: item nouns, "each post", people
+    // in the plural, an order (it compares items: "the article most commented" is one item).
+    let items_asked = list_nouns || each_entry || authors_of_items && many || order.is_some();
     let intent = if has(&["markdown"]) && !list_nouns {
         Intent::Markdown
     } else if has(&[
@@ -1496,7 +1574,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         && !list_nouns
         && fields.iter().all(|f| f.role == FieldRole::Url)
         // Links have no points or comments: "the 2 least upvoted links" are a board's items.
-        && !sort(instructions).is_some_and(|(role, _)| role != FieldRole::Title))
+        && !order.is_some_and(|(role, _)| role != FieldRole::Title))
         || has(&[
             "all links",
             "every link",
@@ -1532,8 +1610,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         "summarize",
         "summarise",
         "blog post",
-    ]) && !list_nouns
-        && !each_entry
+    ]) && !items_asked
         // "A one-line summary", "the gist": what the text says, not a column of its
         // paragraphs.
         || ["summary", "gist", "overview", "tldr"].iter().any(|w| has_word(w))
@@ -1601,8 +1678,9 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         )
     });
     // The items of a list are named by their title: "every teapot and what it costs" is the
-    // teapots with their prices.
+    // teapots with their prices. "the names along with …" names it in the user's word.
     let mut fields = fields;
+    let title = title_named_in(&words);
     let explicit = output_instructions.and_then(explicit_columns).is_some();
     // "which SKU does every product have": the SKU of something, named by its title.
     if matches!(intent, Intent::List | Intent::Product | Intent::Metadata)
@@ -1610,7 +1688,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         && value_fields(&words, &mut fields)
         && !fields.iter().any(|f| f.role == FieldRole::Title)
     {
-        fields.insert(0, title_field());
+        fields.insert(0, title.clone());
     }
     if intent == Intent::List
         && !explicit
@@ -1618,7 +1696,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         && !fields.iter().any(|f| f.role == FieldRole::Title)
         && (many || list_nouns || count.is_some())
     {
-        fields.insert(0, title_field());
+        fields.insert(0, title.clone());
     }
     let implied_title = fields.iter().any(|f| f.role == FieldRole::Title)
         && !words.iter().any(|w| role_of(w) == Some(FieldRole::Title))
@@ -1630,7 +1708,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         fields,
         implied_title,
         many: many || list_nouns || count.is_some() || plural_fields,
-        sort: sort(instructions),
+        sort: order,
         all_lists: has(&[
             "all lists",
             "all the lists",
@@ -1760,7 +1838,7 @@ mod tests {
         assert!(column_words("location").contains(&"city".to_owned()));
         assert!(column_words("Employer").contains(&"company".to_owned()));
         assert!(!column_words("location").contains(&"location".to_owned()));
-        assert!(column_words("birth place").is_empty());
+        assert!(column_words("favourite colour").is_empty());
     }
 
     /// The names of the fields a request is read as naming.
@@ -1963,6 +2041,12 @@ mod tests {
         assert_eq!(count("the jobs on the first 3 pages"), None);
         assert_eq!(count("titles from 2 pages of results"), None);
         assert_eq!(count("stories published in May 2025 with reporter"), None);
+        // The one item: named first, its superlative after its clause, or after the noun as
+        // French and Spanish write it ("l'article le plus commenté").
+        assert_eq!(count("story with most comments"), Some(1));
+        assert_eq!(count("the story people commented on the most"), Some(1));
+        assert_eq!(count("the article most commented"), Some(1));
+        assert_eq!(count("the titles of stories people like the most"), None);
         // A bound's amount, its value unnamed, is no count either.
         assert_eq!(count("teapots under 40 with their names"), None);
         assert_eq!(count("posts with more than 5 replies"), None);
@@ -2120,6 +2204,19 @@ mod tests {
             Some((FieldRole::Date, true))
         );
         assert_eq!(parse("the last 5 items", None).sort, None);
+        // A comment count as a noun, a discussion's size, the superlative after its verb.
+        for comments in [
+            "the submission with the highest comment count",
+            "which link has the biggest discussion?",
+            "the story people commented on the most",
+            "the most heavily commented story",
+        ] {
+            assert_eq!(
+                parse(comments, None).sort,
+                Some((FieldRole::Comments, true)),
+                "{comments}"
+            );
+        }
         // By a count of comments, most first; the order's value is a column beside the named.
         let request = parse("top 3 stories by comments, with their authors", None);
         assert_eq!(request.sort, Some((FieldRole::Comments, true)));
@@ -2135,6 +2232,59 @@ mod tests {
             "{names:?}"
         );
         assert_eq!(request.values[0].phrases[0], "professor");
+    }
+
+    #[test]
+    fn a_fields_name_of_words_is_kept_whole_and_the_title_takes_the_users_word() {
+        let request = parse("the names along with place of birth and year born", None);
+        let names: Vec<&str> = request.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["name", "place of birth", "year born"]);
+        assert!(!request.implied_title);
+        let request = parse("a table of the people: name | place of birth | born", None);
+        assert!(
+            request.fields.iter().any(|f| f.name == "place of birth"),
+            "{:?}",
+            request.fields
+        );
+        assert_eq!(
+            column_words("year of birth"),
+            [
+                "born",
+                "birth year",
+                "year born",
+                "date of birth",
+                "birth date",
+                "birthdate",
+                "birthday"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_order_or_people_in_the_plural_ask_for_items_not_the_text() {
+        // "l'article le plus commenté" reads "the article most commented".
+        assert_eq!(
+            parse("the article most commented", None).intent,
+            Intent::List
+        );
+        // "who replied" reads "the posters": the replies are many.
+        let request = parse("who replied, when, and what did they say", None);
+        assert_eq!(request.intent, Intent::List);
+        assert!(request.many);
+        assert!(request.fields.iter().any(|f| f.role == FieldRole::Author));
+        assert_eq!(
+            parse(
+                "I want each reply's poster, post date and what they wrote",
+                None
+            )
+            .intent,
+            Intent::List
+        );
+        // One article's author and text stay the article's.
+        assert_eq!(
+            parse("the author, the date and the text", None).intent,
+            Intent::MainContent
+        );
     }
 
     #[test]

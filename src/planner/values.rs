@@ -263,7 +263,23 @@ const STATES: &[(&str, &str)] = &[
     ("unavailable", "out of stock"),
     ("out-of-stock", "out of stock"),
     ("on sale", "sale"),
+    // What can be bought is in stock: "items I can actually buy".
+    ("buy", "in stock"),
+    ("auf lager", "in stock"),
+    ("lieferbar", "in stock"),
+    ("vorrätig", "in stock"),
+    ("ausverkauft", "out of stock"),
+    ("en stock", "in stock"),
+    ("disponible", "in stock"),
+    ("disponibles", "in stock"),
+    ("épuisé", "out of stock"),
+    ("épuisés", "out of stock"),
+    ("agotado", "out of stock"),
+    ("agotados", "out of stock"),
 ];
+
+/// Endings that make a place a word of its own ("London-born", "Berlin-based").
+const PLACE_SUFFIXES: &[&str] = &["-born", "-based"];
 
 /// A run is at most this many words: a longer one is a sentence, not a value.
 const RUN_WORDS: usize = 6;
@@ -388,6 +404,16 @@ fn choice_of(run: &[String], negated: bool) -> Option<ValueChoice> {
             }
         }
     }
+    // "London-born", "Berlin-based": the place is the value a column shows.
+    for word in words {
+        if let Some(place) = PLACE_SUFFIXES
+            .iter()
+            .find_map(|suffix| word.strip_suffix(suffix))
+            .filter(|place| place.chars().any(char::is_alphabetic))
+        {
+            push(place.to_owned());
+        }
+    }
     Some(ValueChoice { phrases, negated })
 }
 
@@ -432,7 +458,13 @@ mod tests {
             read_plain("shoes in stock")[0].0,
             ["shoes in stock", "in stock", "shoes", "stock"]
         );
-        let london = &read_plain("pioneers born in London")[0].0;
+        // "born" names a column (the year born): the place is a run of its own.
+        let choices = read_plain("pioneers born in London");
+        let london = &choices
+            .iter()
+            .find(|(readings, _)| readings.iter().any(|r| r == "london"))
+            .unwrap_or_else(|| panic!("{choices:?}"))
+            .0;
         let at = |p: &str| london.iter().position(|r| r == p);
         assert!(
             at("in london") < at("london") && at("london").is_some(),
@@ -458,6 +490,32 @@ mod tests {
                 true
             )]
         );
+    }
+
+    #[test]
+    fn what_can_be_bought_and_other_languages_states_are_in_stock() {
+        for (text, state) in [
+            ("shoes I can actually buy", "in stock"),
+            ("Schuhe auf Lager", "in stock"),
+            ("productos disponibles", "in stock"),
+            ("produits épuisés", "out of stock"),
+        ] {
+            let choices = read_plain(text);
+            assert!(
+                choices
+                    .iter()
+                    .any(|(readings, _)| readings.iter().any(|r| r == state)),
+                "{text}: {choices:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_place_before_born_or_based_is_a_value_of_its_own() {
+        let readings = &read_plain("only the London-born pioneers")[0].0;
+        assert!(readings.iter().any(|r| r == "london"), "{readings:?}");
+        let readings = &read_plain("Berlin-based startups")[0].0;
+        assert!(readings.iter().any(|r| r == "berlin"), "{readings:?}");
     }
 
     #[test]

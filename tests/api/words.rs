@@ -296,6 +296,9 @@ async fn a_threads_posts_asked_as_who_said_what_and_when_are_its_posts() {
     for words in [
         "who said what and when",
         "every post in this thread with who wrote it, when and what they said",
+        // Each reply's fields, and who replied asked as a question: the replies are many.
+        "I need every reply's poster, post date and what they wrote",
+        "who commented, when, and what did they write",
         "dump the thread: user, posted date, content",
         "list the replies: author, date, message",
         // A free name sends the plan to the records' columns: the poster's column is the
@@ -1367,5 +1370,152 @@ async fn the_seventh_tuning_sets_classes_through_the_server() {
     ] {
         let asked = ask(page, words).await;
         asked.assert_column(key, want, words);
+    }
+}
+
+#[tokio::test]
+async fn the_eighth_tuning_sets_classes_through_the_server() {
+    for (page, words, key, want) in [
+        // A person's birth in the user's words, as a question, and in other languages.
+        (
+            "records-table.html",
+            "name, year of birth and birthplace of each person",
+            "year of birth",
+            &[1815, 1912, 1906, 1930][..],
+        ),
+        (
+            "records-table.html",
+            "everyone listed: name, where they were born and when they were born",
+            "born",
+            &[1815, 1912, 1906, 1930][..],
+        ),
+        (
+            "records-table.html",
+            "Name, Geburtsort und Geburtsjahr",
+            "birth year",
+            &[1815, 1912, 1906, 1930][..],
+        ),
+    ] {
+        let asked = ask(page, words).await;
+        assert_eq!(
+            column(&asked.answer, key),
+            want.iter().map(|w| Value::from(*w)).collect::<Vec<_>>(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+    for (page, words, key, want) in [
+        // "the names along with …": the title is named in the user's word.
+        (
+            "records-table.html",
+            "the names along with the place of birth",
+            "name",
+            &[
+                "Ada Lovelace",
+                "Alan Turing",
+                "Grace Hopper",
+                "Edsger Dijkstra",
+            ][..],
+        ),
+        (
+            "records-table.html",
+            "the names along with the place of birth",
+            "place of birth",
+            &["London", "London", "New York", "Rotterdam"][..],
+        ),
+        // A place in a compound chooses the rows that show it.
+        (
+            "records-table.html",
+            "just the London-born people",
+            "name",
+            &["Ada Lovelace", "Alan Turing"][..],
+        ),
+        // The one item with the most comments, asked by a count as a noun, a discussion's
+        // size, a superlative after its clause, a shorthand and in French.
+        (
+            "news.html",
+            "the post with the highest number of comments",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "which link has the longest discussion?",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "the submission readers discussed the most",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "post w/ most comments",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "l'histoire la plus commentée",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        // Items that can be bought are in stock; German states read as English ones.
+        (
+            "shop.html",
+            "the 2 top rated shoes I can buy",
+            "title",
+            &["Marathon Elite Carbon", "Trail Runner GTX"][..],
+        ),
+        (
+            "shop.html",
+            "die 2 billigsten Schuhe auf Lager",
+            "title",
+            &["Kids' Splash Sandal", "City Walker Slip-On"][..],
+        ),
+        // Who an item is by, asked as a question and in French.
+        (
+            "cards-byline.html",
+            "every card and who it is by",
+            "author",
+            &["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"][..],
+        ),
+        (
+            "cards-byline.html",
+            "les auteurs de chaque note",
+            "author",
+            &["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"][..],
+        ),
+    ] {
+        let asked = ask(page, words).await;
+        asked.assert_column(key, want, words);
+    }
+}
+
+#[tokio::test]
+async fn phone_numbers_asked_by_what_they_are_for_are_the_pages_phones() {
+    let fixtures = FixtureServer::start().await;
+    let app = spawn_app().await;
+    let url = fixtures.url("/tools/contact.html");
+    for words in [
+        "how do I call them?",
+        "which number do I ring",
+        "contact numbers",
+        "numéro de téléphone",
+        "número de teléfono",
+    ] {
+        let frames = app
+            .stream(&json!({"urls": [&url], "instructions": words}))
+            .await;
+        let complete = frames.last().expect("frames").payload().clone();
+        let phones = &complete["extracted_data"][&url]["phones"];
+        assert!(
+            phones
+                .as_array()
+                .is_some_and(|p| p.iter().any(|n| n == "+442079460958")),
+            "{words}: {complete}"
+        );
     }
 }

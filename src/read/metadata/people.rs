@@ -1,7 +1,7 @@
 //! Author names as a careful person copies them from a byline: every author, without "By",
 //! job titles, e-mail addresses or the publication's name, and never a site or a link text.
 
-use crate::page::dom::collapse_whitespace;
+use crate::page::dom::{collapse_whitespace, squashed};
 
 /// A name is at most this many words once cleaned.
 const MAX_NAME_WORDS: usize = 6;
@@ -142,21 +142,12 @@ pub(crate) fn authors_in(raw: &str, publishers: &[String]) -> Vec<String> {
 
 /// Whether `name` is the site's or its publisher's name (or its domain's).
 pub(crate) fn is_publisher(name: &str, publishers: &[String]) -> bool {
-    let key = squash(name);
+    let key = squashed(name);
     !key.is_empty()
         && publishers.iter().any(|p| {
-            let p = squash(p);
+            let p = squashed(p);
             !p.is_empty() && (p == key || (key.len() >= 4 && p.starts_with(&key)))
         })
-}
-
-/// Lower-case letters and digits only: "Morgan & Morgan" and "morganandmorgan.com" meet at
-/// "morganmorgan"/"morganandmorgan"; good enough to recognise a site naming itself.
-fn squash(text: &str) -> String {
-    text.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 fn strip_prefix(text: &str) -> &str {
@@ -323,7 +314,7 @@ pub(crate) fn site_owner<'a>(
             }
         }
         let named_after = !label.is_empty()
-            && (squash(&name) == label
+            && (squashed(&name) == label
                 || (label.len() >= 4
                     && name
                         .split_whitespace()

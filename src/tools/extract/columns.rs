@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::page::dates::{normalise_date, timestamp};
-use crate::page::dom::{first_number, json_number};
+use crate::page::dom::{first_number, json_number, squashed};
 use crate::page::money::is_price_text;
 use crate::read::outline::is_rating_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
@@ -71,8 +71,9 @@ type Rule = fn(&WantedField, &ColumnView<'_>) -> bool;
 
 /// The rules, in order: the first rule any unused column passes chooses it.
 const RULES: &[(&str, Rule)] = &[
+    // "birthplace" is the column "Birth place": a name is the same written joined or apart.
     ("same_name", |field, column| {
-        normalised(&column.column.name) == normalised(&field.name)
+        squashed(&column.column.name) == squashed(&field.name)
     }),
     ("word_for_the_role", |field, column| {
         let base = normalised(column.base_name());
@@ -450,6 +451,19 @@ mod tests {
             chosen,
             [Some("title"), Some("text"), Some("text_2")].map(|c| c.map(str::to_owned))
         );
+    }
+
+    #[test]
+    fn a_name_written_joined_or_apart_is_the_same_name() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Header),
+            column("birth_place", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([{"name": "Ada Lovelace", "birth_place": "London"}]));
+        let fields = wanted(&[("birthplace", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("birth_place"));
+        assert_eq!(sources[0].rule, Some("same_name"));
     }
 
     #[test]

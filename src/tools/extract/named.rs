@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::super::registry::{ToolError, ToolParams};
 use super::super::workspace::Workspace;
-use crate::page::dom::{bound_json, collapse_whitespace, is_block, text_capped};
+use crate::page::dom::{bound_json, collapse_whitespace, is_block, squashed, text_capped};
 use crate::page::interrupt::SelectChecked;
 use crate::static_selector;
 
@@ -109,17 +109,9 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("email", &["email", "mail"]),
 ];
 
-/// Lower-case letters and digits only: "Full description" → "fulldescription".
-fn normalise(name: &str) -> String {
-    name.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
 /// The names a field goes by on pages, its own first.
 fn names_for(field: &str) -> Vec<String> {
-    let own = normalise(field);
+    let own = squashed(field);
     let mut names = vec![own.clone()];
     if let Some((_, others)) = SYNONYMS.iter().find(|(key, _)| *key == own) {
         names.extend(others.iter().map(|s| (*s).to_owned()));
@@ -189,7 +181,7 @@ pub(super) fn named_fields(
             .or_else(|| {
                 pairs
                     .iter()
-                    .find(|(label, _)| names.contains(&normalise(label)))
+                    .find(|(label, _)| names.contains(&squashed(label)))
                     .map(|(_, value)| (value.clone(), Source::Label))
             })
             .or_else(|| from_class(root, &names).map(|v| (v, Source::ClassName)))
@@ -287,7 +279,7 @@ fn from_structured(items: &[Value], names: &[String]) -> Option<String> {
             Value::Object(map) => map
                 .iter()
                 .filter(|(k, _)| !k.starts_with('@'))
-                .find(|(k, _)| normalise(k) == name)
+                .find(|(k, _)| squashed(k) == name)
                 .map(|(_, v)| v)
                 .or_else(|| map.values().find_map(|v| find(v, name, depth + 1))),
             Value::Array(items) => items.iter().find_map(|v| find(v, name, depth + 1)),
@@ -308,7 +300,7 @@ fn from_itemprop(root: ElementRef<'_>, names: &[String]) -> Option<String> {
     names.iter().find_map(|name| {
         marked.iter().find_map(|el| {
             let prop = el.value().attr("itemprop")?;
-            if !prop.split_whitespace().any(|p| normalise(p) == *name) {
+            if !prop.split_whitespace().any(|p| squashed(p) == *name) {
                 return None;
             }
             let value = el
@@ -337,8 +329,8 @@ fn from_class(root: ElementRef<'_>, names: &[String]) -> Option<String> {
                 let named = v.id().into_iter().chain(v.classes()).any(|c| {
                     c.split(['-', '_'])
                         .filter(|part| !part.is_empty())
-                        .any(|part| normalise(part) == *name)
-                        || normalise(c) == *name
+                        .any(|part| squashed(part) == *name)
+                        || squashed(c) == *name
                 });
                 if !named {
                     return None;
@@ -357,7 +349,7 @@ fn from_class(root: ElementRef<'_>, names: &[String]) -> Option<String> {
 fn strip_label(text: &str, name: &str) -> String {
     if let Some((label, rest)) = text.split_once([':', '：'])
         && label.chars().count() <= MAX_LABEL_CHARS
-        && normalise(label).contains(name)
+        && squashed(label).contains(name)
     {
         return rest.trim().to_owned();
     }
@@ -497,7 +489,7 @@ fn labelled_pairs(root: ElementRef<'_>) -> Vec<(String, String)> {
     }
     // The same pair is often found twice (a <b> label and its <li> line): keep the first.
     let mut seen = std::collections::HashSet::new();
-    out.retain(|(label, _)| seen.insert(normalise(label)));
+    out.retain(|(label, _)| seen.insert(squashed(label)));
     out
 }
 

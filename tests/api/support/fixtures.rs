@@ -32,6 +32,10 @@ impl FixtureServer {
                 "/products/{name}",
                 get(|Path(name): Path<String>| fixture_file("products", name)),
             )
+            .route(
+                "/tools/{name}",
+                get(|Path(name): Path<String>| fixture_file("tools", name)),
+            )
             .route("/status/{code}", get(status))
             .route(
                 "/json",
