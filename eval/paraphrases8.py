@@ -198,7 +198,7 @@ TASKS += [
                    "every entry: title / by"]),
     dict(id="shop-one-by-name", page="fixtures/shop.html",
          check={"kind": "records", "key": TITLE, "expected": ["Road Racer 3"],
-                "also": {"price": ["89.95"]}},
+                "also": {"price|cost": ["89.95"]}},
          wordings=["price of the Road Racer 3",
                    "Road Racer 3 - how much?",
                    "what do they charge for the Road Racer 3",

@@ -471,18 +471,37 @@ pub fn count(text: &str) -> Option<usize> {
     let is_superlative = |w: &str| LEADS.contains(&w) || SUPERLATIVES.contains(&w) || compound(w);
     // "which shoe is the cheapest?", "tell me what product has the most reviews": a question
     // about one thing, asked of many.
-    let asks_of_one = (0..words.len()).any(|i| {
-        if let [asking, noun, verb, rest @ ..] = &words[i..] {
+    // Any verb asks it ("which submission sparked the most comments?", "which headline drew
+    // the most"), and "what" may ask it with the verb alone ("what got the most replies").
+    const ASKING_VERBS: &[&str] = &[
+        "is",
+        "has",
+        "had",
+        "costs",
+        "pays",
+        "got",
+        "gets",
+        "received",
+        "drew",
+        "attracted",
+    ];
+    let asks_of_one = (0..words.len()).any(|i| match &words[i..] {
+        [asking, verb, rest @ ..]
+            if asking == "what" && ASKING_VERBS.contains(&verb.as_str()) && verb != "is" =>
+        {
+            rest.iter().take(2).any(|w| is_superlative(w))
+        }
+        [asking, noun, verb, rest @ ..] => {
             matches!(asking.as_str(), "which" | "what")
                 && is_singular_noun(noun)
-                && matches!(
-                    verb.as_str(),
-                    "is" | "has" | "costs" | "pays" | "got" | "gets"
-                )
+                // "what are the cheapest items": a verb, not the noun asked about.
+                && !ASKING_VERBS.contains(&noun.as_str())
+                && !matches!(noun.as_str(), "are" | "were" | "was" | "do" | "does" | "did")
+                && (ASKING_VERBS.contains(&verb.as_str())
+                    || rest.iter().take(2).any(|w| is_superlative(w)))
                 && rest.iter().any(|w| is_superlative(w))
-        } else {
-            false
         }
+        _ => false,
     });
     if asks_of_one {
         return Some(1);
@@ -841,7 +860,11 @@ fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField
     });
     // One labelled word after "with" is a field too: "job openings with their salaries".
     let one_column = parts.len() == 1 && is_column_word(&parts[0]);
-    if free == 0 && !names_items
+    // A role the sentence's cues missed is still named ("title / by": the author).
+    let all_read = parts
+        .iter()
+        .all(|p| role_of_part(p).is_some_and(|role| roles.iter().any(|f| f.role == role)));
+    if free == 0 && !names_items && all_read
         || !one_column && (parts.len() < 2 || !(has_role || parts.len() >= 3))
     {
         return roles;
@@ -855,6 +878,13 @@ fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField
                     out.push(remaining.remove(at));
                 } else if role == FieldRole::Title && !out.iter().any(|f| f.role == role) {
                     out.push(title_field());
+                } else if !out.iter().any(|f| f.role == role)
+                    && let Some(word) = part.split(' ').rev().find(|w| role_of(w) == Some(role))
+                {
+                    out.push(RequestedField {
+                        name: canonical_name(role, word),
+                        role,
+                    });
                 }
             }
             None => {
@@ -959,6 +989,10 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
             .is_some_and(|w| NAME_LEADS.contains(w) || w.ends_with("'s") && words.len() > 1)
         {
             words.remove(0);
+        }
+        // "for each tool, …": the items, not a field of them.
+        if words.len() > 1 && words[0] == "for" && matches!(words[1], "each" | "every" | "all") {
+            continue;
         }
         // "… and keep 3": a count, not a field; "most-commented 3 submissions + poster": a
         // part with a count names the items asked for, not one of their fields.
@@ -1205,7 +1239,9 @@ fn canonical_name(role: FieldRole, word: &str) -> String {
         "scores" => "score",
         "votes" | "upvotes" => "votes",
         "published" | "posted" | "when" => "date",
-        "user" | "users" | "poster" | "posters" | "submitter" | "submitters" | "byline" => "author",
+        "user" | "users" | "poster" | "posters" | "submitter" | "submitters" | "byline" | "by" => {
+            "author"
+        }
         "comment" => "comments",
         "point" => "points",
         other => other,
@@ -1283,6 +1319,8 @@ const MOST_COMMENTS: &[&str] = &[
     "commented on most",
     "commented the most",
     "discussed the most",
+    "most talked about",
+    "top commented",
 ];
 
 /// The phrases of an order by pay, most first (turned as `MOST_SCORE`'s: "lowest paid").
@@ -1338,7 +1376,14 @@ const ORDER_RULES: &[OrderRule] = &[
         end: OrderEnd::Asked { most_first: false },
     },
     OrderRule {
-        phrases: &["most expensive", "highest price", "priciest"],
+        phrases: &[
+            "most expensive",
+            "highest price",
+            "priciest",
+            "dearest",
+            "costliest",
+            "most costly",
+        ],
         role: FieldRole::Price,
         end: OrderEnd::Most,
     },
@@ -2044,6 +2089,13 @@ mod tests {
         // The one item: named first, its superlative after its clause, or after the noun as
         // French and Spanish write it ("l'article le plus commenté").
         assert_eq!(count("story with most comments"), Some(1));
+        assert_eq!(
+            count("which submission sparked the most comments?"),
+            Some(1)
+        );
+        assert_eq!(count("what got the most replies"), Some(1));
+        assert_eq!(count("what are the cheapest items"), None);
+        assert_eq!(count("which shoes cost the least"), None);
         assert_eq!(count("the story people commented on the most"), Some(1));
         assert_eq!(count("the article most commented"), Some(1));
         assert_eq!(count("the titles of stories people like the most"), None);
@@ -2258,6 +2310,21 @@ mod tests {
                 "birthday"
             ]
         );
+    }
+
+    #[test]
+    fn a_role_word_alone_in_a_list_is_its_field_and_for_each_is_no_field() {
+        assert_eq!(field_names("every entry: title / by"), ["title", "author"]);
+        let request = parse("for each tool, click through and grab the sku", None);
+        assert!(
+            request.fields.iter().all(|f| !f.name.contains("each")),
+            "{:?}",
+            request.fields
+        );
+        let words =
+            crate::planner::lexicon::canonical("for each tool, click through and grab the sku");
+        let detail = crate::planner::reach::details(&words).expect("each item opened");
+        assert_eq!(detail.fields, ["sku"]);
     }
 
     #[test]

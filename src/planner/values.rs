@@ -244,6 +244,11 @@ const NEGATIONS: &[&str] = &[
     "wasn't",
     "weren't",
     "non",
+    "minus",
+    "omit",
+    "omitting",
+    "ignore",
+    "ignoring",
     "nicht",
     "ohne",
     "außer",
@@ -276,6 +281,14 @@ const STATES: &[(&str, &str)] = &[
     ("épuisés", "out of stock"),
     ("agotado", "out of stock"),
     ("agotados", "out of stock"),
+    // A pinned post in the other languages the lexicon reads.
+    ("angeheftet", "pinned"),
+    ("angehefteten", "pinned"),
+    ("angeheftete", "pinned"),
+    ("épinglé", "pinned"),
+    ("épinglés", "pinned"),
+    ("fijado", "pinned"),
+    ("fijados", "pinned"),
 ];
 
 /// Endings that make a place a word of its own ("London-born", "Berlin-based").
@@ -335,8 +348,12 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
                 // A run starts: it is negated when a cue came shortly before.
                 negated = since_negation <= 3;
             }
-            // "unpinned": the items without "pinned", when the page says that.
-            if let Some(rest) = word.strip_prefix("un").filter(|r| r.len() >= 4) {
+            // "unpinned", "non-pinned": the items without "pinned", when the page says that.
+            if let Some(rest) = word
+                .strip_prefix("non-")
+                .or_else(|| word.strip_prefix("un"))
+                .filter(|r| r.len() >= 4)
+            {
                 choices.push(ValueChoice {
                     phrases: vec![rest.to_owned()],
                     negated: !negated,
@@ -519,8 +536,18 @@ mod tests {
     }
 
     #[test]
+    fn a_non_compound_keeps_the_items_without_its_value() {
+        // As "unpinned": the value negated first, the word as written after it.
+        assert_eq!(
+            read_plain("non-pinned entries")[0],
+            (vec!["pinned".to_owned()], true)
+        );
+    }
+
+    #[test]
     fn negations_keep_the_others() {
         for text in [
+            "all posts minus the pinned",
             "posts that aren't pinned",
             "all posts except the pinned ones",
             "skip pinned posts",

@@ -1488,10 +1488,92 @@ async fn the_eighth_tuning_sets_classes_through_the_server() {
             "author",
             &["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"][..],
         ),
+        // A field named by a role word alone, after a slash.
+        (
+            "cards-byline.html",
+            "every note: title / by",
+            "author",
+            &["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"][..],
+        ),
+        // The one item: any verb asks it, the superlative in other words or German.
+        (
+            "news.html",
+            "which story received the most comments?",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "what has the most comments",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "the most talked-about post",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "news.html",
+            "der Beitrag mit den meisten Kommentaren",
+            "title",
+            &["The hidden cost of microservices at small scale"][..],
+        ),
+        (
+            "shop.html",
+            "the 2 costliest shoes",
+            "title",
+            &["Marathon Elite Carbon", "Winter Trek Insulated"][..],
+        ),
+        (
+            "news.html",
+            "die ersten vier Beiträge",
+            "title",
+            &[
+                "Show HN: A tiny SQLite-backed job queue in Rust",
+                "The hidden cost of microservices at small scale",
+                "Why our CI got 4x faster after switching to nextest",
+                "Understanding Server-Sent Events behind reverse proxies",
+            ][..],
+        ),
+        // Each item opened by "click through and …".
+        (
+            "catalog.html",
+            "for every tool, click through and copy the sku",
+            "sku",
+            &["GH-1040", "GH-2215", "GH-3301", "GH-0087"][..],
+        ),
+        // Negations in other words and languages keep the others.
+        (
+            "records-feed.html",
+            "all posts minus the pinned",
+            "title",
+            &["Spring", "Summer", "Autumn"][..],
+        ),
+        (
+            "records-feed.html",
+            "non-pinned posts",
+            "title",
+            &["Spring", "Summer", "Autumn"][..],
+        ),
+        (
+            "records-feed.html",
+            "alle Beiträge ohne die angehefteten",
+            "title",
+            &["Spring", "Summer", "Autumn"][..],
+        ),
     ] {
         let asked = ask(page, words).await;
         asked.assert_column(key, want, words);
     }
+}
+
+#[tokio::test]
+async fn mail_addresses_on_a_page_without_any_are_no_match() {
+    let asked = ask("records-glossary.html", "list the mail addresses").await;
+    assert_eq!(asked.answer, Value::Null, "{}", asked.answer);
+    assert_eq!(asked.error()["code"], "no_match", "{}", asked.complete);
 }
 
 #[tokio::test]
