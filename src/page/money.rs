@@ -124,11 +124,26 @@ fn read_match<'t>(
 pub fn amount_of_price_text(text: &str) -> Option<f64> {
     // Which crown a `kr` is depends on the page's language; its amount does not (every crown
     // has two decimals), so without a page any of them reads it.
-    let found = money_in(text, &Locale::default())
-        .next()
-        .or_else(|| money_in(text, &Locale::parse("sv")).next())?;
-    let rest = text.replacen(found.text, " ", 1);
-    let label_words = rest.split_whitespace().count();
+    let first_two = |locale: &Locale| {
+        let mut found = money_in(text, locale);
+        found.next().map(|first| (first, found.next()))
+    };
+    let (found, next) =
+        first_two(&Locale::default()).or_else(|| first_two(&Locale::parse("sv")))?;
+    let start = text.find(found.text)?;
+    let after = &text[start + found.text.len()..];
+    // A range is read as its first amount ("$95,000 – $115,000 a year", "€20 to €30"): its
+    // second amount is no label.
+    let after = next
+        .and_then(|next| {
+            let dash = after.trim_start();
+            let rest = ["–", "—", "-", "to "]
+                .iter()
+                .find_map(|sep| dash.strip_prefix(sep))?;
+            rest.trim_start().strip_prefix(next.text)
+        })
+        .unwrap_or(after);
+    let label_words = text[..start].split_whitespace().count() + after.split_whitespace().count();
     (label_words <= MAX_PRICE_LABEL_WORDS).then_some(found.money.amount)
 }
 
@@ -295,5 +310,17 @@ mod tests {
         assert_eq!(amount_of_price_text("1 234,50 kr"), Some(1234.5));
         assert_eq!(amount_of_price_text("Bike 2 with bell, now $3"), None);
         assert_eq!(amount_of_price_text("30 points"), None);
+    }
+
+    #[test]
+    fn a_range_of_amounts_reads_as_its_first() {
+        assert_eq!(
+            amount_of_price_text("$95,000 – $115,000 a year"),
+            Some(95000.0)
+        );
+        assert_eq!(amount_of_price_text("€20 to €30"), Some(20.0));
+        assert_eq!(amount_of_price_text("£40-£60 per day"), Some(40.0));
+        // Two amounts that are no range are a sentence, not a price.
+        assert_eq!(amount_of_price_text("$20 off orders over $100"), None);
     }
 }

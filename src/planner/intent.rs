@@ -411,7 +411,9 @@ pub fn count(text: &str) -> Option<usize> {
             .is_some_and(|w| matches!(w.as_str(), "page" | "pages"))
     };
     for (i, word) in words.iter().enumerate() {
-        if LEADS.contains(&word.as_str())
+        // "…, just 2", "only 3": a count after the request's other words.
+        let lead = LEADS.contains(&word.as_str()) || matches!(word.as_str(), "just" | "only");
+        if lead
             && let Some(n) = words.get(i + 1).and_then(|w| number(w))
             && !counts_pages(i + 2)
         {
@@ -485,19 +487,36 @@ pub fn count(text: &str) -> Option<usize> {
         "drew",
         "attracted",
     ];
+    // A question's helper verb puts the superlative further on: "which book do readers like
+    // least".
+    const HELPER_VERBS: &[&str] = &["do", "does", "did"];
+    let of_one = |noun: &str| {
+        is_singular_noun(noun)
+            // "what are the cheapest items": a verb, not the noun asked about.
+            && !ASKING_VERBS.contains(&noun)
+            && !HELPER_VERBS.contains(&noun)
+            && !matches!(noun, "are" | "were" | "was")
+    };
     let asks_of_one = (0..words.len()).any(|i| match &words[i..] {
         [asking, verb, rest @ ..]
             if asking == "what" && ASKING_VERBS.contains(&verb.as_str()) && verb != "is" =>
         {
             rest.iter().take(2).any(|w| is_superlative(w))
         }
+        // "which available book has the most stars": one word before the noun.
+        [asking, _, noun, verb, rest @ ..]
+            if asking == "which"
+                && of_one(noun)
+                && ASKING_VERBS.contains(&verb.as_str())
+                && rest.iter().take(2).any(|w| is_superlative(w)) =>
+        {
+            true
+        }
         [asking, noun, verb, rest @ ..] => {
             matches!(asking.as_str(), "which" | "what")
-                && is_singular_noun(noun)
-                // "what are the cheapest items": a verb, not the noun asked about.
-                && !ASKING_VERBS.contains(&noun.as_str())
-                && !matches!(noun.as_str(), "are" | "were" | "was" | "do" | "does" | "did")
+                && of_one(noun)
                 && (ASKING_VERBS.contains(&verb.as_str())
+                    || HELPER_VERBS.contains(&verb.as_str())
                     || rest.iter().take(2).any(|w| is_superlative(w)))
                 && rest.iter().any(|w| is_superlative(w))
         }
@@ -538,16 +557,13 @@ pub fn count(text: &str) -> Option<usize> {
     // the extreme that chooses it.
     // A request may start with the noun: "story with most comments".
     let named_one = |at: usize| {
-        (at == 0 || words[at - 1] == "the")
-            && words
-                .get(at)
-                .is_some_and(|w| is_singular_noun(w) && w != "the")
+        (at == 0 || words[at - 1] == "the") && words.get(at).is_some_and(|w| is_singular_noun(w))
     };
     // French and Spanish put the superlative after the noun: "l'article le plus commenté"
-    // reads "the article most commented".
+    // reads "the article most commented", "le livre le moins bien noté" "the book worst rated".
     let one_chosen = (0..words.len().saturating_sub(2)).any(|i| {
         named_one(i)
-            && (matches!(words[i + 1].as_str(), "most" | "least")
+            && (matches!(words[i + 1].as_str(), "most" | "least" | "best" | "worst")
                 || matches!(words[i + 1].as_str(), "with" | "that" | "which" | "having")
                     && words[i + 2..]
                         .iter()
@@ -1296,6 +1312,12 @@ const MOST_SCORE: &[&str] = &[
     "best reviewed",
     "rated highest",
     "rate highest",
+    // Stars counted ("the most stars"; turned, "the fewest stars"), and what people like.
+    "most stars",
+    "liked most",
+    "liked the most",
+    "like most",
+    "like the most",
 ];
 
 /// The phrases of a comment count's order, most first (turned as `MOST_SCORE`'s).
@@ -1400,7 +1422,12 @@ const ORDER_RULES: &[OrderRule] = &[
         end: OrderEnd::Most,
     },
     OrderRule {
-        phrases: &["pays the least", "pay the least", "pays least"],
+        phrases: &[
+            "pays the least",
+            "pay the least",
+            "pays least",
+            "least paid",
+        ],
         role: FieldRole::Price,
         end: OrderEnd::Asked { most_first: false },
     },
@@ -1409,8 +1436,27 @@ const ORDER_RULES: &[OrderRule] = &[
         role: FieldRole::Score,
         end: OrderEnd::Most,
     },
+    // What people like least ("which book do readers like least") is the lowest rated.
     OrderRule {
-        phrases: &["by points", "by score", "by votes"],
+        phrases: &[
+            "like least",
+            "like the least",
+            "liked least",
+            "liked the least",
+        ],
+        role: FieldRole::Score,
+        end: OrderEnd::Asked { most_first: false },
+    },
+    OrderRule {
+        phrases: &[
+            "by points",
+            "by score",
+            "by votes",
+            "by rating",
+            "by ratings",
+            "by stars",
+            "by star rating",
+        ],
         role: FieldRole::Score,
         end: OrderEnd::Asked { most_first: true },
     },
@@ -1671,7 +1717,8 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     } else if has(&["product"]) && !has(&["products"]) && !many
         || has(&["this item", "sku", "gtin", "availability"]) && !list_nouns
         // "Is it in stock?" is one product's; "shoes that are in stock" are many.
-        || has(&["in stock"]) && !list_nouns && !has_word("are") && !has_word("only")
+        // An order compares items: "the highest rated book that is in stock" is a list's.
+        || has(&["in stock"]) && !items_asked && !has_word("are") && !has_word("only")
     {
         Intent::Product
     } else if has(&[
@@ -2033,6 +2080,9 @@ mod tests {
         let tool = fields("what's this tool's SKU and weight?");
         assert!(tool.iter().any(|(n, _)| n == "sku"), "{tool:?}");
         assert_eq!(count("sort by price high to low and keep 3"), Some(3));
+        // A count after the other words: "…, just 2", "only 3".
+        assert_eq!(count("podcasts by rating, just 4"), Some(4));
+        assert_eq!(count("only 3 please"), Some(3));
         let weight = fields("how much does it weigh, and what is its SKU?");
         assert!(weight.iter().any(|(n, _)| n == "sku"), "{weight:?}");
         // Labelled words list fields: "sku and weight", one after "with".
@@ -2152,6 +2202,21 @@ mod tests {
             Some((FieldRole::Score, true))
         );
         assert_eq!(order("lowest-paid roles"), Some((FieldRole::Price, false)));
+        // Stars counted, a rating as what the items are ordered by, what people like.
+        for (text, most_first) in [
+            ("restaurants with the most stars", true),
+            ("the album with the fewest stars", false),
+            ("podcasts sorted by ratings", true),
+            ("apps by star rating, lowest first", false),
+            ("the recipe people liked the most", true),
+            ("which dish do guests like least", false),
+        ] {
+            assert_eq!(order(text), Some((FieldRole::Score, most_first)), "{text}");
+        }
+        assert_eq!(
+            order("the least paid roles"),
+            Some((FieldRole::Price, false))
+        );
         // Turned leads (`LEAST_LEADS`): the least first.
         for text in [
             "the 2 stories with the fewest points",
@@ -2188,6 +2253,10 @@ mod tests {
             "cheapest shoe on the page",
             "the cheapest product",
             "das günstigste Produkt",
+            // A helper verb, an adjective before the noun, the superlative after the noun.
+            "which album do critics rate least",
+            "which cheap laptop has the best battery",
+            "le film le mieux noté",
         ] {
             assert_eq!(
                 count(&crate::planner::lexicon::canonical(text)),
@@ -2197,6 +2266,7 @@ mod tests {
         }
         for text in [
             "which shoes are the cheapest?",
+            "which albums do critics rate least",
             "cheapest shoes",
             "first page only",
             "the top stories",
@@ -2357,7 +2427,12 @@ mod tests {
     #[test]
     fn in_stock_is_one_products_unless_the_words_say_many() {
         assert_eq!(parse("is it in stock?", None).intent, Intent::Product);
-        for many in ["only shoes that are in stock", "which boots are in stock"] {
+        for many in [
+            "only shoes that are in stock",
+            "which boots are in stock",
+            // An order compares items.
+            "the best rated laptop that is in stock",
+        ] {
             assert_eq!(parse(many, None).intent, Intent::List, "{many}");
             assert!(!parse(many, None).values.is_empty(), "{many}");
         }

@@ -1601,3 +1601,57 @@ async fn phone_numbers_asked_by_what_they_are_for_are_the_pages_phones() {
         );
     }
 }
+
+/// The ninth tuning set's classes (`eval/paraphrases9.py`), in other words and on other
+/// pages: a rating printed with how many rated it ("4.6/5 (1,030 votes)") orders the items; so
+/// does a pay printed as a range ("€41,000 – €47,000 per year", read as its first amount);
+/// "by rating", "the most/fewest stars", what people like least; an order with a stock state
+/// is the list's, not one product's.
+#[tokio::test]
+async fn the_ninth_tuning_sets_classes_through_the_server() {
+    for (page, words, want) in [
+        (
+            "rated-films.html",
+            "films by rating",
+            &[
+                "The Long Field",
+                "Paper Moons",
+                "Harbour Lights",
+                "Cold Open",
+            ][..],
+        ),
+        (
+            "rated-films.html",
+            "the 2 films with the most stars",
+            &["The Long Field", "Paper Moons"][..],
+        ),
+        (
+            "rated-films.html",
+            "which film do people like least?",
+            &["Cold Open"][..],
+        ),
+        (
+            "rated-films.html",
+            "le film le moins bien noté",
+            &["Cold Open"][..],
+        ),
+        (
+            "rated-films.html",
+            "the highest rated film that still has seats left",
+            &["Paper Moons"][..],
+        ),
+        (
+            "jobs-ranges.html",
+            "which vacancy pays the most?",
+            &["Site manager"][..],
+        ),
+        ("jobs-ranges.html", "the least paid job", &["Welder"][..]),
+        (
+            "jobs-ranges.html",
+            "jobs by salary, lowest first, just 2",
+            &["Welder", "Crane operator"][..],
+        ),
+    ] {
+        ask(page, words).await.assert_column("title", want, words);
+    }
+}

@@ -448,17 +448,19 @@ const TEXT_ROLES: &[(FieldRole, TextMatcher)] = &[
     (FieldRole::Date, looks_like_date),
 ];
 
-/// A short text that is a rating: a number with star signs, or a number out of 5 or 10.
+/// A short text that is a rating: a number with star signs, or a number out of 5 or 10,
+/// alone or followed by how many rated it, as shops and bookshops print it ("4.3/5 (1,204
+/// ratings)", "4.5 out of 5 stars · 88 reviews"): the rating is the first number.
 pub(crate) fn is_rating_text(text: &str) -> bool {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     #[allow(clippy::expect_used)]
     let re = RE.get_or_init(|| {
         regex::Regex::new(
-            r"(?i)^\s*(?:(?:rated\s+)?[★☆⭐]+\s*\d(?:[.,]\d)?|\d(?:[.,]\d)?\s*(?:[★☆⭐]+|/\s*(?:5|10)\b|out\s+of\s+(?:5|10)\b(?:\s+stars?)?))\s*$",
+            r"(?i)^\s*(?:(?:rated\s+)?[★☆⭐]+\s*\d(?:[.,]\d)?|\d(?:[.,]\d)?\s*(?:[★☆⭐]+|/\s*(?:5|10)\b|out\s+of\s+(?:5|10)\b(?:\s+stars?)?))(?:\s*[(·,|-]?\s*\d[\d,.]*\s+(?:ratings?|reviews?|votes?)\)?)?\s*$",
         )
         .expect("valid regex")
     });
-    text.chars().count() <= 24 && re.is_match(text)
+    text.chars().count() <= 40 && re.is_match(text)
 }
 
 fn has_number_before(text: &str, words: &[&str]) -> bool {

@@ -273,6 +273,10 @@ fn star_ratings_read_as_a_score() {
         "★★★★☆ 4",
         "4,5 ★",
         "Rated ★ 4.2",
+        // Followed by how many rated it.
+        "4.3/5 (1,204 ratings)",
+        "4.5 out of 5 stars · 88 reviews",
+        "★ 4.6 (412 reviews)",
     ] {
         assert!(super::is_rating_text(rating), "{rating}");
     }
@@ -282,6 +286,8 @@ fn star_ratings_read_as_a_score() {
         "5 out of 10 dentists agree",
         "$4.60",
         "★ Featured",
+        "4.3/5 (1,204 ratings) and a free tote bag",
+        "(1,204 ratings)",
     ] {
         assert!(!super::is_rating_text(other), "{other}");
     }
