@@ -270,6 +270,8 @@ pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
         FieldRole::Score,
         &[
             "points", "point", "score", "scores", "votes", "upvotes", "likes", "karma",
+            // A shop's or a bookshop's stars are its items' score ("★ 4.6", "4.3/5").
+            "rating", "ratings", "stars",
         ],
     ),
     (FieldRole::Price, &["price", "prices", "cost", "costs"]),
@@ -739,18 +741,67 @@ fn sentence_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
 /// Whether the word at `at` is the object of the request's verb ("list the replies", "show
 /// me all comments"; "comments count for each story" names a count).
 fn names_the_items(words: &[String], at: usize) -> bool {
-    const VERBS: &[&str] = &[
-        "list", "show", "get", "give", "extract", "scrape", "dump", "find", "fetch", "return",
-        "collect", "grab",
-    ];
     let before = words[..at]
         .iter()
         .rev()
         .find(|w| !matches!(w.as_str(), "the" | "all" | "every" | "me" | "us"));
-    before.is_some_and(|w| VERBS.contains(&w.as_str()))
+    before.is_some_and(|w| LISTING_VERBS.contains(&w.as_str()))
         && !words
             .get(at + 1)
             .is_some_and(|w| matches!(w.as_str(), "count" | "counts" | "number"))
+}
+
+/// Verbs whose object is what the request lists.
+const LISTING_VERBS: &[&str] = &[
+    "list", "show", "get", "give", "extract", "scrape", "dump", "find", "fetch", "return",
+    "collect", "grab",
+];
+
+/// Plurals that name parts of a page or of one thing, not a list's items ("get the details").
+const PAGE_PART_PLURALS: &[&str] = &[
+    "details",
+    "contents",
+    "specs",
+    "specifications",
+    "tables",
+    "headings",
+    "steps",
+    "paragraphs",
+    "sections",
+    "words",
+    "numbers",
+    "emails",
+    "addresses",
+    "contacts",
+    "phones",
+    "instructions",
+    "metadata",
+    "tags",
+    "ingredients",
+];
+
+/// Whether a listing verb's object is a noun in the plural ("list the novels", "show me all
+/// the films"): the items of a list, whatever the noun.
+fn lists_a_plural(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, verb)| {
+        LISTING_VERBS.contains(&verb.as_str())
+            && words[i + 1..]
+                .iter()
+                .find(|w| !matches!(w.as_str(), "the" | "all" | "every" | "me" | "us" | "of"))
+                .is_some_and(|noun| {
+                    noun.len() > 3
+                        && noun.chars().all(char::is_alphabetic)
+                        && noun.ends_with('s')
+                        && !noun.ends_with("ss")
+                        && role_of(noun).is_none()
+                        && !PAGE_PART_PLURALS.contains(&noun.as_str())
+                        // Words ending in "s" that are no plural: "get this as md".
+                        && !matches!(
+                            noun.as_str(),
+                            "this" | "thus" | "hers" | "ours" | "yours" | "theirs" | "plus" | "does"
+                        )
+                })
+    })
 }
 
 /// The items' title, named by the user's word for it where they wrote one ("the names along
@@ -1253,6 +1304,7 @@ fn canonical_name(role: FieldRole, word: &str) -> String {
         "authors" => "author",
         "descriptions" | "summaries" => "description",
         "scores" => "score",
+        "ratings" => "rating",
         "votes" | "upvotes" => "votes",
         "published" | "posted" | "when" => "date",
         "user" | "users" | "poster" | "posters" | "submitter" | "submitters" | "byline" | "by" => {
@@ -1580,7 +1632,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             field
         })
         .collect();
-    let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun));
+    let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun)) || lists_a_plural(&words);
     let order = sort(instructions);
     // A kind of value asked of the items ("shoes and their prices") or of items in an order
     // by another value ("the 3 best-rated shoes' prices") is a column of the items; "images
@@ -2217,6 +2269,9 @@ mod tests {
             order("the least paid roles"),
             Some((FieldRole::Price, false))
         );
+        // A rating named as a field is the score.
+        assert_eq!(role_of("rating"), Some(FieldRole::Score));
+        assert_eq!(role_of("stars"), Some(FieldRole::Score));
         // Turned leads (`LEAST_LEADS`): the least first.
         for text in [
             "the 2 stories with the fewest points",
@@ -2422,6 +2477,25 @@ mod tests {
             parse("the author, the date and the text", None).intent,
             Intent::MainContent
         );
+    }
+
+    #[test]
+    fn a_listing_verbs_plural_object_is_the_items() {
+        for many in [
+            "list the novels - name, who wrote it",
+            "show me all the films",
+        ] {
+            assert_eq!(parse(many, None).intent, Intent::List, "{many}");
+        }
+        // Words ending in "s" that are no plural, and parts of a page, are not items.
+        assert_eq!(
+            parse("get this as md please", None).intent,
+            Intent::Markdown
+        );
+        assert!(!super::lists_a_plural(&super::words("get the details")));
+        assert!(!super::lists_a_plural(&super::words(
+            "give me this story's title"
+        )));
     }
 
     #[test]

@@ -87,6 +87,19 @@ use Class::{Field, ItemPages, ListWord, Markdown, Number, Order, Question};
 pub const ENTRIES: &[Entry] = &[
     // English: fields by other names.
     en("writer", "author", Field),
+    // "company name", "city name": the column of that name, not the items' name.
+    en("company name", "company", Field),
+    // "incl." is "including", a cue that fields follow.
+    en("incl", "including", ListWord),
+    en("incl.", "including", ListWord),
+    en("company names", "company", Field),
+    en("employer name", "employer", Field),
+    en("organisation name", "organisation", Field),
+    en("organization name", "organization", Field),
+    en("city name", "city", Field),
+    en("country name", "country", Field),
+    en("venue name", "venue", Field),
+    en("location name", "location", Field),
     en("writers", "authors", Field),
     en("by-line", "byline", Field),
     en("reporter", "author", Field),

@@ -1654,4 +1654,46 @@ async fn the_ninth_tuning_sets_classes_through_the_server() {
     ] {
         ask(page, words).await.assert_column("title", want, words);
     }
+    // A rating named is the items' score: its column holds the ratings.
+    let asked = ask("rated-films.html", "title and rating of every film").await;
+    assert_eq!(
+        column(&asked.answer, "rating"),
+        [3.8, 4.6, 4.2, 2.9].map(Value::from),
+        "{}",
+        asked.answer
+    );
+}
+
+/// The tenth tuning set's classes (`eval/paraphrases10.py`), in other words: "<column> name"
+/// is that column ("company name" is the company, not the items' name), "incl." is a cue that
+/// fields follow, and a listing verb's plural object is the items, whatever the noun ("list the
+/// novels - name, who wrote it": the novels' names and authors, not the page's metadata).
+#[tokio::test]
+async fn the_tenth_tuning_sets_classes_through_the_server() {
+    let asked = ask(
+        "records-jobs.html",
+        "every role incl. company name and city",
+    )
+    .await;
+    asked.assert_column(
+        "title",
+        &["Rust engineer", "SRE", "Data analyst", "Designer"],
+        "company name",
+    );
+    asked.assert_column(
+        "company",
+        &["Acme 0", "Acme 1", "Acme 2", "Acme 3"],
+        "company name",
+    );
+    asked.assert_column(
+        "city",
+        &["Berlin", "Berlin", "Berlin", "Berlin"],
+        "company name",
+    );
+    let asked = ask("cards-byline.html", "list the essays - name, who wrote it").await;
+    asked.assert_column(
+        "author",
+        &["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"],
+        "list the essays",
+    );
 }
