@@ -775,6 +775,18 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         };
     };
     let (mut fields, mut order, missing) = field_specs(block, &request.fields);
+    // A pay's column is named as people name a pay ("which job pays the most?" → `salary`).
+    let price_name = request.column_name(FieldRole::Price);
+    // (A price the user named keeps the user's name.)
+    if price_name != FieldRole::Price.as_str()
+        && !request.fields.iter().any(|f| f.role == FieldRole::Price)
+        && let Some(spec) = fields.shift_remove(FieldRole::Price.as_str())
+    {
+        fields.insert(price_name.into(), spec);
+        for name in order.iter_mut().filter(|n| *n == FieldRole::Price.as_str()) {
+            *name = price_name.to_owned();
+        }
+    }
     // A bounded value, or the one the items are ordered by, is read although no field was
     // named: "stories with at least 100 comments", "the most discussed story" need each
     // story's comments.
@@ -784,12 +796,12 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             .chosen_by()
             .chain(request.sort.map(|(role, _)| role))
         {
-            if !order.iter().any(|n| n == role.as_str())
+            if !order.iter().any(|n| n == request.column_name(role))
                 && !bounded.iter().any(|f| f.role == role)
                 && block.fields.iter().any(|f| f.role == role)
             {
                 bounded.push(RequestedField {
-                    name: role.as_str().to_owned(),
+                    name: request.column_name(role).to_owned(),
                     role,
                 });
             }
@@ -858,10 +870,12 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             })
     };
     if let Some((role, descending)) = request.sort.filter(|(role, _)| sortable(*role))
-        && let Some(field) = request
-            .sort_field()
-            .map(|f| f.name.clone())
-            .or_else(|| order.iter().find(|n| *n == role.as_str()).cloned())
+        && let Some(field) = request.sort_field().map(|f| f.name.clone()).or_else(|| {
+            order
+                .iter()
+                .find(|n| *n == request.column_name(role))
+                .cloned()
+        })
     {
         calls.push(ToolCall::typed(
             &SortParams {
@@ -915,7 +929,12 @@ fn choice_filters(request: &Request, columns: &[String]) -> Vec<ToolCall> {
     let field_of = |named: Option<&RequestedField>, role: FieldRole| {
         named
             .map(|f| f.name.clone())
-            .or_else(|| columns.iter().find(|c| *c == role.as_str()).cloned())
+            .or_else(|| {
+                columns
+                    .iter()
+                    .find(|c| *c == request.column_name(role))
+                    .cloned()
+            })
             .or_else(|| {
                 columns
                     .iter()
@@ -993,7 +1012,7 @@ fn with_chosen_columns(request: &Request, chosen: &[FieldRole]) -> Request {
     for role in chosen {
         if !request.fields.iter().any(|f| f.role == *role) {
             request.fields.push(RequestedField {
-                name: role.as_str().to_owned(),
+                name: request.column_name(*role).to_owned(),
                 role: *role,
             });
         }

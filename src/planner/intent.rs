@@ -108,9 +108,23 @@ pub struct Request {
     /// The run reads each item's own page ("open each product and get its weight"; set by the
     /// run, which decides how far it reaches): a list's items keep their links to it.
     pub item_pages: bool,
+    /// An order or a bound by price was asked as a pay ("which job pays the most?", "jobs
+    /// paying over $100,000"): its column is named as people name a pay, not `price`
+    /// (`column_name`).
+    pub money_as_pay: bool,
 }
 
 impl Request {
+    /// The key of a column added for a role no field named: the role's name, and a pay's
+    /// column, when the order was asked as a pay, `salary`.
+    pub fn column_name(&self, role: FieldRole) -> &'static str {
+        if role == FieldRole::Price && self.money_as_pay {
+            "salary"
+        } else {
+            role.as_str()
+        }
+    }
+
     /// Whether a list's items keep their links although no link was named: the run reads the
     /// items' own pages (asked in words), or may (a named field that no item of the list shows
     /// is looked for on the first item's page, and on every item's when it is there).
@@ -186,7 +200,7 @@ impl Request {
                 .collect(),
             count: self.count,
             sort: self.sort.map(|(role, descending)| UnderstoodSort {
-                by: role.as_str().to_owned(),
+                by: self.column_name(role).to_owned(),
                 descending,
             }),
             bounds: self
@@ -195,7 +209,7 @@ impl Request {
                 .map(|b| UnderstoodBound {
                     by: self
                         .bound_field(b)
-                        .map_or_else(|| b.role.as_str().to_owned(), |f| f.name.clone()),
+                        .map_or_else(|| self.column_name(b.role).to_owned(), |f| f.name.clone()),
                     op: b.op.as_str().to_owned(),
                     value: serde_json::Number::from_f64(b.amount)
                         .unwrap_or_else(|| serde_json::Number::from(0)),
@@ -543,12 +557,26 @@ pub fn count(text: &str) -> Option<usize> {
         if !superlative {
             continue;
         }
-        // "most"/"least" take an adjective before the noun: "the most expensive item".
-        let noun_at = if matches!(lead.as_str(), "most" | "least") && !compound(lead) {
+        // "most"/"least" take an adjective before the noun: "the most expensive item"; any
+        // lead may take a participle: "the best paid job", "best rated shoes" (many).
+        // ("the best rating" is a noun, not a participle.)
+        let participle = words.get(i + 1).is_some_and(|w| {
+            w.ends_with("ed")
+                || matches!(
+                    w.as_str(),
+                    "paid" | "paying" | "scoring" | "selling" | "earning"
+                )
+        });
+        let noun_at = if matches!(lead.as_str(), "most" | "least") && !compound(lead) || participle
+        {
             i + 2
         } else {
             i + 1
         };
+        // A compound adjective may stand before the noun: "top rated in-stock title".
+        let noun_at = (noun_at..words.len())
+            .find(|at| !words[*at].contains('-'))
+            .unwrap_or(noun_at);
         if let Some(noun) = words.get(noun_at)
             && is_singular_noun(noun)
         {
@@ -1056,6 +1084,10 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
             .is_some_and(|w| NAME_LEADS.contains(w) || w.ends_with("'s") && words.len() > 1)
         {
             words.remove(0);
+        }
+        // A question's object after its field ("who directed it" reads "the director it").
+        while words.len() > 1 && words.last().is_some_and(|w| matches!(*w, "it" | "them")) {
+            words.pop();
         }
         // "for each tool, …": the items, not a field of them.
         if words.len() > 1 && words[0] == "for" && matches!(words[1], "each" | "every" | "all") {
@@ -1845,6 +1877,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     let implied_title = fields.iter().any(|f| f.role == FieldRole::Title)
         && !words.iter().any(|w| role_of(w) == Some(FieldRole::Title))
         && !explicit;
+    let price_bound = bounds.iter().any(|b| b.role == FieldRole::Price);
     let mut request = Request {
         read_as: instructions.to_owned(),
         intent,
@@ -1868,6 +1901,14 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         matches: Vec::new(),
         values: Vec::new(),
         item_pages: false,
+        // An order or a bound by price in words of pay: "pays the most", "best paid", "by
+        // salary", "paying over $100,000".
+        money_as_pay: (order.is_some_and(|(role, _)| role == FieldRole::Price) || price_bound)
+            && [
+                "pay", "pays", "paid", "paying", "salary", "salaries", "wage", "wages",
+            ]
+            .iter()
+            .any(|w| has_word(w)),
     };
     // Words chosen items hold are a list's: "the article about Rust" is not a filter.
     if request.intent == Intent::List {
@@ -1911,10 +1952,8 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             .collect();
         for role in unnamed {
             if !request.fields.iter().any(|f| f.role == role) {
-                request.fields.push(RequestedField {
-                    name: role.as_str().to_owned(),
-                    role,
-                });
+                let name = request.column_name(role).to_owned();
+                request.fields.push(RequestedField { name, role });
             }
         }
     }
@@ -2031,6 +2070,15 @@ mod tests {
             ["title", "company", "city", "salary"]
         );
         assert_eq!(names("products — name and price"), ["name", "price"]);
+        // A question's object after its field is no part of the name.
+        assert_eq!(
+            names("albums: title, who produced it"),
+            ["title", "producer"]
+        );
+        assert_eq!(
+            names("each game's name and who published it"),
+            ["name", "publisher"]
+        );
     }
 
     #[test]
@@ -2312,6 +2360,7 @@ mod tests {
             "which album do critics rate least",
             "which cheap laptop has the best battery",
             "le film le mieux noté",
+            "the best paid job",
         ] {
             assert_eq!(
                 count(&crate::planner::lexicon::canonical(text)),
@@ -2322,6 +2371,7 @@ mod tests {
         for text in [
             "which shoes are the cheapest?",
             "which albums do critics rate least",
+            "best paid jobs paying over 100,000",
             "cheapest shoes",
             "first page only",
             "the top stories",
@@ -2477,6 +2527,21 @@ mod tests {
             parse("the author, the date and the text", None).intent,
             Intent::MainContent
         );
+    }
+
+    #[test]
+    fn money_asked_as_a_pay_is_named_as_one() {
+        for pay in ["which job pays the most?", "roles paying over €50,000"] {
+            let request = parse(pay, None);
+            assert!(request.money_as_pay, "{pay}");
+            assert_eq!(request.column_name(FieldRole::Price), "salary", "{pay}");
+        }
+        let shoes = parse("the cheapest shoes under $50", None);
+        assert!(!shoes.money_as_pay);
+        assert_eq!(shoes.column_name(FieldRole::Price), "price");
+        // A bound's column added beside named fields takes the pay's name.
+        let named = parse("name of the highest paying job", None);
+        assert!(named.fields.iter().any(|f| f.name == "salary"), "{named:?}");
     }
 
     #[test]

@@ -70,6 +70,13 @@ const RULES: &[Rule] = &[
         pattern: r"\b(?i:(?:posted\s+|submitted\s+|written\s+|shared\s+|authored\s+)?by)\s+@?(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2}\b|[\p{L}\d_][\p{L}\d_.-]{1,39})",
         role: FieldRole::Author,
     },
+    // "Ruth Okafor's books", "Bo Jensen’s posts": a person's full name owning the items (two
+    // capitalised words, so "Show Ruth Okafor's books" does not read "Show Ruth").
+    Rule {
+        name: "possessive_of",
+        pattern: r"(?P<word>\p{Lu}[\p{L}-]+\s+\p{Lu}[\p{L}-]+)['’]s\s+\p{Ll}+s\b",
+        role: FieldRole::Author,
+    },
     // "stories from github.com", "links from nytimes.com".
     Rule {
         name: "from_site",
@@ -343,6 +350,22 @@ mod tests {
             "get the jobs by using the filter",
         ] {
             assert!(matches(how).is_empty(), "{how}");
+        }
+    }
+
+    #[test]
+    fn possessive_of() {
+        assert_eq!(
+            matches("Show Dana Ruiz's posts"),
+            [(FieldRole::Author, "Dana Ruiz".into(), "possessive_of")]
+        );
+        assert_eq!(
+            matches("all of Bo Jensen’s essays"),
+            [(FieldRole::Author, "Bo Jensen".into(), "possessive_of")]
+        );
+        // One name owns no items here: a shop, or a thing that is no list.
+        for other in ["Amazon's products", "Ann Lee's bio", "the page's links"] {
+            assert!(matches(other).is_empty(), "{other}");
         }
     }
 

@@ -130,11 +130,11 @@ fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
             .sort_field()
             .cloned()
             .unwrap_or_else(|| RequestedField {
-                name: role.as_str().to_owned(),
+                name: request.column_name(role).to_owned(),
                 role,
             });
         if !records.iter().any(|r| filled(r, &by)) {
-            return Settled::NoMatch(shows_no(&[role.as_str().to_owned()]));
+            return Settled::NoMatch(shows_no(&[request.column_name(role).to_owned()]));
         }
     }
     for item in &mut items {

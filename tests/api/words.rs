@@ -1696,4 +1696,39 @@ async fn the_tenth_tuning_sets_classes_through_the_server() {
         &["Ann Lee", "Bo Jensen", "Chidi Okafor", "Dana Ruiz"],
         "list the essays",
     );
+    // A full name owning the items chooses them by their author.
+    ask("cards-byline.html", "Dana Ruiz's essays")
+        .await
+        .assert_column("title", &["Owls we did not see"], "Dana Ruiz's essays");
+    // Money asked as a pay is named as a pay, `salary`, not `price`: an order, and a bound.
+    ask("jobs-ranges.html", "which vacancy pays the most?")
+        .await
+        .assert_column("salary", &["€68,000 – €79,000 per year"], "pays the most");
+    let asked = ask("jobs-ranges.html", "name of the highest paying job").await;
+    asked.assert_column("name", &["Site manager"], "name of the highest paying");
+    asked.assert_column(
+        "salary",
+        &["€68,000 – €79,000 per year"],
+        "name of the highest paying",
+    );
+    ask("jobs-ranges.html", "jobs paying over €50,000")
+        .await
+        .assert_column(
+            "salary",
+            &["€68,000 – €79,000 per year", "€52,000 – €58,000 per year"],
+            "paying over",
+        );
+    // Who made the thing, asked as a question, is the column named for that person.
+    ask("rated-films.html", "films: title, who directed it")
+        .await
+        .assert_column(
+            "director",
+            &[
+                "Dir. Anna Vey",
+                "Dir. Omar Saleh",
+                "Dir. Lise Brandt",
+                "Dir. Ken Ito",
+            ],
+            "who directed it",
+        );
 }
