@@ -12,7 +12,7 @@ use crate::events::{
     UnderstoodValue,
 };
 use crate::read::role::FieldRole;
-use crate::tools::extract::ValueChoice;
+use crate::tools::extract::{PAY_NAMES, ValueChoice};
 
 /// What the user is asking for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -176,7 +176,7 @@ impl Request {
             self.fields.iter().find(|f| {
                 role == FieldRole::Price
                     && f.role == FieldRole::Text
-                    && PAY_WORDS.contains(&f.name.as_str())
+                    && PAY_NAMES.contains(&f.name.as_str())
             })
         })
     }
@@ -250,8 +250,13 @@ impl Request {
     }
 }
 
-/// Names of a field that holds money without being a price: a bound in money applies to it.
-const PAY_WORDS: &[&str] = &["salary", "pay", "wage", "wages", "compensation"];
+/// Forms of the pay words that are no field's name: "pays the most", "best paid".
+const PAY_WORD_FORMS: &[&str] = &["pays", "paid", "paying"];
+
+/// Whether a word speaks of pay: a pay word or one of its forms.
+fn is_pay_word(word: &str) -> bool {
+    PAY_NAMES.contains(&word) || PAY_WORD_FORMS.contains(&word)
+}
 
 /// Words for each item role; the first is the default output key.
 pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
@@ -502,6 +507,7 @@ pub fn count(text: &str) -> Option<usize> {
         "received",
         "drew",
         "attracted",
+        "scores",
     ];
     // A question's helper verb puts the superlative further on: "which book do readers like
     // least".
@@ -514,8 +520,11 @@ pub fn count(text: &str) -> Option<usize> {
             && !matches!(noun, "are" | "were" | "was")
     };
     let asks_of_one = (0..words.len()).any(|i| match &words[i..] {
+        // "…, which scores highest?": "which" asks it too.
         [asking, verb, rest @ ..]
-            if asking == "what" && ASKING_VERBS.contains(&verb.as_str()) && verb != "is" =>
+            if matches!(asking.as_str(), "what" | "which")
+                && ASKING_VERBS.contains(&verb.as_str())
+                && verb != "is" =>
         {
             rest.iter().take(2).any(|w| is_superlative(w))
         }
@@ -601,6 +610,7 @@ pub fn count(text: &str) -> Option<usize> {
                         .any(|w| is_superlative(w) || w == "best"))
     });
     // "the story people commented on the most": one thing, the extreme after its clause.
+    // "the restaurant guests rate highest": the extreme is the clause's last word.
     let ends_at_an_extreme = matches!(
         words
             .iter()
@@ -609,9 +619,24 @@ pub fn count(text: &str) -> Option<usize> {
             .map(String::as_str)
             .collect::<Vec<_>>()[..],
         ["most", "the"] | ["least", "the"] | ["best", "the"]
-    );
+    ) || words
+        .last()
+        .is_some_and(|last| matches!(last.as_str(), "highest" | "lowest"));
     let one_before_its_clause = ends_at_an_extreme && words.len() > 4 && named_one(1);
     (one_chosen || one_before_its_clause).then_some(1)
+}
+
+/// Whether "table" names something the items have, not tables asked for: "the restaurant
+/// with a table free tonight", "places that still have tables".
+fn table_as_a_property(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "table" | "tables")
+            && words[..i]
+                .iter()
+                .rev()
+                .find(|w| !matches!(w.as_str(), "a" | "an" | "any" | "free" | "open" | "spare"))
+                .is_some_and(|w| matches!(w.as_str(), "with" | "have" | "has" | "had"))
+    })
 }
 
 /// Whether a word may be one thing's noun ("shoe", "post"; not "shoes", "of", "first").
@@ -1177,6 +1202,8 @@ const ITEM_NOUNS: &[&str] = &[
     "position",
     "opening",
     "vacancy",
+    "restaurant",
+    "cafe",
 ];
 
 /// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word
@@ -1253,6 +1280,9 @@ const LIST_NOUNS: &[&str] = &[
     "plans",
     "openings",
     "vacancies",
+    // Places to eat, as guides and booking sites list them.
+    "restaurants",
+    "cafes",
     "rows",
 ];
 
@@ -1308,7 +1338,7 @@ pub(super) fn is_request_word(word: &str) -> bool {
         || is_column_word(&singular(word))
         || number(word).is_some()
         || DATE_QUALIFIERS.contains(&word)
-        || PAY_WORDS.contains(&word)
+        || PAY_NAMES.contains(&word)
         || VALUE_WORDS.contains(&word)
 }
 
@@ -1383,6 +1413,18 @@ const MOST_SCORE: &[&str] = &[
     "most liked",
     "top rated",
     "highest rated",
+    // A score named as a noun: "the best score", "the lowest review scores" (read "lowest
+    // rating"); turned, "the poorest scores".
+    "best score",
+    "best scores",
+    "highest scores",
+    "top score",
+    "top scores",
+    // The score as a verb: "which scores highest?".
+    "scores highest",
+    "scored highest",
+    "score highest",
+    "scores the highest",
     "most popular",
     // A rating named as a noun: "the best ratings", "the highest star rating".
     "best rating",
@@ -1450,7 +1492,7 @@ const MOST_PAY: &[&str] = &[
 const LEAST_LEADS: &[(&str, &[&str])] = &[
     ("most", &["least", "fewest"]),
     ("highest", &["lowest"]),
-    ("best", &["worst"]),
+    ("best", &["worst", "poorest"]),
     ("top", &["bottom"]),
 ];
 
@@ -1527,6 +1569,14 @@ const ORDER_RULES: &[OrderRule] = &[
             "like the least",
             "liked least",
             "liked the least",
+            // The rating after its verb: "the two restaurants guests rated lowest".
+            "rated lowest",
+            "rate lowest",
+            "rated the lowest",
+            "scores lowest",
+            "scored lowest",
+            "score lowest",
+            "scores the lowest",
         ],
         role: FieldRole::Score,
         end: OrderEnd::Asked { most_first: false },
@@ -1540,6 +1590,8 @@ const ORDER_RULES: &[OrderRule] = &[
             "by ratings",
             "by stars",
             "by star rating",
+            // "ranked according to reviews" (read "by reviews"): by what reviewers gave.
+            "by reviews",
         ],
         role: FieldRole::Score,
         end: OrderEnd::Asked { most_first: true },
@@ -1743,7 +1795,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     ]) || (has_word("code") || has_word("snippets")) && !list_nouns && fields.is_empty()
     {
         Intent::Code
-    } else if has(&["table", "tabular"]) && !list_nouns {
+    } else if has(&["table", "tabular"]) && !list_nouns && !table_as_a_property(&words) {
         Intent::Tables
     } else if (has(&["link", "urls", "hrefs"])
         && !list_nouns
@@ -1904,11 +1956,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         // An order or a bound by price in words of pay: "pays the most", "best paid", "by
         // salary", "paying over $100,000".
         money_as_pay: (order.is_some_and(|(role, _)| role == FieldRole::Price) || price_bound)
-            && [
-                "pay", "pays", "paid", "paying", "salary", "salaries", "wage", "wages",
-            ]
-            .iter()
-            .any(|w| has_word(w)),
+            && words.iter().any(|w| is_pay_word(w)),
     };
     // Words chosen items hold are a list's: "the article about Rust" is not a filter.
     if request.intent == Intent::List {
@@ -2310,6 +2358,15 @@ mod tests {
             ("apps by star rating, lowest first", false),
             ("the recipe people liked the most", true),
             ("which dish do guests like least", false),
+            // A score named as a noun or as a verb, and the rating after its verb.
+            ("the cafe with the best score", true),
+            ("hostels with the poorest scores", false),
+            ("of these courses, which scores highest?", true),
+            ("the two dishes diners rated lowest", false),
+            // Who gave the rating says which rating; "according to" is "by".
+            ("campsites by guest rating", true),
+            ("the lowest review scores", false),
+            ("apps ranked according to reviews", true),
         ] {
             assert_eq!(order(text), Some((FieldRole::Score, most_first)), "{text}");
         }
@@ -2361,6 +2418,10 @@ mod tests {
             "which cheap laptop has the best battery",
             "le film le mieux noté",
             "the best paid job",
+            // The extreme at the end of the clause, a which-question with the verb alone.
+            "the cafe critics rate highest",
+            "of the cafes with seats outside, which scores highest?",
+            "the number one cafe by rating",
         ] {
             assert_eq!(
                 count(&crate::planner::lexicon::canonical(text)),
@@ -2378,6 +2439,21 @@ mod tests {
         ] {
             assert_eq!(count(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn a_table_the_items_have_is_no_table_asked_for() {
+        for text in [
+            "the best rated cafe with a table free tonight",
+            "cafes that still have tables",
+        ] {
+            assert_ne!(parse(text, None).intent, Intent::Tables, "{text}");
+        }
+        assert_eq!(parse("extract the tables", None).intent, Intent::Tables);
+        assert_eq!(
+            parse("the table with opening hours", None).intent,
+            Intent::Tables
+        );
     }
 
     #[test]
@@ -2531,7 +2607,11 @@ mod tests {
 
     #[test]
     fn money_asked_as_a_pay_is_named_as_one() {
-        for pay in ["which job pays the most?", "roles paying over €50,000"] {
+        for pay in [
+            "which job pays the most?",
+            "roles paying over €50,000",
+            "roles by compensation, highest first",
+        ] {
             let request = parse(pay, None);
             assert!(request.money_as_pay, "{pay}");
             assert_eq!(request.column_name(FieldRole::Price), "salary", "{pay}");

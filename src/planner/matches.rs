@@ -132,6 +132,9 @@ const NOT_WHO: &[&str] = &[
     "relevance",
     "popularity",
     "rating",
+    "ratings",
+    "reviews",
+    "stars",
     "votes",
     "comments",
     "descending",
@@ -263,6 +266,15 @@ pub fn read(text: &str) -> (Vec<TextMatch>, String) {
                         || super::intent::role_of(&lower).is_some()
                         // "jobs by salary", "events by venue": a column, not a who.
                         || super::intent::is_column_word(&lower)
+                        // "by guest rating", "by review score": a kind of a value, not a who.
+                        || value.starts_with(char::is_lowercase)
+                            && text[whole.end()..]
+                                .split_whitespace()
+                                .next()
+                                .map(|next| next.trim_end_matches([',', '.', '?', '!']))
+                                .is_some_and(|next| {
+                                    super::intent::role_of(&next.to_lowercase()).is_some()
+                                })
                 }
                 FieldRole::Title => quoted.is_none() && NOT_TOPIC.contains(&value),
                 _ => false,
@@ -348,6 +360,9 @@ mod tests {
             "explain it step by step",
             "the products by brand",
             "get the jobs by using the filter",
+            "best 3 spots by guest rating",
+            "venues by review score",
+            "the best three restaurants by reviews",
         ] {
             assert!(matches(how).is_empty(), "{how}");
         }

@@ -1732,3 +1732,37 @@ async fn the_tenth_tuning_sets_classes_through_the_server() {
             "who directed it",
         );
 }
+
+/// The eleventh tuning set's classes (`eval/paraphrases11.py`), on a page of our own: a review
+/// score printed with its verbal grade is the items' score, named as a noun ("the best score"),
+/// as a verb ("which scores highest"), after its verb ("rated lowest") or by who gave it ("by
+/// guest rating"); a state holds whenever it holds ("seats free" is "Seats free now"); a
+/// "table" the items have is no table asked for.
+#[tokio::test]
+async fn the_eleventh_tuning_sets_classes_through_the_server() {
+    ask("graded-cafes.html", "which café has the best score?")
+        .await
+        .assert_column("title", &["The Bean Room"], "the best score");
+    ask("graded-cafes.html", "the two cafés visitors rated lowest")
+        .await
+        .assert_column("title", &["Kiln", "Ember and Oat"], "rated lowest");
+    ask("graded-cafes.html", "top 3 cafes by guest rating")
+        .await
+        .assert_column(
+            "title",
+            &["The Bean Room", "Morning Tide", "Ember and Oat"],
+            "by guest rating",
+        );
+    ask(
+        "graded-cafes.html",
+        "of the cafes with seats free, which scores highest?",
+    )
+    .await
+    .assert_column("title", &["Morning Tide"], "seats free, scores highest");
+    ask("graded-cafes.html", "the best rated cafe with seats free")
+        .await
+        .assert_column("title", &["Morning Tide"], "with seats free");
+    ask("graded-cafes.html", "the top rated cafe with a table")
+        .await
+        .assert_column("title", &["The Bean Room"], "a table the items have");
+}

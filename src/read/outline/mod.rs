@@ -450,13 +450,16 @@ const TEXT_ROLES: &[(FieldRole, TextMatcher)] = &[
 
 /// A short text that is a rating: a number with star signs, or a number out of 5 or 10,
 /// alone or followed by how many rated it, as shops and bookshops print it ("4.3/5 (1,204
-/// ratings)", "4.5 out of 5 stars · 88 reviews"): the rating is the first number.
+/// ratings)", "4.5 out of 5 stars · 88 reviews"), or a review score with its verbal grade, as
+/// booking and restaurant sites print it ("9.3 Superb · 862 reviews", "Scored 8.0 Very good"):
+/// the rating is the first number. A grade needs a decimal score (or 10), so "4 Good reasons"
+/// is no rating.
 pub(crate) fn is_rating_text(text: &str) -> bool {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     #[allow(clippy::expect_used)]
     let re = RE.get_or_init(|| {
         regex::Regex::new(
-            r"(?i)^\s*(?:(?:rated\s+)?[★☆⭐]+\s*\d(?:[.,]\d)?|\d(?:[.,]\d)?\s*(?:[★☆⭐]+|/\s*(?:5|10)\b|out\s+of\s+(?:5|10)\b(?:\s+stars?)?))(?:\s*[(·,|-]?\s*\d[\d,.]*\s+(?:ratings?|reviews?|votes?)\)?)?\s*$",
+            r"(?i)^\s*(?:(?:rated\s+)?[★☆⭐]+\s*\d(?:[.,]\d)?|\d(?:[.,]\d)?\s*(?:[★☆⭐]+|/\s*(?:5|10)\b|out\s+of\s+(?:5|10)\b(?:\s+stars?)?)|(?:(?:rated|scored)\s+)?(?:10|\d[.,]\d)\s*[·:-]?\s*(?:exceptional|superb|fabulous|wonderful|excellent|very\s+good|good|pleasant|fair|okay|average|poor|disappointing))(?:\s*[(·,|-]?\s*\d[\d,.]*\s+(?:ratings?|reviews?|votes?)\)?)?\s*$",
         )
         .expect("valid regex")
     });

@@ -277,6 +277,11 @@ fn star_ratings_read_as_a_score() {
         "4.3/5 (1,204 ratings)",
         "4.5 out of 5 stars · 88 reviews",
         "★ 4.6 (412 reviews)",
+        // A review score with its verbal grade (booking and restaurant sites).
+        "9.3 Superb · 862 reviews",
+        "8.1 Very good",
+        "Scored 7.6 Good (1,020 reviews)",
+        "10 Exceptional · 12 reviews",
     ] {
         assert!(super::is_rating_text(rating), "{rating}");
     }
@@ -288,6 +293,9 @@ fn star_ratings_read_as_a_score() {
         "★ Featured",
         "4.3/5 (1,204 ratings) and a free tote bag",
         "(1,204 ratings)",
+        "4 Good reasons to visit",
+        "3 Excellent",
+        "Excellent · 862 reviews",
     ] {
         assert!(!super::is_rating_text(other), "{other}");
     }

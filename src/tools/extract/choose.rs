@@ -105,7 +105,19 @@ fn holds(value: Option<&Value>, phrase: &str) -> bool {
 /// "professors").
 pub fn same_value(value: &str, words: &str) -> bool {
     let (value, words) = (normal(value), normal(words));
-    !value.is_empty() && (value == words || plural_of(&value, &words) || plural_of(&words, &value))
+    let same = |value: &str, words: &str| {
+        !value.is_empty() && (value == words || plural_of(value, words) || plural_of(words, value))
+    };
+    same(&value, &words) || same(without_when(&value), without_when(&words))
+}
+
+/// A state without the time it holds for: a booking site's "Fully booked tonight" and a
+/// shop's "Available now" are the states "fully booked" and "available".
+fn without_when(value: &str) -> &str {
+    ["now", "today", "tonight"]
+        .iter()
+        .find_map(|when| value.strip_suffix(when)?.strip_suffix(' '))
+        .unwrap_or(value)
 }
 
 fn normal(text: &str) -> String {
@@ -184,6 +196,20 @@ mod tests {
         let records = rows(&[("Welcome", "Pinned"), ("Spring", ""), ("Summer", "")]);
         let (kept, _) = keep_chosen(records, &[choice(&["pinned"], true)]);
         assert_eq!(names(&kept), ["Spring", "Summer"]);
+    }
+
+    #[test]
+    fn a_state_is_the_same_whenever_it_holds() {
+        let records = rows(&[
+            ("Olive", "Tables available tonight"),
+            ("Saffron", "Fully booked tonight"),
+        ]);
+        let (kept, _) = keep_chosen(records.clone(), &[choice(&["tables available"], false)]);
+        assert_eq!(names(&kept), ["Olive"]);
+        let (kept, _) = keep_chosen(records, &[choice(&["fully booked"], true)]);
+        assert_eq!(names(&kept), ["Olive"]);
+        // The time alone is no state.
+        assert!(!same_value("Tonight", "now"));
     }
 
     #[test]

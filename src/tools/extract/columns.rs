@@ -119,22 +119,17 @@ const RULES: &[(&str, Rule)] = &[
     }),
 ];
 
-/// Free field names that mean an amount of money, as a price does.
-const MONEY_NAMES: &[&str] = &[
-    "salary",
-    "salaries",
-    "pay",
-    "wage",
-    "wages",
-    "compensation",
-    "fee",
-    "fees",
-    "rent",
-];
+/// Names of a pay: the money a job or a role earns. The planner reads money asked in these
+/// words as a pay (`salary`), not a price.
+pub const PAY_NAMES: &[&str] = &["salary", "salaries", "pay", "wage", "wages", "compensation"];
+
+/// Other free field names that mean an amount of money, as a price does.
+const OTHER_MONEY_NAMES: &[&str] = &["fee", "fees", "rent"];
 
 /// Whether a free field's name means an amount of money ("salary", "pay").
 pub fn is_money_name(name: &str) -> bool {
-    MONEY_NAMES.contains(&normalised(name).as_str())
+    let name = normalised(name);
+    PAY_NAMES.contains(&name.as_str()) || OTHER_MONEY_NAMES.contains(&name.as_str())
 }
 
 /// Free field names that mean where an item takes place or is.

@@ -1031,7 +1031,7 @@ mod choose;
 mod columns;
 mod named;
 pub use choose::{ValueChoice, same_value};
-pub use columns::{FieldRole, WantedField, is_money_name};
+pub use columns::{FieldRole, PAY_NAMES, WantedField, is_money_name};
 pub use named::{NamedFieldsParams, key_of};
 
 #[cfg(test)]
