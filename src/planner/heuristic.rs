@@ -744,8 +744,16 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
                 .first()
                 .is_none_or(|best| !field_specs(best, &request.fields).2.is_empty()));
     // A choice by a value the best block has no part for ("posts by Bo Jensen" where the
-    // author is a "by …" line) is read the same way, with that value as a column.
-    let chosen: Vec<FieldRole> = request.chosen_by().collect();
+    // author is a "by …" line) is read the same way, with that value as a column; so is an
+    // order by a number the block has no part for ("the most reviewed café", where the count
+    // sits in the rating's line).
+    let ordered_by = request.sort.map(|(role, _)| role).filter(|role| {
+        matches!(
+            role,
+            FieldRole::Score | FieldRole::Comments | FieldRole::Price
+        )
+    });
+    let chosen: Vec<FieldRole> = request.chosen_by().chain(ordered_by).collect();
     let records_for_choice = !records_for_fields
         && candidates.first().is_some_and(|best| {
             chosen

@@ -108,20 +108,49 @@ pub struct Request {
     /// The run reads each item's own page ("open each product and get its weight"; set by the
     /// run, which decides how far it reaches): a list's items keep their links to it.
     pub item_pages: bool,
-    /// An order or a bound by price was asked as a pay ("which job pays the most?", "jobs
-    /// paying over $100,000"): its column is named as people name a pay, not `price`
-    /// (`column_name`).
-    pub money_as_pay: bool,
+    /// The value an order or a bound is by, when the words named it otherwise than its
+    /// role: a pay ("which job pays the most?") or a count of reviews ("the most reviewed
+    /// café"). Its column is named as the user named it (`column_name`).
+    pub value_named: Option<ValueNamed>,
+}
+
+/// A value named otherwise than its role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueNamed {
+    /// Money asked as a pay: a price, named `salary` ("pays the most", "jobs paying over
+    /// $100,000").
+    Pay,
+    /// A count asked as one of reviews: a comment count, named `reviews` ("the most
+    /// reviewed", "by number of reviews").
+    Reviews,
+}
+
+impl ValueNamed {
+    /// The role the value has.
+    pub const fn role(self) -> FieldRole {
+        match self {
+            Self::Pay => FieldRole::Price,
+            Self::Reviews => FieldRole::Comments,
+        }
+    }
+
+    /// The name of its column.
+    pub const fn column(self) -> &'static str {
+        match self {
+            Self::Pay => "salary",
+            Self::Reviews => "reviews",
+        }
+    }
 }
 
 impl Request {
-    /// The key of a column added for a role no field named: the role's name, and a pay's
-    /// column, when the order was asked as a pay, `salary`.
+    /// The key of a column added for a role no field named: the role's name, or the name the
+    /// words gave its value (`salary` for a pay, `reviews` for a count of reviews).
     pub fn column_name(&self, role: FieldRole) -> &'static str {
-        if role == FieldRole::Price && self.money_as_pay {
-            "salary"
-        } else {
-            role.as_str()
+        match self.value_named {
+            Some(named) if named.role() == role => named.column(),
+            _ => role.as_str(),
         }
     }
 
@@ -1469,6 +1498,12 @@ const MOST_COMMENTS: &[&str] = &[
     "discussed the most",
     "most talked about",
     "top commented",
+    // Reviews counted: "the most reviewed café", "which place has been reviewed the most".
+    "most reviews",
+    "most reviewed",
+    "reviewed the most",
+    "reviewed most",
+    "highest review count",
 ];
 
 /// The phrases of an order by pay, most first (turned as `MOST_SCORE`'s: "lowest paid").
@@ -1607,6 +1642,9 @@ const ORDER_RULES: &[OrderRule] = &[
             "by number of comments",
             "by the number of comments",
             "by comment count",
+            "by number of reviews",
+            "by the number of reviews",
+            "by review count",
         ],
         role: FieldRole::Comments,
         end: OrderEnd::Asked { most_first: true },
@@ -1954,9 +1992,20 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         values: Vec::new(),
         item_pages: false,
         // An order or a bound by price in words of pay: "pays the most", "best paid", "by
-        // salary", "paying over $100,000".
-        money_as_pay: (order.is_some_and(|(role, _)| role == FieldRole::Price) || price_bound)
-            && words.iter().any(|w| is_pay_word(w)),
+        // salary", "paying over $100,000"; an order by a comment count in words of reviews.
+        value_named: if (order.is_some_and(|(role, _)| role == FieldRole::Price) || price_bound)
+            && words.iter().any(|w| is_pay_word(w))
+        {
+            Some(ValueNamed::Pay)
+        } else if order.is_some_and(|(role, _)| role == FieldRole::Comments)
+            && words
+                .iter()
+                .any(|w| matches!(w.as_str(), "review" | "reviews" | "reviewed"))
+        {
+            Some(ValueNamed::Reviews)
+        } else {
+            None
+        },
     };
     // Words chosen items hold are a list's: "the article about Rust" is not a filter.
     if request.intent == Intent::List {
@@ -2390,6 +2439,25 @@ mod tests {
             order("posts with the fewest comments"),
             Some((FieldRole::Comments, false))
         );
+        // Reviews counted are a comment count, named `reviews`; the best reviewed is a score.
+        for text in [
+            "the most reviewed café",
+            "which app has been reviewed the most?",
+            "cafés by number of reviews",
+        ] {
+            let request = parse(text, None);
+            assert_eq!(request.sort, Some((FieldRole::Comments, true)), "{text}");
+            assert_eq!(request.value_named, Some(ValueNamed::Reviews), "{text}");
+            assert_eq!(
+                request.column_name(FieldRole::Comments),
+                "reviews",
+                "{text}"
+            );
+        }
+        assert_eq!(
+            order("the best reviewed café"),
+            Some((FieldRole::Score, true))
+        );
         // An order by a value, turned by its words (`LEAST_FIRST`).
         assert_eq!(
             order("bottom 2 stories by points"),
@@ -2613,11 +2681,11 @@ mod tests {
             "roles by compensation, highest first",
         ] {
             let request = parse(pay, None);
-            assert!(request.money_as_pay, "{pay}");
+            assert_eq!(request.value_named, Some(ValueNamed::Pay), "{pay}");
             assert_eq!(request.column_name(FieldRole::Price), "salary", "{pay}");
         }
         let shoes = parse("the cheapest shoes under $50", None);
-        assert!(!shoes.money_as_pay);
+        assert_eq!(shoes.value_named, None);
         assert_eq!(shoes.column_name(FieldRole::Price), "price");
         // A bound's column added beside named fields takes the pay's name.
         let named = parse("name of the highest paying job", None);

@@ -983,7 +983,7 @@ impl WordsReply {
             implied_title: false,
             many: self.many,
             item_pages: false,
-            money_as_pay: false,
+            value_named: None,
         }
     }
 }

@@ -1737,7 +1737,8 @@ async fn the_tenth_tuning_sets_classes_through_the_server() {
 /// score printed with its verbal grade is the items' score, named as a noun ("the best score"),
 /// as a verb ("which scores highest"), after its verb ("rated lowest") or by who gave it ("by
 /// guest rating"); a state holds whenever it holds ("seats free" is "Seats free now"); a
-/// "table" the items have is no table asked for.
+/// "table" the items have is no table asked for; reviews counted are read from the rating's
+/// line, under the user's word.
 #[tokio::test]
 async fn the_eleventh_tuning_sets_classes_through_the_server() {
     ask("graded-cafes.html", "which café has the best score?")
@@ -1762,6 +1763,15 @@ async fn the_eleventh_tuning_sets_classes_through_the_server() {
     ask("graded-cafes.html", "the best rated cafe with seats free")
         .await
         .assert_column("title", &["Morning Tide"], "with seats free");
+    // Reviews counted, where the count sits in the rating's line: a column named `reviews`.
+    let asked = ask("graded-cafes.html", "the two most reviewed cafes").await;
+    asked.assert_column("title", &["Morning Tide", "Kiln"], "most reviewed");
+    assert_eq!(
+        column(&asked.answer, "reviews"),
+        [json!(1005), json!(640)],
+        "{}",
+        asked.answer
+    );
     ask("graded-cafes.html", "the top rated cafe with a table")
         .await
         .assert_column("title", &["The Bean Room"], "a table the items have");

@@ -94,7 +94,7 @@ const RULES: &[(&str, Rule)] = &[
         FieldRole::Author => column.mostly(|v| by_line(v).is_some()),
         // A shop's star rating ("★ 4.6") is its items' score, as the outline reads it.
         FieldRole::Score => column.mostly(|v| counts(v, SCORE_UNITS) || is_rating_text(v)),
-        FieldRole::Comments => column.mostly(|v| counts(v, COMMENT_UNITS)),
+        FieldRole::Comments => column.mostly(|v| counted(v, COMMENT_UNITS).is_some()),
         FieldRole::Title => {
             column.column.kind == ColumnKind::Text
                 && column.column.source == NameSource::Kind
@@ -150,8 +150,11 @@ fn place_after_date(text: &str) -> Option<&str> {
 
 /// Units after a number that make it a score ("412 points").
 const SCORE_UNITS: &[&str] = &["point", "points", "vote", "votes", "like", "likes", "stars"];
-/// Units after a number that make it a comment count ("96 comments").
-const COMMENT_UNITS: &[&str] = &["comment", "comments", "reply", "replies"];
+/// Units after a number that make it a comment count ("96 comments"), or a count of reviews
+/// ("862 reviews"), which an order by the number of reviews reads as one.
+const COMMENT_UNITS: &[&str] = &[
+    "comment", "comments", "reply", "replies", "review", "reviews",
+];
 
 fn normalised(name: &str) -> String {
     name.trim().to_lowercase().replace([' ', '-'], "_")
@@ -165,6 +168,27 @@ fn by_line(text: &str) -> Option<&str> {
         .or_else(|| text.trim().strip_prefix("By "))?;
     let name = rest.trim();
     (!name.is_empty() && name.split_whitespace().count() <= 5).then_some(name)
+}
+
+/// In a short text, the number one of `units` follows, wherever it stands ("96 comments",
+/// "9.3 Superb · 862 reviews" → 862, "(1,204 reviews)").
+fn counted(text: &str, units: &[&str]) -> Option<f64> {
+    if text.chars().count() > 60 {
+        return None;
+    }
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| matches!(c, '(' | ')' | ',' | '·' | '|'))
+                .to_lowercase()
+        })
+        .collect();
+    words.windows(2).find_map(|pair| {
+        if !units.contains(&pair[1].as_str()) {
+            return None;
+        }
+        pair[0].replace(',', "").parse::<f64>().ok()
+    })
 }
 
 /// Whether a text is a number followed by one of `units` ("412 points").
@@ -273,7 +297,11 @@ fn typed(role: FieldRole, value: Value, month_first: bool) -> Value {
     let read = match role {
         FieldRole::Author => by_line(text).map(|name| Value::String(name.to_owned())),
         FieldRole::Date => normalise_date(text, month_first).map(Value::String),
-        FieldRole::Score | FieldRole::Comments => first_number(text).and_then(json_number),
+        FieldRole::Score => first_number(text).and_then(json_number),
+        // "9.3 Superb · 862 reviews": the count is the number before its unit.
+        FieldRole::Comments => counted(text, COMMENT_UNITS)
+            .or_else(|| first_number(text))
+            .and_then(json_number),
         _ => None,
     };
     read.unwrap_or(value)
@@ -481,6 +509,29 @@ mod tests {
         let projected = project(&fields, &sources, data, false);
         assert_eq!(projected[0]["score"], json!(4.6));
         assert_eq!(projected[1]["score"], json!(4.1));
+    }
+
+    #[test]
+    fn a_count_of_reviews_is_the_number_before_its_unit_wherever_it_stands() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Kiln", "text_2": "Scored 7.2 Good · 640 reviews"},
+            {"title": "Nori", "text_2": "9.0 Superb (2,105 reviews)"},
+        ]));
+        let fields = wanted(&[
+            ("title", FieldRole::Title, &["title"]),
+            ("reviews", FieldRole::Comments, &["comments"]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[1].column.as_deref(), Some("text_2"));
+        let projected = project(&fields, &sources, data, false);
+        assert_eq!(projected[0]["reviews"], json!(640));
+        assert_eq!(projected[1]["reviews"], json!(2105));
+        assert_eq!(counted("96 comments", COMMENT_UNITS), Some(96.0));
+        assert_eq!(counted("9.3 Superb", COMMENT_UNITS), None);
     }
 
     #[test]
