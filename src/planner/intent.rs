@@ -1132,6 +1132,19 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
             .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-' || c == '_'))
             .filter(|w| !w.is_empty())
             .collect();
+        // "list the films and who directed them": a listing verb's plural object is the items,
+        // named by their title.
+        // (Nouns of lists and records are the request's own: "get all the lists, every
+        // record of each".)
+        if lists_a_plural(&words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>())
+            && words.len() <= 4
+            && !words
+                .iter()
+                .any(|w| LIST_NOUNS.contains(w) || matches!(*w, "lists" | "records" | "rows"))
+        {
+            parts.push(FieldRole::Title.as_str().to_owned());
+            continue;
+        }
         // Leads, and a possessive before the field ("this tool's sku", "each story's title").
         while words
             .first()
@@ -1159,6 +1172,12 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
             continue;
         }
         let part = words.join(" ");
+        // "the best-paid job and its title", "job with the best pay": an order by a value
+        // names the items it chooses, not a field of them ("latest version", an order in
+        // time, may still be one).
+        if sort(&part).is_some_and(|(role, _)| role != FieldRole::Date) {
+            continue;
+        }
         if words.len() > 3 {
             // A long part names a field only through a role word in it ("I want the title").
             if words.iter().any(|w| role_of(w).is_some()) {
@@ -1253,7 +1272,25 @@ pub(super) fn is_column_word(name: &str) -> bool {
                 | "size"
                 | "rating"
         )
+        || MAKER_NAMES.contains(&name)
 }
+
+/// Who made a thing, as pages label them ("Director: …") and as the lexicon reads a question
+/// for them ("who directed it" → "the director").
+const MAKER_NAMES: &[&str] = &[
+    "director",
+    "producer",
+    "publisher",
+    "designer",
+    "developer",
+    "editor",
+    "composer",
+    "illustrator",
+    "translator",
+    "narrator",
+    "organiser",
+    "organizer",
+];
 
 /// Whether a free field name names a kind of value with a shape of its own (a SKU, a weight,
 /// a salary), which an item's whole text never is. A place may be: "Rust engineer Berlin".
@@ -1515,6 +1552,9 @@ const MOST_PAY: &[&str] = &[
     "top paying",
     "highest pay",
     "highest salary",
+    "best salary",
+    "best pay",
+    "top salary",
     "biggest salary",
     "largest salary",
     "pays the most",
@@ -1994,7 +2034,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         // An order or a bound by price in words of pay: "pays the most", "best paid", "by
         // salary", "paying over $100,000"; an order by a comment count in words of reviews.
         value_named: if (order.is_some_and(|(role, _)| role == FieldRole::Price) || price_bound)
-            && words.iter().any(|w| is_pay_word(w))
+            && words.iter().any(|w| w.split('-').any(is_pay_word))
         {
             Some(ValueNamed::Pay)
         } else if order.is_some_and(|(role, _)| role == FieldRole::Comments)
@@ -2678,6 +2718,7 @@ mod tests {
         for pay in [
             "which job pays the most?",
             "roles paying over €50,000",
+            "the best-paid role and its title",
             "roles by compensation, highest first",
         ] {
             let request = parse(pay, None);
@@ -2690,6 +2731,55 @@ mod tests {
         // A bound's column added beside named fields takes the pay's name.
         let named = parse("name of the highest paying job", None);
         assert!(named.fields.iter().any(|f| f.name == "salary"), "{named:?}");
+    }
+
+    #[test]
+    fn the_items_listed_and_who_made_them_are_the_title_and_the_makers_column() {
+        let request = parse("list the films and who directed them", None);
+        let names: Vec<&str> = request.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["title", "director"], "{request:?}");
+        // Every maker a question asks for is a column pages label.
+        for entry in super::super::lexicon::ENTRIES {
+            if let Some(maker) = entry
+                .phrase
+                .strip_prefix("who ")
+                .and(entry.canonical.strip_prefix("the "))
+            {
+                assert!(
+                    is_column_word(maker) || role_of(maker).is_some(),
+                    "{}",
+                    entry.phrase
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_order_among_the_fields_names_the_items_not_a_field() {
+        for text in [
+            "the best-paid role and its title",
+            "role with the best pay, title only",
+            "top salary position: title + city",
+        ] {
+            let request = parse(text, None);
+            assert_eq!(request.sort, Some((FieldRole::Price, true)), "{text}");
+            assert!(
+                request
+                    .fields
+                    .iter()
+                    .all(|f| !f.name.contains("pay") && !f.name.contains("salary position")),
+                "{text}: {:?}",
+                request.fields
+            );
+            assert_eq!(request.fields[0].name, "title", "{text}");
+        }
+        // An order in time may be a field's name: "name, latest version".
+        let versions = parse("every package: name, latest version", None);
+        assert!(
+            versions.fields.iter().any(|f| f.name == "latest version"),
+            "{:?}",
+            versions.fields
+        );
     }
 
     #[test]

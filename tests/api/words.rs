@@ -1772,6 +1772,27 @@ async fn the_eleventh_tuning_sets_classes_through_the_server() {
         "{}",
         asked.answer
     );
+    // An order written where a field would be names the items, not a field.
+    let asked = ask("jobs-ranges.html", "the best-paid vacancy and its title").await;
+    asked.assert_column("title", &["Site manager"], "best-paid vacancy");
+    asked.assert_column(
+        "salary",
+        &["€68,000 – €79,000 per year"],
+        "best-paid vacancy",
+    );
+    // The items listed and who made them: their title and the maker's column.
+    ask("rated-films.html", "list the films and who directed them")
+        .await
+        .assert_column(
+            "director",
+            &[
+                "Dir. Anna Vey",
+                "Dir. Omar Saleh",
+                "Dir. Lise Brandt",
+                "Dir. Ken Ito",
+            ],
+            "who directed them",
+        );
     ask("graded-cafes.html", "the top rated cafe with a table")
         .await
         .assert_column("title", &["The Bean Room"], "a table the items have");
