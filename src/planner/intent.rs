@@ -624,8 +624,11 @@ pub fn count(text: &str) -> Option<usize> {
     // "the story with the most comments", "the job that pays best": one thing, named before
     // the extreme that chooses it.
     // A request may start with the noun: "story with most comments".
+    // (Spanish "el" is read here only: "el restaurante mejor valorado"; the lexicon leaves
+    // it, as names hold it: "El Paso".)
     let named_one = |at: usize| {
-        (at == 0 || words[at - 1] == "the") && words.get(at).is_some_and(|w| is_singular_noun(w))
+        (at == 0 || matches!(words[at - 1].as_str(), "the" | "el"))
+            && words.get(at).is_some_and(|w| is_singular_noun(w))
     };
     // French and Spanish put the superlative after the noun: "l'article le plus commenté"
     // reads "the article most commented", "le livre le moins bien noté" "the book worst rated".
@@ -2525,6 +2528,7 @@ mod tests {
             "which album do critics rate least",
             "which cheap laptop has the best battery",
             "le film le mieux noté",
+            "el libro mejor valorado",
             "the best paid job",
             // The extreme at the end of the clause, a which-question with the verb alone.
             "the cafe critics rate highest",
