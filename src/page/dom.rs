@@ -766,6 +766,29 @@ pub fn first_number(text: &str) -> Option<f64> {
     m.as_str().replace(',', "").parse().ok()
 }
 
+/// The number written just before one of `units`, wherever the pair stands in the text
+/// ("412 points" → 412, "9.3 Superb · 862 reviews" → 862, "(1,204 reviews)" → 1204). Units are
+/// lowercase words; punctuation around either word is ignored. Callers bound how long a text
+/// may be for the pair to name its value.
+pub fn number_before(text: &str, units: &[&str]) -> Option<f64> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.windows(2).find_map(|pair| {
+        let unit = pair[1]
+            .trim_matches(|c: char| !c.is_alphabetic())
+            .to_lowercase();
+        if !units.contains(&unit.as_str()) {
+            return None;
+        }
+        let number = pair[0].trim_matches(|c: char| !c.is_alphanumeric());
+        (!number.is_empty()
+            && number
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == '.'))
+        .then(|| number.replace(',', "").parse::<f64>().ok())
+        .flatten()
+    })
+}
+
 /// Longest pattern a client or a model may send.
 pub const MAX_PATTERN_CHARS: usize = 1000;
 
@@ -900,6 +923,22 @@ pub fn field_value<'v>(
 mod tests {
     use super::*;
     use scraper::Html;
+
+    #[test]
+    fn a_number_is_read_before_its_unit_wherever_it_stands() {
+        let units = &["comments", "reviews", "points"];
+        assert_eq!(number_before("412 points", units), Some(412.0));
+        assert_eq!(
+            number_before("9.3 Superb · 862 reviews", units),
+            Some(862.0)
+        );
+        assert_eq!(number_before("(1,204 Reviews)", units), Some(1204.0));
+        assert_eq!(number_before("96\u{a0}comments", units), Some(96.0));
+        // A number of another unit, a shortened number, or no number: none.
+        assert_eq!(number_before("9.3 Superb", units), None);
+        assert_eq!(number_before("1.5k comments", units), None);
+        assert_eq!(number_before("no comments", units), None);
+    }
 
     #[test]
     fn text_skips_scripts_and_separates_blocks() {

@@ -14,8 +14,8 @@ use serde::Serialize;
 use crate::page::Page;
 use crate::page::chrome::in_chrome;
 use crate::page::dom::{
-    is_css_ident, parse_selector, selector_covering, selector_for, shorten, shows_something,
-    simple_selector, text_of,
+    is_css_ident, number_before, parse_selector, selector_covering, selector_for, shorten,
+    shows_something, simple_selector, text_of,
 };
 use crate::page::interrupt::SelectChecked;
 use crate::read::records::ListFound;
@@ -466,19 +466,9 @@ pub(crate) fn is_rating_text(text: &str) -> bool {
     text.chars().count() <= 40 && re.is_match(text)
 }
 
-fn has_number_before(text: &str, words: &[&str]) -> bool {
-    let lower = text.to_lowercase();
-    let tokens: Vec<&str> = lower
-        .split(|c: char| c.is_whitespace() || c == '\u{a0}')
-        .filter(|w| !w.is_empty())
-        .collect();
-    tokens.len() <= 4
-        && tokens.windows(2).any(|w| {
-            w[0].trim_matches(',')
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == ',')
-                && words.contains(&w[1].trim_matches(|c: char| !c.is_alphabetic()))
-        })
+/// A short text (four words at most) with a number before one of `units` ("412 points").
+fn has_number_before(text: &str, units: &[&str]) -> bool {
+    text.split_whitespace().count() <= 4 && number_before(text, units).is_some()
 }
 
 fn looks_like_date(text: &str) -> bool {

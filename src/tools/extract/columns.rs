@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::page::dates::{normalise_date, timestamp};
-use crate::page::dom::{first_number, json_number, squashed};
+use crate::page::dom::{first_number, json_number, number_before, squashed};
 use crate::page::money::is_price_text;
 use crate::read::outline::is_rating_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
@@ -93,7 +93,9 @@ const RULES: &[(&str, Rule)] = &[
         FieldRole::Price => column.mostly(is_price_text),
         FieldRole::Author => column.mostly(|v| by_line(v).is_some()),
         // A shop's star rating ("★ 4.6") is its items' score, as the outline reads it.
-        FieldRole::Score => column.mostly(|v| counts(v, SCORE_UNITS) || is_rating_text(v)),
+        FieldRole::Score => {
+            column.mostly(|v| counted(v, SCORE_UNITS).is_some() || is_rating_text(v))
+        }
         FieldRole::Comments => column.mostly(|v| counted(v, COMMENT_UNITS).is_some()),
         FieldRole::Title => {
             column.column.kind == ColumnKind::Text
@@ -176,31 +178,7 @@ fn counted(text: &str, units: &[&str]) -> Option<f64> {
     if text.chars().count() > 60 {
         return None;
     }
-    let words: Vec<String> = text
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| matches!(c, '(' | ')' | ',' | '·' | '|'))
-                .to_lowercase()
-        })
-        .collect();
-    words.windows(2).find_map(|pair| {
-        if !units.contains(&pair[1].as_str()) {
-            return None;
-        }
-        pair[0].replace(',', "").parse::<f64>().ok()
-    })
-}
-
-/// Whether a text is a number followed by one of `units` ("412 points").
-fn counts(text: &str, units: &[&str]) -> bool {
-    let mut words = text.split_whitespace();
-    let number = words
-        .next()
-        .is_some_and(|w| w.replace(',', "").parse::<f64>().is_ok());
-    number
-        && words
-            .next()
-            .is_some_and(|u| units.contains(&u.to_lowercase().as_str()))
+    number_before(text, units)
 }
 
 /// Chooses a column for each wanted field, each column used once.
