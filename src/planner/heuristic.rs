@@ -783,16 +783,16 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
         };
     };
     let (mut fields, mut order, missing) = field_specs(block, &request.fields);
-    // A pay's column is named as people name a pay ("which job pays the most?" → `salary`).
-    let price_name = request.column_name(FieldRole::Price);
-    // (A price the user named keeps the user's name.)
-    if price_name != FieldRole::Price.as_str()
-        && !request.fields.iter().any(|f| f.role == FieldRole::Price)
-        && let Some(spec) = fields.shift_remove(FieldRole::Price.as_str())
+    // A value the words named otherwise than its role takes the user's name: a pay is a
+    // `salary` ("which job pays the most?"), a count of reviews `reviews` ("the most reviewed
+    // café"). A field the user named for that role keeps the user's name.
+    if let Some(named) = request.value_named
+        && !request.fields.iter().any(|f| f.role == named.role())
+        && let Some(spec) = fields.shift_remove(named.role().as_str())
     {
-        fields.insert(price_name.into(), spec);
-        for name in order.iter_mut().filter(|n| *n == FieldRole::Price.as_str()) {
-            *name = price_name.to_owned();
+        fields.insert(named.column().into(), spec);
+        for name in order.iter_mut().filter(|n| *n == named.role().as_str()) {
+            *name = named.column().to_owned();
         }
     }
     // A bounded value, or the one the items are ordered by, is read although no field was

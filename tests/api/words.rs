@@ -1772,6 +1772,21 @@ async fn the_eleventh_tuning_sets_classes_through_the_server() {
         "{}",
         asked.answer
     );
+    // Where the items show their count as comments, reviews asked for are that one column,
+    // under the user's word, not a second one beside it.
+    let asked = ask("news.html", "the most reviewed story").await;
+    assert_eq!(
+        column(&asked.answer, "reviews"),
+        [json!(211)],
+        "{}",
+        asked.answer
+    );
+    assert_eq!(
+        column(&asked.answer, "comments"),
+        [Value::Null],
+        "{}",
+        asked.answer
+    );
     // An order written where a field would be names the items, not a field.
     let asked = ask("jobs-ranges.html", "the best-paid vacancy and its title").await;
     asked.assert_column("title", &["Site manager"], "best-paid vacancy");
