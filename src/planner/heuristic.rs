@@ -18,7 +18,7 @@ use crate::tools::data::{DedupeParams, FilterOp, FilterParams, SelectColumnsPara
 use crate::tools::extract::{
     DatesParams, EmailsParams, FieldKind, FieldSpec, FieldsParams, FullFieldSpec, ListScope,
     MainContentParams, NamedFieldsParams, PhonesParams, PricesParams, ProductParams, RecordsParams,
-    TopNParams, ValueChoice, WantedField, same_value,
+    TopNParams, ValueChoice, WantedField, value_rule,
 };
 use crate::tools::html::{
     CodeParams, ImagesParams, LinksParams, MetaParams, SelectParams, TablesParams,
@@ -686,7 +686,7 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
                         .outline
                         .values
                         .iter()
-                        .any(|value| same_value(value, phrase))
+                        .any(|value| value_rule(value, phrase).is_some())
                 })
             })
             .cloned()

@@ -473,8 +473,17 @@ pub fn count(text: &str) -> Option<usize> {
     // "5 stories", "the 3 most recent", "ten products": a number before a noun or a lead word.
     for (i, word) in words.iter().enumerate() {
         let Some(n) = number(word) else { continue };
-        if word == "one" || in_a_name(i) {
-            continue; // "one" is more often a pronoun than a count
+        // "one" is more often a pronoun than a count ("the one with…", "which one"), but not
+        // where the request starts with it, or a request to give one, before a thing's noun:
+        // "one restaurant: available tonight", "show me one book under £10".
+        let one_asked = i == 0
+            || matches!(
+                words[i - 1].as_str(),
+                "me" | "find" | "pick" | "recommend" | "suggest" | "show" | "give" | "get"
+            );
+        let of_one_noun = words.get(i + 1).is_some_and(|w| is_singular_noun(w));
+        if word == "one" && !(one_asked && of_one_noun) || in_a_name(i) {
+            continue;
         }
         let next = words.get(i + 1).map(String::as_str).unwrap_or("");
         // "in 2024", "May 2025", "page 2": a year or a unit's number; "under 40", "more
@@ -2359,6 +2368,15 @@ mod tests {
         // A number in a name is no count.
         assert_eq!(count("what does the Road Racer 3 cost"), None);
         assert_eq!(count("Show 5 jobs"), Some(5));
+        // "one" asked for before a thing's noun is a count; elsewhere it is a pronoun.
+        assert_eq!(
+            count("one restaurant: available tonight, best score"),
+            Some(1)
+        );
+        assert_eq!(count("show me one book under 10"), Some(1));
+        assert_eq!(count("the one with the red cover"), None);
+        assert_eq!(count("which one is on sale"), None);
+        assert_eq!(count("one of the books on sale"), None);
         assert_eq!(count("then I want 4 posts"), Some(4));
         assert_eq!(count("What is the story with the most comments?"), Some(1));
         assert_eq!(count("the job that pays best"), Some(1));

@@ -31,6 +31,9 @@ pub enum Class {
     ListWord,
     /// A way to ask for order or extremes ("least expensive" → cheapest).
     Order,
+    /// A way to say an item can be had ("I can still book" → bookable), which the records
+    /// engine reads as the items' availability.
+    State,
 }
 
 /// The language of an entry.
@@ -81,7 +84,7 @@ const fn es(phrase: &'static str, canonical: &'static str, class: Class) -> Entr
     entry(Lang::Es, phrase, canonical, class)
 }
 
-use Class::{Field, ItemPages, ListWord, Markdown, Number, Order, Question};
+use Class::{Field, ItemPages, ListWord, Markdown, Number, Order, Question, State};
 
 /// The lexicon. Order does not matter: longer phrases are tried first.
 pub const ENTRIES: &[Entry] = &[
@@ -392,6 +395,11 @@ pub const ENTRIES: &[Entry] = &[
     // "ranked according to reviews" is an order by them; "the number one restaurant" the top.
     en("according to", "by", Order),
     en("the number one", "the top", Order),
+    // "a restaurant I can still book": one that is bookable, as the page's state says.
+    en("can still book", "bookable", State),
+    en("can book", "bookable", State),
+    en("can still be booked", "bookable", State),
+    en("can be booked", "bookable", State),
     en("low to high", "ascending", Order),
     en("high to low", "descending", Order),
     en("costs", "prices", Field),
@@ -1003,6 +1011,15 @@ mod tests {
                 entry.lang
             );
         }
+    }
+
+    #[test]
+    fn an_item_one_can_still_book_is_bookable() {
+        assert_eq!(
+            canonical("highest scoring restaurant I can still book tonight"),
+            "highest scoring restaurant I bookable tonight"
+        );
+        assert_eq!(canonical("rooms that can be booked"), "rooms that bookable");
     }
 
     #[test]

@@ -1812,3 +1812,28 @@ async fn the_eleventh_tuning_sets_classes_through_the_server() {
         .await
         .assert_column("title", &["The Bean Room"], "a table the items have");
 }
+
+/// An item's availability said otherwise than the page says it: "available now", "I can book"
+/// and "free seats" are a café's "Seats free now"; "without free seats" keeps the one that is
+/// "Full now". The evidence names the rule that matched.
+#[tokio::test]
+async fn availability_said_otherwise_chooses_the_items_that_can_be_had() {
+    let asked = ask(
+        "graded-cafes.html",
+        "which cafe that is available now has the best score?",
+    )
+    .await;
+    asked.assert_column("title", &["Morning Tide"], "available now");
+    let chosen = &tool_steps(&asked.frames, "extract.records")[0]["evidence"]["chosen"][0];
+    assert_eq!(
+        (&chosen["rule"], &chosen["kept"], &chosen["of"]),
+        (&json!("availability"), &json!(3), &json!(4)),
+        "{chosen}"
+    );
+    ask("graded-cafes.html", "highest rated cafe I can book now")
+        .await
+        .assert_column("title", &["Morning Tide"], "I can book now");
+    ask("graded-cafes.html", "the cafés without free seats")
+        .await
+        .assert_column("title", &["The Bean Room"], "without free seats");
+}

@@ -28,6 +28,9 @@ pub struct ChoiceMade {
     pub phrase: String,
     /// The column whose values it is; `None` when no column of the records holds it.
     pub column: Option<String>,
+    /// The rule by which it is the column's value (the first record's that holds it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<ChoiceRule>,
     /// Whether the records without it were kept.
     pub negated: bool,
     /// Records kept, of those there were.
@@ -53,11 +56,12 @@ pub fn keep_chosen(
             .iter()
             .find_map(|phrase| column_holding(&records, phrase).map(|c| (phrase, c)));
         match found {
-            Some((phrase, column)) => {
-                records.retain(|r| holds(r.get(&column), phrase) != choice.negated);
+            Some((phrase, (column, rule))) => {
+                records.retain(|r| holds(r.get(&column), phrase).is_some() != choice.negated);
                 made.push(ChoiceMade {
                     phrase: phrase.clone(),
                     column: Some(column),
+                    rule: Some(rule),
                     negated: choice.negated,
                     kept: records.len(),
                     of,
@@ -66,6 +70,7 @@ pub fn keep_chosen(
             None => made.push(ChoiceMade {
                 phrase: choice.phrases.first().cloned().unwrap_or_default(),
                 column: None,
+                rule: None,
                 negated: choice.negated,
                 kept: of,
                 of,
@@ -76,28 +81,29 @@ pub fn keep_chosen(
 }
 
 /// The first column, in the records' order, where `phrase` is the whole value of some
-/// records but not of all.
-fn column_holding(records: &[Map<String, Value>], phrase: &str) -> Option<String> {
+/// records but not of all, with the rule by which the first of them holds it.
+fn column_holding(records: &[Map<String, Value>], phrase: &str) -> Option<(String, ChoiceRule)> {
     let first = records.first()?;
     first.keys().find_map(|column| {
-        let holding = records
+        let rules: Vec<ChoiceRule> = records
             .iter()
-            .filter(|r| holds(r.get(column), phrase))
-            .count();
-        (holding > 0 && holding < records.len()).then(|| column.clone())
+            .filter_map(|r| holds(r.get(column), phrase))
+            .collect();
+        (!rules.is_empty() && rules.len() < records.len()).then(|| (column.clone(), rules[0]))
     })
 }
 
-/// Whether a value is the phrase: the same words, case and spacing aside, one of them
-/// perhaps the other's plural ("Professor" is "professors").
-fn holds(value: Option<&Value>, phrase: &str) -> bool {
+/// The rule by which a value is the phrase, if it is: the same words, case and spacing
+/// aside, one of them perhaps the other's plural ("Professor" is "professors"), or the same
+/// availability.
+fn holds(value: Option<&Value>, phrase: &str) -> Option<ChoiceRule> {
     let Some(Value::String(value)) = value else {
-        return false;
+        return None;
     };
     if value.chars().count() > VALUE_CHARS {
-        return false;
+        return None;
     }
-    same_value(value, phrase)
+    value_rule(value, phrase)
 }
 
 /// Whether a value on the page and words of a request are the same value: the same words,
@@ -118,6 +124,121 @@ fn without_when(value: &str) -> &str {
         .iter()
         .find_map(|when| value.strip_suffix(when)?.strip_suffix(' '))
         .unwrap_or(value)
+}
+
+/// How a phrase was found to be a record's value, for the evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChoiceRule {
+    /// The same words, case, spacing, punctuation and the time a state holds for aside, one
+    /// perhaps the other's plural ("Professor" is "professors").
+    SameWords,
+    /// The same availability, said otherwise: "available", "a table free tonight" and "open
+    /// tonight" are a booking site's "Tables available tonight" and a shop's "In stock";
+    /// "sold out" is "Fully booked tonight" and "Out of stock".
+    Availability,
+}
+
+/// A test of whether words of a request (second) are a value on the page (first).
+type ValueTest = fn(&str, &str) -> bool;
+
+/// The rules a phrase may be a value by, in the order they are tried.
+const CHOICE_RULES: &[(ChoiceRule, ValueTest)] = &[
+    (ChoiceRule::SameWords, same_value),
+    (ChoiceRule::Availability, |value, words| {
+        availability(value).is_some_and(|state| availability(words) == Some(state))
+    }),
+];
+
+/// The rule by which the words of a request are a value on the page, if any.
+pub fn value_rule(value: &str, words: &str) -> Option<ChoiceRule> {
+    CHOICE_RULES
+        .iter()
+        .find(|(_, rule)| rule(value, words))
+        .map(|(name, _)| *name)
+}
+
+/// Whether an item can be had (booked, bought, visited) or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Availability {
+    Open,
+    Closed,
+}
+
+/// Phrases of a state, longest first where one holds another, with whether they say the
+/// item can be had, and whether they say so alone: a weak one ("free", "open", "left") is a
+/// state only beside what it is of or when it holds ("seats free", "open tonight", "2 rooms
+/// left"), as "free shipping" and "open source" are not.
+const STATE_PHRASES: &[(&str, Availability, bool)] = &[
+    ("out of stock", Availability::Closed, true),
+    ("not available", Availability::Closed, true),
+    ("no availability", Availability::Closed, true),
+    ("sold out", Availability::Closed, true),
+    ("fully booked", Availability::Closed, true),
+    ("booked up", Availability::Closed, true),
+    ("unavailable", Availability::Closed, true),
+    ("closed", Availability::Closed, false),
+    ("full", Availability::Closed, false),
+    ("in stock", Availability::Open, true),
+    ("available", Availability::Open, true),
+    ("availability", Availability::Open, true),
+    ("bookable", Availability::Open, true),
+    ("vacant", Availability::Open, true),
+    ("free", Availability::Open, false),
+    ("open", Availability::Open, false),
+    ("left", Availability::Open, false),
+    ("remaining", Availability::Open, false),
+];
+
+/// What a state is of ("tables available"), and when it holds ("tonight"): words a state's
+/// phrase may hold besides the state itself, and that make a weak state one.
+const STATE_OBJECTS: &[&str] = &[
+    "table", "tables", "seat", "seats", "room", "rooms", "place", "places", "spot", "spots",
+    "slot", "slots", "ticket", "tickets", "now", "today", "tonight",
+];
+
+/// Words a state's phrase may hold that make no state of a weak one.
+const STATE_FILLERS: &[&str] = &["a", "an", "the", "with", "for", "still", "only"];
+
+/// A state's phrase is at most this many words.
+const STATE_WORDS: usize = 6;
+
+/// The availability a short text says, when every word of it is a state, what the state is
+/// of, when it holds, or a count ("Tables available tonight", "Only 2 left", "In stock",
+/// "Fully booked tonight"); a closed state wins over an open one ("not available").
+fn availability(text: &str) -> Option<Availability> {
+    let text = normal(&text.replace('-', " "));
+    let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
+    if words.is_empty() || words.len() > STATE_WORDS {
+        return None;
+    }
+    let (mut found, mut strong, mut objects) = (None, false, false);
+    let mut at = 0;
+    while at < words.len() {
+        let state = STATE_PHRASES.iter().find(|(phrase, _, _)| {
+            let len = phrase.split(' ').count();
+            words
+                .get(at..at + len)
+                .is_some_and(|span| span.join(" ") == *phrase)
+        });
+        if let Some((phrase, state, alone)) = state {
+            found = match (found, state) {
+                (Some(Availability::Closed), _) => Some(Availability::Closed),
+                _ => Some(*state),
+            };
+            strong |= alone;
+            at += phrase.split(' ').count();
+            continue;
+        }
+        let word = words[at];
+        if STATE_OBJECTS.contains(&word) || word.chars().all(|c| c.is_ascii_digit()) {
+            objects = true;
+        } else if !STATE_FILLERS.contains(&word) {
+            return None;
+        }
+        at += 1;
+    }
+    found.filter(|_| strong || objects)
 }
 
 fn normal(text: &str) -> String {
@@ -210,6 +331,56 @@ mod tests {
         assert_eq!(names(&kept), ["Olive"]);
         // The time alone is no state.
         assert!(!same_value("Tonight", "now"));
+    }
+
+    #[test]
+    fn availability_said_otherwise_is_the_pages_state() {
+        let records = rows(&[
+            ("Olive", "Tables available tonight"),
+            ("Saffron", "Fully booked tonight"),
+            ("Verde", "Only 2 left"),
+        ]);
+        for said in [
+            "available",
+            "available tonight",
+            "table free tonight",
+            "free tables",
+            "availability tonight",
+            "open tonight",
+            "bookable",
+        ] {
+            let (kept, made) = keep_chosen(records.clone(), &[choice(&[said], false)]);
+            assert_eq!(names(&kept), ["Olive", "Verde"], "{said}");
+            assert_eq!(made[0].rule, Some(ChoiceRule::Availability), "{said}");
+        }
+        for said in ["sold out", "booked up", "not available"] {
+            let (kept, _) = keep_chosen(records.clone(), &[choice(&[said], false)]);
+            assert_eq!(names(&kept), ["Saffron"], "{said}");
+        }
+        // A shop's states are the same availability.
+        assert_eq!(
+            value_rule("In stock", "available"),
+            Some(ChoiceRule::Availability)
+        );
+        assert_eq!(
+            value_rule("Out of stock", "sold out"),
+            Some(ChoiceRule::Availability)
+        );
+        assert_eq!(
+            value_rule("In stock", "in stock"),
+            Some(ChoiceRule::SameWords)
+        );
+        // A weak state word needs what it is of or when it holds: "free shipping", "open
+        // source", "full price" and "free" alone are no availability.
+        for (value, words) in [
+            ("Free shipping", "available"),
+            ("Open source", "open tonight"),
+            ("Full price", "fully booked"),
+            ("Seats free", "free"),
+            ("Tonight", "available"),
+        ] {
+            assert_eq!(value_rule(value, words), None, "{value} / {words}");
+        }
     }
 
     #[test]

@@ -1030,7 +1030,7 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
 mod choose;
 mod columns;
 mod named;
-pub use choose::{ValueChoice, same_value};
+pub use choose::{ChoiceRule, ValueChoice, same_value, value_rule};
 pub use columns::{FieldRole, PAY_NAMES, WantedField, is_money_name};
 pub use named::{NamedFieldsParams, key_of};
 
