@@ -248,6 +248,19 @@ const BEFORE: &[(&str, BoundOp)] = &[
     ("hasta", BoundOp::AtMost),
 ];
 
+/// Whether the words before an amount end with a phrase that bounds it ("unter 10", "less
+/// than 5", "moins de 20"): that number is no count of items ("a list of 10 books" is one).
+pub(super) fn ends_with_a_bound_lead(before: &[String]) -> bool {
+    BEFORE.iter().any(|(phrase, _)| {
+        let lead: Vec<&str> = phrase.split(' ').collect();
+        before.len() >= lead.len()
+            && before[before.len() - lead.len()..]
+                .iter()
+                .zip(&lead)
+                .all(|(word, lead)| word == lead)
+    })
+}
+
 /// Words after an amount that bound it: "$20 or less", "4 stars and up".
 const AFTER: &[(&str, BoundOp)] = &[
     ("or less", BoundOp::AtMost),

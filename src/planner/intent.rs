@@ -502,7 +502,8 @@ pub fn count(text: &str) -> Option<usize> {
                     | "over"
                     | "above"
                     | "than"
-            ) || crate::page::dates::month_number(&words[i - 1]).is_some());
+            ) || super::bounds::ends_with_a_bound_lead(&words[..i])
+                || crate::page::dates::month_number(&words[i - 1]).is_some());
         if !next.is_empty()
             && !previous_is_year_or_unit
             && !counts_pages(i + 1)
@@ -2368,6 +2369,10 @@ mod tests {
         // A number in a name is no count.
         assert_eq!(count("what does the Road Racer 3 cost"), None);
         assert_eq!(count("Show 5 jobs"), Some(5));
+        // A number a bound leads, in any language read, is its amount.
+        assert_eq!(count("Bücher unter 10 Pfund"), None);
+        assert_eq!(count("produits à moins de 20 euros"), None);
+        assert_eq!(count("a list of 10 books"), Some(10));
         // "one" asked for before a thing's noun is a count; elsewhere it is a pronoun.
         assert_eq!(
             count("one restaurant: available tonight, best score"),

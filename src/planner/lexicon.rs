@@ -31,8 +31,9 @@ pub enum Class {
     ListWord,
     /// A way to ask for order or extremes ("least expensive" → cheapest).
     Order,
-    /// A way to say an item can be had ("I can still book" → bookable), which the records
-    /// engine reads as the items' availability.
+    /// A way to say a state or a kind an item has, as pages print it: "I can still book" →
+    /// bookable (which the records engine reads as the items' availability), "remotos" →
+    /// remote.
     State,
 }
 
@@ -400,6 +401,20 @@ pub const ENTRIES: &[Entry] = &[
     en("can book", "bookable", State),
     en("can still be booked", "bookable", State),
     en("can be booked", "bookable", State),
+    // How a job is worked, in the other languages read ("empleos remotos", "emplois en
+    // télétravail"); German writes the English words.
+    es("remoto", "remote", State),
+    es("remotos", "remote", State),
+    es("remota", "remote", State),
+    es("remotas", "remote", State),
+    es("híbrido", "hybrid", State),
+    es("híbridos", "hybrid", State),
+    es("presencial", "on-site", State),
+    fr("télétravail", "remote", State),
+    fr("à distance", "remote", State),
+    fr("hybride", "hybrid", State),
+    fr("hybrides", "hybrid", State),
+    fr("sur site", "on-site", State),
     en("low to high", "ascending", Order),
     en("high to low", "descending", Order),
     en("costs", "prices", Field),

@@ -326,6 +326,25 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
             continue;
         }
         let negation = NEGATIONS.contains(&word.as_str()) || word.ends_with("n't");
+        // "Remote-Jobs", "Bio-Produkte": a compound ending in the items' noun is the items
+        // with the value its head names ("remote"), as German writes an adjective into it.
+        if let Some((head, noun)) = word.rsplit_once('-')
+            && !negation
+            && !head.is_empty()
+            && head.chars().all(|c| c.is_alphabetic() || c == '-')
+            && noun.chars().any(char::is_alphabetic)
+            // (The noun may be another language's: "Remote-Stellen".)
+            && (not_values(noun) || not_values(&super::lexicon::canonical(noun)))
+            && !head.split('-').all(|part| NOT_VALUES.contains(&part) || not_values(part))
+        {
+            if run.iter().all(|w| JOINING.contains(&w.as_str())) {
+                negated = since_negation <= 3;
+            }
+            run.extend(head.split('-').map(str::to_owned));
+            close(&mut run, negated, &mut choices);
+            since_negation = since_negation.saturating_add(1);
+            continue;
+        }
         if negation {
             close(&mut run, negated, &mut choices);
             since_negation = 0;
@@ -533,6 +552,20 @@ mod tests {
         assert!(readings.iter().any(|r| r == "london"), "{readings:?}");
         let readings = &read_plain("Berlin-based startups")[0].0;
         assert!(readings.iter().any(|r| r == "berlin"), "{readings:?}");
+    }
+
+    #[test]
+    fn a_compound_ending_in_the_items_noun_offers_its_head() {
+        let jobs = |w: &str| w == "jobs";
+        let remote = read("Remote-Jobs", jobs);
+        assert_eq!(remote[0].phrases, ["remote"]);
+        assert!(!remote[0].negated);
+        assert_eq!(read("not Teilzeit-Jobs", jobs)[0].phrases, ["teilzeit"]);
+        assert_eq!(read("Remote-Stellen", jobs)[0].phrases, ["remote"]);
+        assert!(read("not Teilzeit-Jobs", jobs)[0].negated);
+        // A compound of request words only, or one whose end is no noun, stays as it was.
+        assert!(read("best-paid jobs", jobs).is_empty());
+        assert_eq!(read("part-time", jobs)[0].phrases, ["part-time"]);
     }
 
     #[test]

@@ -1837,3 +1837,19 @@ async fn availability_said_otherwise_chooses_the_items_that_can_be_had() {
         .await
         .assert_column("title", &["The Bean Room"], "without free seats");
 }
+
+/// A compound ending in the items' noun chooses them by its head ("Hybrid-Jobs",
+/// "Remote-Stellen"), and how a job is worked reads in Spanish and French too.
+#[tokio::test]
+async fn a_compound_or_another_languages_word_for_how_a_job_is_worked_chooses_the_jobs() {
+    for (words, want) in [
+        ("Hybrid-Jobs", &["Illustrator", "Animator"][..]),
+        ("Remote-Stellen", &["Sound designer"][..]),
+        ("trabajos híbridos", &["Illustrator", "Animator"][..]),
+        ("postes en télétravail", &["Sound designer"][..]),
+    ] {
+        ask("work-modes.html", words)
+            .await
+            .assert_column("role", want, words);
+    }
+}
