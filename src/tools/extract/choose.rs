@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::read::structured::product::{IN_STOCK, OUT_OF_STOCK};
+
 /// Words of the request that may be a value of the items, with the shorter readings to try
 /// when the whole does not match ("born in london", then "in london", then "london").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -158,36 +160,39 @@ pub fn value_rule(value: &str, words: &str) -> Option<ChoiceRule> {
         .map(|(name, _)| *name)
 }
 
-/// Whether an item can be had (booked, bought, visited) or not.
+/// Whether an item can be had (booked, bought, visited) or not: coarser than the product
+/// reader's schema.org states, as a choice by words needs no more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Availability {
     Open,
     Closed,
 }
 
-/// Phrases of a state, longest first where one holds another, with whether they say the
-/// item can be had, and whether they say so alone: a weak one ("free", "open", "left") is a
-/// state only beside what it is of or when it holds ("seats free", "open tonight", "2 rooms
-/// left"), as "free shipping" and "open source" are not.
-const STATE_PHRASES: &[(&str, Availability, bool)] = &[
-    ("out of stock", Availability::Closed, true),
-    ("not available", Availability::Closed, true),
-    ("no availability", Availability::Closed, true),
-    ("sold out", Availability::Closed, true),
-    ("fully booked", Availability::Closed, true),
-    ("booked up", Availability::Closed, true),
-    ("unavailable", Availability::Closed, true),
-    ("closed", Availability::Closed, false),
-    ("full", Availability::Closed, false),
-    ("in stock", Availability::Open, true),
-    ("available", Availability::Open, true),
-    ("availability", Availability::Open, true),
-    ("bookable", Availability::Open, true),
-    ("vacant", Availability::Open, true),
-    ("free", Availability::Open, false),
-    ("open", Availability::Open, false),
-    ("left", Availability::Open, false),
-    ("remaining", Availability::Open, false),
+/// Phrases of a state, by whether they say the item can be had, and whether they say so
+/// alone: a weak one ("free", "open", "left") is a state only beside what it is of or when it
+/// holds ("seats free", "open tonight", "2 rooms left"), as "free shipping" and "open source"
+/// are not. A shop's words are the product reader's (`IN_STOCK`, `OUT_OF_STOCK`, in the
+/// languages shops write); a booking site's and a person's are here. At each word the
+/// longest phrase of any table is read.
+const STATE_TABLES: &[(&[&str], Availability, bool)] = &[
+    (OUT_OF_STOCK, Availability::Closed, true),
+    (
+        &["fully booked", "booked up", "no availability"],
+        Availability::Closed,
+        true,
+    ),
+    (&["closed", "full"], Availability::Closed, false),
+    (IN_STOCK, Availability::Open, true),
+    (
+        &["availability", "bookable", "vacant"],
+        Availability::Open,
+        true,
+    ),
+    (
+        &["free", "open", "left", "remaining"],
+        Availability::Open,
+        false,
+    ),
 ];
 
 /// What a state is of ("tables available"), and when it holds ("tonight"): words a state's
@@ -215,16 +220,20 @@ fn availability(text: &str) -> Option<Availability> {
     let (mut found, mut strong, mut objects) = (None, false, false);
     let mut at = 0;
     while at < words.len() {
-        let state = STATE_PHRASES.iter().find(|(phrase, _, _)| {
-            let len = phrase.split(' ').count();
-            words
-                .get(at..at + len)
-                .is_some_and(|span| span.join(" ") == *phrase)
-        });
+        let state = STATE_TABLES
+            .iter()
+            .flat_map(|(phrases, state, alone)| phrases.iter().map(move |p| (*p, *state, *alone)))
+            .filter(|(phrase, _, _)| {
+                let len = phrase.split(' ').count();
+                words
+                    .get(at..at + len)
+                    .is_some_and(|span| span.join(" ") == *phrase)
+            })
+            .min_by_key(|(phrase, _, _)| std::cmp::Reverse(phrase.len()));
         if let Some((phrase, state, alone)) = state {
-            found = match (found, state) {
-                (Some(Availability::Closed), _) => Some(Availability::Closed),
-                _ => Some(*state),
+            found = match found {
+                Some(Availability::Closed) => Some(Availability::Closed),
+                _ => Some(state),
             };
             strong |= alone;
             at += phrase.split(' ').count();

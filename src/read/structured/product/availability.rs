@@ -187,7 +187,9 @@ const DISCONTINUED: &[&str] = &[
     "販売終了",
 ];
 
-const OUT_OF_STOCK: &[&str] = &[
+/// What shops write for an item that cannot be bought now, in the languages they write in
+/// (lowercase; phrases holding another, "not in stock", are here).
+pub const OUT_OF_STOCK: &[&str] = &[
     "out of stock",
     "sold out",
     "soldout",
@@ -231,7 +233,8 @@ const OUT_OF_STOCK: &[&str] = &[
     "品切れ",
 ];
 
-const IN_STOCK: &[&str] = &[
+/// What shops write for an item that can be bought now (lowercase).
+pub const IN_STOCK: &[&str] = &[
     "in stock",
     "instock",
     "available",
