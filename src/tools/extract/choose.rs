@@ -2,7 +2,9 @@
 //! other word: "the professors" keeps the records whose role is "Professor", "what does DNS
 //! mean?" the record whose term is "DNS", "posts that aren't pinned" those without the
 //! "Pinned" badge. The planner offers the words; the page decides: a phrase chooses only when
-//! it is the whole value of some, not all, records in one column.
+//! it is the value of some, not all, records in one column, by one of the rules tried in order
+//! (`CHOICE_RULES`: the same words, or the same availability, "available tonight" for "Tables
+//! available tonight").
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -147,8 +149,9 @@ type ValueTest = fn(&str, &str) -> bool;
 /// The rules a phrase may be a value by, in the order they are tried.
 const CHOICE_RULES: &[(ChoiceRule, ValueTest)] = &[
     (ChoiceRule::SameWords, same_value),
+    // The words are read first: most are no state, and then no value is read at all.
     (ChoiceRule::Availability, |value, words| {
-        availability(value).is_some_and(|state| availability(words) == Some(state))
+        availability(words).is_some_and(|state| availability(value) == Some(state))
     }),
 ];
 
@@ -227,7 +230,7 @@ fn availability(text: &str) -> Option<Availability> {
                 let len = phrase.split(' ').count();
                 words
                     .get(at..at + len)
-                    .is_some_and(|span| span.join(" ") == *phrase)
+                    .is_some_and(|span| phrase.split(' ').eq(span.iter().copied()))
             })
             .min_by_key(|(phrase, _, _)| std::cmp::Reverse(phrase.len()));
         if let Some((phrase, state, alone)) = state {
