@@ -789,6 +789,31 @@ pub fn number_before(text: &str, units: &[&str]) -> Option<f64> {
     })
 }
 
+/// A measure written as a number and its unit, and nothing else: "3 beds" → (3, "beds"),
+/// "1,450 sq ft" → (1450, "sq ft"), "25 min" → (25, "min"). The unit is one or two words of
+/// letters (`m²` keeps its sign), lower case; a number alone, a price or a sentence is no
+/// measure.
+pub fn measure(text: &str) -> Option<(f64, String)> {
+    let mut words = text.split_whitespace();
+    let number = words.next()?;
+    if !number.starts_with(|c: char| c.is_ascii_digit())
+        || !number
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+    {
+        return None;
+    }
+    let value = number.replace(',', "").parse::<f64>().ok()?;
+    let unit: Vec<String> = words.map(str::to_lowercase).collect();
+    let letters = |w: &String| {
+        w.chars().any(char::is_alphabetic)
+            && w.chars()
+                .all(|c| c.is_alphabetic() || matches!(c, '²' | '³' | '.'))
+    };
+    ((1..=2).contains(&unit.len()) && unit.iter().all(letters))
+        .then(|| (value, unit.join(" ").trim_end_matches('.').to_owned()))
+}
+
 /// Longest pattern a client or a model may send.
 pub const MAX_PATTERN_CHARS: usize = 1000;
 
@@ -923,6 +948,24 @@ pub fn field_value<'v>(
 mod tests {
     use super::*;
     use scraper::Html;
+
+    #[test]
+    fn a_measure_is_a_number_and_its_unit_alone() {
+        assert_eq!(measure("3 beds"), Some((3.0, "beds".to_owned())));
+        assert_eq!(measure("1,450 sq ft"), Some((1450.0, "sq ft".to_owned())));
+        assert_eq!(measure("640 m²"), Some((640.0, "m²".to_owned())));
+        assert_eq!(measure("25 min."), Some((25.0, "min".to_owned())));
+        for not_one in [
+            "Studio",
+            "$1,850",
+            "1850",
+            "3 beds and a garden",
+            "Available Jan 1",
+            "2BR",
+        ] {
+            assert_eq!(measure(not_one), None, "{not_one}");
+        }
+    }
 
     #[test]
     fn a_number_is_read_before_its_unit_wherever_it_stands() {

@@ -921,6 +921,7 @@ fn title_field() -> RequestedField {
 /// Words that end a list of field names: what follows says where or how, not which field.
 const LIST_ENDS: &[&str] = &[
     " of each",
+    " of every",
     " of all",
     " of the",
     " of this",

@@ -1853,3 +1853,21 @@ async fn a_compound_or_another_languages_word_for_how_a_job_is_worked_chooses_th
             .assert_column("role", want, words);
     }
 }
+
+/// Facts printed as a number and its unit ("2 bedrooms", "85 m²") answer the fields that
+/// count or measure them, and "available immediately" is the listings' "Available now".
+#[tokio::test]
+async fn a_field_that_counts_or_measures_is_the_column_in_its_unit_and_now_is_available_now() {
+    let words = "the name, number of bedrooms and floor area of each cabin";
+    let asked = ask("cabins.html", words).await;
+    asked.assert_column("floor area", &["85 m²", "120 m²", "42 m²"], words);
+    asked.assert_column(
+        "number of bedroom",
+        &["2 bedrooms", "3 bedrooms", "1 bedroom"],
+        words,
+    );
+    let words = "cabins available immediately";
+    ask("cabins.html", words)
+        .await
+        .assert_column("title", &["Heron Cabin", "Wren Hut"], words);
+}

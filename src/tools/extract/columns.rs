@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::page::dates::{normalise_date, timestamp};
-use crate::page::dom::{first_number, json_number, number_before, squashed};
+use crate::page::dom::{first_number, json_number, measure, number_before, squashed};
 use crate::page::money::is_price_text;
 use crate::read::outline::is_rating_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
@@ -116,6 +116,21 @@ const RULES: &[(&str, Rule)] = &[
             && PLACE_NAMES.contains(&normalised(&field.name).as_str())
             && column.mostly(|v| place_after_date(v).is_some())
     }),
+    // "bedrooms", "number of bedrooms", "beds": a column of "3 beds" is counted in the unit
+    // the field names; "size", "square footage": a column of "1,450 sq ft" is an area.
+    ("counted_in_its_unit", |field, column| {
+        field.role == FieldRole::Text
+            && counted_thing(&field.name).is_some_and(|thing| {
+                column.mostly(|v| measure(v).is_some_and(|(_, unit)| unit_counts(&unit, &thing)))
+            })
+    }),
+    // "address", "where": one place word answers another's column ("location" is the column
+    // `address`, as the card's markup names it).
+    ("place_named", |field, column| {
+        field.role == FieldRole::Text
+            && PLACE_NAMES.contains(&last_word(&normalised(&field.name)))
+            && PLACE_NAMES.contains(&column.base_name())
+    }),
     ("any_link", |field, column| {
         field.role == FieldRole::Url && column.column.kind == ColumnKind::Url
     }),
@@ -128,14 +143,76 @@ pub const PAY_NAMES: &[&str] = &["salary", "salaries", "pay", "wage", "wages", "
 /// Other free field names that mean an amount of money, as a price does.
 const OTHER_MONEY_NAMES: &[&str] = &["fee", "fees", "rent"];
 
-/// Whether a free field's name means an amount of money ("salary", "pay").
+/// Whether a free field's name means an amount of money ("salary", "pay"), also with a
+/// word before it ("monthly rent", "base salary").
 pub fn is_money_name(name: &str) -> bool {
     let name = normalised(name);
-    PAY_NAMES.contains(&name.as_str()) || OTHER_MONEY_NAMES.contains(&name.as_str())
+    [name.as_str(), last_word(&name)]
+        .iter()
+        .any(|n| PAY_NAMES.contains(n) || OTHER_MONEY_NAMES.contains(n))
+}
+
+/// The last word of a normalised name ("street_address" → `address`).
+fn last_word(name: &str) -> &str {
+    name.rsplit('_').next().unwrap_or(name)
 }
 
 /// Free field names that mean where an item takes place or is.
-const PLACE_NAMES: &[&str] = &["location", "venue", "place", "where", "city", "town"];
+const PLACE_NAMES: &[&str] = &[
+    "location", "venue", "place", "where", "city", "town", "address",
+];
+
+/// Words of a field's name that only say it is counted ("number of bedrooms", "bedroom
+/// count", "how many beds").
+const COUNTING_WORDS: &[&str] = &["number", "of", "count", "how", "many", "total", "the"];
+
+/// Names of an area, and the units areas are written in.
+const AREA_NAMES: &[&str] = &[
+    "area",
+    "size",
+    "surface",
+    "footage",
+    "square_footage",
+    "floor_area",
+    "sqft",
+    "space",
+];
+const AREA_UNITS: &[&str] = &[
+    "sq ft",
+    "sqft",
+    "sq. ft",
+    "ft²",
+    "square feet",
+    "m²",
+    "m2",
+    "sq m",
+    "sqm",
+    "square meters",
+    "square metres",
+];
+
+/// The thing a field counts or measures: its name less the counting words ("number of
+/// bedrooms" → `bedrooms`, "square footage" → `square_footage`).
+fn counted_thing(name: &str) -> Option<String> {
+    let name = normalised(name);
+    if AREA_NAMES.contains(&name.as_str()) {
+        return Some(name);
+    }
+    name.split('_')
+        .rfind(|w| !w.is_empty() && !COUNTING_WORDS.contains(w))
+        .map(str::to_owned)
+}
+
+/// Whether a unit counts the thing a field names: the same word ("beds", "bed"), a shortening
+/// of it ("bed" of "bedrooms", "min" of "minutes"), or an area's unit for an area's name.
+fn unit_counts(unit: &str, thing: &str) -> bool {
+    if AREA_NAMES.contains(&thing) {
+        return AREA_UNITS.contains(&unit);
+    }
+    let stem = |w: &str| w.trim_end_matches('s').to_owned();
+    let (unit, thing) = (stem(unit), stem(thing));
+    !unit.contains(' ') && unit.chars().count() >= 3 && thing.starts_with(&unit)
+}
 
 /// What joins a date to the place after it.
 const PLACE_JOINS: &[&str] = &[" at ", " @ ", " · ", " | ", " — ", " – ", " - "];
@@ -465,6 +542,56 @@ mod tests {
         let sources = choose(&fields, &columns, &data);
         assert_eq!(sources[0].column.as_deref(), Some("birth_place"));
         assert_eq!(sources[0].rule, Some("same_name"));
+    }
+
+    #[test]
+    fn a_field_that_counts_a_thing_is_the_column_counted_in_its_unit() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+            column("text_3", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Sunny 1BR", "text": "1 bed", "text_2": "1 bath", "text_3": "640 sq ft"},
+            {"title": "Spacious 3BR", "text": "3 beds", "text_2": "2 baths", "text_3": "1,450 sq ft"},
+            {"title": "Studio loft", "text": "Studio", "text_2": "1 bath", "text_3": "480 sq ft"},
+        ]));
+        for (name, expected) in [
+            ("number of bedrooms", "text"),
+            ("bedroom count", "text"),
+            ("beds", "text"),
+            ("bathrooms", "text_2"),
+            ("square footage", "text_3"),
+            ("size", "text_3"),
+        ] {
+            let fields = wanted(&[(name, FieldRole::Text, &[])]);
+            let sources = choose(&fields, &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some(expected), "{name}");
+            assert_eq!(sources[0].rule, Some("counted_in_its_unit"), "{name}");
+        }
+        // A unit of two letters is too short to stand for a word: "ft" is no "fountain".
+        let fields = wanted(&[("rooms", FieldRole::Text, &[])]);
+        assert_eq!(choose(&fields, &columns, &data)[0].column, None);
+    }
+
+    #[test]
+    fn one_place_word_answers_another_places_column_and_money_keeps_its_name_after_a_word() {
+        let columns = vec![
+            column("address", ColumnKind::Text, NameSource::Class),
+            column("price", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([{"address": "412 Elm St", "price": "$1,850"}]));
+        let fields = wanted(&[
+            ("where", FieldRole::Text, &[]),
+            ("monthly rent", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("address"));
+        assert_eq!(sources[0].rule, Some("place_named"));
+        assert_eq!(sources[1].column.as_deref(), Some("price"));
+        assert_eq!(sources[1].rule, Some("money_named"));
+        assert!(is_money_name("base salary") && !is_money_name("rental agent"));
     }
 
     #[test]
