@@ -7,12 +7,13 @@ use serde::Serialize;
 
 use super::bounds::{self, Bound};
 use super::matches::{self, TextMatch};
+use super::measures;
 use crate::events::{
     UnderstoodBound, UnderstoodField, UnderstoodMatch, UnderstoodRequest, UnderstoodSort,
     UnderstoodValue,
 };
 use crate::read::role::FieldRole;
-use crate::tools::extract::{PAY_NAMES, ValueChoice};
+use crate::tools::extract::{PAY_NAMES, ValueChoice, is_money_name};
 
 /// What the user is asking for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -112,6 +113,9 @@ pub struct Request {
     /// role: a pay ("which job pays the most?") or a count of reviews ("the most reviewed
     /// café"). Its column is named as the user named it (`column_name`).
     pub value_named: Option<ValueNamed>,
+    /// The measure an order or a bound of the `text` role is on, named as a field ("the
+    /// largest apartment" → `size`, "with at least 2 bedrooms" → `bedrooms`; `measures`).
+    pub measure: Option<String>,
 }
 
 /// A value named otherwise than its role.
@@ -201,6 +205,10 @@ impl Request {
 
     /// The named field of a role; a price may be named as a pay ("salary", "wage").
     fn field_of_role(&self, role: FieldRole) -> Option<&RequestedField> {
+        if role == FieldRole::Text {
+            let measure = self.measure.as_deref()?;
+            return self.fields.iter().find(|f| f.name == measure);
+        }
         self.fields.iter().find(|f| f.role == role).or_else(|| {
             self.fields.iter().find(|f| {
                 role == FieldRole::Price
@@ -229,7 +237,11 @@ impl Request {
                 .collect(),
             count: self.count,
             sort: self.sort.map(|(role, descending)| UnderstoodSort {
-                by: self.column_name(role).to_owned(),
+                // An order by a measure shows it by name ("size"), not by its role.
+                by: match (role, self.sort_field()) {
+                    (FieldRole::Text, Some(field)) => field.name.clone(),
+                    _ => self.column_name(role).to_owned(),
+                },
                 descending,
             }),
             bounds: self
@@ -518,7 +530,8 @@ pub fn count(text: &str) -> Option<usize> {
     // that starts with its superlative ("cheapest shoe on the page"): one item.
     const SUPERLATIVES: &[&str] = &[
         "oldest", "earliest", "largest", "smallest", "longest", "shortest", "fastest", "slowest",
-        "nearest", "closest", "greatest", "most", "least", "fewest", "worst",
+        "nearest", "closest", "greatest", "most", "least", "fewest", "worst", "biggest",
+        "roomiest", "tiniest",
     ];
     // A compound led by a superlative of value is one ("best-paid", "most-commented"); one
     // led by a word of time or place is not ("last-updated", "first-class").
@@ -831,6 +844,20 @@ fn sentence_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
                 "with" | "including" | "include" | "showing"
             )
     })
+}
+
+/// Whether a word is no measure the items have: it names one of their roles ("points"), the
+/// items themselves or the pages they are on ("over 20 pages", "up to 200 jobs").
+pub(super) fn is_no_measure(word: &str) -> bool {
+    let one = singular(word);
+    role_of(word).is_some()
+        || LIST_NOUNS.contains(&word)
+        || ITEM_NOUNS.contains(&word)
+        || ITEM_NOUNS.contains(&one.as_str())
+        || matches!(
+            one.as_str(),
+            "page" | "result" | "item" | "entry" | "row" | "record"
+        )
 }
 
 /// Whether the word at `at` is the object of the request's verb ("list the replies", "show
@@ -1783,7 +1810,18 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     let has_word = |w: &str| words.iter().any(|x| x == w);
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
     // "under 20 dollars" bounds a price; its 20 is no count.
-    let (bounds, unbounded) = bounds::read(instructions);
+    let (mut bounds, unbounded) = bounds::read(instructions);
+    // "with at least 2 bedrooms", "2+ bedroom": a bound on a thing the items have, counted in
+    // its unit; its number is no count either.
+    let mut measure = None;
+    let unbounded = match measures::bound(&unbounded.to_lowercase(), is_no_measure) {
+        Some((bound, thing, said)) => {
+            bounds.push(bound);
+            measure = Some(thing);
+            unbounded.to_lowercase().replacen(&said, " ", 1)
+        }
+        None => unbounded,
+    };
     // "posts by alicew" chooses items by their words; "by alicew" is no field.
     let (text_matches, unbounded) = matches::read(&unbounded);
     let count = count(&unbounded);
@@ -1809,7 +1847,17 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         })
         .collect();
     let list_nouns = LIST_NOUNS.iter().any(|noun| has_word(noun)) || lists_a_plural(&words);
-    let order = sort(instructions);
+    // "the largest apartment": an order by a measure no role is, read as a named field.
+    let order = sort(instructions).or_else(|| {
+        if measure.is_some() {
+            return None;
+        }
+        // "the smallest salaries" are ordered by pay, not by a size.
+        let (descending, name) =
+            measures::order(&lower, |w| role_of(w).is_some() || is_money_name(w))?;
+        measure = Some(name.to_owned());
+        Some((FieldRole::Text, descending))
+    });
     // A kind of value asked of the items ("shoes and their prices") or of items in an order
     // by another value ("the 3 best-rated shoes' prices") is a column of the items; "images
     // with their alt text" are still the images.
@@ -2018,6 +2066,21 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     {
         fields.insert(0, title.clone());
     }
+    // The measure an order or a bound is on is a field of the items, named as the request
+    // named it ("bedrooms"); the items are named by their title beside it.
+    if let Some(measure) = measure.as_deref()
+        && intent == Intent::List
+        && !explicit
+        && !fields.iter().any(|f| f.name == measure)
+    {
+        if !fields.iter().any(|f| f.role == FieldRole::Title) {
+            fields.insert(0, title.clone());
+        }
+        fields.push(RequestedField {
+            name: measure.to_owned(),
+            role: FieldRole::Text,
+        });
+    }
     let implied_title = fields.iter().any(|f| f.role == FieldRole::Title)
         && !words.iter().any(|w| role_of(w) == Some(FieldRole::Title))
         && !explicit;
@@ -2060,6 +2123,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         } else {
             None
         },
+        measure,
     };
     // Words chosen items hold are a list's: "the article about Rust" is not a filter.
     if request.intent == Intent::List {

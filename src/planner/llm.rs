@@ -984,6 +984,7 @@ impl WordsReply {
             many: self.many,
             item_pages: false,
             value_named: None,
+            measure: None,
         }
     }
 }

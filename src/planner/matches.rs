@@ -144,6 +144,12 @@ const NOT_WHO: &[&str] = &[
     "hour",
     "value",
     "size",
+    // Measures a list is ordered by: "the biggest unit by square footage", "by area".
+    "square",
+    "area",
+    "surface",
+    "footage",
+    "sqft",
     "rank",
     "cost",
     "whom",

@@ -9,6 +9,7 @@ pub mod intent;
 pub mod lexicon;
 pub mod llm;
 pub mod matches;
+pub mod measures;
 
 pub mod reach;
 pub mod values;

@@ -87,8 +87,12 @@ pub fn item_target(text: &str) -> Option<usize> {
         )
         .expect("valid regex")
     });
-    // "at least 50 comments" bounds each item's comments; it is no goal.
+    // "at least 50 comments", "with at least 2 bedrooms" bound each item's value; no goal.
     let (_, text) = super::bounds::read(text);
+    let text = match super::measures::bound(&text.to_lowercase(), super::intent::is_no_measure) {
+        Some((_, _, said)) => text.to_lowercase().replacen(&said, " ", 1),
+        None => text,
+    };
     re.captures(&text)
         .and_then(|c| c.get(1)?.as_str().parse().ok())
         .filter(|n| *n > 0)
@@ -296,6 +300,7 @@ mod tests {
         assert_eq!(item_target("all products"), None);
         // Bounds on a value are no goal.
         assert_eq!(item_target("every story with at least 50 comments"), None);
+        assert_eq!(item_target("apartments with at least 2 bedrooms"), None);
         assert_eq!(item_target("all products up to $200"), None);
     }
 

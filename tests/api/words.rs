@@ -1871,3 +1871,27 @@ async fn a_field_that_counts_or_measures_is_the_column_in_its_unit_and_now_is_av
         .await
         .assert_column("title", &["Heron Cabin", "Wren Hut"], words);
 }
+
+/// An order or a bound on a measure that is no price, score or date ("the biggest", "with at
+/// least 2 bedrooms") is read on the column printed in its unit, shown beside the items.
+#[tokio::test]
+async fn an_order_or_a_bound_on_a_measure_reads_the_column_in_its_unit() {
+    let words = "which is the biggest cabin?";
+    let asked = ask("cabins.html", words).await;
+    asked.assert_column("title", &["Otter Lodge"], words);
+    asked.assert_column("size", &["120 m²"], words);
+    let intent = &decisions(&asked.frames)[0]["intent"];
+    assert_eq!(
+        intent["sort"],
+        json!({"by": "size", "descending": true}),
+        "{intent}"
+    );
+    let words = "cabins with at least 2 bedrooms";
+    let asked = ask("cabins.html", words).await;
+    asked.assert_column("title", &["Heron Cabin", "Otter Lodge"], words);
+    asked.assert_column("bedrooms", &["2 bedrooms", "3 bedrooms"], words);
+    let words = "the smallest cabin";
+    ask("cabins.html", words)
+        .await
+        .assert_column("title", &["Wren Hut"], words);
+}
