@@ -1818,7 +1818,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
         Some((bound, thing, said)) => {
             bounds.push(bound);
             measure = Some(thing);
-            unbounded.to_lowercase().replacen(&said, " ", 1)
+            measures::without(&unbounded, &said)
         }
         None => unbounded,
     };

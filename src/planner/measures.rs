@@ -165,6 +165,25 @@ pub fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound
     })
 }
 
+/// `text` without the words a bound was read from (`said`, as found in its lower case), its
+/// case kept: the rest of the request is read on ("posts by Ann with at least 2 photos").
+pub fn without(text: &str, said: &str) -> String {
+    let lower = text.to_lowercase();
+    match lower.find(said) {
+        // Lower case has the same byte offsets where it changes no character's length.
+        Some(at)
+            if lower.len() == text.len()
+                && text.is_char_boundary(at)
+                && text.is_char_boundary(at + said.len()) =>
+        {
+            let mut kept = text.to_owned();
+            kept.replace_range(at..at + said.len(), " ");
+            kept
+        }
+        _ => lower.replacen(said, " ", 1),
+    }
+}
+
 fn bound_of(op: BoundOp, amount: f64) -> Bound {
     Bound {
         role: FieldRole::Text,
@@ -190,6 +209,17 @@ mod tests {
         assert_eq!(order("the biggest discount", none), None);
         assert_eq!(order("the largest price", |w| w == "price"), None);
         assert_eq!(order("enlargest", none), None);
+    }
+
+    #[test]
+    fn the_words_of_a_bound_leave_the_rest_of_the_request_as_written() {
+        assert_eq!(
+            without(
+                "Flats by Keyhole with at least 2 bedrooms",
+                "with at least 2 bedrooms"
+            ),
+            "Flats by Keyhole  "
+        );
     }
 
     #[test]

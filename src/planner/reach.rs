@@ -90,7 +90,7 @@ pub fn item_target(text: &str) -> Option<usize> {
     // "at least 50 comments", "with at least 2 bedrooms" bound each item's value; no goal.
     let (_, text) = super::bounds::read(text);
     let text = match super::measures::bound(&text.to_lowercase(), super::intent::is_no_measure) {
-        Some((_, _, said)) => text.to_lowercase().replacen(&said, " ", 1),
+        Some((_, _, said)) => super::measures::without(&text, &said),
         None => text,
     };
     re.captures(&text)
