@@ -198,7 +198,7 @@ pub fn emptied(observations: &[Observation]) -> Option<FilterMiss> {
 
 /// Words before an amount that bound it, longest first so "no more than" is not read as
 /// "more than".
-const BEFORE: &[(&str, BoundOp)] = &[
+pub(super) const BEFORE: &[(&str, BoundOp)] = &[
     ("no more than", BoundOp::AtMost),
     ("not more than", BoundOp::AtMost),
     ("no less than", BoundOp::AtLeast),
@@ -262,7 +262,7 @@ pub(super) fn ends_with_a_bound_lead(before: &[String]) -> bool {
 }
 
 /// Words after an amount that bound it: "$20 or less", "4 stars and up".
-const AFTER: &[(&str, BoundOp)] = &[
+pub(super) const AFTER: &[(&str, BoundOp)] = &[
     ("or less", BoundOp::AtMost),
     ("or fewer", BoundOp::AtMost),
     ("or under", BoundOp::AtMost),
@@ -364,7 +364,7 @@ const SPANS: &[(&str, i64)] = &[
     ("year", 365 * 86_400),
 ];
 
-fn alternatives<T>(table: &[(&str, T)]) -> String {
+pub(super) fn alternatives<T>(table: &[(&str, T)]) -> String {
     table
         .iter()
         .map(|(words, _)| regex::escape(words).replace(' ', r"\s+"))
@@ -383,7 +383,7 @@ fn unit_pattern(name: &str) -> String {
 }
 
 /// An amount: digits with separators and a `k` for thousands, or a number word.
-fn amount_pattern(name: &str) -> String {
+pub(super) fn amount_pattern(name: &str) -> String {
     let words: Vec<&str> = super::intent::NUMBER_WORDS
         .iter()
         .map(|(w, _)| *w)
@@ -447,7 +447,7 @@ fn patterns() -> &'static [(Regex, Form); 6] {
 
 /// The number an amount's text stands for: `20`, `1,299.99`, `20k`, `twenty`, `one hundred`.
 /// An amount of money is read by the one money reader (`19,99 €`, `75.000 €`).
-fn amount(text: &str, money: bool) -> Option<f64> {
+pub(super) fn amount(text: &str, money: bool) -> Option<f64> {
     let text = text.trim_end_matches(['.', ',']);
     if let Some(n) = super::intent::number(text) {
         return Some(n as f64);
@@ -508,7 +508,7 @@ fn cue_words(cue: &str) -> String {
     cue.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn op_of(table: &[(&str, BoundOp)], cue: &str) -> Option<BoundOp> {
+pub(super) fn op_of(table: &[(&str, BoundOp)], cue: &str) -> Option<BoundOp> {
     let cue = cue_words(cue);
     table.iter().find(|(c, _)| *c == cue).map(|(_, op)| *op)
 }

@@ -1813,15 +1813,11 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     let (mut bounds, unbounded) = bounds::read(instructions);
     // "with at least 2 bedrooms", "2+ bedroom": a bound on a thing the items have, counted in
     // its unit; its number is no count either.
-    let mut measure = None;
-    let unbounded = match measures::bound(&unbounded.to_lowercase(), is_no_measure) {
-        Some((bound, thing, said)) => {
-            bounds.push(bound);
-            measure = Some(thing);
-            measures::without(&unbounded, &said)
-        }
-        None => unbounded,
-    };
+    let (measured, unbounded) = measures::read(&unbounded);
+    let mut measure = measured.map(|(bound, thing)| {
+        bounds.push(bound);
+        thing
+    });
     // "posts by alicew" chooses items by their words; "by alicew" is no field.
     let (text_matches, unbounded) = matches::read(&unbounded);
     let count = count(&unbounded);

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::bounds::{Bound, BoundOp};
+use super::bounds::{self, Bound, BoundOp};
 use crate::read::role::FieldRole;
 
 /// The name a size order asks for: an area's name, which an area's unit answers.
@@ -51,14 +51,15 @@ const NOT_A_SIZE: &[&str] = &[
 /// An order by size: (descending, the measure's name), when the words ask for one and the
 /// word after it is no other kind of value.
 pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, &'static str)> {
+    let words = super::intent::words(lower);
     let find = |phrases: &[&str]| {
         phrases.iter().any(|phrase| {
-            whole_word_positions(lower, phrase).any(|end| {
-                let next = lower[end..]
-                    .split(|c: char| !c.is_alphanumeric())
-                    .find(|w| !w.is_empty())
-                    .unwrap_or_default();
-                !NOT_A_SIZE.contains(&next) && !other_value(next)
+            let phrase: Vec<&str> = phrase.split(' ').collect();
+            words.windows(phrase.len()).enumerate().any(|(at, span)| {
+                let next = words.get(at + phrase.len()).map_or("", String::as_str);
+                span.iter().zip(&phrase).all(|(word, said)| word == said)
+                    && !NOT_A_SIZE.contains(&next)
+                    && !other_value(next)
             })
         })
     };
@@ -71,15 +72,52 @@ pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, &
     }
 }
 
-/// Where `phrase` ends in `text`, for each place it stands as whole words.
-fn whole_word_positions<'a>(text: &'a str, phrase: &'a str) -> impl Iterator<Item = usize> + 'a {
-    text.match_indices(phrase).filter_map(move |(at, _)| {
-        let end = at + phrase.len();
-        let before = text[..at].chars().next_back();
-        let after = text[end..].chars().next();
-        (!before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric))
-            .then_some(end)
+/// How a bound on a thing had is written. The cues are the bounds' own (`bounds::BEFORE`,
+/// `bounds::AFTER`), and so is the amount.
+#[derive(Clone, Copy)]
+enum Form {
+    /// Had, the cue before the amount or after the thing: "with at least 2 bedrooms", "that
+    /// have 2 bedrooms or more". Without a cue it is a value ("with 2 bedrooms"), no bound.
+    Had,
+    /// Had, the cue between the amount and the thing: "with 2 or more bedrooms".
+    HadCueInside,
+    /// A plus after the amount: "2+ bedroom".
+    Plus,
+}
+
+fn forms() -> &'static [(Regex, Form); 3] {
+    static FORMS: OnceLock<[(Regex, Form); 3]> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        let had = r"\b(?:with|has|have|having)\s+";
+        let amount = bounds::amount_pattern("amount");
+        let before = bounds::alternatives(bounds::BEFORE);
+        let after = bounds::alternatives(bounds::AFTER);
+        let thing = r"(?P<thing>[a-z]{3,})\b";
+        #[allow(clippy::expect_used)] // built from escaped constant phrases
+        let compile = |pattern: String| Regex::new(&pattern).expect("valid measure pattern");
+        [
+            (
+                compile(format!(
+                    r"{had}(?:(?P<before>{before})\s+)?{amount}\s+{thing}(?:\s+(?P<after>{after})\b)?"
+                )),
+                Form::Had,
+            ),
+            (
+                compile(format!(r"{had}{amount}\s+(?P<after>{after})\s+{thing}")),
+                Form::HadCueInside,
+            ),
+            (compile(format!(r"\b{amount}\s*\+\s*{thing}")), Form::Plus),
+        ]
     })
+}
+
+/// A bound on a counted thing the items have, read from `text` as written: the bound and the
+/// thing's name, and the text without the bound's words. See [`bound`].
+pub fn read(text: &str) -> (Option<(Bound, String)>, String) {
+    match bound(&text.to_lowercase(), super::intent::is_no_measure) {
+        Some((bound, thing, said)) => (Some((bound, thing)), without(text, &said)),
+        None => (None, text.to_owned()),
+    }
 }
 
 /// A bound on a counted thing the items have: "with at least 2 bedrooms", "that have 2
@@ -87,87 +125,34 @@ fn whole_word_positions<'a>(text: &'a str, phrase: &'a str) -> impl Iterator<Ite
 /// ("with", "has", "have", "having" before the bound) or the bound written `N+`, so "over 20
 /// pages of results" or "up to 200 jobs" bound nothing; `not_a_measure` refuses nouns that
 /// name the items or the pages. Returns the bound, the thing's name and the words said.
-pub fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, String, String)> {
-    static HAD: OnceLock<Regex> = OnceLock::new();
-    static PLUS: OnceLock<Regex> = OnceLock::new();
-    static OR_MORE: OnceLock<Regex> = OnceLock::new();
-    #[allow(clippy::expect_used)]
-    let had = HAD.get_or_init(|| {
-        Regex::new(
-            r"\b(?:with|has|have|having)\s+(?:(at least|a minimum of|minimum of|no fewer than|mindestens|au moins|al menos|more than|over|fewer than|less than|under|at most|up to|no more than)\s+)?(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+([a-z]{3,})(?:\s+(or more|or fewer|or less|or over|or under|minimum|min|max|maximum))?\b",
-        )
-        .expect("valid regex")
-    });
-    #[allow(clippy::expect_used)]
-    let plus =
-        PLUS.get_or_init(|| Regex::new(r"\b(\d+)\s*\+\s*([a-z]{3,})\b").expect("valid regex"));
-    // "with 2 or more bedrooms".
-    #[allow(clippy::expect_used)]
-    let or_more = OR_MORE.get_or_init(|| {
-        Regex::new(
-            r"\b(?:with|has|have|having)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(or more|or over|or fewer|or less)\s+([a-z]{3,})\b",
-        )
-        .expect("valid regex")
-    });
-    let read = |number: &str| {
-        const WORDS: [&str; 10] = [
-            "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        ];
-        match WORDS.iter().position(|w| *w == number) {
-            Some(i) => Some(i as f64 + 1.0),
-            None => number.parse::<f64>().ok(),
-        }
-    };
-    if let Some(caps) = had.captures(lower) {
-        let before = caps.get(1).map(|m| m.as_str());
-        let after = caps.get(4).map(|m| m.as_str());
-        let op = match (before, after) {
-            (
-                Some(
-                    "at least" | "a minimum of" | "minimum of" | "no fewer than" | "mindestens"
-                    | "au moins" | "al menos",
-                ),
-                _,
-            )
-            | (None, Some("or more" | "or over" | "minimum" | "min")) => BoundOp::AtLeast,
-            (Some("more than" | "over"), _) => BoundOp::Above,
-            (Some("fewer than" | "less than" | "under"), _) => BoundOp::Below,
-            (Some(_), _) | (None, Some(_)) => BoundOp::AtMost,
-            // "with 2 bedrooms" is a value, not a bound.
-            (None, None) => return None,
-        };
-        let thing = caps[3].to_owned();
-        let amount = read(&caps[2])?;
-        if !not_a_measure(&thing) {
-            return Some((bound_of(op, amount), thing, caps[0].to_owned()));
-        }
-    }
-    if let Some(caps) = or_more.captures(lower) {
-        let op = match &caps[2] {
-            "or more" | "or over" => BoundOp::AtLeast,
-            _ => BoundOp::AtMost,
-        };
-        let thing = caps[3].to_owned();
-        let amount = read(&caps[1])?;
-        if !not_a_measure(&thing) {
-            return Some((bound_of(op, amount), thing, caps[0].to_owned()));
-        }
-    }
-    let caps = plus.captures(lower)?;
-    let thing = caps[2].to_owned();
-    let amount = read(&caps[1])?;
-    (!not_a_measure(&thing)).then(|| {
-        (
-            bound_of(BoundOp::AtLeast, amount),
-            thing,
-            caps[0].to_owned(),
-        )
+fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, String, String)> {
+    forms().iter().find_map(|(pattern, form)| {
+        pattern.captures_iter(lower).find_map(|caps| {
+            let cue = |name: &str, table: &[(&str, BoundOp)]| {
+                bounds::op_of(table, caps.name(name)?.as_str())
+            };
+            let op = match form {
+                Form::Had => cue("before", bounds::BEFORE).or_else(|| cue("after", bounds::AFTER)),
+                Form::HadCueInside => cue("after", bounds::AFTER),
+                Form::Plus => Some(BoundOp::AtLeast),
+            }?;
+            let thing = caps.name("thing")?.as_str();
+            let amount = bounds::amount(caps.name("amount")?.as_str(), false)?;
+            (!not_a_measure(thing)).then(|| {
+                let bound = Bound {
+                    role: FieldRole::Text,
+                    op,
+                    amount,
+                };
+                (bound, thing.to_owned(), caps[0].to_owned())
+            })
+        })
     })
 }
 
 /// `text` without the words a bound was read from (`said`, as found in its lower case), its
 /// case kept: the rest of the request is read on ("posts by Ann with at least 2 photos").
-pub fn without(text: &str, said: &str) -> String {
+fn without(text: &str, said: &str) -> String {
     let lower = text.to_lowercase();
     match lower.find(said) {
         // Lower case has the same byte offsets where it changes no character's length.
@@ -181,14 +166,6 @@ pub fn without(text: &str, said: &str) -> String {
             kept
         }
         _ => lower.replacen(said, " ", 1),
-    }
-}
-
-fn bound_of(op: BoundOp, amount: f64) -> Bound {
-    Bound {
-        role: FieldRole::Text,
-        op,
-        amount,
     }
 }
 

@@ -89,10 +89,7 @@ pub fn item_target(text: &str) -> Option<usize> {
     });
     // "at least 50 comments", "with at least 2 bedrooms" bound each item's value; no goal.
     let (_, text) = super::bounds::read(text);
-    let text = match super::measures::bound(&text.to_lowercase(), super::intent::is_no_measure) {
-        Some((_, _, said)) => super::measures::without(&text, &said),
-        None => text,
-    };
+    let (_, text) = super::measures::read(&text);
     re.captures(&text)
         .and_then(|c| c.get(1)?.as_str().parse().ok())
         .filter(|n| *n > 0)
