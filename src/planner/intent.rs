@@ -968,8 +968,18 @@ const LIST_ENDS: &[&str] = &[
     " if ",
 ];
 
-/// Words a field name may start with that are not part of it.
+/// Words a field name may start with that are not part of it (the articles of the other
+/// languages the lexicon reads too: "el modelo").
 const NAME_LEADS: &[&str] = &[
+    "el",
+    "la",
+    "le",
+    "les",
+    "los",
+    "las",
+    "der",
+    "die",
+    "das",
     "keep",
     "they",
     "it",
@@ -1293,6 +1303,10 @@ const ITEM_NOUNS: &[&str] = &[
     "vacancy",
     "restaurant",
     "cafe",
+    "car",
+    "vehicle",
+    // A made thing's model is its name on a list of them (cars, phones): "model, price".
+    "model",
 ];
 
 /// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word
@@ -1771,7 +1785,8 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
         }
         let descending = match rule.end {
             OrderEnd::Most => true,
-            OrderEnd::Asked { most_first: false } => has(MOST_FIRST),
+            // "top 3 by price": the top of an order is its most.
+            OrderEnd::Asked { most_first: false } => has(MOST_FIRST) || top_by(&lower),
             OrderEnd::Asked { most_first: true } => !has(LEAST_FIRST),
         };
         return Some((rule.role, descending));
@@ -1797,6 +1812,19 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
         return Some((FieldRole::Date, false));
     }
     None
+}
+
+/// Whether the words ask for the top of an order by a value: "top 3 by price", "top by rent".
+fn top_by(lower: &str) -> bool {
+    let words = words(lower);
+    words.iter().enumerate().any(|(at, word)| {
+        word == "top"
+            && words[at + 1..]
+                .iter()
+                .take(2)
+                .position(|w| w == "by")
+                .is_some_and(|by| by == 0 || number(&words[at + 1]).is_some())
+    })
 }
 
 /// Understands a request.
@@ -1849,9 +1877,10 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             return None;
         }
         // "the smallest salaries" are ordered by pay, not by a size.
-        let (descending, name) =
-            measures::order(&lower, |w| role_of(w).is_some() || is_money_name(w))?;
-        measure = Some(name.to_owned());
+        let (descending, name) = measures::order(&lower, |w| {
+            role_of(w).is_some() || is_money_name(w) || is_no_measure(w)
+        })?;
+        measure = Some(name);
         Some((FieldRole::Text, descending))
     });
     // A kind of value asked of the items ("shoes and their prices") or of items in an order
@@ -2663,6 +2692,15 @@ mod tests {
 
     #[test]
     fn sort_orders_in_their_common_wordings() {
+        // The top of an order by a value is its most; "top 3 cheapest" stays cheapest first.
+        assert_eq!(
+            parse("top 3 by price", None).sort,
+            Some((FieldRole::Price, true))
+        );
+        assert_eq!(
+            parse("top 3 cheapest cars", None).sort,
+            Some((FieldRole::Price, false))
+        );
         assert_eq!(
             parse("3 most recent posts", None).sort,
             Some((FieldRole::Date, true))

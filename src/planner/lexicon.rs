@@ -402,6 +402,9 @@ pub const ENTRIES: &[Entry] = &[
     en("the number one", "the top", Order),
     // "a restaurant I can still book": one that is bookable, as the page's state says.
     en("can still book", "bookable", State),
+    // A car's gearbox as people name it and listings print it ("Transmission: Manual").
+    en("stick shift", "manual", State),
+    en("stick-shift", "manual", State),
     // Free from today, as listings of homes, rooms or jobs print it ("Available now"): the
     // other ways to say it read as those words.
     en("available immediately", "available now", State),
@@ -583,6 +586,14 @@ pub const ENTRIES: &[Entry] = &[
     de("größten", "largest", Order),
     de("die kleinste", "the smallest", Order),
     de("zimmer", "rooms", Field),
+    // Cars for sale, and what their listings print.
+    de("auto", "car", ListWord),
+    de("autos", "cars", ListWord),
+    de("modell", "model", Field),
+    de("kilometerstand", "mileage", Field),
+    de("schaltgetriebe", "manual transmission", State),
+    de("dem niedrigsten", "the lowest", Order),
+    de("niedrigsten", "lowest", Order),
     // French.
     fr("tous les", "all", ListWord),
     fr("toutes les", "all", ListWord),
@@ -650,6 +661,12 @@ pub const ENTRIES: &[Entry] = &[
     fr("loyer", "rent", Field),
     fr("chambres", "bedrooms", Field),
     // After the noun, as French puts it: "l'appartement le plus grand".
+    fr("voiture", "car", ListWord),
+    fr("voitures", "cars", ListWord),
+    fr("modèle", "model", Field),
+    fr("kilométrage", "mileage", Field),
+    fr("kilomètres", "kilometers", Field),
+    fr("boîte manuelle", "manual gearbox", State),
     fr("le plus grand", "largest", Order),
     fr("la plus grande", "largest", Order),
     fr("les plus grands", "largest", Order),
@@ -743,6 +760,11 @@ pub const ENTRIES: &[Entry] = &[
     es("dirección", "address", Field),
     es("alquiler", "rent", Field),
     es("habitaciones", "bedrooms", Field),
+    es("coche", "car", ListWord),
+    es("coches", "cars", ListWord),
+    es("modelo", "model", Field),
+    es("kilometraje", "mileage", Field),
+    es("cambio manual", "manual transmission", State),
     es("más grande", "largest", Order),
     es("más grandes", "largest", Order),
     es("más pequeño", "smallest", Order),
@@ -940,6 +962,44 @@ fn framed(text: &str) -> String {
     out
 }
 
+/// German writes "of each" as a genitive after the field's noun: "Kilometerstand jedes
+/// Autos", "Adresse, Miete und Zimmer jeder Wohnung", "Preise aller Bücher". German nouns are
+/// capitalised, so a capitalised word before "jedes" + a noun in `-s`, before "jeder" (not
+/// the sentence's first word, which may be a verb: "Zeige jeder…") or before "aller" is
+/// that noun; the genitive reads as "of each" or "of all" ("jedes Auto" after a verb stays
+/// "each").
+fn genitive(text: &str) -> String {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)] // a constant pattern
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"(^|[^\p{L}])(\p{Lu}[\p{L}-]*)\s+(jedes|jeder|aller)\s+(\p{L}+)")
+            .expect("valid genitive pattern")
+    });
+    pattern
+        .replace_all(text, |found: &regex::Captures<'_>| {
+            let (lead, noun, article, next) = (&found[1], &found[2], &found[3], &found[4]);
+            let first_word = found
+                .get(2)
+                .is_some_and(|m| text[..m.start()].trim().is_empty());
+            let genitive = match article {
+                "jedes" => next.ends_with('s'),
+                "jeder" => !first_word,
+                _ => true,
+            };
+            if genitive {
+                let of = if article == "aller" {
+                    "of all"
+                } else {
+                    "of each"
+                };
+                format!("{lead}{noun} {of} {next}")
+            } else {
+                found[0].to_owned()
+            }
+        })
+        .into_owned()
+}
+
 /// The words of the table's phrases ("titre", "produit", "l'article").
 fn known_words() -> &'static std::collections::HashSet<String> {
     static KNOWN: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
@@ -1021,7 +1081,7 @@ fn spelled(text: &str, open_elisions: bool) -> String {
 /// ([`SPELLED`]), then every entry's phrase, whole words, any case, the longest phrase first.
 /// Text outside the phrases keeps its case (quoted targets, names).
 pub fn canonical(text: &str) -> String {
-    let read = table(&framed(&spelled(text, false)));
+    let read = table(&framed(&genitive(&spelled(text, false))));
     // "l'auteur de l'article": once the phrases written with an elision are read ("le texte
     // de l'article"), the other elisions open and the table reads the words they hid.
     let opened = spelled(&read, true);
@@ -1088,6 +1148,23 @@ mod tests {
                 entry.lang
             );
         }
+    }
+
+    #[test]
+    fn a_german_genitive_after_a_noun_reads_as_of_each_or_of_all() {
+        assert_eq!(
+            genitive("Modell, Preis und Kilometerstand jedes Autos"),
+            "Modell, Preis und Kilometerstand of each Autos"
+        );
+        assert_eq!(
+            genitive("Adresse, Miete und Zimmer jeder Wohnung"),
+            "Adresse, Miete und Zimmer of each Wohnung"
+        );
+        assert_eq!(genitive("Preise aller Bücher"), "Preise of all Bücher");
+        // Not a genitive: "jedes" before a noun without its -s, "jeder" after the first word.
+        assert_eq!(genitive("Zeige jedes Auto"), "Zeige jedes Auto");
+        assert_eq!(genitive("Zeige jeder Wohnung"), "Zeige jeder Wohnung");
+        assert_eq!(genitive("preis jedes Autos"), "preis jedes Autos");
     }
 
     #[test]

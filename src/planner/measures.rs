@@ -48,9 +48,43 @@ const NOT_A_SIZE: &[&str] = &[
     "selection",
 ];
 
-/// An order by size: (descending, the measure's name), when the words ask for one and the
-/// word after it is no other kind of value.
-pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, &'static str)> {
+/// Words that order by how much of the thing named after them an item has: "the lowest
+/// mileage", "the fewest miles", "the most bedrooms". "most" and "least" take a plural: "the
+/// most popular" is no amount of anything.
+const MORE_FIRST: &[&str] = &["highest", "greatest", "most"];
+const LESS_FIRST: &[&str] = &["lowest", "fewest", "least"];
+
+/// An order by a measure: (descending, the measure's name), when the words ask for one and
+/// the word after it is no other kind of value. A size ("the largest apartment") first, then
+/// the amount of a thing named ("the lowest mileage").
+pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
+    size_order(lower, &other_value).or_else(|| amount_order(lower, &other_value))
+}
+
+/// An order by the amount of the thing named after "lowest", "most", … (see [`MORE_FIRST`]).
+fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
+    let words = super::intent::words(lower);
+    words.windows(2).find_map(|pair| {
+        let (cue, thing) = (pair[0].as_str(), pair[1].as_str());
+        let descending = if MORE_FIRST.contains(&cue) {
+            true
+        } else if LESS_FIRST.contains(&cue) {
+            false
+        } else {
+            return None;
+        };
+        let plural = thing.ends_with('s') && !thing.ends_with("ss");
+        let named = thing.chars().all(char::is_alphabetic)
+            && thing.chars().count() >= 3
+            && (plural || !matches!(cue, "most" | "least"))
+            && !NOT_A_SIZE.contains(&thing)
+            && !other_value(thing);
+        named.then(|| (descending, thing.to_owned()))
+    })
+}
+
+/// An order by size: (descending, [`SIZE`]).
+fn size_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
     let words = super::intent::words(lower);
     let find = |phrases: &[&str]| {
         phrases.iter().any(|phrase| {
@@ -64,9 +98,9 @@ pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, &
         })
     };
     if find(LARGEST) {
-        Some((true, SIZE))
+        Some((true, SIZE.to_owned()))
     } else if find(SMALLEST) {
-        Some((false, SIZE))
+        Some((false, SIZE.to_owned()))
     } else {
         None
     }
@@ -176,16 +210,37 @@ mod tests {
     #[test]
     fn an_order_by_size_is_read_unless_the_next_word_is_another_value() {
         let none = |_: &str| false;
-        assert_eq!(order("the largest apartment", none), Some((true, SIZE)));
-        assert_eq!(
-            order("which flat has the most space?", none),
-            Some((true, SIZE))
-        );
-        assert_eq!(order("the roomiest rental", none), Some((true, SIZE)));
-        assert_eq!(order("the smallest studio", none), Some((false, SIZE)));
+        let size = |descending| Some((descending, SIZE.to_owned()));
+        assert_eq!(order("the largest apartment", none), size(true));
+        assert_eq!(order("which flat has the most space?", none), size(true));
+        assert_eq!(order("the roomiest rental", none), size(true));
+        assert_eq!(order("the smallest studio", none), size(false));
         assert_eq!(order("the biggest discount", none), None);
         assert_eq!(order("the largest price", |w| w == "price"), None);
         assert_eq!(order("enlargest", none), None);
+    }
+
+    #[test]
+    fn an_order_by_the_amount_of_a_named_thing_takes_its_name() {
+        let none = |_: &str| false;
+        let by = |descending, name: &str| Some((descending, name.to_owned()));
+        assert_eq!(
+            order("the car with the lowest mileage", none),
+            by(false, "mileage")
+        );
+        assert_eq!(
+            order("which one has the fewest miles?", none),
+            by(false, "miles")
+        );
+        assert_eq!(
+            order("the cabin with the most bedrooms", none),
+            by(true, "bedrooms")
+        );
+        assert_eq!(order("highest horsepower", none), by(true, "horsepower"));
+        // "most" and "least" before no plural are no amount; a known value is not a measure.
+        assert_eq!(order("the most popular car", none), None);
+        assert_eq!(order("the least expensive car", none), None);
+        assert_eq!(order("lowest price", |w| w == "price"), None);
     }
 
     #[test]

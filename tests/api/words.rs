@@ -1895,3 +1895,38 @@ async fn an_order_or_a_bound_on_a_measure_reads_the_column_in_its_unit() {
         .await
         .assert_column("title", &["Wren Hut"], words);
 }
+
+/// A spec list's labels name their columns ("<strong>Odometer</strong> 12,400 km"), the price
+/// beside a struck-through earlier one is the price, an order by the amount of a named thing
+/// reads its column ("the lowest odometer reading"), a place is one part of "Lyon, Rhône", and
+/// "manual or automatic" names the column that holds both values — on a page of our own.
+#[tokio::test]
+async fn labelled_specs_a_struck_price_places_and_alternatives_are_read_as_people_mean_them() {
+    let words = "price and gearbox of every bike";
+    let asked = ask("motorbikes.html", words).await;
+    asked.assert_column("price", &["€6,200", "€7,350", "€13,900"], words);
+    asked.assert_column("gearbox", &["Manual", "Automatic", "Manual"], words);
+    let words = "the motorcycle with the lowest odometer reading";
+    let asked = ask("motorbikes.html", words).await;
+    asked.assert_column("title", &["Honda NC750X DCT"], words);
+    asked.assert_column("odometer", &["3,150 km"], words);
+    let words = "motorcycles in Lyon";
+    ask("motorbikes.html", words).await.assert_column(
+        "title",
+        &["Yamaha MT-07", "BMW R 1250 GS"],
+        words,
+    );
+    let words = "for each bike, is it manual or automatic, and its price";
+    let asked = ask("motorbikes.html", words).await;
+    asked.assert_column(
+        "manual or automatic",
+        &["Manual", "Automatic", "Manual"],
+        words,
+    );
+    let words = "Preis und Kilometerstand jedes Motorrads";
+    ask("motorbikes.html", words).await.assert_column(
+        "mileage",
+        &["12,400 km", "3,150 km", "41,800 km"],
+        words,
+    );
+}

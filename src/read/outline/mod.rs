@@ -254,12 +254,20 @@ fn item_values(page: &Page, lists: &[ListFound]) -> Vec<String> {
             {
                 for part in std::iter::once(el).chain(el.descendants().filter_map(ElementRef::wrap))
                 {
+                    // An element's own words beside a child's are a value too: a spec line's
+                    // "Manual" after its label ("<span>Transmission</span> Manual").
+                    let own = part
+                        .children()
+                        .any(|c| c.value().is_element())
+                        .then(|| own_text(part));
                     let text = crate::page::dom::text_capped(part, VALUE_CHARS + 1);
-                    if !text.is_empty()
-                        && text.chars().count() <= VALUE_CHARS
-                        && !seen.contains(&text)
-                    {
-                        seen.push(text);
+                    for text in std::iter::once(text).chain(own) {
+                        if !text.is_empty()
+                            && text.chars().count() <= VALUE_CHARS
+                            && !seen.contains(&text)
+                        {
+                            seen.push(text);
+                        }
                     }
                 }
             }
@@ -281,6 +289,15 @@ fn item_values(page: &Page, lists: &[ListFound]) -> Vec<String> {
         );
     }
     values
+}
+
+/// The words an element holds itself, outside its child elements.
+fn own_text(element: ElementRef<'_>) -> String {
+    let own: Vec<&str> = element
+        .children()
+        .filter_map(|c| c.value().as_text().map(|t| &**t))
+        .collect();
+    crate::page::dom::collapse_whitespace(&own.join(" "))
 }
 
 /// Finds the fields most items share, as specs relative to the item.

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::page::Page;
 use crate::page::dates::{date_pattern, month_first, normalise_date};
 use crate::page::dom::{collapse_whitespace, is_block, json_number, text_capped, text_of};
+use crate::read::structured::product::{current_amount, is_struck_amount};
 
 /// Where a column's name came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -187,6 +188,22 @@ fn is_text_leaf(element: ElementRef<'_>) -> bool {
 fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slot<'a>>) {
     let name = element.value().name();
     if is_skipped(name) || crate::read::content::is_hidden(element) {
+        return;
+    }
+    // "<s>$10,500</s> $9,750": the current price is the element's value, under the key the
+    // records that show one price give it; the struck one is a value of its own.
+    if let Some(current) = current_amount(element) {
+        out.push(Slot {
+            key: key.clone(),
+            kind: SlotKind::Text,
+            value: current,
+            element,
+        });
+        for child in element.children().filter_map(ElementRef::wrap) {
+            if is_struck_amount(child) {
+                walk(page, child, format!("{key}/{}", segment(child)), out);
+            }
+        }
         return;
     }
     if is_text_leaf(element) {
@@ -780,6 +797,9 @@ fn name_column(
             values = stripped;
             return (label, NameSource::Label, values);
         }
+        if let Some((label, stripped)) = leading_label(draft) {
+            return (label, NameSource::Label, stripped);
+        }
     }
     let attribute = agreed(elements().map(|e| {
         e.value()
@@ -947,6 +967,62 @@ fn shared_label(values: &[Option<String>]) -> Option<(String, Vec<Option<String>
                     .map_or_else(|| v.clone(), |rest| rest.trim().to_owned())
             })
         })
+        .collect();
+    Some((name, stripped))
+}
+
+/// A label written as the value's first element, without a colon, shared by most values
+/// ("<span class=label>Mileage</span> 42,310 mi", "<b>Fuel</b> Gasoline" → `mileage`,
+/// "42,310 mi"): a spec list's. A link or a heading's first part is no label.
+fn leading_label(draft: &Draft<'_>) -> Option<(String, Vec<Option<String>>)> {
+    let label_of = |element: ElementRef<'_>| -> Option<String> {
+        if matches!(
+            element.value().name(),
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "a"
+        ) {
+            return None;
+        }
+        let first = element
+            .children()
+            .find(|c| c.value().as_text().is_none_or(|t| !t.trim().is_empty()))?;
+        let first = ElementRef::wrap(first).filter(|e| e.value().name() != "a")?;
+        let label = text_of(first);
+        let label = label.trim().trim_end_matches(':').trim();
+        (!label.is_empty()
+            && label.chars().count() <= 30
+            && !label.chars().any(|c| c.is_ascii_digit()))
+        .then(|| label.to_owned())
+    };
+    if draft.kind != SlotKind::Text {
+        return None;
+    }
+    let labels: Vec<Option<String>> = draft
+        .elements
+        .iter()
+        .map(|e| e.and_then(label_of))
+        .collect();
+    let label = agreed(labels.iter().map(Option::as_deref))?;
+    let present = draft.values.iter().flatten().count();
+    let rest = |value: &str| {
+        value
+            .strip_prefix(label.as_str())
+            .map(|rest| rest.trim_start_matches([':', ' ']).trim().to_owned())
+            .filter(|rest| !rest.is_empty())
+    };
+    let labelled = draft
+        .values
+        .iter()
+        .flatten()
+        .filter(|v| rest(v).is_some())
+        .count();
+    if labelled * 5 < present * 4 {
+        return None;
+    }
+    let name = key_of(&label)?;
+    let stripped = draft
+        .values
+        .iter()
+        .map(|v| v.as_ref().map(|v| rest(v).unwrap_or_else(|| v.clone())))
         .collect();
     Some((name, stripped))
 }

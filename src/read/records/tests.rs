@@ -566,3 +566,67 @@ fn a_comment_thread_scores_below_the_entries_it_follows() {
     let list = records_of(&html);
     assert_eq!(list.total, 4, "{:?}", list.records.first());
 }
+
+#[test]
+fn a_label_written_as_the_values_first_element_names_its_column() {
+    let cards: String = [
+        ("Civic", "42,310 mi", "Automatic"),
+        ("RAV4", "18,905 mi", "Automatic"),
+        ("Mazda3", "112,400 mi", "Manual"),
+    ]
+    .iter()
+    .map(|(model, miles, gearbox)| {
+        format!(
+            "<li class='car'><h2><a href='/v/{model}'>{model}</a></h2><ul class='specs'>\
+             <li><span class='label'>Mileage</span> {miles}</li><li><b>Transmission</b> {gearbox}</li></ul></li>"
+        )
+    })
+    .collect();
+    let list = records_of(&page(
+        &format!("<h1>Cars</h1><ul class='cars'>{cards}</ul>"),
+        "",
+    ));
+    assert_eq!(list.total, 3);
+    assert_eq!(
+        list.records[2]["mileage"],
+        json!("112,400 mi"),
+        "{:?}",
+        list.records[2]
+    );
+    assert_eq!(list.records[2]["transmission"], json!("Manual"));
+    let mileage = list
+        .columns
+        .iter()
+        .find(|c| c.name == "mileage")
+        .expect("a mileage column");
+    assert_eq!(mileage.source, NameSource::Label);
+}
+
+#[test]
+fn the_price_beside_a_struck_through_earlier_one_is_the_price() {
+    let cards: String = [
+        ("Civic", "$18,450"),
+        ("Mazda3", "<s class='was'>$10,500</s> <span class='now'>$9,750</span>"),
+        ("GTI", "$23,400"),
+        ("Fit", "<del>$7,900</del> $7,450"),
+    ]
+    .iter()
+    .map(|(model, price)| {
+        format!("<li class='car'><h2><a href='/v/{model}'>{model}</a></h2><p class='price'>{price}</p></li>")
+    })
+    .collect();
+    let list = records_of(&page(
+        &format!("<h1>Cars</h1><ul class='cars'>{cards}</ul>"),
+        "",
+    ));
+    let prices: Vec<&Value> = list.records.iter().map(|r| &r["price"]).collect();
+    assert_eq!(
+        prices,
+        [
+            &json!("$18,450"),
+            &json!("$9,750"),
+            &json!("$23,400"),
+            &json!("$7,450")
+        ]
+    );
+}

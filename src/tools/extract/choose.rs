@@ -55,9 +55,12 @@ pub fn keep_chosen(
     let mut made = Vec::with_capacity(choices.len());
     for choice in choices {
         let of = records.len();
+        // Readings in order; "manual or automatic" held by every record is no choice, and
+        // its parts are not tried alone.
         let found = choice
             .phrases
             .iter()
+            .take_while(|phrase| !(is_alternatives(phrase) && all_hold(&records, phrase)))
             .find_map(|phrase| column_holding(&records, phrase).map(|c| (phrase, c)));
         match found {
             Some((phrase, (column, rule))) => {
@@ -97,9 +100,29 @@ fn column_holding(records: &[Map<String, Value>], phrase: &str) -> Option<(Strin
     })
 }
 
+/// Whether a phrase names values as alternatives: "manual or automatic", "Berlin or Munich".
+fn is_alternatives(phrase: &str) -> bool {
+    phrase
+        .split(" or ")
+        .filter(|p| !p.trim().is_empty())
+        .count()
+        >= 2
+}
+
+/// Whether some column holds the phrase in every record.
+fn all_hold(records: &[Map<String, Value>], phrase: &str) -> bool {
+    records.first().is_some_and(|first| {
+        first.keys().any(|column| {
+            records
+                .iter()
+                .all(|r| holds(r.get(column), phrase).is_some())
+        })
+    })
+}
+
 /// The rule by which a value is the phrase, if it is: the same words, case and spacing
 /// aside, one of them perhaps the other's plural ("Professor" is "professors"), or the same
-/// availability.
+/// availability; a value is alternatives' ("manual or automatic") when it is one of them.
 fn holds(value: Option<&Value>, phrase: &str) -> Option<ChoiceRule> {
     let Some(Value::String(value)) = value else {
         return None;
@@ -107,7 +130,15 @@ fn holds(value: Option<&Value>, phrase: &str) -> Option<ChoiceRule> {
     if value.chars().count() > VALUE_CHARS {
         return None;
     }
-    value_rule(value, phrase)
+    value_rule(value, phrase).or_else(|| {
+        is_alternatives(phrase)
+            .then(|| {
+                phrase
+                    .split(" or ")
+                    .find_map(|part| value_rule(value, part.trim()))
+            })
+            .flatten()
+    })
 }
 
 /// Whether a value on the page and words of a request are the same value: the same words,
@@ -141,6 +172,9 @@ pub enum ChoiceRule {
     /// tonight" are a booking site's "Tables available tonight" and a shop's "In stock";
     /// "sold out" is "Fully booked tonight" and "Out of stock".
     Availability,
+    /// The same words as one part of a value written as a list with commas: a place's city
+    /// or region ("Portland, OR" is "portland", "Berlin, Germany" is "germany").
+    ListedPart,
 }
 
 /// A test of whether words of a request (second) are a value on the page (first).
@@ -152,6 +186,9 @@ const CHOICE_RULES: &[(ChoiceRule, ValueTest)] = &[
     // The words are read first: most are no state, and then no value is read at all.
     (ChoiceRule::Availability, |value, words| {
         availability(words).is_some_and(|state| availability(value) == Some(state))
+    }),
+    (ChoiceRule::ListedPart, |value, words| {
+        value.contains(',') && value.split(',').any(|part| same_value(part, words))
     }),
 ];
 
@@ -322,6 +359,40 @@ mod tests {
         let (kept, made) = keep_chosen(records, &[choice(&["born in london", "london"], false)]);
         assert_eq!(names(&kept), ["Ada"]);
         assert_eq!(made[0].phrase, "london");
+    }
+
+    #[test]
+    fn a_place_is_one_part_of_a_value_listed_with_commas() {
+        let records = rows(&[
+            ("Civic", "Portland, OR"),
+            ("RAV4", "Salem, OR"),
+            ("GTI", "Portland, OR"),
+        ]);
+        let (kept, made) =
+            keep_chosen(records, &[choice(&["cars in portland", "portland"], false)]);
+        assert_eq!(names(&kept), ["Civic", "GTI"]);
+        assert_eq!(made[0].rule, Some(ChoiceRule::ListedPart));
+    }
+
+    #[test]
+    fn alternatives_every_record_holds_choose_nothing_and_their_parts_are_not_tried_alone() {
+        let records = rows(&[("Mazda3", "Manual"), ("Civic", "Automatic")]);
+        let (kept, made) = keep_chosen(
+            records.clone(),
+            &[choice(
+                &["manual or automatic", "manual", "automatic"],
+                false,
+            )],
+        );
+        assert_eq!(names(&kept), ["Mazda3", "Civic"]);
+        assert_eq!(made[0].column, None);
+        let records = rows(&[
+            ("Mazda3", "Manual"),
+            ("Civic", "Automatic"),
+            ("Leaf", "Electric"),
+        ]);
+        let (kept, _) = keep_chosen(records, &[choice(&["manual or automatic"], false)]);
+        assert_eq!(names(&kept), ["Mazda3", "Civic"]);
     }
 
     #[test]

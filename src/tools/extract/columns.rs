@@ -104,6 +104,19 @@ const RULES: &[(&str, Rule)] = &[
         }
         FieldRole::Description | FieldRole::Text => false,
     }),
+    // "manual or automatic", "new or used": a field named by the values it takes is the
+    // column that holds them.
+    ("named_by_its_values", |field, column| {
+        let values: Vec<&str> = field.name.split(" or ").map(str::trim).collect();
+        field.role == FieldRole::Text
+            && values.len() >= 2
+            && values.iter().all(|value| {
+                column
+                    .values
+                    .iter()
+                    .any(|v| super::choose::same_value(v, value))
+            })
+    }),
     // "salary", "pay": a free name for an amount of money is answered by the column of
     // amounts ("€60,000", labelled `price` by its value's kind).
     ("money_named", |field, column| {
@@ -166,6 +179,25 @@ const PLACE_NAMES: &[&str] = &[
 /// count", "how many beds").
 const COUNTING_WORDS: &[&str] = &["number", "of", "count", "how", "many", "total", "the"];
 
+/// Kinds of measure a field may name, each with the units its values are written in: a
+/// field named by a kind's name is answered by a column of its units.
+const MEASURE_KINDS: &[(&[&str], &[&str])] =
+    &[(AREA_NAMES, AREA_UNITS), (DISTANCE_NAMES, DISTANCE_UNITS)];
+
+/// Names of a distance travelled or to travel (a car's mileage, a route's length), and its
+/// units.
+const DISTANCE_NAMES: &[&str] = &[
+    "mileage",
+    "miles",
+    "odometer",
+    "odometer_reading",
+    "distance",
+    "kilometers",
+    "kilometres",
+    "km",
+];
+const DISTANCE_UNITS: &[&str] = &["mi", "mile", "miles", "km", "kilometers", "kilometres"];
+
 /// Names of an area, and the units areas are written in.
 const AREA_NAMES: &[&str] = &[
     "area",
@@ -195,7 +227,10 @@ const AREA_UNITS: &[&str] = &[
 /// bedrooms" → `bedrooms`, "square footage" → `square_footage`).
 fn counted_thing(name: &str) -> Option<String> {
     let name = normalised(name);
-    if AREA_NAMES.contains(&name.as_str()) {
+    if MEASURE_KINDS
+        .iter()
+        .any(|(names, _)| names.contains(&name.as_str()))
+    {
         return Some(name);
     }
     name.split('_')
@@ -204,10 +239,14 @@ fn counted_thing(name: &str) -> Option<String> {
 }
 
 /// Whether a unit counts the thing a field names: the same word ("beds", "bed"), a shortening
-/// of it ("bed" of "bedrooms", "min" of "minutes"), or an area's unit for an area's name.
+/// of it ("bed" of "bedrooms", "min" of "minutes"), or a unit of the kind of measure the
+/// name is (an area's "sq ft" for `size`, a distance's "mi" for `mileage`).
 fn unit_counts(unit: &str, thing: &str) -> bool {
-    if AREA_NAMES.contains(&thing) {
-        return AREA_UNITS.contains(&unit);
+    if let Some((_, units)) = MEASURE_KINDS
+        .iter()
+        .find(|(names, _)| names.contains(&thing))
+    {
+        return units.contains(&unit);
     }
     let stem = |w: &str| w.trim_end_matches('s').to_owned();
     let (unit, thing) = (stem(unit), stem(thing));
@@ -529,6 +568,42 @@ mod tests {
             chosen,
             [Some("title"), Some("text"), Some("text_2")].map(|c| c.map(str::to_owned))
         );
+    }
+
+    #[test]
+    fn a_field_named_by_its_values_is_the_column_holding_them() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Mazda3", "text": "Manual"},
+            {"title": "Civic", "text": "Automatic"},
+        ]));
+        let fields = wanted(&[("manual or automatic", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("text"));
+        assert_eq!(sources[0].rule, Some("named_by_its_values"));
+        let fields = wanted(&[("new or used", FieldRole::Text, &[])]);
+        assert_eq!(choose(&fields, &columns, &data)[0].column, None);
+    }
+
+    #[test]
+    fn a_distance_is_the_column_written_in_a_distance_unit() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Civic", "text": "42,310 mi"},
+            {"title": "Leaf", "text": "18,905 mi"},
+        ]));
+        for name in ["miles", "mileage", "odometer reading", "kilometers"] {
+            let fields = wanted(&[(name, FieldRole::Text, &[])]);
+            let sources = choose(&fields, &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some("text"), "{name}");
+            assert_eq!(sources[0].rule, Some("counted_in_its_unit"), "{name}");
+        }
     }
 
     #[test]

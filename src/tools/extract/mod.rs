@@ -23,12 +23,13 @@ use crate::page::interrupt::SelectChecked;
 use crate::page::locale::Locale;
 use crate::page::money::money_in;
 use crate::read::contacts;
+use crate::read::structured::product::current_amount;
 
 /// The `extract` namespace, in catalog order.
 pub fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
-            "Build one record per selected element from a map of field → spec (`css`, `css@attr`, `@attr`, `.` for the element's own text, a leading `+` to look in the next sibling element).",
+            "Build one record per selected element from a map of field → spec (`css`, `css@attr`, `@attr`, `.` for the element's own text, a leading `+` to look in the next sibling element). An element showing a price beside a struck-through earlier one reads as the current price.",
             "Array of records (objects with the requested fields; a field not found is null; records with no field found are dropped).",
             Effect::Replace,
             fields,
@@ -330,7 +331,9 @@ fn read_field(
             None => return Value::Null,
         },
         None if spec.kind == FieldKind::Html => el.inner_html(),
-        None => text_capped(*el, ws.limits.max_text_chars),
+        // An element that shows a current price beside a struck-through earlier one reads as
+        // the current price, as the records engine reads it.
+        None => current_amount(*el).unwrap_or_else(|| text_capped(*el, ws.limits.max_text_chars)),
     };
     if raw.is_empty() {
         return Value::Null;

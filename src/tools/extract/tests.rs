@@ -85,6 +85,29 @@ fn top_n_sorts_numerically_and_cuts() {
 }
 
 #[test]
+fn a_field_showing_a_price_beside_a_struck_through_one_reads_the_current_price() {
+    let html = "<ul><li class='car'><h2>Civic</h2><p class='price'>$18,450</p></li>\
+                <li class='car'><h2>Mazda3</h2><p class='price'><s>$10,500</s> <b>$9,750</b></p></li></ul>";
+    let page = Page::parse(url::Url::parse("https://cars.example/").unwrap(), html);
+    let registry = Registry::builtin();
+    let mut ws = Workspace::new(&page, ToolLimits::default());
+    for call in [
+        ToolCall::new("html.select", json!({"selector": "li.car"}), ""),
+        ToolCall::new(
+            "extract.fields",
+            json!({"fields": {"title": "h2", "price": "p.price"}, "order": ["title", "price"]}),
+            "",
+        ),
+    ] {
+        assert!(registry.execute(&mut ws, &call).success);
+    }
+    assert_eq!(
+        ws.answer(),
+        json!([{"title": "Civic", "price": "$18,450"}, {"title": "Mazda3", "price": "$9,750"}])
+    );
+}
+
+#[test]
 fn fields_without_selection_is_a_clear_failure() {
     let (_, results) = run(&[ToolCall::new(
         "extract.fields",

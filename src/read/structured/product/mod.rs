@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 pub(crate) use crate::page::locale::Locale;
 pub(crate) use crate::page::money::{parse_amount, parse_money};
 pub use availability::{Availability, IN_STOCK, OUT_OF_STOCK};
+pub use price::{current_amount, is_struck_amount};
 
 use super::jsonld::types_of;
 use crate::page::Page;

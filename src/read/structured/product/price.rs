@@ -10,7 +10,7 @@ use super::scope::{
     Scope, in_other_product, in_variant_picker, names, self_and_ancestors, short_text, unseen,
 };
 use crate::page::Page;
-use crate::page::dom::is_block;
+use crate::page::dom::{collapse_whitespace, is_block, text_of};
 use crate::page::locale::Locale;
 use crate::page::money::{Money, parse_money};
 
@@ -227,16 +227,58 @@ fn price_elements<'a>(page: &'a Page, locale: &Locale) -> Vec<(ElementRef<'a>, M
     out
 }
 
-/// Struck through or named as an old, list or compare-at price.
+/// Struck through or named as an old, list or compare-at price, or inside such an element.
 fn is_struck(el: ElementRef<'_>) -> bool {
-    self_and_ancestors(el).any(|a| {
-        matches!(a.value().name(), "del" | "s" | "strike")
-            || a.value().attr("data-a-strike") == Some("true")
-            || names(a).any(|name| {
-                name.split(['-', '_', ' '])
-                    .any(|word| STRUCK_CLASS_WORDS.contains(&word))
-            })
-    })
+    self_and_ancestors(el).any(marks_struck)
+}
+
+/// Whether the element itself is struck through or named as an old, list or compare-at
+/// price (`<s>`, `<del>`, `class="was-price"`).
+fn marks_struck(el: ElementRef<'_>) -> bool {
+    matches!(el.value().name(), "del" | "s" | "strike")
+        || el.value().attr("data-a-strike") == Some("true")
+        || names(el).any(|name| {
+            name.split(['-', '_', ' '])
+                .any(|word| STRUCK_CLASS_WORDS.contains(&word))
+        })
+}
+
+/// A child struck through or named as an earlier price, holding a number.
+pub fn is_struck_amount(child: ElementRef<'_>) -> bool {
+    marks_struck(child) && text_of(child).chars().any(|c| c.is_ascii_digit())
+}
+
+/// Most characters of an amount read beside a struck-through one: a price line, not a text.
+const CURRENT_AMOUNT_CHARS: usize = 40;
+
+/// The text of an element that shows a current amount beside an earlier one struck through
+/// (`<p><s>$10,500</s> <b>$9,750</b></p>`, "Now $15 <del>$20</del>"): its text without the
+/// struck children, when that is a short line with a number and no block inside. The
+/// records engine and `extract.fields` read it as the element's value.
+pub fn current_amount(element: ElementRef<'_>) -> Option<String> {
+    if !element
+        .children()
+        .filter_map(ElementRef::wrap)
+        .any(is_struck_amount)
+        || element
+            .descendants()
+            .filter_map(ElementRef::wrap)
+            .skip(1)
+            .any(|d| is_block(d.value().name()))
+    {
+        return None;
+    }
+    let parts: Vec<String> = element
+        .children()
+        .filter_map(|child| match ElementRef::wrap(child) {
+            Some(el) if is_struck_amount(el) => None,
+            Some(el) => Some(text_of(el)),
+            None => child.value().as_text().map(|t| t.to_string()),
+        })
+        .collect();
+    let rest = collapse_whitespace(&parts.join(" "));
+    (rest.chars().any(|c| c.is_ascii_digit()) && rest.chars().count() <= CURRENT_AMOUNT_CHARS)
+        .then_some(rest)
 }
 
 /// The line a price stands in: its largest ancestor up to the enclosing block that holds no
