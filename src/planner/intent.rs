@@ -599,7 +599,13 @@ pub fn count(text: &str) -> Option<usize> {
         }
         _ => false,
     });
-    if asks_of_one {
+    // "the one with the fewest miles", "the one that pays most": one item, asked of many.
+    let the_one = words.windows(3).any(|w| {
+        w[0] == "the"
+            && w[1] == "one"
+            && matches!(w[2].as_str(), "with" | "that" | "which" | "having" | "who")
+    });
+    if asks_of_one || the_one && words.iter().any(|w| is_superlative(w)) {
         return Some(1);
     }
     let starts = std::iter::once(None).chain(
@@ -950,6 +956,7 @@ const LIST_ENDS: &[&str] = &[
     " of each",
     " of every",
     " of all",
+    " for all",
     " of the",
     " of this",
     " of it",
@@ -2417,6 +2424,15 @@ mod tests {
             fields("list the positions and what they pay")[0],
             ("title".into(), FieldRole::Title)
         );
+        // "for all cars" qualifies the list; a model names the car.
+        assert_eq!(
+            fields("price + mileage + model for all cars"),
+            [
+                ("price".into(), FieldRole::Price),
+                ("mileage".into(), FieldRole::Text),
+                ("title".into(), FieldRole::Title)
+            ]
+        );
         let tool = fields("what's this tool's SKU and weight?");
         assert!(tool.iter().any(|(n, _)| n == "sku"), "{tool:?}");
         assert_eq!(count("sort by price high to low and keep 3"), Some(3));
@@ -2450,6 +2466,9 @@ mod tests {
         assert_eq!(count("give me 7 products"), Some(7));
         assert_eq!(count("all products with price"), None);
         assert_eq!(count("the cheapest product"), Some(1));
+        assert_eq!(count("the one with the fewest miles"), Some(1));
+        assert_eq!(count("the one that has the most reviews"), Some(1));
+        assert_eq!(count("the ones with the most reviews"), None);
         assert_eq!(count("best-paid role here"), Some(1));
         assert_eq!(count("the most-commented story"), Some(1));
         assert_eq!(

@@ -632,6 +632,9 @@ pub const ENTRIES: &[Entry] = &[
     fr("référence", "sku", Field),
     fr("produits", "products", ListWord),
     fr("les plus chers", "most expensive", Order),
+    fr("les plus chères", "most expensive", Order),
+    fr("le plus cher", "most expensive", Order),
+    fr("la plus chère", "most expensive", Order),
     // "avec le plus de commentaires", "le moins de points": the most or fewest of a value.
     fr("le plus de", "the most", Order),
     fr("le moins de", "the fewest", Order),
@@ -920,6 +923,10 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("what does each", "cost", "each $1 with their price"),
     ("what do", "cost", "$1 with their price"),
     ("what does each", "pay", "each $1 with their salary"),
+    // "how many miles does it have": the thing counted is the field ("miles").
+    ("how many", "does it have", "$1"),
+    ("how many", "do they have", "$1"),
+    ("how many", "does each have", "$1"),
     ("what do", "pay", "$1 with their salary"),
 ];
 
@@ -1258,6 +1265,10 @@ mod tests {
         assert_eq!(
             canonical("where is each job based?"),
             "each job with their location?"
+        );
+        assert_eq!(
+            canonical("each cabin and how many beds does it have"),
+            "each cabin and beds"
         );
         assert_eq!(
             canonical("what do the tools cost"),

@@ -440,6 +440,18 @@ fn choice_of(run: &[String], negated: bool) -> Option<ValueChoice> {
             }
         }
     }
+    // "manual-transmission ones": each word of a compound is a reading, after the whole.
+    for word in words {
+        if word.contains('-')
+            && word
+                .split('-')
+                .all(|part| part.chars().all(char::is_alphabetic))
+        {
+            for part in word.split('-').filter(|part| part.chars().count() >= 3) {
+                push(part.to_owned());
+            }
+        }
+    }
     // "London-born", "Berlin-based": the place is the value a column shows.
     for word in words {
         if let Some(place) = PLACE_SUFFIXES
@@ -485,6 +497,11 @@ mod tests {
         assert_eq!(
             first_readings("members with the role professor, name and city"),
             ["professor"]
+        );
+        // Each word of a compound is a reading after the whole.
+        assert_eq!(
+            read_plain("just the manual-transmission ones")[0].0,
+            ["manual-transmission", "manual", "transmission"]
         );
     }
 
@@ -563,9 +580,13 @@ mod tests {
         assert_eq!(read("not Teilzeit-Jobs", jobs)[0].phrases, ["teilzeit"]);
         assert_eq!(read("Remote-Stellen", jobs)[0].phrases, ["remote"]);
         assert!(read("not Teilzeit-Jobs", jobs)[0].negated);
-        // A compound of request words only, or one whose end is no noun, stays as it was.
+        // A compound of request words only, or one whose end is no noun, is read whole first
+        // (its words after it, tried only when the whole is no value).
         assert!(read("best-paid jobs", jobs).is_empty());
-        assert_eq!(read("part-time", jobs)[0].phrases, ["part-time"]);
+        assert_eq!(
+            read("part-time", jobs)[0].phrases,
+            ["part-time", "part", "time"]
+        );
     }
 
     #[test]

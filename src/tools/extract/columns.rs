@@ -189,11 +189,14 @@ const MEASURE_KINDS: &[(&[&str], &[&str])] =
 const DISTANCE_NAMES: &[&str] = &[
     "mileage",
     "miles",
+    "mile",
     "odometer",
     "odometer_reading",
     "distance",
     "kilometers",
+    "kilometer",
     "kilometres",
+    "kilometre",
     "km",
 ];
 const DISTANCE_UNITS: &[&str] = &["mi", "mile", "miles", "km", "kilometers", "kilometres"];
