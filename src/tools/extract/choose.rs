@@ -175,6 +175,10 @@ pub enum ChoiceRule {
     /// The same words as one part of a value written as a list with commas: a place's city
     /// or region ("Portland, OR" is "portland", "Berlin, Germany" is "germany").
     ListedPart,
+    /// A state a badge prints with its noun: a participle that is the first word of a short
+    /// value ("certified" is "Certified pre-owned", "signed" is "Signed copy", "verified" is
+    /// "Verified seller").
+    StateWithItsNoun,
 }
 
 /// A test of whether words of a request (second) are a value on the page (first).
@@ -189,6 +193,15 @@ const CHOICE_RULES: &[(ChoiceRule, ValueTest)] = &[
     }),
     (ChoiceRule::ListedPart, |value, words| {
         value.contains(',') && value.split(',').any(|part| same_value(part, words))
+    }),
+    (ChoiceRule::StateWithItsNoun, |value, words| {
+        let (value, state) = (normal(value), normal(words));
+        let value_words: Vec<&str> = value.split(' ').collect();
+        !state.contains(' ')
+            && state.ends_with("ed")
+            && state.chars().count() >= 5
+            && (2..=4).contains(&value_words.len())
+            && value_words[0] == state
     }),
 ];
 
@@ -372,6 +385,30 @@ mod tests {
             keep_chosen(records, &[choice(&["cars in portland", "portland"], false)]);
         assert_eq!(names(&kept), ["Civic", "GTI"]);
         assert_eq!(made[0].rule, Some(ChoiceRule::ListedPart));
+    }
+
+    #[test]
+    fn a_participle_is_the_badge_it_begins() {
+        let records = rows(&[
+            ("Civic", "Certified pre-owned"),
+            ("F-150", ""),
+            ("RAV4", "Certified pre-owned"),
+            ("Mazda3", "Price drop"),
+        ]);
+        let (kept, made) = keep_chosen(records.clone(), &[choice(&["certified"], false)]);
+        assert_eq!(names(&kept), ["Civic", "RAV4"]);
+        assert_eq!(made[0].rule, Some(ChoiceRule::StateWithItsNoun));
+        // Only a participle, and only a value's first word.
+        assert_eq!(
+            keep_chosen(records.clone(), &[choice(&["price"], false)])
+                .0
+                .len(),
+            4
+        );
+        assert_eq!(
+            keep_chosen(records, &[choice(&["owned"], false)]).0.len(),
+            4
+        );
     }
 
     #[test]
