@@ -100,6 +100,15 @@ macro_rules! static_selector {
     }};
 }
 
+/// The words an element holds itself, outside its child elements, whitespace collapsed.
+pub fn own_text(element: ElementRef<'_>) -> String {
+    let own: Vec<&str> = element
+        .children()
+        .filter_map(|c| c.value().as_text().map(|t| &**t))
+        .collect();
+    collapse_whitespace(&own.join(" "))
+}
+
 /// Text of an element as one reads it on screen: whitespace collapsed, scripts left out.
 pub fn text_of(element: ElementRef<'_>) -> String {
     TextReader::new(Layout::Words)
@@ -948,6 +957,17 @@ pub fn field_value<'v>(
 mod tests {
     use super::*;
     use scraper::Html;
+
+    #[test]
+    fn own_text_is_the_words_outside_the_child_elements() {
+        let html = Html::parse_fragment("<li><span>Transmission</span>  Manual\n </li>");
+        let li = html
+            .select(&scraper::Selector::parse("li").unwrap())
+            .next()
+            .unwrap();
+        assert_eq!(own_text(li), "Manual");
+        assert_eq!(text_of(li), "Transmission Manual");
+    }
 
     #[test]
     fn a_measure_is_a_number_and_its_unit_alone() {

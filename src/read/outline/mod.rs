@@ -259,7 +259,7 @@ fn item_values(page: &Page, lists: &[ListFound]) -> Vec<String> {
                     let own = part
                         .children()
                         .any(|c| c.value().is_element())
-                        .then(|| own_text(part));
+                        .then(|| crate::page::dom::own_text(part));
                     let text = crate::page::dom::text_capped(part, VALUE_CHARS + 1);
                     for text in std::iter::once(text).chain(own) {
                         if !text.is_empty()
@@ -289,15 +289,6 @@ fn item_values(page: &Page, lists: &[ListFound]) -> Vec<String> {
         );
     }
     values
-}
-
-/// The words an element holds itself, outside its child elements.
-fn own_text(element: ElementRef<'_>) -> String {
-    let own: Vec<&str> = element
-        .children()
-        .filter_map(|c| c.value().as_text().map(|t| &**t))
-        .collect();
-    crate::page::dom::collapse_whitespace(&own.join(" "))
 }
 
 /// Finds the fields most items share, as specs relative to the item.

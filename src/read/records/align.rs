@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::page::Page;
 use crate::page::dates::{date_pattern, month_first, normalise_date};
-use crate::page::dom::{collapse_whitespace, is_block, json_number, text_capped, text_of};
+use crate::page::dom::{is_block, json_number, own_text, text_capped, text_of};
 use crate::read::structured::product::{current_amount, is_struck_amount};
 
 /// Where a column's name came from.
@@ -228,11 +228,7 @@ fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slo
         return;
     }
     media(page, element, &key, out);
-    let own: Vec<&str> = element
-        .children()
-        .filter_map(|c| c.value().as_text().map(|t| &**t))
-        .collect();
-    let own = collapse_whitespace(&own.join(" "));
+    let own = own_text(element);
     if !own.is_empty() {
         out.push(Slot {
             key: format!("{key}/#text"),
