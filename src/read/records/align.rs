@@ -596,9 +596,7 @@ fn label_keys(draft: &Draft<'_>) -> Option<Vec<Option<String>>> {
         .map(|v| {
             v.as_deref().and_then(|v| {
                 let label = v.trim().strip_suffix(':')?;
-                (label.chars().count() <= 30 && !label.chars().any(|c| c.is_ascii_digit()))
-                    .then(|| key_of(label))
-                    .flatten()
+                is_label_text(label).then(|| key_of(label)).flatten()
             })
         })
         .collect();
@@ -938,31 +936,35 @@ fn shared_label(values: &[Option<String>]) -> Option<(String, Vec<Option<String>
         v.as_deref()
             .and_then(|v| v.split_once(':'))
             .map(|(label, _)| label)
-            .filter(|label| {
-                let label = label.trim();
-                !label.is_empty()
-                    && label.chars().count() <= 30
-                    && !label.chars().any(|c| c.is_ascii_digit())
-            })
+            .filter(|label| is_label_text(label.trim()))
     }))?;
+    let prefix = format!("{label}:");
+    labelled_values(values, &label, |v| {
+        v.strip_prefix(&prefix).map(|rest| rest.trim().to_owned())
+    })
+}
+
+/// Whether a text may be a label: short, without digits.
+fn is_label_text(label: &str) -> bool {
+    !label.is_empty() && label.chars().count() <= 30 && !label.chars().any(|c| c.is_ascii_digit())
+}
+
+/// The column named by `label` and its values with the label cut (`cut` gives the rest of a
+/// labelled value), when at least four in five of the values present are labelled.
+fn labelled_values(
+    values: &[Option<String>],
+    label: &str,
+    cut: impl Fn(&str) -> Option<String>,
+) -> Option<(String, Vec<Option<String>>)> {
     let present = values.iter().flatten().count();
-    let labelled = values
-        .iter()
-        .flatten()
-        .filter(|v| v.starts_with(&format!("{label}:")))
-        .count();
+    let labelled = values.iter().flatten().filter(|v| cut(v).is_some()).count();
     if labelled * 5 < present * 4 {
         return None;
     }
-    let name = key_of(&label)?;
+    let name = key_of(label)?;
     let stripped = values
         .iter()
-        .map(|v| {
-            v.as_ref().map(|v| {
-                v.strip_prefix(&format!("{label}:"))
-                    .map_or_else(|| v.clone(), |rest| rest.trim().to_owned())
-            })
-        })
+        .map(|v| v.as_ref().map(|v| cut(v).unwrap_or_else(|| v.clone())))
         .collect();
     Some((name, stripped))
 }
@@ -984,10 +986,7 @@ fn leading_label(draft: &Draft<'_>) -> Option<(String, Vec<Option<String>>)> {
         let first = ElementRef::wrap(first).filter(|e| e.value().name() != "a")?;
         let label = text_of(first);
         let label = label.trim().trim_end_matches(':').trim();
-        (!label.is_empty()
-            && label.chars().count() <= 30
-            && !label.chars().any(|c| c.is_ascii_digit()))
-        .then(|| label.to_owned())
+        is_label_text(label).then(|| label.to_owned())
     };
     if draft.kind != SlotKind::Text {
         return None;
@@ -998,29 +997,12 @@ fn leading_label(draft: &Draft<'_>) -> Option<(String, Vec<Option<String>>)> {
         .map(|e| e.and_then(label_of))
         .collect();
     let label = agreed(labels.iter().map(Option::as_deref))?;
-    let present = draft.values.iter().flatten().count();
-    let rest = |value: &str| {
+    labelled_values(&draft.values, &label, |value| {
         value
             .strip_prefix(label.as_str())
             .map(|rest| rest.trim_start_matches([':', ' ']).trim().to_owned())
             .filter(|rest| !rest.is_empty())
-    };
-    let labelled = draft
-        .values
-        .iter()
-        .flatten()
-        .filter(|v| rest(v).is_some())
-        .count();
-    if labelled * 5 < present * 4 {
-        return None;
-    }
-    let name = key_of(&label)?;
-    let stripped = draft
-        .values
-        .iter()
-        .map(|v| v.as_ref().map(|v| rest(v).unwrap_or_else(|| v.clone())))
-        .collect();
-    Some((name, stripped))
+    })
 }
 
 /// Class-name words that say nothing about the value.
