@@ -63,6 +63,13 @@ const RULES: &[Rule] = &[
         pattern: r#"\b(?i:mentioning|that\s+mentions?|which\s+mentions?|containing|that\s+contains?|which\s+contains?|with\s+the\s+words?|about)\s+(?:["“'‘](?P<text>[^"”'’]{1,60})["”'’]|(?P<word>[\p{Lu}\d][\p{L}\d+#.-]{1,39}))"#,
         role: FieldRole::Title,
     },
+    // "bikes made by BMW", "phones manufactured by Nokia": a maker, whom an item's name
+    // names (an author is who wrote a text, a maker what made a thing).
+    Rule {
+        name: "made_by",
+        pattern: r"\b(?i:made|built|manufactured|produced)\s+by\s+(?P<word>\p{Lu}[\p{L}\d'-]*(?:\s+\p{Lu}[\p{L}\d'-]*){0,2}\b)",
+        role: FieldRole::Title,
+    },
     // "posts by alicew", "stories submitted by @bkern".
     Rule {
         name: "posted_by",
@@ -336,6 +343,20 @@ mod tests {
         // A topic needs a name or quotes: "about this page" is no filter.
         assert!(matches("what is this page about").is_empty());
         assert!(matches("posts about the release").is_empty());
+    }
+
+    #[test]
+    fn made_by() {
+        assert_eq!(
+            matches("which bikes are made by BMW?"),
+            [(FieldRole::Title, "BMW".into(), "made_by")]
+        );
+        assert_eq!(
+            matches("phones manufactured by Nokia, cheapest first"),
+            [(FieldRole::Title, "Nokia".into(), "made_by")]
+        );
+        // A maker is a name: "made by hand" is how.
+        assert!(matches("soaps made by hand").is_empty());
     }
 
     #[test]

@@ -1930,3 +1930,34 @@ async fn labelled_specs_a_struck_price_places_and_alternatives_are_read_as_peopl
         words,
     );
 }
+
+/// A maker chooses the items whose names it begins ("the Yamahas", "only BMW motorcycles",
+/// rule `leads_the_name`; everything but them when negated), and "made by BMW" keeps the items
+/// whose names hold the maker (rule `made_by`), not the items of an author no item shows.
+#[tokio::test]
+async fn a_maker_chooses_the_items_its_name_begins() {
+    let asked = ask("motorbikes.html", "the Yamahas").await;
+    asked.assert_column("title", &["Yamaha MT-07"], "the Yamahas");
+    let chosen = &tool_steps(&asked.frames, "extract.records")[0]["evidence"]["chosen"][0];
+    assert_eq!(
+        (&chosen["rule"], &chosen["kept"], &chosen["of"]),
+        (&json!("leads_the_name"), &json!(1), &json!(3)),
+        "{chosen}"
+    );
+    for (words, want) in [
+        ("only BMW motorcycles", &["BMW R 1250 GS"][..]),
+        (
+            "everything except the Yamahas",
+            &["Honda NC750X DCT", "BMW R 1250 GS"][..],
+        ),
+    ] {
+        ask("motorbikes.html", words)
+            .await
+            .assert_column("title", want, words);
+    }
+    let words = "which bikes are made by BMW?";
+    let asked = ask("motorbikes.html", words).await;
+    asked.assert_column("title", &["BMW R 1250 GS"], words);
+    let intent = &decisions(&asked.frames)[0]["intent"];
+    assert_eq!(intent["matches"][0]["rule"], "made_by", "{intent}");
+}

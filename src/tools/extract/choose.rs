@@ -64,7 +64,8 @@ pub fn keep_chosen(
             .find_map(|phrase| column_holding(&records, phrase).map(|c| (phrase, c)));
         match found {
             Some((phrase, (column, rule))) => {
-                records.retain(|r| holds(r.get(&column), phrase).is_some() != choice.negated);
+                records
+                    .retain(|r| holds(&column, r.get(&column), phrase).is_some() != choice.negated);
                 made.push(ChoiceMade {
                     phrase: phrase.clone(),
                     column: Some(column),
@@ -94,7 +95,7 @@ fn column_holding(records: &[Map<String, Value>], phrase: &str) -> Option<(Strin
     first.keys().find_map(|column| {
         let rules: Vec<ChoiceRule> = records
             .iter()
-            .filter_map(|r| holds(r.get(column), phrase))
+            .filter_map(|r| holds(column, r.get(column), phrase))
             .collect();
         (!rules.is_empty() && rules.len() < records.len()).then(|| (column.clone(), rules[0]))
     })
@@ -115,7 +116,7 @@ fn all_hold(records: &[Map<String, Value>], phrase: &str) -> bool {
         first.keys().any(|column| {
             records
                 .iter()
-                .all(|r| holds(r.get(column), phrase).is_some())
+                .all(|r| holds(column, r.get(column), phrase).is_some())
         })
     })
 }
@@ -123,23 +124,38 @@ fn all_hold(records: &[Map<String, Value>], phrase: &str) -> bool {
 /// The rule by which a value is the phrase, if it is: the same words, case and spacing
 /// aside, one of them perhaps the other's plural ("Professor" is "professors"), or the same
 /// availability; a value is alternatives' ("manual or automatic") when it is one of them.
-fn holds(value: Option<&Value>, phrase: &str) -> Option<ChoiceRule> {
+/// The rules that read only items' names are tried on a name column alone.
+fn holds(column: &str, value: Option<&Value>, phrase: &str) -> Option<ChoiceRule> {
     let Some(Value::String(value)) = value else {
         return None;
     };
     if value.chars().count() > VALUE_CHARS {
         return None;
     }
-    value_rule(value, phrase).or_else(|| {
+    let reads = if NAME_COLUMNS.contains(&column) {
+        Reads::Name
+    } else {
+        Reads::AnyColumn
+    };
+    let rule_in_column = |words: &str| {
+        CHOICE_RULES
+            .iter()
+            .find(|(_, rule_reads, rule)| reads >= *rule_reads && rule(value, words))
+            .map(|(name, _, _)| *name)
+    };
+    rule_in_column(phrase).or_else(|| {
         is_alternatives(phrase)
             .then(|| {
                 phrase
                     .split(" or ")
-                    .find_map(|part| value_rule(value, part.trim()))
+                    .find_map(|part| rule_in_column(part.trim()))
             })
             .flatten()
     })
 }
+
+/// The keys the records engine gives an item's name.
+const NAME_COLUMNS: &[&str] = &["title", "name"];
 
 /// Whether a value on the page and words of a request are the same value: the same words,
 /// case, spacing and punctuation aside, one perhaps the other's plural ("Professor" and
@@ -179,38 +195,72 @@ pub enum ChoiceRule {
     /// value ("certified" is "Certified pre-owned", "signed" is "Signed copy", "verified" is
     /// "Verified seller").
     StateWithItsNoun,
+    /// The first words of an item's name, numbers before them aside, one perhaps the
+    /// other's plural: a maker before its model ("Yamaha" is "Yamaha MT-07", "fords" is
+    /// "2017 Ford Focus", a model year first), a range before its variant. Read in a name
+    /// column only: elsewhere a first word is a badge's ("Free shipping" is no "free").
+    LeadsTheName,
+}
+
+/// Which columns a rule reads: any (a value's own words), or only the items' names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Reads {
+    AnyColumn,
+    Name,
 }
 
 /// A test of whether words of a request (second) are a value on the page (first).
 type ValueTest = fn(&str, &str) -> bool;
 
 /// The rules a phrase may be a value by, in the order they are tried.
-const CHOICE_RULES: &[(ChoiceRule, ValueTest)] = &[
-    (ChoiceRule::SameWords, same_value),
+const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
+    (ChoiceRule::SameWords, Reads::AnyColumn, same_value),
     // The words are read first: most are no state, and then no value is read at all.
-    (ChoiceRule::Availability, |value, words| {
-        availability(words).is_some_and(|state| availability(value) == Some(state))
-    }),
-    (ChoiceRule::ListedPart, |value, words| {
+    (
+        ChoiceRule::Availability,
+        Reads::AnyColumn,
+        |value, words| availability(words).is_some_and(|state| availability(value) == Some(state)),
+    ),
+    (ChoiceRule::ListedPart, Reads::AnyColumn, |value, words| {
         value.contains(',') && value.split(',').any(|part| same_value(part, words))
     }),
-    (ChoiceRule::StateWithItsNoun, |value, words| {
-        let (value, state) = (normal(value), normal(words));
-        let value_words: Vec<&str> = value.split(' ').collect();
-        !state.contains(' ')
-            && state.ends_with("ed")
-            && state.chars().count() >= 5
-            && (2..=4).contains(&value_words.len())
-            && value_words[0] == state
+    (ChoiceRule::LeadsTheName, Reads::Name, |value, words| {
+        let (value, words) = (normal(value), normal(words));
+        let name: Vec<&str> = value
+            .split(' ')
+            .skip_while(|w| !w.chars().any(char::is_alphabetic))
+            .collect();
+        let said: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
+        let Some((last, lead)) = said.split_last() else {
+            return false;
+        };
+        name.len() > said.len()
+            && said.iter().all(|w| w.chars().any(char::is_alphabetic))
+            && name[..lead.len()] == *lead
+            && (name[lead.len()] == *last || plural_of(name[lead.len()], last))
     }),
+    (
+        ChoiceRule::StateWithItsNoun,
+        Reads::AnyColumn,
+        |value, words| {
+            let (value, state) = (normal(value), normal(words));
+            let value_words: Vec<&str> = value.split(' ').collect();
+            !state.contains(' ')
+                && state.ends_with("ed")
+                && state.chars().count() >= 5
+                && (2..=4).contains(&value_words.len())
+                && value_words[0] == state
+        },
+    ),
 ];
 
-/// The rule by which the words of a request are a value on the page, if any.
+/// The rule by which the words of a request are a value on the page, if any, in a column
+/// of any kind (the name's rules too).
 pub fn value_rule(value: &str, words: &str) -> Option<ChoiceRule> {
     CHOICE_RULES
         .iter()
-        .find(|(_, rule)| rule(value, words))
-        .map(|(name, _)| *name)
+        .find(|(_, _, rule)| rule(value, words))
+        .map(|(name, _, _)| *name)
 }
 
 /// Whether an item can be had (booked, bought, visited) or not: coarser than the product
@@ -409,6 +459,31 @@ mod tests {
             keep_chosen(records, &[choice(&["owned"], false)]).0.len(),
             4
         );
+    }
+
+    #[test]
+    fn a_maker_leads_the_names_of_its_items_numbers_before_it_aside() {
+        let records = rows(&[
+            ("2017 Ford Focus SE", "Free shipping"),
+            ("Yamaha MT-07", ""),
+            ("2020 Ford Ranger", "Free shipping"),
+            ("Land Rover Defender", "Price drop"),
+        ]);
+        let (kept, made) = keep_chosen(records.clone(), &[choice(&["fords"], false)]);
+        assert_eq!(names(&kept), ["2017 Ford Focus SE", "2020 Ford Ranger"]);
+        assert_eq!(made[0].rule, Some(ChoiceRule::LeadsTheName));
+        let (kept, _) = keep_chosen(records.clone(), &[choice(&["land rover"], false)]);
+        assert_eq!(names(&kept), ["Land Rover Defender"]);
+        // Not a name's later word, nor the first word of a column that is no name.
+        for phrase in ["focus", "rover", "free"] {
+            assert_eq!(
+                keep_chosen(records.clone(), &[choice(&[phrase], false)])
+                    .0
+                    .len(),
+                4,
+                "{phrase}"
+            );
+        }
     }
 
     #[test]
