@@ -106,6 +106,40 @@ fn size_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, 
     }
 }
 
+/// Units a measure is written in, and the name of the measure a bound in that unit is on:
+/// a unit says what it bounds as a currency does ("under 20k km", "less than 1,000 sq ft"),
+/// no "with" needed. The names are the ones the records engine's columns answer in those
+/// units (`tools::extract::columns`, rule `counted_in_its_unit`).
+const UNIT_NAMES: &[(&[&str], &str)] = &[
+    (&["mi", "mile", "miles"], "miles"),
+    (
+        &[
+            "km",
+            "kms",
+            "kilometers",
+            "kilometres",
+            "kilometer",
+            "kilometre",
+        ],
+        "km",
+    ),
+    (
+        &[
+            "sq ft",
+            "sqft",
+            "square feet",
+            "square foot",
+            "ft²",
+            "m²",
+            "sq m",
+            "sqm",
+            "square meters",
+            "square metres",
+        ],
+        SIZE,
+    ),
+];
+
 /// How a bound on a thing had is written. The cues are the bounds' own (`bounds::BEFORE`,
 /// `bounds::AFTER`), and so is the amount.
 #[derive(Clone, Copy)]
@@ -117,16 +151,26 @@ enum Form {
     HadCueInside,
     /// A plus after the amount: "2+ bedroom".
     Plus,
+    /// A cue and an amount in a measure's unit, had or not: "under 20k km", "50,000 miles or
+    /// less", "with fewer than 30,000 mi".
+    InItsUnit,
 }
 
-fn forms() -> &'static [(Regex, Form); 3] {
-    static FORMS: OnceLock<[(Regex, Form); 3]> = OnceLock::new();
+fn forms() -> &'static [(Regex, Form); 4] {
+    static FORMS: OnceLock<[(Regex, Form); 4]> = OnceLock::new();
     FORMS.get_or_init(|| {
         let had = r"\b(?:with|has|have|having)\s+";
         let amount = bounds::amount_pattern("amount");
         let before = bounds::alternatives(bounds::BEFORE);
         let after = bounds::alternatives(bounds::AFTER);
         let thing = r"(?P<thing>[a-z]{3,})\b";
+        let units = UNIT_NAMES
+            .iter()
+            .flat_map(|(units, _)| units.iter())
+            .map(|unit| regex::escape(unit).replace(' ', r"\s*"))
+            .collect::<Vec<_>>()
+            .join("|");
+        let amount_ = bounds::amount_pattern("amount_");
         #[allow(clippy::expect_used)] // built from escaped constant phrases
         let compile = |pattern: String| Regex::new(&pattern).expect("valid measure pattern");
         [
@@ -141,6 +185,12 @@ fn forms() -> &'static [(Regex, Form); 3] {
                 Form::HadCueInside,
             ),
             (compile(format!(r"\b{amount}\s*\+\s*{thing}")), Form::Plus),
+            (
+                compile(format!(
+                    r"(?:\b(?P<before>{before})\s+{amount}\s*(?P<unit>{units})|\b{amount_}\s*(?P<unit_>{units})\s+(?P<after>{after}))(?:$|[\s,.;:!?)])"
+                )),
+                Form::InItsUnit,
+            ),
         ]
     })
 }
@@ -166,19 +216,33 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
                 bounds::op_of(table, caps.name(name)?.as_str())
             };
             let op = match form {
-                Form::Had => cue("before", bounds::BEFORE).or_else(|| cue("after", bounds::AFTER)),
+                Form::Had | Form::InItsUnit => {
+                    cue("before", bounds::BEFORE).or_else(|| cue("after", bounds::AFTER))
+                }
                 Form::HadCueInside => cue("after", bounds::AFTER),
                 Form::Plus => Some(BoundOp::AtLeast),
             }?;
-            let thing = caps.name("thing")?.as_str();
-            let amount = bounds::amount(caps.name("amount")?.as_str(), false)?;
+            let thing = match form {
+                Form::InItsUnit => {
+                    let unit = caps.name("unit").or_else(|| caps.name("unit_"))?.as_str();
+                    let unit = unit.split_whitespace().collect::<Vec<_>>().join(" ");
+                    UNIT_NAMES
+                        .iter()
+                        .find(|(units, _)| units.contains(&unit.as_str()))
+                        .map(|(_, name)| *name)?
+                }
+                _ => caps.name("thing")?.as_str(),
+            };
+            let amount = caps.name("amount").or_else(|| caps.name("amount_"))?;
+            let amount = bounds::amount(amount.as_str(), false)?;
             (!not_a_measure(thing)).then(|| {
                 let bound = Bound {
                     role: FieldRole::Text,
                     op,
                     amount,
                 };
-                (bound, thing.to_owned(), caps[0].to_owned())
+                let said = caps[0].trim_end_matches([',', '.', ';', ':', '!', '?', ')']);
+                (bound, thing.to_owned(), said.trim_end().to_owned())
             })
         })
     })
@@ -290,6 +354,20 @@ mod tests {
             read("flats with two or more bedrooms"),
             Some((BoundOp::AtLeast, 2.0, "bedrooms".into()))
         );
+        // A measure's unit says what it bounds, "with" or not.
+        assert_eq!(
+            read("cars under 50k miles"),
+            Some((BoundOp::Below, 50_000.0, "miles".into()))
+        );
+        assert_eq!(
+            read("bikes with less than 10,000 km on the clock"),
+            Some((BoundOp::Below, 10_000.0, "km".into()))
+        );
+        assert_eq!(
+            read("a flat of 800 sq ft or more"),
+            Some((BoundOp::AtLeast, 800.0, SIZE.into()))
+        );
+        assert_eq!(read("under 20 kmh"), None);
         assert_eq!(read("flats with 2 bedrooms"), None);
         assert_eq!(read("the first 3 of over 20 pages"), None);
         assert_eq!(read("sites with over 20 pages"), None);

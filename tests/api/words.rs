@@ -1961,3 +1961,43 @@ async fn a_maker_chooses_the_items_its_name_begins() {
     let intent = &decisions(&asked.frames)[0]["intent"];
     assert_eq!(intent["matches"][0]["rule"], "made_by", "{intent}");
 }
+
+/// A bound in a measure's unit says what it bounds, as a currency does: "under 20k km" and
+/// "bikes with over 20k km" keep the bikes by their odometer reading, no "with" needed.
+#[tokio::test]
+async fn a_bound_in_a_measures_unit_keeps_the_items_within_it() {
+    for (words, want) in [
+        ("under 20k km", &["Yamaha MT-07", "Honda NC750X DCT"][..]),
+        ("bikes with over 20k km", &["BMW R 1250 GS"][..]),
+        (
+            "motorcycles that have done fewer than 10,000 kilometres",
+            &["Honda NC750X DCT"][..],
+        ),
+    ] {
+        let asked = ask("motorbikes.html", words).await;
+        asked.assert_column("title", want, words);
+        let intent = &decisions(&asked.frames)[0]["intent"];
+        assert_eq!(intent["bounds"][0]["by"], "km", "{words}: {intent}");
+    }
+}
+
+/// A permission said otherwise than the listing prints it ("dog-friendly cabins", "cabins
+/// that allow pets") chooses the cabins that give it (rule `allowance`; a dog is a pet).
+#[tokio::test]
+async fn a_permission_said_otherwise_chooses_the_listings_that_give_it() {
+    for (words, want) in [
+        ("dog-friendly cabins", &["Heron Cabin", "Wren Hut"][..]),
+        ("cabins that allow pets", &["Heron Cabin", "Wren Hut"][..]),
+        ("which cabins accept cats?", &["Wren Hut"][..]),
+    ] {
+        let asked = ask("cabins.html", words).await;
+        asked.assert_column("title", want, words);
+        let chosen = &tool_steps(&asked.frames, "extract.records")[0]["evidence"]["chosen"];
+        assert!(
+            chosen
+                .as_array()
+                .is_some_and(|c| c.iter().any(|c| c["rule"] == "allowance")),
+            "{words}: {chosen}"
+        );
+    }
+}

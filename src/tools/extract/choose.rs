@@ -195,6 +195,10 @@ pub enum ChoiceRule {
     /// value ("certified" is "Certified pre-owned", "signed" is "Signed copy", "verified" is
     /// "Verified seller").
     StateWithItsNoun,
+    /// The same permission, said otherwise: "pets allowed", "pet-friendly", "allows dogs"
+    /// are a listing's "Pets welcome", "Dogs OK" and "Cats OK" (a cat or a dog is a pet), not
+    /// its "No pets".
+    Allowance,
     /// The first words of an item's name, numbers before them aside, one perhaps the
     /// other's plural: a maker before its model ("Yamaha" is "Yamaha MT-07", "fords" is
     /// "2017 Ford Focus", a model year first), a range before its variant. Read in a name
@@ -221,6 +225,13 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
         Reads::AnyColumn,
         |value, words| availability(words).is_some_and(|state| availability(value) == Some(state)),
     ),
+    (ChoiceRule::Allowance, Reads::AnyColumn, |value, words| {
+        allowance(words).is_some_and(|(thing, allowed)| {
+            allowance(value).is_some_and(|(shown, shown_allowed)| {
+                allowed == shown_allowed && same_allowed_thing(thing, shown)
+            })
+        })
+    }),
     (ChoiceRule::ListedPart, Reads::AnyColumn, |value, words| {
         value.contains(',') && value.split(',').any(|part| same_value(part, words))
     }),
@@ -353,6 +364,78 @@ fn availability(text: &str) -> Option<Availability> {
     found.filter(|_| strong || objects)
 }
 
+/// Words that say a thing is allowed when they follow it ("Dogs OK", "pets welcome",
+/// "pet-friendly") or, for the verbs, precede it ("allows pets", "accepting dogs").
+const ALLOWED_AFTER: &[&str] = &[
+    "ok",
+    "okay",
+    "welcome",
+    "allowed",
+    "accepted",
+    "permitted",
+    "friendly",
+];
+const ALLOWED_BEFORE: &[&str] = &[
+    "allow",
+    "allows",
+    "allowing",
+    "accept",
+    "accepts",
+    "accepting",
+    "permit",
+    "permits",
+    "welcome",
+    "welcomes",
+    "welcoming",
+];
+
+/// Things a listing allows or not, each with the kinds it covers ("pets" are cats and dogs).
+const ALLOWED_THINGS: &[(&str, &[&str])] = &[
+    ("pet", &["pet", "cat", "dog"]),
+    ("cat", &["cat"]),
+    ("dog", &["dog"]),
+    ("smoking", &["smoking"]),
+    ("child", &["child", "kid"]),
+    ("kid", &["child", "kid"]),
+];
+
+/// The thing a short text allows or forbids, and which: "Dogs OK" (dog, allowed), "No pets"
+/// (pet, not), "pet-friendly" (pet, allowed), "allows cats"; none for any other text.
+fn allowance(text: &str) -> Option<(&'static str, bool)> {
+    let text = normal(&text.replace('-', " "));
+    let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
+    let thing = |word: &str| {
+        let one = word
+            .strip_suffix("ren")
+            .filter(|stem| *stem == "child")
+            .or_else(|| word.strip_suffix('s'))
+            .unwrap_or(word);
+        ALLOWED_THINGS
+            .iter()
+            .map(|(name, _)| *name)
+            .find(|name| *name == one || *name == word)
+    };
+    match words.as_slice() {
+        ["no", item] | ["no", item, "allowed"] | [item, "not", "allowed"] => {
+            Some((thing(item)?, false))
+        }
+        [item, state] if ALLOWED_AFTER.contains(state) => Some((thing(item)?, true)),
+        [verb, item] if ALLOWED_BEFORE.contains(verb) => Some((thing(item)?, true)),
+        _ => None,
+    }
+}
+
+/// Whether a thing asked about is one a listing allows or forbids: the same, or one the
+/// other covers ("pets" and "Dogs OK", "dogs" and "Pets welcome").
+fn same_allowed_thing(asked: &str, shown: &str) -> bool {
+    let covers = |wide: &str, narrow: &str| {
+        ALLOWED_THINGS
+            .iter()
+            .any(|(name, kinds)| *name == wide && kinds.contains(&narrow))
+    };
+    asked == shown || covers(asked, shown) || covers(shown, asked)
+}
+
 fn normal(text: &str) -> String {
     text.split_whitespace()
         .map(|w| {
@@ -459,6 +542,36 @@ mod tests {
             keep_chosen(records, &[choice(&["owned"], false)]).0.len(),
             4
         );
+    }
+
+    #[test]
+    fn a_permission_said_otherwise_is_the_listings_own() {
+        let records = rows(&[
+            ("Elm", "Cats OK"),
+            ("Oak", "Pets welcome"),
+            ("Ash", "No pets"),
+            ("Fir", "Dogs OK"),
+        ]);
+        for (words, want) in [
+            ("pets allowed", &["Elm", "Oak", "Fir"][..]),
+            ("pet-friendly", &["Elm", "Oak", "Fir"][..]),
+            ("allows dogs", &["Oak", "Fir"][..]),
+            ("no dogs", &["Ash"][..]),
+        ] {
+            let (kept, made) = keep_chosen(records.clone(), &[choice(&[words], false)]);
+            assert_eq!(names(&kept), want, "{words}");
+            assert_eq!(made[0].rule, Some(ChoiceRule::Allowance), "{words}");
+        }
+        // A thing no listing speaks of, or words that allow nothing, choose nothing.
+        for words in ["smoking allowed", "friendly", "welcome"] {
+            assert_eq!(
+                keep_chosen(records.clone(), &[choice(&[words], false)])
+                    .0
+                    .len(),
+                4,
+                "{words}"
+            );
+        }
     }
 
     #[test]
