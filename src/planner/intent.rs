@@ -1108,6 +1108,21 @@ fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField
     out
 }
 
+/// Units an amount is counted in: a free field named by one ("model, price, miles") names
+/// the amount, and keeps its plural.
+const AMOUNT_UNITS: &[&str] = &[
+    "miles",
+    "kilometers",
+    "kilometres",
+    "hours",
+    "minutes",
+    "seconds",
+    "days",
+    "weeks",
+    "months",
+    "years",
+];
+
 /// A free field name in the singular, as a column is named: "cities" → "city".
 fn singular(name: &str) -> String {
     if let Some(stem) = name.strip_suffix("ies")
@@ -1250,7 +1265,11 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
         {
             continue;
         }
-        parts.push(singular(&part));
+        parts.push(if AMOUNT_UNITS.contains(&part.as_str()) {
+            part
+        } else {
+            singular(&part)
+        });
     }
     Some(parts)
 }

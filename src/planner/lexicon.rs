@@ -381,6 +381,9 @@ pub const ENTRIES: &[Entry] = &[
     en("in md", "in markdown", Markdown),
     // English: order.
     en("least expensive", "cheapest", Order),
+    // How far a vehicle has been driven is its mileage.
+    en("least driven", "lowest mileage", Order),
+    en("most driven", "highest mileage", Order),
     en("lowest priced", "cheapest", Order),
     en("lowest-priced", "cheapest", Order),
     en("most affordable", "cheapest", Order),
@@ -403,6 +406,8 @@ pub const ENTRIES: &[Entry] = &[
     // "a restaurant I can still book": one that is bookable, as the page's state says.
     en("can still book", "bookable", State),
     // A car's gearbox as people name it and listings print it ("Transmission: Manual").
+    // A car listing's abbreviation for its certified state.
+    en("cpo", "certified pre-owned", State),
     en("stick shift", "manual", State),
     en("stick-shift", "manual", State),
     // Free from today, as listings of homes, rooms or jobs print it ("Available now"): the
@@ -774,6 +779,9 @@ pub const ENTRIES: &[Entry] = &[
     es("coches", "cars", ListWord),
     es("modelo", "model", Field),
     es("kilometraje", "mileage", Field),
+    // "con menos kilometraje": the fewest of a measure named after it ("menos" alone is a
+    // bound's "menos de").
+    es("menos kilometraje", "lowest mileage", Order),
     es("cambio manual", "manual transmission", State),
     es("certificado", "certified", State),
     es("certificados", "certified", State),

@@ -24,8 +24,9 @@ pub(super) enum Settled {
     NoMatch(String),
 }
 
-/// Holds the answer to the fields named in `request`.
-pub(super) fn settle(answer: Value, request: &Request) -> Settled {
+/// Holds the answer to the fields named in `request`. `looked_in_vain`: the named fields the
+/// list lacked were looked for on an item's own page too, and were not there.
+pub(super) fn settle(answer: Value, request: &Request, looked_in_vain: bool) -> Settled {
     // "email addresses" of a page that shows none: no answer, and the message says which.
     // (A choice that left none, "prices under $20", says why itself.)
     if !has_content(&answer)
@@ -51,7 +52,7 @@ pub(super) fn settle(answer: Value, request: &Request) -> Settled {
                 Intent::List | Intent::Metadata | Intent::Product
             ) && (!fields.is_empty() || request.sort.is_some()) =>
         {
-            settle_items(items, request)
+            settle_items(items, request, looked_in_vain)
         }
         Value::Object(record)
             if !fields.is_empty()
@@ -82,7 +83,7 @@ pub(super) fn settle(answer: Value, request: &Request) -> Settled {
     }
 }
 
-fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
+fn settle_items(mut items: Vec<Value>, request: &Request, looked_in_vain: bool) -> Settled {
     let named = named_fields(request);
     let records: Vec<&Map<String, Value>> = items.iter().filter_map(Value::as_object).collect();
     if records.is_empty() {
@@ -114,11 +115,14 @@ fn settle_items(mut items: Vec<Value>, request: &Request) -> Settled {
     // Nothing named is in any item: "who wrote this?" read as the page's paragraphs, each
     // without an author, is no answer. A free-named column ("location") may be one the list
     // does not label; its items are still the list, unless the request was for one thing
-    // that fell back to reading the page as a list.
+    // that fell back to reading the page as a list, or it was looked for on the first item's
+    // own page too and was not there ("the ISBN of each book": the items' names alone were
+    // not asked for; names asked beside it, "name and colour", are the answer, the column
+    // empty).
     let one_thing = matches!(request.intent, Intent::Metadata | Intent::Product);
     if !named.is_empty()
         && empty.len() == named.len()
-        && (one_thing || named.iter().all(|f| f.role != FieldRole::Text))
+        && (one_thing || looked_in_vain || named.iter().all(|f| f.role != FieldRole::Text))
     {
         return Settled::NoMatch(shows_no(&empty));
     }
@@ -241,7 +245,11 @@ mod tests {
     #[test]
     fn a_named_field_no_item_has_becomes_a_null_column_and_is_listed_empty() {
         let answer = json!([{"title": "A", "link": "/a"}, {"title": "B", "link": "/b"}]);
-        let settled = settle(answer, &request("every post with title, author and link"));
+        let settled = settle(
+            answer,
+            &request("every post with title, author and link"),
+            false,
+        );
         let Settled::Answer {
             answer,
             empty_fields,
@@ -261,7 +269,7 @@ mod tests {
     #[test]
     fn items_with_none_of_the_asked_fields_are_no_match() {
         let answer = json!([{"title": "Fun facts"}, {"title": "How to store"}]);
-        let settled = settle(answer, &request("list every product with its price"));
+        let settled = settle(answer, &request("list every product with its price"), false);
         assert_eq!(
             settled,
             Settled::NoMatch("this page shows no price for this request".into())
@@ -271,16 +279,16 @@ mod tests {
     #[test]
     fn items_without_anything_named_are_no_match_unless_a_free_name_is_all_asked() {
         let paragraphs = json!([{"text": "First paragraph."}, {"text": "Second one."}]);
-        let settled = settle(paragraphs, &request("who wrote this?"));
+        let settled = settle(paragraphs, &request("who wrote this?"), false);
         assert_eq!(
             settled,
             Settled::NoMatch("this page shows no author for this request".into())
         );
         let cards = json!([{"title": "Tides"}, {"title": "Moss"}]);
-        let settled = settle(cards.clone(), &request("just the authors please"));
+        let settled = settle(cards.clone(), &request("just the authors please"), false);
         assert!(matches!(settled, Settled::NoMatch(m) if m.contains("author")));
         // A column the list may not label: still the list, with the column empty.
-        let settled = settle(cards, &request("every job with its location"));
+        let settled = settle(cards, &request("every job with its location"), false);
         assert!(
             matches!(&settled, Settled::Answer { empty_fields, .. } if empty_fields == &["location"]),
             "{settled:?}"
@@ -288,16 +296,48 @@ mod tests {
     }
 
     #[test]
+    fn a_free_name_looked_for_on_the_item_pages_in_vain_is_no_match() {
+        let cards = json!([{"title": "Tides", "isbn": null}, {"title": "Moss", "isbn": null}]);
+        let settled = settle(cards.clone(), &request("the ISBN of each book"), true);
+        assert_eq!(
+            settled,
+            Settled::NoMatch("this page shows no isbn for this request".into())
+        );
+        // Not looked for on an item's page: still the list, the column empty.
+        let settled = settle(cards, &request("the ISBN of each book"), false);
+        assert!(
+            matches!(&settled, Settled::Answer { empty_fields, .. } if empty_fields == &["isbn"])
+        );
+        // Another named field filled, or the names asked for: the answer, the lacking one
+        // empty.
+        let cards = json!([{"title": "Tides", "price": "$9", "isbn": null}]);
+        for words in [
+            "price and ISBN of each book",
+            "the title and ISBN of each book",
+        ] {
+            let settled = settle(cards.clone(), &request(words), true);
+            assert!(
+                matches!(&settled, Settled::Answer { empty_fields, .. } if empty_fields == &["isbn"]),
+                "{words}: {settled:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_sort_by_a_value_no_item_has_is_no_match() {
         let answer = json!([{"title": "Fun facts", "url": "/a"}]);
-        let settled = settle(answer, &request("the 3 cheapest products"));
+        let settled = settle(answer, &request("the 3 cheapest products"), false);
         assert!(matches!(settled, Settled::NoMatch(m) if m.contains("price")));
     }
 
     #[test]
     fn a_key_of_the_same_role_answers_a_field_named_otherwise() {
         let answer = json!({"name": "Tee", "price": 25});
-        let settled = settle(answer.clone(), &request("the product's title and its cost"));
+        let settled = settle(
+            answer.clone(),
+            &request("the product's title and its cost"),
+            false,
+        );
         assert_eq!(
             settled,
             Settled::Answer {
@@ -310,14 +350,18 @@ mod tests {
     #[test]
     fn a_record_without_any_field_asked_is_no_match() {
         let answer = json!({"author": null, "published_time": null});
-        let settled = settle(answer, &request("the author and the publication date"));
+        let settled = settle(
+            answer,
+            &request("the author and the publication date"),
+            false,
+        );
         assert!(matches!(settled, Settled::NoMatch(m) if m.contains("author")));
     }
 
     #[test]
     fn a_kind_of_value_the_page_does_not_show_is_no_match_naming_it() {
         let answer = json!({"emails": [], "phones": []});
-        let settled = settle(answer, &request("email addresses on this page"));
+        let settled = settle(answer, &request("email addresses on this page"), false);
         assert_eq!(
             settled,
             Settled::NoMatch(
@@ -327,7 +371,7 @@ mod tests {
         // Shown, it is the answer.
         let answer = json!({"emails": ["a@example.com"], "phones": []});
         assert!(matches!(
-            settle(answer, &request("email addresses on this page")),
+            settle(answer, &request("email addresses on this page"), false),
             Settled::Answer { .. }
         ));
     }
@@ -335,7 +379,7 @@ mod tests {
     #[test]
     fn answers_to_requests_that_name_nothing_pass_unchanged() {
         let answer = json!([{"title": "A"}]);
-        let settled = settle(answer.clone(), &request("all posts"));
+        let settled = settle(answer.clone(), &request("all posts"), false);
         assert_eq!(
             settled,
             Settled::Answer {

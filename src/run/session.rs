@@ -114,6 +114,9 @@ struct Run<'a> {
     item_links_kept: bool,
     /// Why the current URL's bounds ("under $20") or text matches left no item, when they did.
     choice_miss: Option<crate::planner::bounds::FilterMiss>,
+    /// The named fields the current URL's list lacked were looked for on the first item's
+    /// page and were not there either (rule `missing_on_list`, stop `not_on_item_pages`).
+    looked_in_vain: bool,
     /// Who read the words: `heuristic`, or `llm` with `planner: llm_words`.
     words_read_by: &'static str,
     /// Tokens the model spent reading the words (prompt, completion).
@@ -177,6 +180,7 @@ pub async fn run(
         may_look_on_item_pages: false,
         item_links_kept: false,
         choice_miss: None,
+        looked_in_vain: false,
         words_read_by: "heuristic",
         words_usage: (0, 0),
         crawl: None,
@@ -531,7 +535,7 @@ impl Run<'_> {
                 continue;
             }
             if rendered_again
-                && matches!(named::settle(answer.clone(), &self.understood),
+                && matches!(named::settle(answer.clone(), &self.understood, false),
                     Settled::Answer { answer, .. } if has_content(&answer))
             {
                 self.rendering_helped(&first_url);
@@ -567,7 +571,8 @@ impl Run<'_> {
         }
         // Every field named is a column of the answer, and an answer with none of them is
         // none at all: the URL fails with `no_match` instead of showing rows of something else.
-        let (answer, empty_fields, no_match) = match named::settle(answer, &self.understood) {
+        let settled = named::settle(answer, &self.understood, self.looked_in_vain);
+        let (answer, empty_fields, no_match) = match settled {
             // "under $20" where nothing is: the bound says why there is no item.
             Settled::Answer { answer, .. }
                 if !has_content(&answer)
@@ -710,6 +715,7 @@ impl Run<'_> {
         let mut used: u32 = 0;
         let mut observations: Vec<Observation> = Vec::new();
         self.choice_miss = None;
+        self.looked_in_vain = false;
         let mut have_answer = false;
         let mut use_fallback = false;
         let tools: Vec<ToolSpec> = self

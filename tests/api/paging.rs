@@ -654,3 +654,31 @@ async fn item_pages_on_another_origin_are_not_opened() {
     );
     assert_eq!(rows[0]["refused"], "the item's page is on another site");
 }
+
+/// A field nothing but the items' names was asked beside, on no item of the list nor on the
+/// first item's page: `no_match` naming it, not the list of names with an empty column.
+#[tokio::test]
+async fn a_field_neither_the_list_nor_an_item_page_shows_is_no_match() {
+    let shop = Shop::start().await;
+    let app = spawn_app().await;
+    let url = shop.url("/rel/page/1");
+    let frames = scrape(
+        &app,
+        json!({"urls": [&url], "instructions": "the ISBN of each product"}),
+    )
+    .await;
+    assert_eq!(shop.requested("/item/"), ["/item/1"]);
+    assert_eq!(stop_rule(&frames), "not_on_item_pages");
+    let error = frames
+        .iter()
+        .find(|f| f.event == "error")
+        .map(|f| f.payload().clone())
+        .expect("an error event");
+    assert_eq!(error["code"], "no_match", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("isbn")),
+        "{error}"
+    );
+}

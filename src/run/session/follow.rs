@@ -621,6 +621,7 @@ impl Run<'_> {
                 && let Some(untouched) = untouched.take()
             {
                 ahead.abort_all();
+                self.looked_in_vain = true;
                 self.stop_step(url, StopRule::NotOnItemPages, opened, items.len(), None)
                     .await;
                 return (self.without_kept_links(untouched), None);
