@@ -741,10 +741,119 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
         adds_to_items |= sentence_fields(&words(sentence), &mut out);
     }
     let mut out = with_free_names(out, &text);
+    if out.is_empty()
+        && output_instructions.is_none()
+        && let Some(name) = one_free_name(instructions)
+    {
+        out = vec![
+            title_field(),
+            RequestedField {
+                name,
+                role: FieldRole::Text,
+            },
+        ];
+    }
     if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
         out.insert(0, title_named_in(&words(&text)));
     }
     out
+}
+
+/// Words that ask for more than one value, or for none: "the details of each car", "the
+/// cheapest of all bikes", "the number of each room", "one of each".
+const NOT_FREE_NAMES: &[&str] = &[
+    "details",
+    "detail",
+    "info",
+    "information",
+    "everything",
+    "specs",
+    "spec",
+    "data",
+    "all",
+    "one",
+    "any",
+    "some",
+    "rest",
+    "top",
+    "first",
+    "last",
+    "best",
+    "worst",
+    "number",
+    "list",
+    "name",
+    "names",
+    "most",
+    "least",
+    "more",
+    "less",
+    "each",
+    "every",
+];
+
+/// One value no role word names, asked of every item and nothing else: "the colour of every
+/// bike", "each bike's serial number", "the VAT number for all shops". Its name, as a column
+/// is named. Each word of the name must be no role, no order ("-est"), no count and no list.
+fn one_free_name(text: &str) -> Option<String> {
+    static FRAMES: OnceLock<[Regex; 2]> = OnceLock::new();
+    let frames = FRAMES.get_or_init(|| {
+        let name = r"(?P<name>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)";
+        let verb = r"(?:(?:please\s+)?(?:give\s+me|get|list|show(?:\s+me)?|find|tell\s+me|what\s+is|what's|what\s+are)\s+)?";
+        #[allow(clippy::expect_used)] // constant patterns
+        let compile = |p: String| Regex::new(&p).expect("valid free-name frame");
+        [
+            compile(format!(
+                r"^{verb}(?:the\s+)?{name}\s+(?:of|for)\s+(?:each|every|all(?:\s+the)?)\s+(?P<noun>[a-z]+)\s*[?.!]?$"
+            )),
+            compile(format!(
+                r"^{verb}(?:each|every)\s+(?P<noun>[a-z]+)'s\s+{name}\s*[?.!]?$"
+            )),
+        ]
+    });
+    let lower = text.trim().to_lowercase().replace('’', "'");
+    let caps = frames.iter().find_map(|frame| frame.captures(&lower))?;
+    // The word after "each" names the items, whatever they are, but not a part of a page.
+    let noun = singular(&caps["noun"]);
+    if role_of(&noun).is_some()
+        || matches!(
+            noun.as_str(),
+            "page"
+                | "section"
+                | "paragraph"
+                | "table"
+                | "row"
+                | "column"
+                | "list"
+                | "link"
+                | "image"
+        )
+    {
+        return None;
+    }
+    let name = caps["name"]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let plain = |w: &str| {
+        !NOT_FREE_NAMES.contains(&w)
+            && role_of(w).is_none()
+            && !is_no_measure(w)
+            && !w.ends_with("est")
+            && number(w).is_none()
+            && !LIST_NOUNS.contains(&w)
+    };
+    // "serial number", "VAT number": a number named by what it is of.
+    let words: Vec<&str> = name.split(' ').collect();
+    let named_number = words.len() == 2 && words[1] == "number";
+    let own = &words[..words.len() - usize::from(named_number)];
+    own.iter().all(|w| plain(w)).then(|| {
+        if AMOUNT_UNITS.contains(&name.as_str()) {
+            name.clone()
+        } else {
+            singular(&name)
+        }
+    })
 }
 
 /// A word that names one kind of value ("the SKU of each product", "how heavy" → "weight") is
@@ -2297,6 +2406,35 @@ mod tests {
             .iter()
             .map(|f| f.name.clone())
             .collect()
+    }
+
+    #[test]
+    fn one_value_no_role_names_asked_of_every_item_is_a_field_of_its_own() {
+        let names = field_names;
+        assert_eq!(names("the colour of every bike"), ["title", "colour"]);
+        assert_eq!(names("each boat's home port"), ["title", "home port"]);
+        assert_eq!(
+            names("the frame number of all bikes"),
+            ["title", "frame number"]
+        );
+        assert_eq!(
+            names("what is the engine capacity of each motorcycle?"),
+            ["title", "engine capacity"]
+        );
+        // More than one value, an order, a count, or a part of the page: no field.
+        for words in [
+            "the details of each bike",
+            "the cheapest of all bikes",
+            "the number of each room",
+            "the top 3 of all bikes",
+            "the text of each paragraph",
+        ] {
+            assert!(
+                !names(words).iter().any(|n| n != "title" && n != "text"),
+                "{words}: {:?}",
+                names(words)
+            );
+        }
     }
 
     #[test]

@@ -2001,3 +2001,25 @@ async fn a_permission_said_otherwise_chooses_the_listings_that_give_it() {
         );
     }
 }
+
+/// One value no role word names, asked of every item ("the gearbox of every bike"), is a
+/// field: its column answers it; one no bike shows, nor its own page ("the colour of every
+/// bike"), is `no_match` naming it, not every bike with every other field.
+#[tokio::test]
+async fn one_free_value_asked_of_every_item_is_its_column_or_no_match() {
+    let words = "the gearbox of every bike";
+    ask("motorbikes.html", words).await.assert_column(
+        "gearbox",
+        &["Manual", "Automatic", "Manual"],
+        words,
+    );
+    let asked = ask("motorbikes.html", "the colour of every bike").await;
+    let error = asked.error();
+    assert_eq!(error["code"], "no_match", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("colour")),
+        "{error}"
+    );
+}
