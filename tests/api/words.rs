@@ -2023,3 +2023,15 @@ async fn one_free_value_asked_of_every_item_is_its_column_or_no_match() {
         "{error}"
     );
 }
+
+/// A place the list marks only by its class (`class="town"`) is the column a place asked for
+/// by another name answers ("every bike with its city").
+#[tokio::test]
+async fn a_place_marked_by_its_class_answers_a_place_asked_otherwise() {
+    let words = "every bike with its city";
+    ask("motorbikes.html", words).await.assert_column(
+        "city",
+        &["Lyon, Rhône", "Grenoble, Isère", "Lyon, Rhône"],
+        words,
+    );
+}

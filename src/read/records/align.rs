@@ -1153,6 +1153,7 @@ fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
         "location",
         "address",
         "city",
+        "town",
         "country",
         "company",
         "salary",

@@ -206,7 +206,8 @@ pub enum ChoiceRule {
     LeadsTheName,
 }
 
-/// Which columns a rule reads: any (a value's own words), or only the items' names.
+/// Which columns a rule reads: any (a value's own words), or only the items' names. Ordered:
+/// a name column is read by every rule, another column by the `AnyColumn` rules alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Reads {
     AnyColumn,
