@@ -847,13 +847,7 @@ fn one_free_name(text: &str) -> Option<String> {
     let words: Vec<&str> = name.split(' ').collect();
     let named_number = words.len() == 2 && words[1] == "number";
     let own = &words[..words.len() - usize::from(named_number)];
-    own.iter().all(|w| plain(w)).then(|| {
-        if AMOUNT_UNITS.contains(&name.as_str()) {
-            name.clone()
-        } else {
-            singular(&name)
-        }
-    })
+    own.iter().all(|w| plain(w)).then(|| free_name(&name))
 }
 
 /// A word that names one kind of value ("the SKU of each product", "how heavy" → "weight") is
@@ -1232,6 +1226,16 @@ const AMOUNT_UNITS: &[&str] = &[
     "years",
 ];
 
+/// A free field's name as a column is named: in the singular ("cities" → "city"), but a unit
+/// an amount is counted in as said ("miles").
+fn free_name(name: &str) -> String {
+    if AMOUNT_UNITS.contains(&name) {
+        name.to_owned()
+    } else {
+        singular(name)
+    }
+}
+
 /// A free field name in the singular, as a column is named: "cities" → "city".
 fn singular(name: &str) -> String {
     if let Some(stem) = name.strip_suffix("ies")
@@ -1374,11 +1378,7 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
         {
             continue;
         }
-        parts.push(if AMOUNT_UNITS.contains(&part.as_str()) {
-            part
-        } else {
-            singular(&part)
-        });
+        parts.push(free_name(&part));
     }
     Some(parts)
 }
