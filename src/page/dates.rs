@@ -199,6 +199,33 @@ pub(crate) fn month_number(name: &str) -> Option<u32> {
         .and_then(|i| u32::try_from(i + 1).ok())
 }
 
+/// The number of a month named in full, in English or a language [`MONTH_NAMES`] holds
+/// ("April", "abril", "März"); a word that only begins like one ("market") is none.
+pub(crate) fn full_month_number(name: &str) -> Option<u32> {
+    const ENGLISH: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let lower = name.to_lowercase();
+    if let Some(i) = ENGLISH.iter().position(|m| *m == lower) {
+        return u32::try_from(i + 1).ok();
+    }
+    MONTH_NAMES
+        .iter()
+        .find(|(n, _)| *n == lower)
+        .map(|(_, number)| *number)
+}
+
 /// The moment a text names, in seconds since the Unix epoch: a date in any shape we read
 /// (midnight UTC when it has no time), or a relative time ("3 hours ago", "yesterday",
 /// "just now") counted back from `now`. None for anything else, numbers included.

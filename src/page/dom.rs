@@ -823,6 +823,51 @@ pub fn measure(text: &str) -> Option<(f64, String)> {
         .then(|| (value, unit.join(" ").trim_end_matches('.').to_owned()))
 }
 
+/// Units of a length of time, with their minutes, as lists print how long a thing takes
+/// ("1 hr 10 min", "45 mins", "2 hours", "1h 30m").
+pub const TIME_UNITS: &[(&str, f64)] = &[
+    ("h", 60.0),
+    ("hr", 60.0),
+    ("hrs", 60.0),
+    ("hour", 60.0),
+    ("hours", 60.0),
+    ("m", 1.0),
+    ("min", 1.0),
+    ("mins", 1.0),
+    ("minute", 1.0),
+    ("minutes", 1.0),
+];
+
+/// The minutes a length of time written as amounts and time units, and nothing else, comes
+/// to: "1 hr 10 min" → 70, "45 mins" → 45, "1.5 hours" → 90, "1h 30m" → 90. A time of day
+/// ("7:30"), a date or a sentence is none.
+pub fn minutes(text: &str) -> Option<f64> {
+    static RE: OnceLock<regex::Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(r"(?i)^(?:\s*(\d+(?:\.\d+)?)\s*([a-z]+)\.?)+\s*$").expect("valid regex")
+    });
+    let pair = static_pair();
+    if !re.is_match(text) {
+        return None;
+    }
+    let mut total = 0.0;
+    for caps in pair.captures_iter(text) {
+        let amount: f64 = caps[1].parse().ok()?;
+        let unit = caps[2].to_lowercase();
+        let per = TIME_UNITS.iter().find(|(u, _)| *u == unit)?.1;
+        total += amount * per;
+    }
+    Some(total)
+}
+
+/// One amount and its unit word, as [`minutes`] reads them in turn.
+fn static_pair() -> &'static regex::Regex {
+    static RE: OnceLock<regex::Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)]
+    RE.get_or_init(|| regex::Regex::new(r"(\d+(?:\.\d+)?)\s*([A-Za-z]+)").expect("valid regex"))
+}
+
 /// Longest pattern a client or a model may send.
 pub const MAX_PATTERN_CHARS: usize = 1000;
 
@@ -957,6 +1002,25 @@ pub fn field_value<'v>(
 mod tests {
     use super::*;
     use scraper::Html;
+
+    #[test]
+    fn a_length_of_time_comes_to_its_minutes() {
+        assert_eq!(minutes("1 hr 10 min"), Some(70.0));
+        assert_eq!(minutes("45 mins"), Some(45.0));
+        assert_eq!(minutes("4 hr"), Some(240.0));
+        assert_eq!(minutes("1.5 hours"), Some(90.0));
+        assert_eq!(minutes("1h 30m"), Some(90.0));
+        for other in [
+            "7:30",
+            "3 beds",
+            "2 hours ago",
+            "Serves 4",
+            "45",
+            "May 2027",
+        ] {
+            assert_eq!(minutes(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn own_text_is_the_words_outside_the_child_elements() {

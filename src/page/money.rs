@@ -153,6 +153,24 @@ pub fn is_price_text(text: &str) -> bool {
     amount_of_price_text(text).is_some()
 }
 
+/// Words a price column prints for nothing to pay ("Free" beside "$49"), in the languages the
+/// planner reads.
+const FREE_WORDS: &[&str] = &[
+    "free",
+    "gratis",
+    "kostenlos",
+    "gratuit",
+    "gratuite",
+    "gratuito",
+];
+
+/// Whether a short text says an item costs nothing ("Free", "FREE", "Gratis"): a value of a
+/// price column, though no amount.
+pub fn is_free_text(text: &str) -> bool {
+    let text = text.trim().trim_end_matches('!').to_lowercase();
+    FREE_WORDS.contains(&text.as_str())
+}
+
 /// Words besides the amount a price text may have ("Sale price:", "from", "was", "each").
 /// Two covers every label in the shop fixtures; a name with a price in it has more.
 const MAX_PRICE_LABEL_WORDS: usize = 2;

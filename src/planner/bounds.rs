@@ -219,6 +219,9 @@ pub(super) const BEFORE: &[(&str, BoundOp)] = &[
     ("maximum", BoundOp::AtMost),
     ("minimum", BoundOp::AtLeast),
     ("exceeding", BoundOp::Above),
+    // A length of time compared: "shorter than 45 minutes".
+    ("shorter than", BoundOp::Below),
+    ("longer than", BoundOp::Above),
     ("under", BoundOp::Below),
     ("below", BoundOp::Below),
     ("over", BoundOp::Above),

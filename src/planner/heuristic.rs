@@ -969,10 +969,12 @@ fn choice_filters(request: &Request, columns: &[String]) -> Vec<ToolCall> {
             "the request keeps items whose {field} holds the words \"{}\" (rule {})",
             m.text, m.rule
         );
-        let words = if m.role == FieldRole::Url {
-            m.text.clone() // a site is part of a word of the link
-        } else {
-            matches::pattern(&m.text)
+        let words = match m.role {
+            FieldRole::Url => m.text.clone(), // a site is part of a word of the link
+            FieldRole::Date => {
+                matches::month_pattern(&m.text).unwrap_or_else(|| matches::pattern(&m.text))
+            }
+            _ => matches::pattern(&m.text),
         };
         let op = if m.role == FieldRole::Url {
             FilterOp::Contains

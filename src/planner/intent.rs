@@ -128,6 +128,9 @@ pub enum ValueNamed {
     /// A count asked as one of reviews: a comment count, named `reviews` ("the most
     /// reviewed", "by number of reviews").
     Reviews,
+    /// A count asked as one of ratings: a comment count, named `ratings` ("the most rated",
+    /// "the most ratings").
+    Ratings,
 }
 
 impl ValueNamed {
@@ -135,7 +138,7 @@ impl ValueNamed {
     pub const fn role(self) -> FieldRole {
         match self {
             Self::Pay => FieldRole::Price,
-            Self::Reviews => FieldRole::Comments,
+            Self::Reviews | Self::Ratings => FieldRole::Comments,
         }
     }
 
@@ -144,6 +147,7 @@ impl ValueNamed {
         match self {
             Self::Pay => "salary",
             Self::Reviews => "reviews",
+            Self::Ratings => "ratings",
         }
     }
 }
@@ -599,11 +603,13 @@ pub fn count(text: &str) -> Option<usize> {
         }
         _ => false,
     });
-    // "the one with the fewest miles", "the one that pays most": one item, asked of many.
+    // "the one with the fewest miles", "the one that pays most", "the one course with the
+    // most stars": one item, asked of many.
     let the_one = words.windows(3).any(|w| {
         w[0] == "the"
             && w[1] == "one"
-            && matches!(w[2].as_str(), "with" | "that" | "which" | "having" | "who")
+            && (matches!(w[2].as_str(), "with" | "that" | "which" | "having" | "who")
+                || is_singular_noun(&w[2]))
     });
     if asks_of_one || the_one && words.iter().any(|w| is_superlative(w)) {
         return Some(1);
@@ -790,24 +796,33 @@ const NOT_FREE_NAMES: &[&str] = &[
     "less",
     "each",
     "every",
+    // Words that join two names ("fuel and transmission of each car" names two fields).
+    "and",
+    "or",
+    "plus",
+    "with",
 ];
 
 /// One value no role word names, asked of every item and nothing else: "the colour of every
 /// bike", "each bike's serial number", "the VAT number for all shops". Its name, as a column
 /// is named. Each word of the name must be no role, no order ("-est"), no count and no list.
 fn one_free_name(text: &str) -> Option<String> {
-    static FRAMES: OnceLock<[Regex; 2]> = OnceLock::new();
+    static FRAMES: OnceLock<[Regex; 3]> = OnceLock::new();
     let frames = FRAMES.get_or_init(|| {
-        let name = r"(?P<name>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)";
-        let verb = r"(?:(?:please\s+)?(?:give\s+me|get|list|show(?:\s+me)?|find|tell\s+me|what\s+is|what's|what\s+are)\s+)?";
+        let name = r"(?P<name>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})";
+        let verb = r"(?:(?:please\s+)?(?:give\s+me|get|list|show(?:\s+me)?|find|tell\s+me|what\s+is|what's|what\s+are|extract|scrape|pull|collect|i\s+want|i\s+need)\s+)?";
+        // "…, please": a courtesy after the request ends it as well as a full stop.
+        let end = r"(?:,?\s+please)?\s*[?.!]?$";
         #[allow(clippy::expect_used)] // constant patterns
         let compile = |p: String| Regex::new(&p).expect("valid free-name frame");
         [
             compile(format!(
-                r"^{verb}(?:the\s+)?{name}\s+(?:of|for)\s+(?:each|every|all(?:\s+the)?)\s+(?P<noun>[a-z]+)\s*[?.!]?$"
+                r"^{verb}(?:the\s+)?{name}\s+(?:of|for)\s+(?:each|every|all(?:\s+the)?)\s+(?P<noun>[a-z]+){end}"
             )),
+            compile(format!(r"^{verb}(?:each|every)\s+(?P<noun>[a-z]+)'s\s+{name}{end}")),
+            // "for each recipe, give me the wine pairing": the items first, then the value.
             compile(format!(
-                r"^{verb}(?:each|every)\s+(?P<noun>[a-z]+)'s\s+{name}\s*[?.!]?$"
+                r"^for\s+(?:each|every|all(?:\s+the)?)\s+(?P<noun>[a-z]+),?\s+{verb}(?:the\s+|its\s+|their\s+)?{name}{end}"
             )),
         ]
     });
@@ -1290,10 +1305,18 @@ fn name_list(text: &str) -> Option<Vec<String>> {
             || [" and ", " plus ", " with "].iter().any(|w| s.contains(w))
             || slashed(s)
     })?;
-    let cue = [":", " with ", " including ", " — ", " - ", " want "]
-        .iter()
-        .filter_map(|cue| sentence.rfind(cue).map(|i| (i, i + cue.len())))
-        .max_by_key(|(_, end)| *end);
+    let cue = [
+        ":",
+        " with ",
+        " including ",
+        " include ",
+        " — ",
+        " - ",
+        " want ",
+    ]
+    .iter()
+    .filter_map(|cue| sentence.rfind(cue).map(|i| (i, i + cue.len())))
+    .max_by_key(|(_, end)| *end);
     let start = cue.map_or(0, |(_, end)| end);
     let parts = list_parts(&sentence[start..])?;
     // "name, sku, weight — all of them": a dash closing the list leaves nothing after it.
@@ -1397,6 +1420,17 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
     &["salary", "pay", "wage", "wages", "compensation"],
     &["role", "position", "job"],
     &["country", "nation"],
+    // Who teaches a course or a class, and how long and how hard it is.
+    &[
+        "instructor",
+        "teacher",
+        "tutor",
+        "lecturer",
+        "trainer",
+        "taught by",
+    ],
+    &["duration", "length", "how long"],
+    &["level", "difficulty", "skill level"],
     &["phone", "telephone", "tel"],
     &["weight", "mass"],
     // A person's birth, as tables of people label it.
@@ -1440,6 +1474,15 @@ const ITEM_NOUNS: &[&str] = &[
     "cafe",
     "car",
     "vehicle",
+    // What a school or a catalogue of classes lists.
+    "course",
+    "class",
+    "lesson",
+    "workshop",
+    // What a cookery site lists.
+    "recipe",
+    "dish",
+    "meal",
     // A made thing's model is its name on a list of them (cars, phones): "model, price".
     "model",
 ];
@@ -1539,6 +1582,15 @@ const LIST_NOUNS: &[&str] = &[
     // Places to eat, as guides and booking sites list them.
     "restaurants",
     "cafes",
+    // What a school or a catalogue of classes lists.
+    "courses",
+    "classes",
+    "lessons",
+    "workshops",
+    // What a cookery site lists.
+    "recipes",
+    "dishes",
+    "meals",
     "rows",
 ];
 
@@ -1731,6 +1783,17 @@ const MOST_COMMENTS: &[&str] = &[
     "reviewed the most",
     "reviewed most",
     "highest review count",
+    // Ratings counted, not their value: "the most rated recipe", "the most ratings" (the
+    // best rated is the highest rating).
+    "most ratings",
+    "most rated",
+    "rated the most",
+    "rated most",
+    "highest rating count",
+    "largest rating count",
+    "highest number of ratings",
+    "largest number of ratings",
+    "most people rated",
 ];
 
 /// The phrases of an order by pay, most first (turned as `MOST_SCORE`'s: "lowest paid").
@@ -2280,6 +2343,12 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
                 .any(|w| matches!(w.as_str(), "review" | "reviews" | "reviewed"))
         {
             Some(ValueNamed::Reviews)
+        } else if order.is_some_and(|(role, _)| role == FieldRole::Comments)
+            && words
+                .iter()
+                .any(|w| matches!(w.as_str(), "rating" | "ratings" | "rated"))
+        {
+            Some(ValueNamed::Ratings)
         } else {
             None
         },
@@ -2625,6 +2694,9 @@ mod tests {
         assert_eq!(count("the cheapest product"), Some(1));
         assert_eq!(count("the one with the fewest miles"), Some(1));
         assert_eq!(count("the one that has the most reviews"), Some(1));
+        assert_eq!(count("give me the one course with the most stars"), Some(1));
+        let french = super::super::lexicon::canonical("le cours le mieux noté");
+        assert_eq!(count(&french), Some(1), "{french}");
         assert_eq!(count("the ones with the most reviews"), None);
         assert_eq!(count("best-paid role here"), Some(1));
         assert_eq!(count("the most-commented story"), Some(1));

@@ -35,6 +35,8 @@ pub enum Class {
     /// bookable (which the records engine reads as the items' availability), "remotos" →
     /// remote.
     State,
+    /// A way to say "not" before a value: "other than English", "besides the pinned ones".
+    Negation,
 }
 
 /// The language of an entry.
@@ -85,7 +87,7 @@ const fn es(phrase: &'static str, canonical: &'static str, class: Class) -> Entr
     entry(Lang::Es, phrase, canonical, class)
 }
 
-use Class::{Field, ItemPages, ListWord, Markdown, Number, Order, Question, State};
+use Class::{Field, ItemPages, ListWord, Markdown, Negation, Number, Order, Question, State};
 
 /// The lexicon. Order does not matter: longer phrases are tried first.
 pub const ENTRIES: &[Entry] = &[
@@ -402,12 +404,32 @@ pub const ENTRIES: &[Entry] = &[
     en("the lowest number of", "the fewest", Order),
     // "ranked according to reviews" is an order by them; "the number one restaurant" the top.
     en("according to", "by", Order),
+    en("by their", "by", Order),
+    // How long a thing takes, named by what takes the time: a duration, not a date.
+    en("cooking time", "duration", Field),
+    en("cook time", "duration", Field),
+    en("prep time", "duration", Field),
+    en("total time", "duration", Field),
+    en("running time", "duration", Field),
     en("the number one", "the top", Order),
     // "a restaurant I can still book": one that is bookable, as the page's state says.
     en("can still book", "bookable", State),
     // A car's gearbox as people name it and listings print it ("Transmission: Manual").
     // A car listing's abbreviation for its certified state.
     en("cpo", "certified pre-owned", State),
+    // A value the items must not have, said otherwise than "not" or "except".
+    en("other than", "except", Negation),
+    en("besides", "except", Negation),
+    en("apart from", "except", Negation),
+    en("aside from", "except", Negation),
+    // Nothing to pay, said otherwise than "free" (a price column prints "Free").
+    en("cost nothing", "are free", State),
+    en("costs nothing", "is free", State),
+    en("with no fee", "that are free", State),
+    en("no fee", "free", State),
+    en("free of charge", "free", State),
+    en("at no cost", "free", State),
+    en("without paying", "for free", State),
     en("stick shift", "manual", State),
     en("stick-shift", "manual", State),
     // Free from today, as listings of homes, rooms or jobs print it ("Available now"): the
@@ -497,6 +519,30 @@ pub const ENTRIES: &[Entry] = &[
     de("gehalt", "salary", Field),
     de("beschreibung", "description", Field),
     de("stadt", "city", Field),
+    de("dozent", "instructor", Field),
+    de("dozentin", "instructor", Field),
+    de("niveau", "level", Field),
+    de("dauer", "duration", Field),
+    de("kurse", "courses", ListWord),
+    de("kostenlose", "free", State),
+    de("kostenlosen", "free", State),
+    de("kostenlos", "free", State),
+    de("rezepte", "recipes", ListWord),
+    de("rezept", "recipe", ListWord),
+    de("für", "for", ListWord),
+    de("bewertungen", "ratings", Field),
+    de("minuten", "minutes", ListWord),
+    de("stunden", "hours", ListWord),
+    de("schwer", "hard", State),
+    de("schwierig", "hard", State),
+    de("einfach", "easy", State),
+    de("einfache", "easy", State),
+    de("englisch", "English", State),
+    de("englischen", "English", State),
+    de("deutsch", "German", State),
+    de("deutschen", "German", State),
+    de("französisch", "French", State),
+    de("spanisch", "Spanish", State),
     de("stellenangebote", "jobs", ListWord),
     de("jobs", "jobs", ListWord),
     de("standort", "location", Field),
@@ -620,6 +666,27 @@ pub const ENTRIES: &[Entry] = &[
     fr("année de naissance", "birth year", Field),
     fr("date de naissance", "date of birth", Field),
     fr("ville", "city", Field),
+    fr("formateur", "instructor", Field),
+    fr("enseignant", "instructor", Field),
+    fr("professeur", "instructor", Field),
+    fr("durée", "duration", Field),
+    fr("cours", "courses", ListWord),
+    fr("le cours", "the course", ListWord),
+    fr("ce cours", "this course", ListWord),
+    fr("gratuits", "free", State),
+    fr("gratuites", "free", State),
+    fr("gratuit", "free", State),
+    fr("recettes", "recipes", ListWord),
+    fr("difficiles", "hard", State),
+    fr("difficile", "hard", State),
+    fr("faciles", "easy", State),
+    fr("facile", "easy", State),
+    // A language a course or a book is in, and one given live.
+    fr("anglais", "English", State),
+    fr("français", "French", State),
+    fr("allemand", "German", State),
+    fr("espagnol", "Spanish", State),
+    fr("en direct", "live", State),
     fr("salaire", "salary", Field),
     fr("salaires", "salaries", Field),
     fr("entreprise", "company", Field),
@@ -732,6 +799,24 @@ pub const ENTRIES: &[Entry] = &[
     es("eventos", "events", ListWord),
     es("próximos", "upcoming", ListWord),
     es("nombre", "name", Field),
+    es("profesor", "instructor", Field),
+    es("duración", "duration", Field),
+    es("nivel", "level", Field),
+    es("cursos", "courses", ListWord),
+    es("gratuitos", "free", State),
+    es("gratuito", "free", State),
+    es("gratis", "free", State),
+    es("recetas", "recipes", ListWord),
+    es("minutos", "minutes", ListWord),
+    es("horas", "hours", ListWord),
+    es("difíciles", "hard", State),
+    es("fáciles", "easy", State),
+    es("inglés", "English", State),
+    es("francés", "French", State),
+    es("alemán", "German", State),
+    es("español", "Spanish", State),
+    es("en vivo", "live", State),
+    es("en directo", "live", State),
     es("lugar de nacimiento", "birthplace", Field),
     es("año de nacimiento", "birth year", Field),
     es("fecha de nacimiento", "date of birth", Field),

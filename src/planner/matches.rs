@@ -70,11 +70,26 @@ const RULES: &[Rule] = &[
         pattern: r"\b(?i:made|built|manufactured|produced)\s+by\s+(?P<word>\p{Lu}[\p{L}\d'-]*(?:\s+\p{Lu}[\p{L}\d'-]*){0,2}\b)",
         role: FieldRole::Title,
     },
-    // "posts by alicew", "stories submitted by @bkern".
+    // "posts by alicew", "stories submitted by @bkern", "courses taught by Ann Lee" (the
+    // person behind an item, whatever their part: `read::role::ROLE_LINES`).
     Rule {
         name: "posted_by",
         // A capitalised name goes on past its first word ("by Bo Jensen").
-        pattern: r"\b(?i:(?:posted\s+|submitted\s+|written\s+|shared\s+|authored\s+)?by)\s+@?(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2}\b|[\p{L}\d_][\p{L}\d_.-]{1,39})",
+        pattern: r"\b(?i:(?:posted\s+|submitted\s+|written\s+|shared\s+|authored\s+|taught\s+|hosted\s+|presented\s+|led\s+|organi[sz]ed\s+|directed\s+|narrated\s+)?by)\s+@?(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2}\b|[\p{L}\d_][\p{L}\d_.-]{1,39})",
+        role: FieldRole::Author,
+    },
+    // "which recipes did Tom Hale write?", "what has Ann Lee posted": a person's name (one to
+    // three capitalised words) between the question's helper verb and the making verb.
+    Rule {
+        name: "asked_who_made",
+        pattern: r"\b(?i:did|does|has|have)\s+(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){0,2})\s+(?i:write|written|post|posted|create|created|publish|published|share|shared|submit|submitted|teach|taught|cook|cooked)\b",
+        role: FieldRole::Author,
+    },
+    // German, French and Spanish "by" before a person's full name: "Rezepte von Tom Hale",
+    // "recettes par Ana Ruiz" (two capitalised words: "Produkte von Apple" is no person).
+    Rule {
+        name: "by_in_other_languages",
+        pattern: r"\b(?i:von|par|por)\s+(?P<word>\p{Lu}[\p{L}'-]+\s+\p{Lu}[\p{L}'-]+)\b",
         role: FieldRole::Author,
     },
     // "Ruth Okafor's books", "Bo Jensen’s posts": a person's full name owning the items (two
@@ -83,6 +98,20 @@ const RULES: &[Rule] = &[
         name: "possessive_of",
         pattern: r"(?P<word>\p{Lu}[\p{L}-]+\s+\p{Lu}[\p{L}-]+)['’]s\s+\p{Ll}+s\b",
         role: FieldRole::Author,
+    },
+    // "events in April", "courses starting in March 2027", "cursos en abril": a month, and
+    // perhaps its year, the items' date falls in (a word that is no month is refused).
+    Rule {
+        name: "in_month",
+        pattern: r"\b(?i:in|during|en|im|durante)\s+(?P<word>\p{L}{3,10}(?:\s+\d{4})?)\b",
+        role: FieldRole::Date,
+    },
+    // "April courses", "an October start date": a month's name, capitalised, before the
+    // items ("May" only with its year: "May I have…" asks).
+    Rule {
+        name: "month_named",
+        pattern: r"\b(?P<word>(?:January|February|March|April|June|July|August|September|October|November|December)(?:\s+\d{4})?|May\s+\d{4})\b",
+        role: FieldRole::Date,
     },
     // "stories from github.com", "links from nytimes.com".
     Rule {
@@ -290,6 +319,7 @@ pub fn read(text: &str) -> (Vec<TextMatch>, String) {
                                 })
                 }
                 FieldRole::Title => quoted.is_none() && NOT_TOPIC.contains(&value),
+                FieldRole::Date => month_of(value).is_none(),
                 _ => false,
             };
             if refused || value.is_empty() {
@@ -308,6 +338,31 @@ pub fn read(text: &str) -> (Vec<TextMatch>, String) {
         rest.replace_range(start..end, &" ".repeat(end - start));
     }
     (found, rest)
+}
+
+/// The month (1–12) and the year, if given, of a month match's words ("April 2027").
+fn month_of(words: &str) -> Option<(u32, Option<u32>)> {
+    let mut parts = words.split_whitespace();
+    let month = crate::page::dates::full_month_number(parts.next()?)?;
+    let year = parts.next().and_then(|y| y.parse().ok());
+    Some((month, year))
+}
+
+/// The `data.filter … matches` pattern for a date in a month: the ISO date the records engine
+/// types a date column with (`2027-04-14`), or the month's English name in a date kept as
+/// text ("Apr 14, 2027"); with the year when the words gave one.
+pub fn month_pattern(words: &str) -> Option<String> {
+    const SHORT: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let (month, year) = month_of(words)?;
+    let short = SHORT.get(usize::try_from(month).ok()?.checked_sub(1)?)?;
+    Some(match year {
+        Some(year) => format!(
+            r"(?i)^{year}-{month:02}(?:-|T|$)|\b{short}[a-z]*\.?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?{year}\b"
+        ),
+        None => format!(r"(?i)^\d{{4}}-{month:02}(?:-|T|$)|\b{short}[a-z]*\b"),
+    })
 }
 
 #[cfg(test)]
@@ -360,6 +415,68 @@ mod tests {
     }
 
     #[test]
+    fn in_month_and_month_named() {
+        assert_eq!(
+            matches("which courses start in April?"),
+            [(FieldRole::Date, "April".into(), "in_month")]
+        );
+        assert_eq!(
+            matches("events during march 2027"),
+            [(FieldRole::Date, "march 2027".into(), "in_month")]
+        );
+        assert_eq!(
+            matches("cursos que empiezan en abril"),
+            [(FieldRole::Date, "abril".into(), "in_month")]
+        );
+        assert_eq!(
+            matches("show me classes with an April start date"),
+            [(FieldRole::Date, "April".into(), "month_named")]
+        );
+        // Words that are no month, and "May" as a verb.
+        for other in [
+            "jobs in Berlin",
+            "posts in markets",
+            "May I have the prices?",
+            "stories in the last hour",
+        ] {
+            assert!(matches(other).is_empty(), "{other}");
+        }
+        let april = Regex::new(&month_pattern("April").unwrap()).unwrap();
+        assert!(april.is_match("2027-04-14") && april.is_match("Apr 2, 2027"));
+        assert!(!april.is_match("2027-03-04") && !april.is_match("2027-05-01"));
+        let dated = Regex::new(&month_pattern("April 2027").unwrap()).unwrap();
+        assert!(dated.is_match("2027-04-14") && dated.is_match("April 2, 2027"));
+        assert!(!dated.is_match("2026-04-14"));
+    }
+
+    #[test]
+    fn asked_who_made_and_by_in_other_languages() {
+        assert_eq!(
+            matches("Which recipes did Tom Hale write?"),
+            [(FieldRole::Author, "Tom Hale".into(), "asked_who_made")]
+        );
+        assert_eq!(
+            matches("what has Ann posted here"),
+            [(FieldRole::Author, "Ann".into(), "asked_who_made")]
+        );
+        assert_eq!(
+            matches("Rezepte von Tom Hale"),
+            [(
+                FieldRole::Author,
+                "Tom Hale".into(),
+                "by_in_other_languages"
+            )]
+        );
+        for other in [
+            "Produkte von Apple",
+            "did the shop post prices?",
+            "what has changed",
+        ] {
+            assert!(matches(other).is_empty(), "{other}");
+        }
+    }
+
+    #[test]
     fn posted_by() {
         assert_eq!(
             matches("posts by alicew"),
@@ -376,6 +493,10 @@ mod tests {
         assert_eq!(
             matches("articles written by Ann Lee, newest first"),
             [(FieldRole::Author, "Ann Lee".into(), "posted_by")]
+        );
+        assert_eq!(
+            matches("courses taught by Priya Natarajan"),
+            [(FieldRole::Author, "Priya Natarajan".into(), "posted_by")]
         );
         for how in [
             "stories sorted by date",

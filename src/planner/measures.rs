@@ -138,7 +138,17 @@ const UNIT_NAMES: &[(&[&str], &str)] = &[
         ],
         SIZE,
     ),
+    (
+        &[
+            "min", "mins", "minute", "minutes", "hr", "hrs", "hour", "hours",
+        ],
+        DURATION,
+    ),
 ];
+
+/// The name a bound in minutes or hours is on ("ready in under 45 minutes"): how long an
+/// item takes, counted in minutes (`page::dom::minutes` reads "1 hr 10 min" as 70).
+pub const DURATION: &str = "duration";
 
 /// How a bound on a thing had is written. The cues are the bounds' own (`bounds::BEFORE`,
 /// `bounds::AFTER`), and so is the amount.
@@ -235,6 +245,17 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
             };
             let amount = caps.name("amount").or_else(|| caps.name("amount_"))?;
             let amount = bounds::amount(amount.as_str(), false)?;
+            // A length of time is bounded in minutes, as its values are read.
+            let amount = match form {
+                Form::InItsUnit if thing == DURATION => {
+                    let unit = caps.name("unit").or_else(|| caps.name("unit_"))?.as_str();
+                    crate::page::dom::TIME_UNITS
+                        .iter()
+                        .find(|(u, _)| *u == unit)
+                        .map_or(amount, |(_, per)| amount * per)
+                }
+                _ => amount,
+            };
             (!not_a_measure(thing)).then(|| {
                 let bound = Bound {
                     role: FieldRole::Text,
@@ -366,6 +387,15 @@ mod tests {
         assert_eq!(
             read("a flat of 800 sq ft or more"),
             Some((BoundOp::AtLeast, 800.0, SIZE.into()))
+        );
+        // A length of time is bounded in minutes.
+        assert_eq!(
+            read("recipes ready in under 45 minutes"),
+            Some((BoundOp::Below, 45.0, DURATION.into()))
+        );
+        assert_eq!(
+            read("courses shorter than 2 hours"),
+            Some((BoundOp::Below, 120.0, DURATION.into()))
         );
         assert_eq!(read("under 20 kmh"), None);
         assert_eq!(read("flats with 2 bedrooms"), None);

@@ -38,6 +38,12 @@ const NOT_VALUES: &[&str] = &[
     "many",
     "is",
     "are",
+    // The same verb in the other languages the lexicon reads ("die nicht schwer sind").
+    "ist",
+    "sind",
+    "sont",
+    "est",
+    "son",
     "was",
     "were",
     "be",

@@ -82,9 +82,73 @@ pub fn marks_author(element: &scraper::node::Element) -> bool {
         })
 }
 
+/// Lines that name the person behind an item by what they do to it ("Taught by Ann Lee",
+/// "Hosted by Bo"), with the name of that person's part: a course's instructor, a talk's
+/// presenter. A plain "by Ann" (and "posted/written by") is the author's byline, read as such
+/// where bylines are.
+pub const ROLE_LINES: &[(&str, &str)] = &[
+    ("taught by", "instructor"),
+    ("instructed by", "instructor"),
+    ("hosted by", "host"),
+    ("presented by", "presenter"),
+    ("led by", "leader"),
+    ("organised by", "organizer"),
+    ("organized by", "organizer"),
+    ("directed by", "director"),
+    ("narrated by", "narrator"),
+    ("illustrated by", "illustrator"),
+    ("translated by", "translator"),
+    ("designed by", "designer"),
+    ("developed by", "developer"),
+    ("produced by", "producer"),
+    ("published by", "publisher"),
+    ("curated by", "curator"),
+    ("sold by", "seller"),
+    // A credit line: the thing made, then who made it ("Recipe by Ana Ruiz").
+    ("recipe by", "author"),
+    ("recipe from", "author"),
+    ("words by", "author"),
+    ("story by", "author"),
+    ("created by", "author"),
+];
+
+/// The part a role line names and the person's name after it ("Taught by Ann Lee" →
+/// `instructor`, "Ann Lee").
+pub fn role_line(text: &str) -> Option<(&'static str, &str)> {
+    let text = text.trim();
+    ROLE_LINES.iter().find_map(|(lead, part)| {
+        let head = text.get(..lead.len())?;
+        let name = text[lead.len()..].trim();
+        (head.eq_ignore_ascii_case(lead) && !name.is_empty()).then_some((*part, name))
+    })
+}
+
+/// Whether a column's name is a person's part in an item ([`ROLE_LINES`]'s parts besides the
+/// author's): the person behind it, as an author is behind a post ("courses by Ann Lee" is
+/// the instructor).
+pub fn is_person_part(name: &str) -> bool {
+    name != "author" && ROLE_LINES.iter().any(|(_, part)| *part == name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_role_line_names_the_part_and_the_person() {
+        assert_eq!(
+            role_line("Taught by Maria Lopez"),
+            Some(("instructor", "Maria Lopez"))
+        );
+        assert_eq!(role_line(" hosted by Bo "), Some(("host", "Bo")));
+        assert_eq!(role_line("by Ann Lee"), None);
+        assert_eq!(
+            role_line("Recipe by Ana Ruiz"),
+            Some(("author", "Ana Ruiz"))
+        );
+        assert_eq!(role_line("Taught by"), None);
+        assert!(is_person_part("instructor") && !is_person_part("author"));
+    }
 
     #[test]
     fn as_str_is_the_serde_name() {

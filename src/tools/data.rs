@@ -205,6 +205,8 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
         Value::String(s) if let Some(amount) = amount_of_price_text(s) => Some(amount),
+        // "1 hr 10 min" is 70 (minutes), not 1: a length of time compares as its minutes.
+        Value::String(s) if let Some(minutes) = crate::page::dom::minutes(s) => Some(minutes),
         Value::String(s) => {
             let trimmed = s.trim();
             let start = trimmed

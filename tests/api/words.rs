@@ -2035,3 +2035,89 @@ async fn a_place_marked_by_its_class_answers_a_place_asked_otherwise() {
         words,
     );
 }
+
+/// A catalogue whose details sit in definition lists, its teachers in "Taught by …" lines:
+/// the terms name the columns a request names in its own words ("duration" is the page's
+/// "Duration", "instructor" its "Taught by"); the person behind an item chooses it ("taught
+/// by", "did … teach"); a month chooses the items dated in it; "Free" is a price, and "cost
+/// nothing" asks for it; a bound in hours is on the lengths of time, read in minutes.
+#[tokio::test]
+async fn a_catalogue_in_definition_lists_answers_its_terms_its_teachers_and_its_months() {
+    let words = "every workshop with its instructor, level and duration";
+    let asked = ask("workshops.html", words).await;
+    asked.assert_column(
+        "instructor",
+        &[
+            "Ana Silva",
+            "Tom Reyes",
+            "Ana Silva",
+            "Kim Ode",
+            "Lou Marsh",
+        ],
+        words,
+    );
+    asked.assert_column(
+        "level",
+        &[
+            "Beginner",
+            "Advanced",
+            "Beginner",
+            "Intermediate",
+            "Intermediate",
+        ],
+        words,
+    );
+    asked.assert_column(
+        "duration",
+        &["3 hours", "5 hours", "4 hours", "2 hours", "3 hours"],
+        words,
+    );
+    for (words, want) in [
+        (
+            "workshops taught by Ana Silva",
+            &["Knife Skills for Home Cooks", "Fresh Pasta by Hand"][..],
+        ),
+        (
+            "which workshops are in May 2027?",
+            &[
+                "Knife Skills for Home Cooks",
+                "Fresh Pasta by Hand",
+                "Cake Decorating",
+            ][..],
+        ),
+        (
+            "workshops that cost nothing",
+            &["Knife Skills for Home Cooks"][..],
+        ),
+        (
+            "workshops shorter than 4 hours",
+            &[
+                "Knife Skills for Home Cooks",
+                "Fermenting Vegetables",
+                "Cake Decorating",
+            ][..],
+        ),
+        (
+            "which workshops did Ana Silva teach?",
+            &["Knife Skills for Home Cooks", "Fresh Pasta by Hand"][..],
+        ),
+        (
+            "workshops at a level other than Beginner",
+            &[
+                "Sourdough from Scratch",
+                "Fermenting Vegetables",
+                "Cake Decorating",
+            ][..],
+        ),
+    ] {
+        ask("workshops.html", words)
+            .await
+            .assert_column("title", want, words);
+    }
+    let asked = ask("workshops.html", "May workshops").await;
+    let intent = &decisions(&asked.frames)[0]["intent"];
+    assert!(
+        intent["matches"].is_null(),
+        "\"May\" alone is no month: {intent}"
+    );
+}

@@ -2,7 +2,7 @@
 //! column, named from the page first (table headers, `itemprop`, visible labels, attributes,
 //! class names) and from the value's type last; values are typed.
 
-use crate::page::money::is_price_text;
+use crate::page::money::{is_free_text, is_price_text};
 use std::collections::HashMap;
 
 use scraper::ElementRef;
@@ -525,7 +525,8 @@ fn drop_constants(drafts: &mut Vec<Draft<'_>>, n: usize) -> HashMap<String, Stri
             continue;
         }
         let text = values[0].trim();
-        if let Some(label) = text.strip_suffix(':')
+        let label = text.strip_suffix(':').or(is_term(draft).then_some(text));
+        if let Some(label) = label
             && let Some(next) = drafts.get(i + 1)
         {
             labels.insert(next.key.clone(), label.trim().to_owned());
@@ -585,23 +586,36 @@ fn split_by_labels(drafts: &mut Vec<Draft<'_>>, labels: &mut HashMap<String, Str
 }
 
 /// The column key each record's label gives, when every value of this text column is a short
-/// label ("Brand:"). A label all records share was dropped as furniture before.
+/// label ("Brand:"), or a term of a definition list that recurs in other records ("Level"
+/// over "Beginner" here and over "Advanced" there; a glossary's terms each stand once). A
+/// label all records share was dropped as furniture before.
 fn label_keys(draft: &Draft<'_>) -> Option<Vec<Option<String>>> {
     if draft.kind != SlotKind::Text {
         return None;
     }
+    let term = is_term(draft);
     let keys: Vec<Option<String>> = draft
         .values
         .iter()
         .map(|v| {
             v.as_deref().and_then(|v| {
-                let label = v.trim().strip_suffix(':')?;
+                let v = v.trim();
+                let label = v.strip_suffix(':').or(term.then_some(v))?;
                 is_label_text(label).then(|| key_of(label)).flatten()
             })
         })
         .collect();
     let present = draft.values.iter().flatten().count();
-    (present >= 2 && keys.iter().flatten().count() == present).then_some(keys)
+    let recurs = |key: &String| keys.iter().flatten().filter(|k| *k == key).count() >= 2;
+    let labelled = keys.iter().flatten().count() == present;
+    (present >= 2 && labelled && (!term || keys.iter().flatten().all(recurs))).then_some(keys)
+}
+
+/// Whether a column's values are the terms of definition lists (`<dt>Level</dt><dd>…`): each
+/// names the value after it.
+fn is_term(draft: &Draft<'_>) -> bool {
+    let mut elements = draft.elements.iter().flatten().peekable();
+    elements.peek().is_some() && elements.all(|e| e.value().name() == "dt")
 }
 
 /// Whether a value every record shares is page furniture ("Read more" in a link, a "Price:"
@@ -791,6 +805,9 @@ fn name_column(
             values = stripped;
             return (label, NameSource::Label, values);
         }
+        if let Some((part, names)) = role_lines(&values) {
+            return (part, NameSource::Label, names);
+        }
         if let Some((label, stripped)) = leading_label(draft) {
             return (label, NameSource::Label, stripped);
         }
@@ -848,7 +865,11 @@ fn name_column(
         }
         SlotKind::Text => {
             let present: Vec<&str> = values.iter().flatten().map(String::as_str).collect();
-            if present.iter().all(|v| is_price_text(v)) {
+            // "Free" beside "$49" is a price too: what that item costs.
+            let priced = present.iter().filter(|v| is_price_text(v)).count();
+            if priced > 0
+                && priced + present.iter().filter(|v| is_free_text(v)).count() == present.len()
+            {
                 Some("price")
             } else {
                 text_kind(draft, &present)
@@ -941,6 +962,21 @@ fn shared_label(values: &[Option<String>]) -> Option<(String, Vec<Option<String>
     let prefix = format!("{label}:");
     labelled_values(values, &label, |v| {
         v.strip_prefix(&prefix).map(|rest| rest.trim().to_owned())
+    })
+}
+
+/// A column of lines naming the person behind each item by their part ("Taught by Ann Lee"):
+/// named by the part (`instructor`), each value the person's name.
+fn role_lines(values: &[Option<String>]) -> Option<(String, Vec<Option<String>>)> {
+    let part = agreed(values.iter().map(|v| {
+        v.as_deref()
+            .and_then(crate::read::role::role_line)
+            .map(|(part, _)| part)
+    }))?;
+    labelled_values(values, &part, |v| {
+        crate::read::role::role_line(v)
+            .filter(|(p, _)| *p == part)
+            .map(|(_, name)| name.to_owned())
     })
 }
 

@@ -630,3 +630,70 @@ fn the_price_beside_a_struck_through_earlier_one_is_the_price() {
         ]
     );
 }
+
+/// Details written as a definition list name their columns by their terms, the same terms in
+/// every card ("Level") or not ("Seats" in some cards only); a line naming the person behind
+/// the item by their part ("Led by Ana Silva") is a column of that part, the names alone; a
+/// price column may print "Free" for some items.
+#[test]
+fn definition_list_terms_and_role_lines_name_their_columns() {
+    let cards = [
+        ("Knife skills", "Ana Silva", "Beginner", Some("12"), "Free"),
+        ("Sourdough", "Tom Reyes", "Advanced", None, "$35"),
+        ("Pasta by hand", "Ana Silva", "Beginner", Some("8"), "$20"),
+        ("Fermenting", "Kim Ode", "Intermediate", None, "$25"),
+    ];
+    let items: String = cards
+        .iter()
+        .map(|(title, who, level, seats, price)| {
+            let seats = seats.map_or(String::new(), |s| {
+                format!("<dt>Seats</dt><dd>{s} left</dd>")
+            });
+            format!(
+                "<li class='workshop'><h3><a href='/w/{title}'>{title}</a></h3><p>Led by {who}</p>\
+                 <dl><dt>Level</dt><dd>{level}</dd>{seats}<dt>Length</dt><dd>3 hours</dd></dl>\
+                 <div class='fee'>{price}</div></li>"
+            )
+        })
+        .collect();
+    let list = records_of(&page(&format!("<ul>{items}</ul>"), ""));
+    assert_eq!(list.total, 4);
+    let names = column_names(&list);
+    for name in ["leader", "level", "seats", "length", "price"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    assert_eq!(list.records[0]["leader"], "Ana Silva");
+    assert_eq!(list.records[1]["level"], "Advanced");
+    assert_eq!(list.records[2]["seats"], "8 left");
+    assert!(list.records[1]["seats"].is_null());
+    assert_eq!(list.records[1]["length"], "3 hours");
+    assert_eq!(list.records[0]["price"], "Free");
+}
+
+/// A glossary's terms each stand once: they are the items' names, not labels.
+#[test]
+fn a_glossary_keeps_its_terms_as_values() {
+    let entries: String = [
+        ("Ajax", "Asynchronous requests."),
+        ("CSS", "Styles."),
+        ("DOM", "The tree."),
+    ]
+    .iter()
+    .map(|(term, meaning)| format!("<dt>{term}</dt><dd>{meaning}</dd>"))
+    .collect();
+    let list = records_of(&page(&format!("<dl>{entries}</dl>"), ""));
+    let values: Vec<String> = list
+        .records
+        .iter()
+        .map(|r| {
+            r.values()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert!(
+        values[0].contains("Ajax") && values[0].contains("Asynchronous"),
+        "{values:?}"
+    );
+}

@@ -191,9 +191,10 @@ pub enum ChoiceRule {
     /// The same words as one part of a value written as a list with commas: a place's city
     /// or region ("Portland, OR" is "portland", "Berlin, Germany" is "germany").
     ListedPart,
-    /// A state a badge prints with its noun: a participle that is the first word of a short
-    /// value ("certified" is "Certified pre-owned", "signed" is "Signed copy", "verified" is
-    /// "Verified seller").
+    /// A state a badge prints with its noun: a participle, or how the item is given
+    /// ([`MODES`]), that is the first word of a short value ("certified" is "Certified
+    /// pre-owned", "signed" is "Signed copy", "live" is "Live online", "remote" is "Remote
+    /// (EU)").
     StateWithItsNoun,
     /// The same permission, said otherwise: "pets allowed", "pet-friendly", "allows dogs"
     /// are a listing's "Pets welcome", "Dogs OK" and "Cats OK" (a cat or a dog is a pet), not
@@ -258,13 +259,17 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
             let (value, state) = (normal(value), normal(words));
             let value_words: Vec<&str> = value.split(' ').collect();
             !state.contains(' ')
-                && state.ends_with("ed")
-                && state.chars().count() >= 5
+                && (state.ends_with("ed") && state.chars().count() >= 5
+                    || MODES.contains(&state.as_str()))
                 && (2..=4).contains(&value_words.len())
                 && value_words[0] == state
         },
     ),
 ];
+
+/// How a course, an event or a job is given: words a format column prints first, before
+/// where or how ("Live online", "Remote (EU)", "Hybrid – 2 days in office").
+const MODES: &[&str] = &["live", "online", "virtual", "hybrid", "remote", "recorded"];
 
 /// The rule by which the words of a request are a value on the page, if any, in a column
 /// of any kind (the name's rules too).
@@ -543,6 +548,17 @@ mod tests {
             keep_chosen(records, &[choice(&["owned"], false)]).0.len(),
             4
         );
+        // How a course is given opens its format's value; "free" opens no badge.
+        let records = rows(&[
+            ("SQL", "Live online"),
+            ("Python", "Self-paced"),
+            ("D3", "Live online"),
+            ("Go", "Free shipping"),
+        ]);
+        let (kept, made) = keep_chosen(records.clone(), &[choice(&["live"], false)]);
+        assert_eq!(names(&kept), ["SQL", "D3"]);
+        assert_eq!(made[0].rule, Some(ChoiceRule::StateWithItsNoun));
+        assert_eq!(keep_chosen(records, &[choice(&["free"], false)]).0.len(), 4);
     }
 
     #[test]

@@ -91,7 +91,12 @@ const RULES: &[(&str, Rule)] = &[
             column.column.kind == ColumnKind::Date || column.mostly(|v| timestamp(v, 0).is_some())
         }
         FieldRole::Price => column.mostly(is_price_text),
-        FieldRole::Author => column.mostly(|v| by_line(v).is_some()),
+        // The person behind an item is its author however the page names their part
+        // ("courses by Ann Lee" are those of the instructor Ann Lee).
+        FieldRole::Author => {
+            column.mostly(|v| by_line(v).is_some())
+                || crate::read::role::is_person_part(column.base_name())
+        }
         // A shop's star rating ("★ 4.6") is its items' score, as the outline reads it.
         FieldRole::Score => {
             column.mostly(|v| counted(v, SCORE_UNITS).is_some() || is_rating_text(v))
@@ -181,8 +186,28 @@ const COUNTING_WORDS: &[&str] = &["number", "of", "count", "how", "many", "total
 
 /// Kinds of measure a field may name, each with the units its values are written in: a
 /// field named by a kind's name is answered by a column of its units.
-const MEASURE_KINDS: &[(&[&str], &[&str])] =
-    &[(AREA_NAMES, AREA_UNITS), (DISTANCE_NAMES, DISTANCE_UNITS)];
+const MEASURE_KINDS: &[(&[&str], &[&str])] = &[
+    (AREA_NAMES, AREA_UNITS),
+    (DISTANCE_NAMES, DISTANCE_UNITS),
+    (DURATION_NAMES, DURATION_UNITS),
+];
+
+/// Names of how long a thing takes (a recipe, a course, a film), and its units: a bound in
+/// minutes or hours is on the `duration` (`planner::measures`).
+const DURATION_NAMES: &[&str] = &[
+    "duration",
+    "length",
+    "cook_time",
+    "cooking_time",
+    "total_time",
+    "prep_time",
+    "running_time",
+    "runtime",
+    "how_long",
+];
+const DURATION_UNITS: &[&str] = &[
+    "h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes",
+];
 
 /// Names of a distance travelled or to travel (a car's mileage, a route's length), and its
 /// units.
@@ -272,9 +297,10 @@ fn place_after_date(text: &str) -> Option<&str> {
 /// Units after a number that make it a score ("412 points").
 const SCORE_UNITS: &[&str] = &["point", "points", "vote", "votes", "like", "likes", "stars"];
 /// Units after a number that make it a comment count ("96 comments"), or a count of reviews
-/// ("862 reviews"), which an order by the number of reviews reads as one.
+/// or of ratings ("862 reviews", "412 ratings"), which an order by the number of reviews or
+/// ratings reads as one.
 const COMMENT_UNITS: &[&str] = &[
-    "comment", "comments", "reply", "replies", "review", "reviews",
+    "comment", "comments", "reply", "replies", "review", "reviews", "rating", "ratings",
 ];
 
 fn normalised(name: &str) -> String {
