@@ -661,8 +661,10 @@ pub fn count(text: &str) -> Option<usize> {
     // A request may start with the noun: "story with most comments".
     // (Spanish "el" is read here only: "el restaurante mejor valorado"; the lexicon leaves
     // it, as names hold it: "El Paso".)
+    // German "das"/"der" before a singular noun say one too: "das Rezept mit den meisten
+    // Bewertungen" reads "das recipe with the most ratings".
     let named_one = |at: usize| {
-        (at == 0 || matches!(words[at - 1].as_str(), "the" | "el"))
+        (at == 0 || matches!(words[at - 1].as_str(), "the" | "el" | "das" | "der"))
             && words.get(at).is_some_and(|w| is_singular_noun(w))
     };
     // French and Spanish put the superlative after the noun: "l'article le plus commenté"
@@ -2695,8 +2697,13 @@ mod tests {
         assert_eq!(count("the one with the fewest miles"), Some(1));
         assert_eq!(count("the one that has the most reviews"), Some(1));
         assert_eq!(count("give me the one course with the most stars"), Some(1));
-        let french = super::super::lexicon::canonical("le cours le mieux noté");
-        assert_eq!(count(&french), Some(1), "{french}");
+        for other in [
+            "le cours le mieux noté",
+            "das Rezept mit den meisten Bewertungen",
+        ] {
+            let read = super::super::lexicon::canonical(other);
+            assert_eq!(count(&read), Some(1), "{read}");
+        }
         assert_eq!(count("the ones with the most reviews"), None);
         assert_eq!(count("best-paid role here"), Some(1));
         assert_eq!(count("the most-commented story"), Some(1));
@@ -3187,6 +3194,17 @@ mod tests {
             assert_eq!(parse(many, None).intent, Intent::List, "{many}");
             assert!(!parse(many, None).values.is_empty(), "{many}");
         }
+    }
+
+    #[test]
+    fn the_main_list_is_a_part_of_the_page_not_a_value() {
+        let request = parse(
+            "List every item of the main list on this page, with all their details.",
+            None,
+        );
+        assert_eq!(request.intent, Intent::List);
+        assert!(request.values.is_empty(), "{:?}", request.values);
+        assert!(request.fields.is_empty(), "{:?}", request.fields);
     }
 
     #[test]

@@ -405,6 +405,9 @@ pub const ENTRIES: &[Entry] = &[
     // "ranked according to reviews" is an order by them; "the number one restaurant" the top.
     en("according to", "by", Order),
     en("by their", "by", Order),
+    // "the main list", the page's part the engine finds: no value an item has ("Main").
+    en("main list", "list", ListWord),
+    en("main lists", "lists", ListWord),
     // How long a thing takes, named by what takes the time: a duration, not a date.
     en("cooking time", "duration", Field),
     en("cook time", "duration", Field),
