@@ -803,6 +803,8 @@ pub fn number_before(text: &str, units: &[&str]) -> Option<f64> {
 /// letters (`m²` keeps its sign), lower case; a number alone, a price or a sentence is no
 /// measure.
 pub fn measure(text: &str) -> Option<(f64, String)> {
+    // An arrow or a sign before the number is the page's icon: "↑ 840 m".
+    let text = text.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '.');
     let mut words = text.split_whitespace();
     let number = words.next()?;
     if !number.starts_with(|c: char| c.is_ascii_digit())

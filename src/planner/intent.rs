@@ -535,7 +535,7 @@ pub fn count(text: &str) -> Option<usize> {
     const SUPERLATIVES: &[&str] = &[
         "oldest", "earliest", "largest", "smallest", "longest", "shortest", "fastest", "slowest",
         "nearest", "closest", "greatest", "most", "least", "fewest", "worst", "biggest",
-        "roomiest", "tiniest",
+        "roomiest", "tiniest", "quickest",
     ];
     // A compound led by a superlative of value is one ("best-paid", "most-commented"); one
     // led by a word of time or place is not ("last-updated", "first-class").
@@ -669,9 +669,11 @@ pub fn count(text: &str) -> Option<usize> {
     };
     // French and Spanish put the superlative after the noun: "l'article le plus commenté"
     // reads "the article most commented", "le livre le moins bien noté" "the book worst rated".
-    let one_chosen = (0..words.len().saturating_sub(2)).any(|i| {
+    let one_chosen = (0..words.len().saturating_sub(1)).any(|i| {
         named_one(i)
             && (matches!(words[i + 1].as_str(), "most" | "least" | "best" | "worst")
+                // "le sentier le plus rapide" reads "the trail quickest".
+                || SUPERLATIVES.contains(&words[i + 1].as_str())
                 || matches!(words[i + 1].as_str(), "with" | "that" | "which" | "having")
                     && words[i + 2..]
                         .iter()
@@ -1432,7 +1434,13 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
         "taught by",
     ],
     &["duration", "length", "how long"],
-    &["level", "difficulty", "skill level"],
+    &[
+        "level",
+        "difficulty",
+        "skill level",
+        "difficulty level",
+        "grade",
+    ],
     &["phone", "telephone", "tel"],
     &["weight", "mass"],
     // A person's birth, as tables of people label it.
@@ -1485,6 +1493,11 @@ const ITEM_NOUNS: &[&str] = &[
     "recipe",
     "dish",
     "meal",
+    // What a walking or cycling guide lists.
+    "trail",
+    "walk",
+    "hike",
+    "route",
     // A made thing's model is its name on a list of them (cars, phones): "model, price".
     "model",
 ];
@@ -1593,6 +1606,11 @@ const LIST_NOUNS: &[&str] = &[
     "recipes",
     "dishes",
     "meals",
+    // What a walking or cycling guide lists.
+    "trails",
+    "walks",
+    "hikes",
+    "routes",
     "rows",
 ];
 

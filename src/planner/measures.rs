@@ -54,11 +54,69 @@ const NOT_A_SIZE: &[&str] = &[
 const MORE_FIRST: &[&str] = &["highest", "greatest", "most"];
 const LESS_FIRST: &[&str] = &["lowest", "fewest", "least"];
 
+/// Words of an order by how long an item takes, most first or least first ("the trail that
+/// takes the longest", "the quickest recipe"). A duration's column answers them.
+const LONGEST_TIME: &[&str] = &[
+    "takes the longest",
+    "take the longest",
+    "takes longest",
+    "longest time",
+    "longest duration",
+    "longest walking time",
+    "longest cooking time",
+    "most time",
+    "most hours",
+    "most time-consuming",
+    "slowest",
+];
+const SHORTEST_TIME: &[&str] = &[
+    "quickest",
+    "fastest",
+    "least time",
+    "shortest time",
+    "fewest hours",
+    "least time-consuming",
+];
+
 /// An order by a measure: (descending, the measure's name), when the words ask for one and
 /// the word after it is no other kind of value. A size ("the largest apartment") first, then
-/// the amount of a thing named ("the lowest mileage").
+/// how long an item takes ("the quickest"), then the amount of a thing named ("the lowest
+/// mileage").
 pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
-    size_order(lower, &other_value).or_else(|| amount_order(lower, &other_value))
+    size_order(lower, &other_value)
+        .or_else(|| duration_order(lower))
+        .or_else(|| amount_order(lower, &other_value))
+}
+
+/// An order by how long an item takes: (descending, [`DURATION`]).
+fn duration_order(lower: &str) -> Option<(bool, String)> {
+    let words = super::intent::words(lower);
+    let said = |phrases: &[&str]| {
+        phrases.iter().any(|phrase| {
+            let phrase: Vec<&str> = phrase.split(' ').collect();
+            words
+                .windows(phrase.len())
+                .any(|span| span.iter().zip(&phrase).all(|(word, said)| word == said))
+        })
+    };
+    if said(LONGEST_TIME) {
+        Some((true, DURATION.to_owned()))
+    } else if said(SHORTEST_TIME) {
+        Some((false, DURATION.to_owned()))
+    } else if said(&[
+        "by time",
+        "by duration",
+        "by walking time",
+        "by cooking time",
+    ]) {
+        // "the shortest walk by time", "longest trail by duration": the extreme says which end.
+        let most_first = ["longest", "most", "top", "slowest"]
+            .iter()
+            .any(|w| words.iter().any(|word| word == w));
+        Some((most_first, DURATION.to_owned()))
+    } else {
+        None
+    }
 }
 
 /// An order by the amount of the thing named after "lowest", "most", … (see [`MORE_FIRST`]).
@@ -144,7 +202,12 @@ const UNIT_NAMES: &[(&[&str], &str)] = &[
         ],
         DURATION,
     ),
+    (&["m", "metres", "meters", "metre", "meter"], METRES),
 ];
+
+/// The name a bound in metres is on ("climbing more than 500 m"): a height, which the
+/// records engine's columns in metres answer.
+pub const METRES: &str = "metres";
 
 /// The name a bound in minutes or hours is on ("ready in under 45 minutes"): how long an
 /// item takes, counted in minutes (`page::dom::minutes` reads "1 hr 10 min" as 70).
@@ -306,6 +369,19 @@ mod tests {
     }
 
     #[test]
+    fn an_order_by_how_long_an_item_takes_is_on_its_duration() {
+        let none = |_: &str| false;
+        let by = |descending| Some((descending, DURATION.to_owned()));
+        assert_eq!(order("which trail takes the longest?", none), by(true));
+        assert_eq!(order("the most time-consuming recipe", none), by(true));
+        assert_eq!(order("the quickest walk", none), by(false));
+        assert_eq!(order("the one that needs the least time", none), by(false));
+        assert_eq!(order("Find the shortest walk by time", none), by(false));
+        assert_eq!(order("longest trail by duration", none), by(true));
+        assert_eq!(order("the longest trail", none), None);
+    }
+
+    #[test]
     fn an_order_by_the_amount_of_a_named_thing_takes_its_name() {
         let none = |_: &str| false;
         let by = |descending, name: &str| Some((descending, name.to_owned()));
@@ -396,6 +472,10 @@ mod tests {
         assert_eq!(
             read("courses shorter than 2 hours"),
             Some((BoundOp::Below, 120.0, DURATION.into()))
+        );
+        assert_eq!(
+            read("trails that climb more than 500 metres"),
+            Some((BoundOp::Above, 500.0, METRES.into()))
         );
         assert_eq!(read("under 20 kmh"), None);
         assert_eq!(read("flats with 2 bedrooms"), None);

@@ -208,10 +208,10 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
         // "1 hr 10 min" is 70 (minutes), not 1: a length of time compares as its minutes.
         Value::String(s) if let Some(minutes) = crate::page::dom::minutes(s) => Some(minutes),
         Value::String(s) => {
-            let trimmed = s.trim();
-            let start = trimmed
-                .strip_prefix(['€', '$', '£', '¥', '₹', '+'])
-                .unwrap_or(trimmed)
+            // A currency sign, or an icon's arrow ("↑ 840 m"), before the number.
+            let start = s
+                .trim()
+                .trim_start_matches(|c: char| !c.is_alphanumeric() && !matches!(c, '-' | '.'))
                 .trim_start();
             let mut chars = start.chars();
             let first = chars.next()?;
@@ -510,6 +510,15 @@ fn select_columns(ws: &mut Workspace<'_>, params: SelectColumnsParams) -> Result
 #[cfg(test)]
 mod tests {
     use crate::page::Page;
+
+    #[test]
+    fn a_length_of_time_and_a_number_after_an_icon_are_read_as_numbers() {
+        assert_eq!(super::numeric(&Value::from("1 hr 10 min")), Some(70.0));
+        assert_eq!(super::numeric(&Value::from("↑ 840 m")), Some(840.0));
+        assert_eq!(super::numeric(&Value::from("$4.99")), Some(4.99));
+        assert_eq!(super::numeric(&Value::from("-4 °C")), Some(-4.0));
+        assert_eq!(super::numeric(&Value::from("Chapter 2")), None);
+    }
     use crate::tools::testkit::{SHOP, call_err, chain, page};
     use crate::tools::{Registry, ToolCall, ToolLimits, Workspace};
     use serde_json::{Value, json};

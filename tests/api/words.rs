@@ -2097,6 +2097,7 @@ async fn a_catalogue_in_definition_lists_answers_its_terms_its_teachers_and_its_
                 "Cake Decorating",
             ][..],
         ),
+        ("the quickest workshop", &["Fermenting Vegetables"][..]),
         (
             "which workshops did Ana Silva teach?",
             &["Knife Skills for Home Cooks", "Fresh Pasta by Hand"][..],

@@ -611,6 +611,27 @@ fn label_keys(draft: &Draft<'_>) -> Option<Vec<Option<String>>> {
     (present >= 2 && labelled && (!term || keys.iter().flatten().all(recurs))).then_some(keys)
 }
 
+/// The grades pages give how hard a trail, a recipe, a course or a route is.
+const GRADES: &[&str] = &[
+    "easy",
+    "moderate",
+    "medium",
+    "hard",
+    "difficult",
+    "challenging",
+    "strenuous",
+    "beginner",
+    "intermediate",
+    "advanced",
+    "expert",
+    "all levels",
+];
+
+/// Whether a value is a grade of difficulty ([`GRADES`]).
+fn is_grade(value: &str) -> bool {
+    GRADES.contains(&value.trim().to_lowercase().as_str())
+}
+
 /// Whether a column's values are the terms of definition lists (`<dt>Level</dt><dd>…`): each
 /// names the value after it.
 fn is_term(draft: &Draft<'_>) -> bool {
@@ -865,6 +886,10 @@ fn name_column(
         }
         SlotKind::Text => {
             let present: Vec<&str> = values.iter().flatten().map(String::as_str).collect();
+            // "Easy", "Moderate", "Strenuous": a grade of how hard the item is.
+            if present.len() >= 2 && present.iter().all(|v| is_grade(v)) {
+                return ("difficulty".to_owned(), NameSource::Kind, values);
+            }
             // "Free" beside "$49" is a price too: what that item costs.
             let priced = present.iter().filter(|v| is_price_text(v)).count();
             if priced > 0

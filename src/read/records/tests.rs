@@ -697,3 +697,29 @@ fn a_glossary_keeps_its_terms_as_values() {
         "{values:?}"
     );
 }
+
+/// Unlabelled chips: a grade of difficulty names its column; an arrow before a height does
+/// not keep it from being a measure.
+#[test]
+fn a_grade_of_difficulty_names_its_column() {
+    let trails: String = [("Ridge", "Strenuous", "840"), ("Mill", "Easy", "40"), ("Falls", "Moderate", "310")]
+        .iter()
+        .map(|(name, grade, ascent)| {
+            format!(
+                "<section class='trail'><h2><a href='/t/{name}'>{name}</a></h2><span class='chip'>4 km</span>\
+                 <span class='chip'>{grade}</span><span class='chip'>↑ {ascent} m</span></section>"
+            )
+        })
+        .collect();
+    let list = records_of(&page(&format!("<div>{trails}</div>"), ""));
+    assert_eq!(
+        list.records[0]["difficulty"],
+        "Strenuous",
+        "{:?}",
+        column_names(&list)
+    );
+    assert_eq!(
+        crate::page::dom::measure("↑ 840 m"),
+        Some((840.0, "m".to_owned()))
+    );
+}

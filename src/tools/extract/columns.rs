@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::page::dates::{normalise_date, timestamp};
-use crate::page::dom::{first_number, json_number, measure, number_before, squashed};
+use crate::page::dom::{first_number, json_number, measure, minutes, number_before, squashed};
 use crate::page::money::is_price_text;
 use crate::read::outline::is_rating_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
@@ -139,7 +139,12 @@ const RULES: &[(&str, Rule)] = &[
     ("counted_in_its_unit", |field, column| {
         field.role == FieldRole::Text
             && counted_thing(&field.name).is_some_and(|thing| {
-                column.mostly(|v| measure(v).is_some_and(|(_, unit)| unit_counts(&unit, &thing)))
+                // A length of time may take two units ("2 hr 40 min"): read as minutes.
+                let in_time = DURATION_NAMES.contains(&thing.as_str());
+                column.mostly(|v| {
+                    measure(v).is_some_and(|(_, unit)| unit_counts(&unit, &thing))
+                        || in_time && minutes(v).is_some()
+                })
             })
     }),
     // "address", "where": one place word answers another's column ("location" is the column
@@ -190,7 +195,24 @@ const MEASURE_KINDS: &[(&[&str], &[&str])] = &[
     (AREA_NAMES, AREA_UNITS),
     (DISTANCE_NAMES, DISTANCE_UNITS),
     (DURATION_NAMES, DURATION_UNITS),
+    (HEIGHT_NAMES, HEIGHT_UNITS),
 ];
+
+/// Names of a height climbed or stood at (a trail's ascent, a peak's altitude), and its
+/// units: a bound in metres is on `metres` (`planner::measures`).
+const HEIGHT_NAMES: &[&str] = &[
+    "metres",
+    "meters",
+    "ascent",
+    "climb",
+    "climbing",
+    "elevation",
+    "elevation_gain",
+    "height_gain",
+    "altitude",
+    "descent",
+];
+const HEIGHT_UNITS: &[&str] = &["m", "metres", "meters", "metre", "meter"];
 
 /// Names of how long a thing takes (a recipe, a course, a film), and its units: a bound in
 /// minutes or hours is on the `duration` (`planner::measures`).
