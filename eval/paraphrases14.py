@@ -4,7 +4,7 @@ any run. Tasks alternate between the tuning half (`para-tune14-…`) and the hel
 (`para-held14-…`) in the order written. Run: `python3 eval/paraphrases14.py` writes
 `eval/paraphrase_tasks14.json`."""
 
-import json
+import paraphrase_set
 
 PAGE = "fixtures/courses.html"
 NAME = "title|name|headline|heading|course|course name|course title"
@@ -215,22 +215,7 @@ TASKS = [
 
 
 def main():
-    tasks = []
-    for index, (slug, check, wordings) in enumerate(TASKS):
-        half = "tune14" if index % 2 == 0 else "held14"
-        for n, wording in enumerate(wordings):
-            tasks.append(
-                {
-                    "id": f"para-{half}-{slug}-{n}",
-                    "intent": half,
-                    "page": PAGE,
-                    "instructions": wording,
-                    "check": check,
-                }
-            )
-    with open("eval/paraphrase_tasks14.json", "w") as out:
-        json.dump(tasks, out, indent=1, ensure_ascii=False)
-        out.write("\n")
+    paraphrase_set.write(14, PAGE, TASKS)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ held half of its own. Every wording was written before any run. Tasks alternate 
 `para-tune15-…` and `para-held15-…` in the order written. Run: `python3 eval/paraphrases15.py`
 writes `eval/paraphrase_tasks15.json`."""
 
-import json
+import paraphrase_set
 
 PAGE = "fixtures/recipes.html"
 NAME = "title|name|headline|heading|recipe|recipe name|dish"
@@ -233,22 +233,7 @@ TASKS = [
 
 
 def main():
-    tasks = []
-    for index, (slug, check, wordings) in enumerate(TASKS):
-        half = "tune15" if index % 2 == 0 else "held15"
-        for n, wording in enumerate(wordings):
-            tasks.append(
-                {
-                    "id": f"para-{half}-{slug}-{n}",
-                    "intent": half,
-                    "page": PAGE,
-                    "instructions": wording,
-                    "check": check,
-                }
-            )
-    with open("eval/paraphrase_tasks15.json", "w") as out:
-        json.dump(tasks, out, indent=1, ensure_ascii=False)
-        out.write("\n")
+    paraphrase_set.write(15, PAGE, TASKS)
 
 
 if __name__ == "__main__":

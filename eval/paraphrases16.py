@@ -7,7 +7,7 @@ with a held half of its own. Every wording was written before any run. Tasks alt
 `para-tune16-…` and `para-held16-…` in the order written. Run: `python3 eval/paraphrases16.py`
 writes `eval/paraphrase_tasks16.json`."""
 
-import json
+import paraphrase_set
 
 PAGE = "fixtures/trails.html"
 NAME = "title|name|headline|heading|trail|trail name|route|walk"
@@ -203,22 +203,7 @@ TASKS = [
 
 
 def main():
-    tasks = []
-    for index, (slug, check, wordings) in enumerate(TASKS):
-        half = "tune16" if index % 2 == 0 else "held16"
-        for n, wording in enumerate(wordings):
-            tasks.append(
-                {
-                    "id": f"para-{half}-{slug}-{n}",
-                    "intent": half,
-                    "page": PAGE,
-                    "instructions": wording,
-                    "check": check,
-                }
-            )
-    with open("eval/paraphrase_tasks16.json", "w") as out:
-        json.dump(tasks, out, indent=1, ensure_ascii=False)
-        out.write("\n")
+    paraphrase_set.write(16, PAGE, TASKS)
 
 
 if __name__ == "__main__":

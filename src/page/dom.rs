@@ -849,7 +849,7 @@ pub fn minutes(text: &str) -> Option<f64> {
     let re = RE.get_or_init(|| {
         regex::Regex::new(r"(?i)^(?:\s*(\d+(?:\.\d+)?)\s*([a-z]+)\.?)+\s*$").expect("valid regex")
     });
-    let pair = static_pair();
+    let pair = amount_and_unit();
     if !re.is_match(text) {
         return None;
     }
@@ -864,7 +864,7 @@ pub fn minutes(text: &str) -> Option<f64> {
 }
 
 /// One amount and its unit word, as [`minutes`] reads them in turn.
-fn static_pair() -> &'static regex::Regex {
+fn amount_and_unit() -> &'static regex::Regex {
     static RE: OnceLock<regex::Regex> = OnceLock::new();
     #[allow(clippy::expect_used)]
     RE.get_or_init(|| regex::Regex::new(r"(\d+(?:\.\d+)?)\s*([A-Za-z]+)").expect("valid regex"))

@@ -88,22 +88,27 @@ pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, S
         .or_else(|| amount_order(lower, &other_value))
 }
 
+/// Whether one of `phrases` stands among the words, whole words in a row, and the word after
+/// it ("" at the end) passes `next_ok`.
+fn said(words: &[String], phrases: &[&str], next_ok: impl Fn(&str) -> bool) -> bool {
+    phrases.iter().any(|phrase| {
+        let phrase: Vec<&str> = phrase.split(' ').collect();
+        words.windows(phrase.len()).enumerate().any(|(at, span)| {
+            let next = words.get(at + phrase.len()).map_or("", String::as_str);
+            span.iter().zip(&phrase).all(|(word, said)| word == said) && next_ok(next)
+        })
+    })
+}
+
 /// An order by how long an item takes: (descending, [`DURATION`]).
 fn duration_order(lower: &str) -> Option<(bool, String)> {
     let words = super::intent::words(lower);
-    let said = |phrases: &[&str]| {
-        phrases.iter().any(|phrase| {
-            let phrase: Vec<&str> = phrase.split(' ').collect();
-            words
-                .windows(phrase.len())
-                .any(|span| span.iter().zip(&phrase).all(|(word, said)| word == said))
-        })
-    };
-    if said(LONGEST_TIME) {
+    let asks = |phrases: &[&str]| said(&words, phrases, |_| true);
+    if asks(LONGEST_TIME) {
         Some((true, DURATION.to_owned()))
-    } else if said(SHORTEST_TIME) {
+    } else if asks(SHORTEST_TIME) {
         Some((false, DURATION.to_owned()))
-    } else if said(&[
+    } else if asks(&[
         "by time",
         "by duration",
         "by walking time",
@@ -145,14 +150,8 @@ fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool
 fn size_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
     let words = super::intent::words(lower);
     let find = |phrases: &[&str]| {
-        phrases.iter().any(|phrase| {
-            let phrase: Vec<&str> = phrase.split(' ').collect();
-            words.windows(phrase.len()).enumerate().any(|(at, span)| {
-                let next = words.get(at + phrase.len()).map_or("", String::as_str);
-                span.iter().zip(&phrase).all(|(word, said)| word == said)
-                    && !NOT_A_SIZE.contains(&next)
-                    && !other_value(next)
-            })
+        said(&words, phrases, |next| {
+            !NOT_A_SIZE.contains(&next) && !other_value(next)
         })
     };
     if find(LARGEST) {
