@@ -837,6 +837,8 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
     let mut carried: Vec<Option<(usize, String)>> = Vec::new();
     let mut grid: Vec<(ElementRef<'a>, bool, bool, Vec<String>)> = Vec::new();
     let row_cap = ws.limits.max_items.saturating_add(1);
+    // A row is a list too: no wider than a list may be long (a `colspan` fills it).
+    let max_columns = MAX_TABLE_COLUMNS.min(ws.limits.max_items.max(1));
     for (tr, in_thead) in rows {
         if grid.len() >= row_cap {
             break;
@@ -849,7 +851,7 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
             .filter_map(ElementRef::wrap)
             .filter(|c| matches!(c.value().name(), "td" | "th"))
             .peekable();
-        while cells.len() < MAX_TABLE_COLUMNS {
+        while cells.len() < max_columns {
             let col = cells.len();
             if let Some(slot) = carried.get_mut(col)
                 && let Some((left, text)) = slot
@@ -867,7 +869,7 @@ fn read_table<'a>(ws: &Workspace<'a>, table: ElementRef<'a>) -> TableGrid<'a> {
             let text = text_capped(cell, ws.limits.max_text_chars);
             let rowspan = span(cell, "rowspan");
             for _ in 0..span(cell, "colspan") {
-                if cells.len() >= MAX_TABLE_COLUMNS {
+                if cells.len() >= max_columns {
                     break;
                 }
                 let at = cells.len();

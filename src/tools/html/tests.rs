@@ -28,6 +28,35 @@ fn select_returns_records_with_absolute_links() {
     assert_eq!(ws.selection.as_ref().map(Vec::len), Some(2));
 }
 
+/// A spanning cell fills a row no wider than a list may be long (found by the robustness
+/// property test: `<td colspan="100000">` under `max_items: 12` gave a row of 50 cells).
+#[test]
+fn a_wide_colspan_fills_no_more_cells_than_a_list_may_hold() {
+    let page = Page::parse(
+        url::Url::parse("https://example.com/").unwrap(),
+        r#"<p><table><td colspan="100000">"#,
+    );
+    let limits = ToolLimits {
+        max_items: 12,
+        ..ToolLimits::default()
+    };
+    let mut ws = Workspace::new(&page, limits);
+    let out = Registry::builtin().execute(
+        &mut ws,
+        &ToolCall::new("html.tables", json!({"selector": "p", "all": true}), ""),
+    );
+    fn widest(value: &Value) -> usize {
+        match value {
+            Value::Array(items) => items.iter().map(widest).max().unwrap_or(0).max(items.len()),
+            Value::Object(map) => map.values().map(widest).max().unwrap_or(0).max(map.len()),
+            _ => 0,
+        }
+    }
+    if let Some(result) = out.result {
+        assert!(widest(&result) <= 12, "{result}");
+    }
+}
+
 #[test]
 fn bad_params_fail_the_call_with_a_clear_message() {
     let page = page();
