@@ -20,7 +20,7 @@ TASKS = [
          check={"kind": "columns", "min_items": 7,
                 "columns": ["address|location|street address|where",
                             "rent|price|monthly rent|cost",
-                            "bedrooms|bedroom|beds|bedroom count|number of bedroom|rooms|room"]},
+                            "bedrooms|bedroom|beds|bedroom count|number of bedroom|number of bedrooms|rooms|room"]},
          wordings=["every listing's address, rent and number of bedrooms",
                    "for each flat: where is it, how much is it, how many bedrooms",
                    "address + monthly rent + beds",

@@ -1248,7 +1248,23 @@ const AMOUNT_UNITS: &[&str] = &[
 /// A free field's name as a column is named: in the singular ("cities" → "city"), but a unit
 /// an amount is counted in as said ("miles").
 fn free_name(name: &str) -> String {
-    if AMOUNT_UNITS.contains(&name) {
+    let last = name.rsplit(' ').next().unwrap_or(name);
+    // "number of guests", "max guests", "sleeps": a count keeps the words it was asked in.
+    let counted = [
+        "number of ",
+        "max ",
+        "maximum ",
+        "min ",
+        "minimum ",
+        "how many ",
+        "total ",
+    ]
+    .iter()
+    .any(|lead| name.starts_with(lead));
+    if AMOUNT_UNITS.contains(&name)
+        || counted
+        || crate::tools::extract::CAPACITY_NAMES.contains(&last)
+    {
         name.to_owned()
     } else {
         singular(name)
@@ -1986,6 +2002,13 @@ fn least_forms(phrase: &str) -> impl Iterator<Item = String> + '_ {
 fn sort(text: &str) -> Option<(FieldRole, bool)> {
     // A compound is read as its words: "best-rated" is "best rated", "lowest-paid" "lowest paid".
     let lower = text.to_lowercase().replace('-', " ");
+    // "the lowest nightly price" is the lowest price: the period an amount is for only says
+    // which amount.
+    let lower = lower
+        .split(' ')
+        .filter(|w| !PERIOD_WORDS.contains(w))
+        .collect::<Vec<_>>()
+        .join(" ");
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
     for rule in ORDER_RULES {
         // A most-first order turned: "the 2 submissions with the fewest points".
@@ -2031,6 +2054,12 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
     }
     None
 }
+
+/// Words for the period an amount is for ("nightly price", "monthly rent"), which an order
+/// by the amount reads past.
+pub(super) const PERIOD_WORDS: &[&str] = &[
+    "nightly", "weekly", "monthly", "yearly", "annual", "daily", "hourly",
+];
 
 /// Whether the words ask for the top of an order by a value: "top 3 by price", "top by rent".
 fn top_by(lower: &str) -> bool {
@@ -2991,6 +3020,11 @@ mod tests {
             Some((FieldRole::Price, false))
         );
         assert_eq!(parse("top 10 stories", None).sort, None);
+        // The period an amount is for only says which amount.
+        assert_eq!(
+            parse("which property has the lowest nightly price?", None).sort,
+            Some((FieldRole::Price, false))
+        );
         assert_eq!(
             parse("the highest scoring story", None).sort,
             Some((FieldRole::Score, true))

@@ -94,6 +94,17 @@ pub const ENTRIES: &[Entry] = &[
     // English: fields by other names.
     en("writer", "author", Field),
     // "company name", "city name": the column of that name, not the items' name.
+    // How many an item takes, asked as a question: the count a card prints after its verb
+    // ("Sleeps 4", "Serves 6"), which the records engine names by the verb.
+    en("how many it sleeps", "sleeps", Field),
+    en("how many each sleeps", "sleeps", Field),
+    en("how many people it sleeps", "sleeps", Field),
+    en("how many people each sleeps", "sleeps", Field),
+    en("how many guests it sleeps", "sleeps", Field),
+    en("how many it serves", "serves", Field),
+    en("how many each serves", "serves", Field),
+    en("how many people it serves", "serves", Field),
+    en("how many people each serves", "serves", Field),
     en("company name", "company", Field),
     en("company names", "company", Field),
     en("employer name", "employer", Field),
@@ -452,6 +463,21 @@ pub const ENTRIES: &[Entry] = &[
     en("can be booked", "bookable", State),
     // How a job is worked, in the other languages read ("empleos remotos", "emplois en
     // télétravail"); German writes the English words.
+    // What a listing allows, in the words its guests use: the records engine reads "dogs
+    // allowed" and "no pets" against a listing's "Dogs welcome" and "No pets".
+    de("hunde", "dogs", State),
+    de("hund", "dog", State),
+    de("haustiere", "pets", State),
+    de("erlaubt", "allowed", State),
+    de("willkommen", "welcome", State),
+    fr("chiens", "dogs", State),
+    fr("animaux", "pets", State),
+    fr("acceptés", "allowed", State),
+    fr("admis", "allowed", State),
+    es("perros", "dogs", State),
+    es("mascotas", "pets", State),
+    es("permitidos", "allowed", State),
+    es("permitidas", "allowed", State),
     es("remoto", "remote", State),
     es("disponibles ahora", "available now", State),
     es("disponible ahora", "available now", State),

@@ -198,6 +198,7 @@ const NOT_WHO: &[&str] = &[
     "number",
     "count",
     "length",
+    "distance",
     "newness",
     "age",
     "id",

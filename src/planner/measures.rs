@@ -78,6 +78,30 @@ const SHORTEST_TIME: &[&str] = &[
     "least time-consuming",
 ];
 
+/// Words of an order by how far an item is from a place, nearest first or farthest first
+/// ("the 3 cottages closest to the beach", "nearest the station"). A distance's column
+/// answers them.
+const NEAREST: &[&str] = &[
+    "closest",
+    "nearest",
+    "shortest walk",
+    "shortest distance",
+    "least far",
+    "am nächsten",
+    "plus proche",
+    "plus proches",
+    "más cerca",
+    "más cercano",
+    "más cercana",
+    "más cercanos",
+    "más cercanas",
+];
+const FARTHEST: &[&str] = &["farthest", "furthest"];
+
+/// The name an order by how far items are is on: the records engine's `distance` column, or
+/// one written in a distance's unit (`tools::extract::columns`).
+pub const DISTANCE: &str = "distance";
+
 /// An order by a measure: (descending, the measure's name), when the words ask for one and
 /// the word after it is no other kind of value. A size ("the largest apartment") first, then
 /// how long an item takes ("the quickest"), then the amount of a thing named ("the lowest
@@ -85,6 +109,7 @@ const SHORTEST_TIME: &[&str] = &[
 pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
     size_order(lower, &other_value)
         .or_else(|| duration_order(lower))
+        .or_else(|| distance_order(lower))
         .or_else(|| amount_order(lower, &other_value))
 }
 
@@ -124,11 +149,29 @@ fn duration_order(lower: &str) -> Option<(bool, String)> {
     }
 }
 
+/// An order by how far an item is: (descending, [`DISTANCE`]); "by distance" is nearest
+/// first unless the farthest are asked.
+fn distance_order(lower: &str) -> Option<(bool, String)> {
+    let words = super::intent::words(lower);
+    let asks = |phrases: &[&str]| said(&words, phrases, |_| true);
+    if asks(FARTHEST) {
+        Some((true, DISTANCE.to_owned()))
+    } else if asks(NEAREST) || asks(&["by distance"]) {
+        Some((false, DISTANCE.to_owned()))
+    } else {
+        None
+    }
+}
+
 /// An order by the amount of the thing named after "lowest", "most", … (see [`MORE_FIRST`]).
 fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
     let words = super::intent::words(lower);
     words.windows(2).find_map(|pair| {
         let (cue, thing) = (pair[0].as_str(), pair[1].as_str());
+        // "the lowest nightly price": the period an amount is for is no thing.
+        if super::intent::PERIOD_WORDS.contains(&thing) {
+            return None;
+        }
         let descending = if MORE_FIRST.contains(&cue) {
             true
         } else if LESS_FIRST.contains(&cue) {
@@ -226,10 +269,46 @@ enum Form {
     /// A cue and an amount in a measure's unit, had or not: "under 20k km", "50,000 miles or
     /// less", "with fewer than 30,000 mi".
     InItsUnit,
+    /// How many people an item takes, said by its verb or its people: "sleeps 6 or more",
+    /// "serving at least four", "room for 8 or more", "at least six guests", "6 or more
+    /// people" (`CAPACITY_VERBS`, `CAPACITY_NOUNS`).
+    Capacity,
 }
 
-fn forms() -> &'static [(Regex, Form); 4] {
-    static FORMS: OnceLock<[(Regex, Form); 4]> = OnceLock::new();
+/// Verbs and phrases that say how many people an item takes, and the name of the count
+/// each is (the records engine names a "Sleeps 4" column by its word; other names of the
+/// count meet it in `tools::extract::columns::CAPACITY_NAMES`).
+const CAPACITY_VERBS: &[(&str, &str)] = &[
+    ("sleeps", "sleeps"),
+    ("sleep", "sleeps"),
+    ("sleeping", "sleeps"),
+    ("serves", "serves"),
+    ("serve", "serves"),
+    ("serving", "serves"),
+    ("seats", "seats"),
+    ("seat", "seats"),
+    ("seating", "seats"),
+    ("accommodates", "guests"),
+    ("accommodate", "guests"),
+    ("accommodating", "guests"),
+    ("room for", "guests"),
+    ("space for", "guests"),
+];
+
+/// Nouns for the people an item takes: a bound on them is a bound on its capacity.
+const CAPACITY_NOUNS: &[&str] = &[
+    "guests",
+    "people",
+    "persons",
+    "adults",
+    "diners",
+    "personen",
+    "personnes",
+    "personas",
+];
+
+fn forms() -> &'static [(Regex, Form); 6] {
+    static FORMS: OnceLock<[(Regex, Form); 6]> = OnceLock::new();
     FORMS.get_or_init(|| {
         let had = r"\b(?:with|has|have|having)\s+";
         let amount = bounds::amount_pattern("amount");
@@ -243,6 +322,12 @@ fn forms() -> &'static [(Regex, Form); 4] {
             .collect::<Vec<_>>()
             .join("|");
         let amount_ = bounds::amount_pattern("amount_");
+        let verbs = CAPACITY_VERBS
+            .iter()
+            .map(|(verb, _)| verb.replace(' ', r"\s+"))
+            .collect::<Vec<_>>()
+            .join("|");
+        let nouns = CAPACITY_NOUNS.join("|");
         #[allow(clippy::expect_used)] // built from escaped constant phrases
         let compile = |pattern: String| Regex::new(&pattern).expect("valid measure pattern");
         [
@@ -262,6 +347,18 @@ fn forms() -> &'static [(Regex, Form); 4] {
                     r"(?:\b(?P<before>{before})\s+{amount}\s*(?P<unit>{units})|\b{amount_}\s*(?P<unit_>{units})\s+(?P<after>{after}))(?:$|[\s,.;:!?)])"
                 )),
                 Form::InItsUnit,
+            ),
+            (
+                compile(format!(
+                    r"\b(?P<verb>{verbs})\s+(?:(?P<before>{before})\s+)?{amount}(?:\s+(?P<after>{after}))?(?:\s+(?:{nouns}))?\b"
+                )),
+                Form::Capacity,
+            ),
+            (
+                compile(format!(
+                    r"(?:\b(?P<before>{before})\s+{amount}|\b(?:(?P<group>party|group|family)\s+of\s+)?{amount_}(?P<plus>\+)?(?:\s+(?P<after>{after}))?)(?:\s+(?P<noun>{nouns})\b|\b)(?:\s+(?P<after_>{after})\b)?"
+                )),
+                Form::Capacity,
             ),
         ]
     })
@@ -293,6 +390,22 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
                 }
                 Form::HadCueInside => cue("after", bounds::AFTER),
                 Form::Plus => Some(BoundOp::AtLeast),
+                // Without a verb it is people: counted ("six guests"), or a party of them
+                // ("a group of 6"), which needs as many places or more.
+                Form::Capacity
+                    if caps.name("verb").is_none()
+                        && caps.name("noun").is_none()
+                        && caps.name("group").is_none() =>
+                {
+                    None
+                }
+                Form::Capacity => cue("before", bounds::BEFORE)
+                    .or_else(|| cue("after", bounds::AFTER))
+                    .or_else(|| cue("after_", bounds::AFTER))
+                    .or_else(|| {
+                        (caps.name("plus").is_some() || caps.name("group").is_some())
+                            .then_some(BoundOp::AtLeast)
+                    }),
             }?;
             let thing = match form {
                 Form::InItsUnit => {
@@ -303,6 +416,20 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
                         .find(|(units, _)| units.contains(&unit.as_str()))
                         .map(|(_, name)| *name)?
                 }
+                Form::Capacity => match caps.name("verb") {
+                    Some(verb) => {
+                        let verb = verb
+                            .as_str()
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        CAPACITY_VERBS
+                            .iter()
+                            .find(|(v, _)| *v == verb)
+                            .map(|(_, name)| *name)?
+                    }
+                    None => "guests",
+                },
                 _ => caps.name("thing")?.as_str(),
             };
             let amount = caps.name("amount").or_else(|| caps.name("amount_"))?;
@@ -381,6 +508,31 @@ mod tests {
     }
 
     #[test]
+    fn an_order_by_how_far_an_item_is_is_on_its_distance() {
+        let none = |_: &str| false;
+        let by = |descending| Some((descending, DISTANCE.to_owned()));
+        assert_eq!(
+            order("the 3 cottages closest to the beach", none),
+            by(false)
+        );
+        assert_eq!(
+            order("which hotel is nearest the station?", none),
+            by(false)
+        );
+        assert_eq!(
+            order("three with the shortest walk to the beach", none),
+            by(false)
+        );
+        assert_eq!(order("top three by distance to the beach", none), by(false));
+        assert_eq!(order("the farthest campsite from town", none), by(true));
+        assert_eq!(
+            order("die drei Häuser, die dem Strand am nächsten sind", none),
+            by(false)
+        );
+        assert_eq!(order("the closed shops", none), None);
+    }
+
+    #[test]
     fn an_order_by_the_amount_of_a_named_thing_takes_its_name() {
         let none = |_: &str| false;
         let by = |descending, name: &str| Some((descending, name.to_owned()));
@@ -401,6 +553,7 @@ mod tests {
         assert_eq!(order("the most popular car", none), None);
         assert_eq!(order("the least expensive car", none), None);
         assert_eq!(order("lowest price", |w| w == "price"), None);
+        assert_eq!(order("the lowest nightly price", |w| w == "price"), None);
     }
 
     #[test]
@@ -476,6 +629,65 @@ mod tests {
             read("trails that climb more than 500 metres"),
             Some((BoundOp::Above, 500.0, METRES.into()))
         );
+        // How many people an item takes, by its verb or its people.
+        for (text, op, amount, thing) in [
+            (
+                "cottages that sleep 6 or more",
+                BoundOp::AtLeast,
+                6.0,
+                "sleeps",
+            ),
+            (
+                "houses that sleep at least 6",
+                BoundOp::AtLeast,
+                6.0,
+                "sleeps",
+            ),
+            (
+                "places sleeping six or more people",
+                BoundOp::AtLeast,
+                6.0,
+                "sleeps",
+            ),
+            (
+                "recipes that serve at least four",
+                BoundOp::AtLeast,
+                4.0,
+                "serves",
+            ),
+            ("cars that seat more than 5", BoundOp::Above, 5.0, "seats"),
+            (
+                "cottages with room for 6 or more",
+                BoundOp::AtLeast,
+                6.0,
+                "guests",
+            ),
+            (
+                "can take at least six guests",
+                BoundOp::AtLeast,
+                6.0,
+                "guests",
+            ),
+            ("for 6 or more people", BoundOp::AtLeast, 6.0, "guests"),
+            ("für mindestens 6 personen", BoundOp::AtLeast, 6.0, "guests"),
+            (
+                "somewhere for a group of 6+ people",
+                BoundOp::AtLeast,
+                6.0,
+                "people",
+            ),
+            ("we're a party of six", BoundOp::AtLeast, 6.0, "guests"),
+            (
+                "a cottage for a family of 4",
+                BoundOp::AtLeast,
+                4.0,
+                "guests",
+            ),
+        ] {
+            assert_eq!(read(text), Some((op, amount, thing.into())), "{text}");
+        }
+        // Without a cue it is how many, no bound: "a cottage that sleeps 4".
+        assert_eq!(read("a cottage that sleeps 4"), None);
         assert_eq!(read("under 20 kmh"), None);
         assert_eq!(read("flats with 2 bedrooms"), None);
         assert_eq!(read("the first 3 of over 20 pages"), None);

@@ -1862,7 +1862,7 @@ async fn a_field_that_counts_or_measures_is_the_column_in_its_unit_and_now_is_av
     let asked = ask("cabins.html", words).await;
     asked.assert_column("floor area", &["85 m²", "120 m²", "42 m²"], words);
     asked.assert_column(
-        "number of bedroom",
+        "number of bedrooms",
         &["2 bedrooms", "3 bedrooms", "1 bedroom"],
         words,
     );
@@ -2121,4 +2121,58 @@ async fn a_catalogue_in_definition_lists_answers_its_terms_its_teachers_and_its_
         intent["matches"].is_null(),
         "\"May\" alone is no month: {intent}"
     );
+}
+
+/// Lodges whose counts stand after a shared word ("Sleeps 4"), whose pet rule is one tag
+/// among others ("1 dog allowed"), and whose distance is to a place ("0.4 km to the lake"):
+/// a bound on how many a lodge sleeps said by its verb or its people, a permission said
+/// otherwise, and an order by how near.
+#[tokio::test]
+async fn counts_after_a_word_pet_rules_and_distances_to_a_place_are_read() {
+    let words = "every lodge's name and how many it sleeps";
+    ask("lodges.html", words).await.assert_column(
+        "name",
+        &[
+            "Pine Hollow",
+            "Otter Lodge",
+            "Heron Cabin",
+            "Larch House",
+            "Fern Bothy",
+        ],
+        words,
+    );
+    let asked = ask("lodges.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "sleeps"),
+        [4, 6, 2, 8, 3].map(Value::from).to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+    for (words, want) in [
+        (
+            "lodges that sleep 6 or more",
+            &["Otter Lodge", "Larch House"][..],
+        ),
+        (
+            "lodges for at least six guests",
+            &["Otter Lodge", "Larch House"][..],
+        ),
+        (
+            "which lodges are dog friendly?",
+            &["Pine Hollow", "Heron Cabin", "Larch House"][..],
+        ),
+        ("lodges with no pets", &["Otter Lodge", "Fern Bothy"][..]),
+        (
+            "the 2 lodges closest to the lake",
+            &["Heron Cabin", "Otter Lodge"][..],
+        ),
+        (
+            "the lodge with the lowest nightly price",
+            &["Heron Cabin"][..],
+        ),
+    ] {
+        ask("lodges.html", words)
+            .await
+            .assert_column("title", want, words);
+    }
 }

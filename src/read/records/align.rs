@@ -885,6 +885,10 @@ fn name_column(
             Some("title")
         }
         SlotKind::Text => {
+            // Not the items' names ("Room 101" is a name): a count after a word is a detail.
+            if let Some((word, counts)) = word_before_count(&values) {
+                return (word, NameSource::Label, counts);
+            }
             let present: Vec<&str> = values.iter().flatten().map(String::as_str).collect();
             // "Easy", "Moderate", "Strenuous": a grade of how hard the item is.
             if present.len() >= 2 && present.iter().all(|v| is_grade(v)) {
@@ -1063,6 +1067,46 @@ fn leading_label(draft: &Draft<'_>) -> Option<(String, Vec<Option<String>>)> {
             .strip_prefix(label.as_str())
             .map(|rest| rest.trim_start_matches([':', ' ']).trim().to_owned())
             .filter(|rest| !rest.is_empty())
+    })
+}
+
+/// Words that qualify an amount rather than name it ("From 120", "Only 3", "Top 10").
+const AMOUNT_QUALIFIERS: &[&str] = &[
+    "from", "only", "was", "now", "save", "top", "over", "under", "about", "around", "approx",
+    "just", "and", "the", "for", "per", "plus",
+];
+
+/// A column of counts each written after one shared word ("Sleeps 4", "Serves 6", "Seats 5",
+/// "Ages 8+"): named by the word (`sleeps`), each value the count — the word is the label a
+/// card leaves unwritten, as "Sleeps: 4" would write it.
+fn word_before_count(values: &[Option<String>]) -> Option<(String, Vec<Option<String>>)> {
+    let split = |value: &str| -> Option<(String, String)> {
+        let (word, count) = value.trim().split_once(' ')?;
+        let count = count.trim();
+        let lower = word.to_lowercase();
+        // A month is no such word: "May 12" is a date.
+        let month = crate::page::dates::full_month_number(&lower).is_some()
+            || lower.chars().count() <= 4 && crate::page::dates::month_number(&lower).is_some();
+        (word.chars().count() >= 3
+            && word.chars().all(char::is_alphabetic)
+            && !AMOUNT_QUALIFIERS.contains(&lower.as_str())
+            && !month
+            && count.starts_with(|c: char| c.is_ascii_digit())
+            && !count.ends_with([',', '.'])
+            && count
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '–' | '.' | ',')))
+        .then(|| (lower, count.to_owned()))
+    };
+    let words: Vec<Option<String>> = values
+        .iter()
+        .map(|v| v.as_deref().and_then(split).map(|(word, _)| word))
+        .collect();
+    let word = agreed(words.iter().map(Option::as_deref))?;
+    labelled_values(values, &word, |value| {
+        split(value)
+            .filter(|(w, _)| *w == word)
+            .map(|(_, count)| count)
     })
 }
 

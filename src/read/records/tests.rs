@@ -723,3 +723,48 @@ fn a_grade_of_difficulty_names_its_column() {
         Some((840.0, "m".to_owned()))
     );
 }
+
+/// A count written after one shared word ("Sleeps 4", "Serves 6") names its column by the
+/// word, the count its value; a word that only qualifies an amount ("From 120") names nothing.
+#[test]
+fn a_count_after_a_shared_word_is_named_by_the_word() {
+    let cards = [
+        ("Brook Cottage", 4, 120),
+        ("The Old Forge", 6, 185),
+        ("Gull's Rest", 2, 85),
+        ("Saltmarsh House", 10, 420),
+    ];
+    let items: String = cards
+        .iter()
+        .map(|(name, sleeps, price)| {
+            format!(
+                "<li class='property'><h3><a href='/c/{sleeps}'>{name}</a></h3>\
+                 <p><span>Sleeps {sleeps}</span> · <span>{sleeps} beds</span></p>\
+                 <div class='cost'>From {price}</div></li>"
+            )
+        })
+        .collect();
+    let list = records_of(&page(&format!("<ul>{items}</ul>"), ""));
+    let names = column_names(&list);
+    assert!(names.contains(&"sleeps"), "{names:?}");
+    assert!(!names.contains(&"from"), "{names:?}");
+    assert_eq!(list.records[1]["sleeps"], json!(6));
+    assert_eq!(list.records[3]["sleeps"], json!(10));
+    // A date is no count after a word: "May 12", "Sept 3, 2026".
+    let dated: String = ["May 12", "May 14", "Sept 3, 2026", "May 20"]
+        .iter()
+        .enumerate()
+        .map(|(i, date)| {
+            format!(
+                "<li class='story'><h3><a href='/s/{i}'>Story number {i} of the day</a></h3>\
+                 <span>{date}</span></li>"
+            )
+        })
+        .collect();
+    let list = records_of(&page(&format!("<ul>{dated}</ul>"), ""));
+    let names = column_names(&list);
+    assert!(
+        !names.contains(&"may") && !names.contains(&"sept"),
+        "{names:?}"
+    );
+}

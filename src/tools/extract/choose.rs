@@ -228,7 +228,10 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
         |value, words| availability(words).is_some_and(|state| availability(value) == Some(state)),
     ),
     (ChoiceRule::Allowance, Reads::AnyColumn, |value, words| {
-        allowance(words).is_some_and(|(thing, allowed)| {
+        // A thing a listing allows, asked alone ("where can I bring my dog", "dogs are
+        // allowed" read as "dog"), asks for the listings that allow it.
+        let asked = allowance(words).or_else(|| allowed_thing(words).map(|thing| (thing, true)));
+        asked.is_some_and(|(thing, allowed)| {
             allowance(value).is_some_and(|(shown, shown_allowed)| {
                 allowed == shown_allowed && same_allowed_thing(thing, shown)
             })
@@ -406,21 +409,22 @@ const ALLOWED_THINGS: &[(&str, &[&str])] = &[
 ];
 
 /// The thing a short text allows or forbids, and which: "Dogs OK" (dog, allowed), "No pets"
-/// (pet, not), "pet-friendly" (pet, allowed), "allows cats"; none for any other text.
+/// (pet, not), "pet-friendly" (pet, allowed), "allows cats", "2 dogs allowed" (how many, then
+/// the thing); none for any other text.
 fn allowance(text: &str) -> Option<(&'static str, bool)> {
     let text = normal(&text.replace('-', " "));
-    let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
-    let thing = |word: &str| {
-        let one = word
-            .strip_suffix("ren")
-            .filter(|stem| *stem == "child")
-            .or_else(|| word.strip_suffix('s'))
-            .unwrap_or(word);
-        ALLOWED_THINGS
-            .iter()
-            .map(|(name, _)| *name)
-            .find(|name| *name == one || *name == word)
+    let mut words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
+    // "1 dog allowed", "up to 2 dogs welcome": how many are allowed still allows them.
+    let thing = allowed_thing;
+    let count = |w: &&str| w.chars().all(|c| c.is_ascii_digit());
+    let lead = match words.as_slice() {
+        [n, ..] if count(n) => 1,
+        ["up", "to", n, ..] if count(n) => 3,
+        _ => 0,
     };
+    if lead > 0 && words.len() > lead + 1 {
+        words.drain(..lead);
+    }
     match words.as_slice() {
         ["no", item] | ["no", item, "allowed"] | [item, "not", "allowed"] => {
             Some((thing(item)?, false))
@@ -429,6 +433,21 @@ fn allowance(text: &str) -> Option<(&'static str, bool)> {
         [verb, item] if ALLOWED_BEFORE.contains(verb) => Some((thing(item)?, true)),
         _ => None,
     }
+}
+
+/// The thing a listing may allow that one word names ("dogs" → dog, "children" → child).
+fn allowed_thing(word: &str) -> Option<&'static str> {
+    let word = word.trim().to_lowercase();
+    let word = word.as_str();
+    let one = word
+        .strip_suffix("ren")
+        .filter(|stem| *stem == "child")
+        .or_else(|| word.strip_suffix('s'))
+        .unwrap_or(word);
+    ALLOWED_THINGS
+        .iter()
+        .map(|(name, _)| *name)
+        .find(|name| *name == one || *name == word)
 }
 
 /// Whether a thing asked about is one a listing allows or forbids: the same, or one the
@@ -578,6 +597,28 @@ mod tests {
             let (kept, made) = keep_chosen(records.clone(), &[choice(&[words], false)]);
             assert_eq!(names(&kept), want, "{words}");
             assert_eq!(made[0].rule, Some(ChoiceRule::Allowance), "{words}");
+        }
+        // How many may come still allows them: "1 dog allowed", "up to 2 dogs welcome".
+        let counted = rows(&[
+            ("Elm", "1 dog allowed"),
+            ("Oak", "No pets"),
+            ("Ash", "Up to 2 dogs welcome"),
+        ]);
+        for (words, want) in [
+            ("dogs allowed", &["Elm", "Ash"][..]),
+            ("pet friendly", &["Elm", "Ash"][..]),
+            ("no dogs", &["Oak"][..]),
+        ] {
+            let (kept, made) = keep_chosen(counted.clone(), &[choice(&[words], false)]);
+            assert_eq!(names(&kept), want, "{words}");
+            assert_eq!(made[0].rule, Some(ChoiceRule::Allowance), "{words}");
+        }
+        // A thing asked alone asks for the listings that allow it.
+        let (kept, made) = keep_chosen(counted.clone(), &[choice(&["dog"], false)]);
+        assert_eq!(names(&kept), ["Elm", "Ash"]);
+        assert_eq!(made[0].rule, Some(ChoiceRule::Allowance));
+        for words in ["2 dogs", "up to 2"] {
+            assert_eq!(allowance(words), None, "{words}");
         }
         // A thing no listing speaks of, or words that allow nothing, choose nothing.
         for words in ["smoking allowed", "friendly", "welcome"] {

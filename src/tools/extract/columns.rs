@@ -142,10 +142,23 @@ const RULES: &[(&str, Rule)] = &[
                 // A length of time may take two units ("2 hr 40 min"): read as minutes.
                 let in_time = DURATION_NAMES.contains(&thing.as_str());
                 column.mostly(|v| {
-                    measure(v).is_some_and(|(_, unit)| unit_counts(&unit, &thing))
+                    measure(v)
+                        .or_else(|| measure(before_a_place(v)))
+                        .is_some_and(|(_, unit)| unit_counts(&unit, &thing))
                         || in_time && minutes(v).is_some()
                 })
             })
+    }),
+    // "guests", "capacity", "how many it sleeps": how many an item takes is one count
+    // however it is named ("Sleeps 4" is the column `sleeps`, "6 guests" counted in guests).
+    ("capacity_named", |field, column| {
+        field.role == FieldRole::Text
+            && counted_thing(&field.name)
+                .is_some_and(|thing| CAPACITY_NAMES.contains(&thing.as_str()))
+            && (CAPACITY_NAMES.contains(&column.base_name())
+                || column.mostly(|v| {
+                    measure(v).is_some_and(|(_, unit)| CAPACITY_NAMES.contains(&unit.as_str()))
+                }))
     }),
     // "address", "where": one place word answers another's column ("location" is the column
     // `address`, as the card's markup names it).
@@ -183,6 +196,29 @@ fn last_word(name: &str) -> &str {
 /// Free field names that mean where an item takes place or is.
 const PLACE_NAMES: &[&str] = &[
     "location", "venue", "place", "where", "city", "town", "address",
+];
+
+/// Names of how many people an item takes (a cottage sleeps, a recipe serves, a car
+/// seats), as a field or a column is named, and the units such counts are written in.
+pub const CAPACITY_NAMES: &[&str] = &[
+    "sleeps",
+    "sleep",
+    "serves",
+    "servings",
+    "serving",
+    "portions",
+    "seats",
+    "capacity",
+    "occupancy",
+    "guests",
+    "people",
+    "persons",
+    "diners",
+    "accommodates",
+    "personenzahl",
+    "personen",
+    "personnes",
+    "personas",
 ];
 
 /// Words of a field's name that only say it is counted ("number of bedrooms", "bedroom
@@ -301,6 +337,16 @@ fn unit_counts(unit: &str, thing: &str) -> bool {
     let stem = |w: &str| w.trim_end_matches('s').to_owned();
     let (unit, thing) = (stem(unit), stem(thing));
     !unit.contains(' ') && unit.chars().count() >= 3 && thing.starts_with(&unit)
+}
+
+/// A distance without the place it is to or from: "0.3 miles to the beach" → "0.3 miles",
+/// "1.2 km from the centre" → "1.2 km".
+fn before_a_place(text: &str) -> &str {
+    [" to ", " from ", " away"]
+        .iter()
+        .filter_map(|join| text.find(join))
+        .min()
+        .map_or(text, |at| &text[..at])
 }
 
 /// What joins a date to the place after it.
@@ -655,6 +701,58 @@ mod tests {
             assert_eq!(sources[0].column.as_deref(), Some("text"), "{name}");
             assert_eq!(sources[0].rule, Some("counted_in_its_unit"), "{name}");
         }
+        // A distance to or from a place is a distance too.
+        let data = rows(json!([
+            {"title": "Brook Cottage", "text": "0.3 miles to the beach"},
+            {"title": "Hotel Lux", "text": "1.2 miles from the centre"},
+        ]));
+        for name in ["distance", "miles"] {
+            let fields = wanted(&[(name, FieldRole::Text, &[])]);
+            let sources = choose(&fields, &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some("text"), "{name}");
+            assert_eq!(sources[0].rule, Some("counted_in_its_unit"), "{name}");
+        }
+    }
+
+    #[test]
+    fn how_many_an_item_takes_is_one_count_however_named() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("sleeps", ColumnKind::Number, NameSource::Label),
+            column("text", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Brook Cottage", "sleeps": 4, "text": "2 bedrooms"},
+            {"title": "The Old Forge", "sleeps": 6, "text": "3 bedrooms"},
+        ]));
+        for name in [
+            "guests",
+            "max guests",
+            "number of guests",
+            "capacity",
+            "how many it sleeps",
+        ] {
+            let fields = wanted(&[(name, FieldRole::Text, &[])]);
+            let sources = choose(&fields, &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some("sleeps"), "{name}");
+        }
+        // Written as a count in its unit ("6 guests").
+        let counted = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Brook Cottage", "text": "4 guests"},
+            {"title": "The Old Forge", "text": "6 guests"},
+        ]));
+        let fields = wanted(&[("capacity", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &counted, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("text"));
+        assert_eq!(sources[0].rule, Some("capacity_named"));
+        // A count of something else is no capacity.
+        let fields = wanted(&[("people", FieldRole::Text, &[])]);
+        let data = rows(json!([{"title": "A", "text": "2 bedrooms"}]));
+        assert_eq!(choose(&fields, &counted, &data)[0].column, None);
     }
 
     #[test]

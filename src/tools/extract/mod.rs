@@ -1034,7 +1034,7 @@ mod choose;
 mod columns;
 mod named;
 pub use choose::{ChoiceRule, ValueChoice, same_value, value_rule};
-pub use columns::{FieldRole, PAY_NAMES, WantedField, is_money_name};
+pub use columns::{CAPACITY_NAMES, FieldRole, PAY_NAMES, WantedField, is_money_name};
 pub use named::{NamedFieldsParams, key_of};
 
 #[cfg(test)]
