@@ -1278,6 +1278,15 @@ fn singular(name: &str) -> String {
     {
         return format!("{stem}y");
     }
+    // "pitches", "boxes", "classes": the -es of a word ending in a hiss.
+    if let Some(stem) = name.strip_suffix("es")
+        && ["ch", "sh", "x", "ss", "z"]
+            .iter()
+            .any(|end| stem.ends_with(end))
+        && stem.len() >= 3
+    {
+        return stem.to_owned();
+    }
     match name.strip_suffix('s') {
         Some(stem) if stem.len() >= 4 && !stem.ends_with('s') && !stem.ends_with('u') => {
             stem.to_owned()
@@ -1429,7 +1438,10 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
 /// Names a column goes by on pages, grouped: a free field named by one of them ("location")
 /// is answered by a column labelled with another ("city"). Each group is one meaning.
 pub const COLUMN_SYNONYMS: &[&[&str]] = &[
-    &["location", "city", "place", "town", "where", "venue"],
+    &[
+        "location", "city", "place", "town", "where", "venue", "region", "county", "province",
+        "district",
+    ],
     &[
         "company",
         "employer",
@@ -2658,6 +2670,10 @@ mod tests {
             ["role", "location"]
         );
         assert_eq!(names("which jobs are on this page, and the city"), ["city"]);
+        // A plural in -es after a hiss loses its -es: "pitches" is a pitch.
+        assert_eq!(singular("pitches"), "pitch");
+        assert_eq!(singular("boxes"), "box");
+        assert_eq!(singular("miles"), "mile");
         // The comments a verb asks for are the items; a count of them is a field.
         let roles = |text: &str| -> Vec<FieldRole> {
             parse(text, None).fields.iter().map(|f| f.role).collect()

@@ -396,6 +396,9 @@ pub const ENTRIES: &[Entry] = &[
     en("in md", "in markdown", Markdown),
     // English: order.
     en("least expensive", "cheapest", Order),
+    // "which scores best": the best score, as "best rated" asks.
+    en("scores best", "is the best rated", Order),
+    en("scored best", "was the best rated", Order),
     // How far a vehicle has been driven is its mileage.
     en("least driven", "lowest mileage", Order),
     en("most driven", "highest mileage", Order),
@@ -473,6 +476,10 @@ pub const ENTRIES: &[Entry] = &[
     fr("chiens", "dogs", State),
     fr("animaux", "pets", State),
     fr("acceptés", "allowed", State),
+    fr("accepte", "accepts", State),
+    // "campings" are campsites in French (one "Camping …" is a site's own name).
+    fr("campings", "campsites", ListWord),
+    fr("acceptent", "accept", State),
     fr("admis", "allowed", State),
     es("perros", "dogs", State),
     es("mascotas", "pets", State),

@@ -344,7 +344,7 @@ fn forms() -> &'static [(Regex, Form); 6] {
             (compile(format!(r"\b{amount}\s*\+\s*{thing}")), Form::Plus),
             (
                 compile(format!(
-                    r"(?:\b(?P<before>{before})\s+{amount}\s*(?P<unit>{units})|\b{amount_}\s*(?P<unit_>{units})\s+(?P<after>{after}))(?:$|[\s,.;:!?)])"
+                    r"(?:\b(?P<before>{before}|within)\s+(?:{amount}\s*|(?P<joined>\d+(?:\.\d+)?)|(?P<one>an?)\s+)(?P<unit>{units})|\b{amount_}\s*(?P<unit_>{units})\s+(?P<after>{after}))(?:$|[\s,.;:!?)])"
                 )),
                 Form::InItsUnit,
             ),
@@ -385,6 +385,10 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
                 bounds::op_of(table, caps.name(name)?.as_str())
             };
             let op = match form {
+                // "within 1 km": no farther than the amount, in its unit.
+                Form::InItsUnit if caps.name("before").is_some_and(|c| c.as_str() == "within") => {
+                    Some(BoundOp::AtMost)
+                }
                 Form::Had | Form::InItsUnit => {
                     cue("before", bounds::BEFORE).or_else(|| cue("after", bounds::AFTER))
                 }
@@ -432,8 +436,15 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
                 },
                 _ => caps.name("thing")?.as_str(),
             };
-            let amount = caps.name("amount").or_else(|| caps.name("amount_"))?;
-            let amount = bounds::amount(amount.as_str(), false)?;
+            // "1km" written joined, "a kilometre" for one.
+            let amount = match (caps.name("joined"), caps.name("one")) {
+                (Some(joined), _) => joined.as_str().parse().ok()?,
+                (None, Some(_)) => 1.0,
+                (None, None) => {
+                    let amount = caps.name("amount").or_else(|| caps.name("amount_"))?;
+                    bounds::amount(amount.as_str(), false)?
+                }
+            };
             // A length of time is bounded in minutes, as its values are read.
             let amount = match form {
                 Form::InItsUnit if thing == DURATION => {
@@ -688,6 +699,20 @@ mod tests {
         }
         // Without a cue it is how many, no bound: "a cottage that sleeps 4".
         assert_eq!(read("a cottage that sleeps 4"), None);
+        // "within" a distance, written joined or as "a" unit.
+        for (text, op, amount) in [
+            ("campsites within 1 km of the beach", BoundOp::AtMost, 1.0),
+            (
+                "which ones are at most 1km from the beach",
+                BoundOp::AtMost,
+                1.0,
+            ),
+            ("less than a kilometre from the beach", BoundOp::Below, 1.0),
+            ("within a mile of the station", BoundOp::AtMost, 1.0),
+        ] {
+            let read = read(text).map(|(op, amount, _)| (op, amount));
+            assert_eq!(read, Some((op, amount)), "{text}");
+        }
         assert_eq!(read("under 20 kmh"), None);
         assert_eq!(read("flats with 2 bedrooms"), None);
         assert_eq!(read("the first 3 of over 20 pages"), None);

@@ -12,6 +12,7 @@
 //! other names of an item's state ([`STATES`]).
 
 use crate::tools::extract::ValueChoice;
+use crate::tools::extract::{allowed_thing, is_allowed_word};
 
 /// Words that are never a value the items are chosen by: what people say around the value
 /// (asking, pointing, counting, ordering, politeness) and the nouns for items in general.
@@ -393,7 +394,33 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
         }
     }
     close(&mut run, negated, &mut choices);
-    choices
+    permissions(choices)
+}
+
+/// "dogs are allowed", "pets aren't permitted": a thing and the word that allows it, apart
+/// because "are" ends a run, are one permission, negated as the allowing word was.
+fn permissions(choices: Vec<ValueChoice>) -> Vec<ValueChoice> {
+    let mut out: Vec<ValueChoice> = Vec::with_capacity(choices.len());
+    for choice in choices {
+        let word = choice.phrases.first().map(String::as_str).unwrap_or("");
+        if let Some(thing) = out
+            .last()
+            .filter(|_| is_allowed_word(word))
+            .and_then(|last| {
+                let thing = last.phrases.first()?;
+                (!last.negated && allowed_thing(thing).is_some()).then(|| thing.clone())
+            })
+        {
+            out.pop();
+            out.push(ValueChoice {
+                phrases: vec![format!("{thing} {word}")],
+                negated: choice.negated,
+            });
+        } else {
+            out.push(choice);
+        }
+    }
+    out
 }
 
 /// The readings of a run: the run as written (a joining word before it kept: "in stock"),
@@ -508,6 +535,21 @@ mod tests {
         assert_eq!(
             read_plain("just the manual-transmission ones")[0].0,
             ["manual-transmission", "manual", "transmission"]
+        );
+    }
+
+    #[test]
+    fn a_thing_and_the_word_that_allows_it_are_one_permission() {
+        assert_eq!(
+            read_plain("campsites where dogs are not allowed"),
+            [
+                (vec!["campsites".to_owned()], false),
+                (vec!["dogs allowed".to_owned()], true)
+            ]
+        );
+        assert_eq!(
+            first_readings("cabins where cats are welcome"),
+            ["cabins", "cats welcome"]
         );
     }
 

@@ -2170,6 +2170,14 @@ async fn counts_after_a_word_pet_rules_and_distances_to_a_place_are_read() {
             "the lodge with the lowest nightly price",
             &["Heron Cabin"][..],
         ),
+        (
+            "lodges where dogs are not allowed",
+            &["Otter Lodge", "Fern Bothy"][..],
+        ),
+        (
+            "lodges within 1 km of the lake",
+            &["Otter Lodge", "Heron Cabin", "Fern Bothy"][..],
+        ),
     ] {
         ask("lodges.html", words)
             .await

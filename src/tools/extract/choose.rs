@@ -413,7 +413,11 @@ const ALLOWED_THINGS: &[(&str, &[&str])] = &[
 /// the thing); none for any other text.
 fn allowance(text: &str) -> Option<(&'static str, bool)> {
     let text = normal(&text.replace('-', " "));
-    let mut words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
+    // "accepts the dogs", "allows our dog": an article or an owner says nothing of the rule.
+    let mut words: Vec<&str> = text
+        .split(' ')
+        .filter(|w| !w.is_empty() && !matches!(*w, "the" | "a" | "an" | "my" | "our" | "your"))
+        .collect();
     // "1 dog allowed", "up to 2 dogs welcome": how many are allowed still allows them.
     let thing = allowed_thing;
     let count = |w: &&str| w.chars().all(|c| c.is_ascii_digit());
@@ -425,8 +429,15 @@ fn allowance(text: &str) -> Option<(&'static str, bool)> {
     if lead > 0 && words.len() > lead + 1 {
         words.drain(..lead);
     }
+    // "1 dog per pitch", "2 pets per booking": how many, per what, still allows them.
+    if lead > 0
+        && let [item, "per", _] = words.as_slice()
+    {
+        return Some((thing(item)?, true));
+    }
     match words.as_slice() {
-        ["no", item] | ["no", item, "allowed"] | [item, "not", "allowed"] => {
+        // "dog-free", "smoke free": a place free of the thing forbids it.
+        ["no", item] | ["no", item, "allowed"] | [item, "not", "allowed"] | [item, "free"] => {
             Some((thing(item)?, false))
         }
         [item, state] if ALLOWED_AFTER.contains(state) => Some((thing(item)?, true)),
@@ -435,8 +446,13 @@ fn allowance(text: &str) -> Option<(&'static str, bool)> {
     }
 }
 
+/// Whether a word says a thing is allowed when it follows it ("dogs … allowed").
+pub fn is_allowed_word(word: &str) -> bool {
+    ALLOWED_AFTER.contains(&word)
+}
+
 /// The thing a listing may allow that one word names ("dogs" → dog, "children" → child).
-fn allowed_thing(word: &str) -> Option<&'static str> {
+pub fn allowed_thing(word: &str) -> Option<&'static str> {
     let word = word.trim().to_lowercase();
     let word = word.as_str();
     let one = word
@@ -617,6 +633,13 @@ mod tests {
         let (kept, made) = keep_chosen(counted.clone(), &[choice(&["dog"], false)]);
         assert_eq!(names(&kept), ["Elm", "Ash"]);
         assert_eq!(made[0].rule, Some(ChoiceRule::Allowance));
+        assert_eq!(allowance("accepts the dogs"), Some(("dog", true)));
+        let per = rows(&[("Elm", "1 dog per pitch"), ("Oak", "No dogs")]);
+        for (words, want) in [("dogs allowed", &["Elm"][..]), ("dog-free", &["Oak"][..])] {
+            let (kept, made) = keep_chosen(per.clone(), &[choice(&[words], false)]);
+            assert_eq!(names(&kept), want, "{words}");
+            assert_eq!(made[0].rule, Some(ChoiceRule::Allowance), "{words}");
+        }
         for words in ["2 dogs", "up to 2"] {
             assert_eq!(allowance(words), None, "{words}");
         }

@@ -195,7 +195,8 @@ fn last_word(name: &str) -> &str {
 
 /// Free field names that mean where an item takes place or is.
 const PLACE_NAMES: &[&str] = &[
-    "location", "venue", "place", "where", "city", "town", "address",
+    "location", "venue", "place", "where", "city", "town", "address", "region", "area", "county",
+    "province", "district",
 ];
 
 /// Names of how many people an item takes (a cottage sleeps, a recipe serves, a car
@@ -334,7 +335,15 @@ fn unit_counts(unit: &str, thing: &str) -> bool {
     {
         return units.contains(&unit);
     }
-    let stem = |w: &str| w.trim_end_matches('s').to_owned();
+    // "pitches" and "pitch": the -es of a word ending in a hiss goes too.
+    let stem = |w: &str| {
+        let w = w.trim_end_matches('s');
+        ["ch", "sh", "x", "z"]
+            .iter()
+            .find_map(|end| w.strip_suffix('e').filter(|s| s.ends_with(end)))
+            .unwrap_or(w)
+            .to_owned()
+    };
     let (unit, thing) = (stem(unit), stem(thing));
     !unit.contains(' ') && unit.chars().count() >= 3 && thing.starts_with(&unit)
 }
@@ -793,6 +802,16 @@ mod tests {
             let sources = choose(&fields, &columns, &data);
             assert_eq!(sources[0].column.as_deref(), Some(expected), "{name}");
             assert_eq!(sources[0].rule, Some("counted_in_its_unit"), "{name}");
+        }
+        // A plural in -es counts its thing too: "140 pitches" is the "pitch count".
+        let pitches = rows(json!([
+            {"title": "Les Dunes", "text": "140 pitches"},
+            {"title": "Le Pré Vert", "text": "60 pitches"},
+        ]));
+        for name in ["pitch count", "pitches", "number of pitches"] {
+            let fields = wanted(&[(name, FieldRole::Text, &[])]);
+            let sources = choose(&fields, &columns[..2], &pitches);
+            assert_eq!(sources[0].column.as_deref(), Some("text"), "{name}");
         }
         // A unit of two letters is too short to stand for a word: "ft" is no "fountain".
         let fields = wanted(&[("rooms", FieldRole::Text, &[])]);
