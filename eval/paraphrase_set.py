@@ -5,6 +5,18 @@ tuning half and a held-out half in the order written, and are written as the JSO
 import json
 
 
+def records(key, *names):
+    """A `records` check: exactly these items, in this order, named under `key` (a key may
+    list alternatives, `a|b`)."""
+    return {"kind": "records", "key": key, "expected": list(names)}
+
+
+def columns(key, *names, min_items=10):
+    """A `columns` check: at least `min_items` items, each with the `key` column and every
+    one of `names` filled."""
+    return {"kind": "columns", "min_items": min_items, "columns": [key, *names]}
+
+
 def write(number, page, tasks):
     """Writes `eval/paraphrase_tasks{number}.json` from `tasks`, a list of (slug, check,
     wordings): even-indexed tasks are `tune{number}`, odd-indexed `held{number}`."""

@@ -10,8 +10,8 @@ PAGE = "fixtures/courses.html"
 NAME = "title|name|headline|heading|course|course name|course title"
 
 
-def records(*expected):
-    return {"kind": "records", "key": NAME, "expected": list(expected)}
+def records(*names):
+    return paraphrase_set.records(NAME, *names)
 
 
 TASKS = [

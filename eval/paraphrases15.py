@@ -13,8 +13,8 @@ PAGE = "fixtures/recipes.html"
 NAME = "title|name|headline|heading|recipe|recipe name|dish"
 
 
-def records(*expected):
-    return {"kind": "records", "key": NAME, "expected": list(expected)}
+def records(*names):
+    return paraphrase_set.records(NAME, *names)
 
 
 TASKS = [

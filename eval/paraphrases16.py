@@ -13,8 +13,8 @@ PAGE = "fixtures/trails.html"
 NAME = "title|name|headline|heading|trail|trail name|route|walk"
 
 
-def records(*expected):
-    return {"kind": "records", "key": NAME, "expected": list(expected)}
+def records(*names):
+    return paraphrase_set.records(NAME, *names)
 
 
 TASKS = [

@@ -14,11 +14,11 @@ NAME = "title|name|headline|heading|cottage|property|cottage name|property name|
 
 
 def records(*names):
-    return {"kind": "records", "key": NAME, "expected": list(names)}
+    return paraphrase_set.records(NAME, *names)
 
 
 def columns(*names):
-    return {"kind": "columns", "min_items": 10, "columns": [NAME, *names]}
+    return paraphrase_set.columns(NAME, *names)
 
 
 TASKS = [
