@@ -253,7 +253,7 @@ pub struct UnderstoodSort {
 pub struct UnderstoodBound {
     /// The field bounded.
     pub by: String,
-    /// `below`, `at_most`, `above` or `at_least`.
+    /// `below`, `at_most`, `above`, `at_least` or `holds` (a range of counts holds it).
     pub op: String,
     /// The amount, in the unit the page shows; for a date, the seconds back from now.
     pub value: serde_json::Number,

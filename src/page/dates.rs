@@ -300,6 +300,8 @@ mod tests {
             ("version 2024.1.2", true, None),
             ("PT7M", true, None),
             ("2026", true, None),
+            ("10+", true, None),
+            ("14+", true, None),
         ];
         for (raw, month_first, want) in cases {
             assert_eq!(normalise_date(raw, month_first).as_deref(), want, "{raw}");

@@ -575,6 +575,31 @@ pub fn squashed(text: &str) -> String {
         .collect()
 }
 
+/// An English noun in the singular, as a column is named: "cities" → "city", "pitches" →
+/// "pitch", "players" → "player"; a word too short to tell ("gas", "bus") as written.
+pub fn singular(name: &str) -> String {
+    if let Some(stem) = name.strip_suffix("ies")
+        && stem.len() >= 2
+    {
+        return format!("{stem}y");
+    }
+    // "pitches", "boxes", "classes": the -es of a word ending in a hiss.
+    if let Some(stem) = name.strip_suffix("es")
+        && ["ch", "sh", "x", "ss", "z"]
+            .iter()
+            .any(|end| stem.ends_with(end))
+        && stem.len() >= 3
+    {
+        return stem.to_owned();
+    }
+    match name.strip_suffix('s') {
+        Some(stem) if stem.len() >= 4 && !stem.ends_with('s') && !stem.ends_with('u') => {
+            stem.to_owned()
+        }
+        _ => name.to_owned(),
+    }
+}
+
 /// A short, stable CSS selector for one element: `tag#id`, or `tag.class1.class2`.
 pub fn simple_selector(element: ElementRef<'_>) -> String {
     let el = element.value();
@@ -773,6 +798,25 @@ pub fn first_number(text: &str) -> Option<f64> {
     let re = RE.get_or_init(|| regex::Regex::new(r"-?\d[\d,]*(?:\.\d+)?").expect("valid regex"));
     let m = re.find(text)?;
     m.as_str().replace(',', "").parse().ok()
+}
+
+/// The two ends of a range of counts a value is written as, and nothing more than a leading
+/// icon and a trailing unit word around it: "👥 2–4" → (2, 4), "1-5 players" → (1, 5), "3 to 6"
+/// → (3, 6). A date ("2019–2021" is one only when read as a date, and the caller asks first),
+/// a price or a sentence with other words is none; the low end must not pass the high one.
+pub fn number_range(text: &str) -> Option<(f64, f64)> {
+    static RE: OnceLock<regex::Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)^[^\p{L}\p{N}]*(\d+(?:\.\d+)?)\s*(?:[-–—]|to)\s*(\d+(?:\.\d+)?)\s*\+?\s*(?:\p{L}+\.?)?\s*$",
+        )
+        .expect("valid regex")
+    });
+    let caps = re.captures(text)?;
+    let low: f64 = caps[1].parse().ok()?;
+    let high: f64 = caps[2].parse().ok()?;
+    (low <= high).then_some((low, high))
 }
 
 /// The number written just before one of `units`, wherever the pair stands in the text
@@ -1004,6 +1048,24 @@ pub fn field_value<'v>(
 mod tests {
     use super::*;
     use scraper::Html;
+
+    #[test]
+    fn a_range_of_counts_reads_as_its_two_ends() {
+        assert_eq!(number_range("👥 2–4"), Some((2.0, 4.0)));
+        assert_eq!(number_range("1-5 players"), Some((1.0, 5.0)));
+        assert_eq!(number_range("3 to 6"), Some((3.0, 6.0)));
+        assert_eq!(number_range("8–12+"), Some((8.0, 12.0)));
+        for other in [
+            "4",
+            "5-2",
+            "2–4 players, 30 min",
+            "Sleeps 4",
+            "10+",
+            "2026-11-29",
+        ] {
+            assert_eq!(number_range(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn a_length_of_time_comes_to_its_minutes() {

@@ -31,6 +31,9 @@ pub enum BoundOp {
     Above,
     /// More or equal ("at least 4 stars", "4 stars or more").
     AtLeast,
+    /// Takes the amount: a range of counts ("2–4 players") holds it, a single count ("Sleeps
+    /// 6") is at least it ("games for 2 players", "a cottage for four people").
+    Holds,
 }
 
 impl BoundOp {
@@ -41,6 +44,7 @@ impl BoundOp {
             BoundOp::AtMost => "at_most",
             BoundOp::Above => "above",
             BoundOp::AtLeast => "at_least",
+            BoundOp::Holds => "holds",
         }
     }
 
@@ -51,6 +55,7 @@ impl BoundOp {
             BoundOp::AtMost => FilterOp::Lte,
             BoundOp::Above => FilterOp::Gt,
             BoundOp::AtLeast => FilterOp::Gte,
+            BoundOp::Holds => FilterOp::Holds,
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::events::{
     UnderstoodBound, UnderstoodField, UnderstoodMatch, UnderstoodRequest, UnderstoodSort,
     UnderstoodValue,
 };
+use crate::page::dom::singular;
 use crate::read::role::FieldRole;
 use crate::tools::extract::{PAY_NAMES, ValueChoice, is_money_name};
 
@@ -1271,30 +1272,6 @@ fn free_name(name: &str) -> String {
     }
 }
 
-/// A free field name in the singular, as a column is named: "cities" → "city".
-fn singular(name: &str) -> String {
-    if let Some(stem) = name.strip_suffix("ies")
-        && stem.len() >= 2
-    {
-        return format!("{stem}y");
-    }
-    // "pitches", "boxes", "classes": the -es of a word ending in a hiss.
-    if let Some(stem) = name.strip_suffix("es")
-        && ["ch", "sh", "x", "ss", "z"]
-            .iter()
-            .any(|end| stem.ends_with(end))
-        && stem.len() >= 3
-    {
-        return stem.to_owned();
-    }
-    match name.strip_suffix('s') {
-        Some(stem) if stem.len() >= 4 && !stem.ends_with('s') && !stem.ends_with('u') => {
-            stem.to_owned()
-        }
-        _ => name.to_owned(),
-    }
-}
-
 /// A list with the words that say where or how ([`LIST_ENDS`]) left out: each such phrase
 /// ends its part, up to the next separator, and the list goes on after it ("each job on this
 /// page and the location" lists the job and the location).
@@ -1794,8 +1771,11 @@ const MOST_SCORE: &[&str] = &[
     "best reviewed",
     "rated highest",
     "rate highest",
-    // Stars counted ("the most stars"; turned, "the fewest stars"), and what people like.
+    // Stars counted ("the most stars"; turned, "the fewest stars"), or named as the score
+    // ("the highest stars"), and what people like.
     "most stars",
+    "highest stars",
+    "top stars",
     "liked most",
     "liked the most",
     "like most",
@@ -2063,6 +2043,21 @@ fn sort(text: &str) -> Option<(FieldRole, bool)> {
     }
     if has(&["oldest", "earliest"]) {
         return Some((FieldRole::Date, false));
+    }
+    // "the best three games", "the 5 best": "best" next to a count, no value named, is the
+    // top of the items' score.
+    let words = words(&lower);
+    let best_counted = words.iter().enumerate().any(|(at, word)| {
+        let counted_after = words.get(at + 1).is_some_and(|w| number(w).is_some());
+        let counted_before = at > 0 && number(&words[at - 1]).is_some();
+        // "the 3 best prices" are an order by the value named after.
+        let next = words.get(at + 1 + usize::from(counted_after));
+        word == "best"
+            && (counted_after || counted_before)
+            && next.is_none_or(|w| role_of(w).is_none() && role_of(&singular(w)).is_none())
+    });
+    if best_counted {
+        return Some((FieldRole::Score, true));
     }
     None
 }
@@ -3010,6 +3005,23 @@ mod tests {
 
     #[test]
     fn sort_orders_in_their_common_wordings() {
+        // "best" next to a count, no value named, is the top of the score.
+        for words in [
+            "the best three games",
+            "the 5 best restaurants",
+            "best 10 hotels",
+        ] {
+            assert_eq!(
+                parse(words, None).sort,
+                Some((FieldRole::Score, true)),
+                "{words}"
+            );
+        }
+        assert_ne!(
+            parse("the 3 best prices", None).sort,
+            Some((FieldRole::Score, true))
+        );
+        assert_eq!(parse("the best games", None).sort, None);
         // The top of an order by a value is its most; "top 3 cheapest" stays cheapest first.
         assert_eq!(
             parse("top 3 by price", None).sort,

@@ -82,7 +82,21 @@ const RULES: &[Rule] = &[
     // three capitalised words) between the question's helper verb and the making verb.
     Rule {
         name: "asked_who_made",
-        pattern: r"\b(?i:did|does|has|have)\s+(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){0,2})\s+(?i:write|written|post|posted|create|created|publish|published|share|shared|submit|submitted|teach|taught|cook|cooked)\b",
+        pattern: r"\b(?i:did|does|has|have)\s+(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){0,2})\s+(?i:write|written|post|posted|create|created|publish|published|share|shared|submit|submitted|teach|taught|cook|cooked|design|designed|make|made|illustrate|illustrated)\b",
+        role: FieldRole::Author,
+    },
+    // "anything Ben Cole designed", "the books Ann Lee wrote": a person's full name (two or
+    // three capitalised words) and the past of a making verb after it.
+    Rule {
+        name: "name_then_made",
+        pattern: r"(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s+(?i:wrote|has\s+written|designed|created|made|posted|published|taught|cooked|illustrated|directed)\b",
+        role: FieldRole::Author,
+    },
+    // "everything from designer Ben Cole", "courses with instructor Ann Lee": the person's
+    // part named before their full name.
+    Rule {
+        name: "part_then_name",
+        pattern: r"\b(?i:designer|author|writer|instructor|teacher|tutor|chef|cook|director|artist|illustrator|host|presenter|organi[sz]er)\s+(?P<word>\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\b",
         role: FieldRole::Author,
     },
     // German, French and Spanish "by" before a person's full name: "Rezepte von Tom Hale",
@@ -251,6 +265,14 @@ pub(super) const ORDER_WORDS: &[&str] = &[
     "divided",
 ];
 
+/// Whether a rule's words say "by": only then may an order word before them make the "by" a
+/// how ("list them by city"); "list everything from designer Ben Cole" names a who.
+fn said_by(words: &str) -> bool {
+    words
+        .split_whitespace()
+        .any(|w| w.eq_ignore_ascii_case("by"))
+}
+
 /// Words that are no topic: "about this page", "containing the list".
 const NOT_TOPIC: &[&str] = &[
     "The", "This", "That", "It", "Each", "Every", "All", "A", "An",
@@ -305,7 +327,8 @@ pub fn read(text: &str) -> (Vec<TextMatch>, String) {
                         || value.starts_with(char::is_lowercase)
                             && lower.len() >= 5
                             && lower.ends_with("ing")
-                        || before.iter().any(|w| ORDER_WORDS.contains(&w.as_str()))
+                        || said_by(whole.as_str())
+                            && before.iter().any(|w| ORDER_WORDS.contains(&w.as_str()))
                         || super::intent::role_of(&lower).is_some()
                         // "jobs by salary", "events by venue": a column, not a who.
                         || super::intent::is_column_word(&lower)
@@ -448,6 +471,38 @@ mod tests {
         let dated = Regex::new(&month_pattern("April 2027").unwrap()).unwrap();
         assert!(dated.is_match("2027-04-14") && dated.is_match("April 2, 2027"));
         assert!(!dated.is_match("2026-04-14"));
+    }
+
+    #[test]
+    fn a_name_before_its_making_verb_or_after_its_part() {
+        let author = |name: &str, rule| vec![(FieldRole::Author, name.to_owned(), rule)];
+        assert_eq!(
+            matches("which games did Ben Cole design?"),
+            author("Ben Cole", "asked_who_made")
+        );
+        assert_eq!(
+            matches("anything Ben Cole designed"),
+            author("Ben Cole", "name_then_made")
+        );
+        assert_eq!(
+            matches("the books Ann Lee wrote"),
+            author("Ann Lee", "name_then_made")
+        );
+        assert_eq!(
+            matches("list everything from designer Ben Cole"),
+            author("Ben Cole", "part_then_name")
+        );
+        assert_eq!(
+            matches("courses with instructor Ann Lee"),
+            author("Ann Lee", "part_then_name")
+        );
+        for other in [
+            "Ben designed it",
+            "the designer shoes",
+            "the Designer Edition",
+        ] {
+            assert!(matches(other).is_empty(), "{other}");
+        }
     }
 
     #[test]

@@ -273,6 +273,10 @@ enum Form {
     /// "serving at least four", "room for 8 or more", "at least six guests", "6 or more
     /// people" (`CAPACITY_VERBS`, `CAPACITY_NOUNS`).
     Capacity,
+    /// An item that takes the amount of people asked: "games for 2 players", "supports two
+    /// players", "two-player games", "just the two of us", "playable by 2" (`HOLDS_CUES`,
+    /// `HOLDS_COMPOUNDS`). A range of counts holds it, a single count is at least it.
+    Holds,
 }
 
 /// Verbs and phrases that say how many people an item takes, and the name of the count
@@ -295,20 +299,52 @@ const CAPACITY_VERBS: &[(&str, &str)] = &[
     ("space for", "guests"),
 ];
 
-/// Nouns for the people an item takes: a bound on them is a bound on its capacity.
-const CAPACITY_NOUNS: &[&str] = &[
-    "guests",
-    "people",
-    "persons",
-    "adults",
-    "diners",
-    "personen",
-    "personnes",
-    "personas",
+/// Nouns for the people an item takes, and the name of the count each is: a bound on them is
+/// a bound on its capacity ("at least six guests"), and so are a game's players ("3 or more
+/// players"), which the records engine names as the page does.
+const CAPACITY_NOUNS: &[(&str, &str)] = &[
+    ("guests", "guests"),
+    ("people", "guests"),
+    ("persons", "guests"),
+    ("adults", "guests"),
+    ("diners", "guests"),
+    ("personen", "guests"),
+    ("personnes", "guests"),
+    ("personas", "guests"),
+    ("players", "players"),
+    ("joueurs", "players"),
+    ("jugadores", "players"),
 ];
 
-fn forms() -> &'static [(Regex, Form); 6] {
-    static FORMS: OnceLock<[(Regex, Form); 6]> = OnceLock::new();
+/// Words before an amount of people that ask for items taking that many: "games for 2
+/// players", "a table with four people", "supports two players", "für 2 Spieler".
+const HOLDS_CUES: &[&str] = &[
+    "for",
+    "with",
+    "support",
+    "supports",
+    "supporting",
+    "playable by",
+    "für",
+    "pour",
+    "para",
+];
+
+/// Singular nouns that make an amount a kind of item by how many it takes: "two-player
+/// games", "a 4-person tent"; each with the name of its count.
+const HOLDS_COMPOUNDS: &[(&str, &str)] = &[("player", "players"), ("person", "guests")];
+
+/// The name of the count a noun of people is (`CAPACITY_NOUNS`, `HOLDS_COMPOUNDS`).
+fn count_named_by(noun: &str) -> Option<&'static str> {
+    CAPACITY_NOUNS
+        .iter()
+        .chain(HOLDS_COMPOUNDS)
+        .find(|(n, _)| *n == noun)
+        .map(|(_, name)| *name)
+}
+
+fn forms() -> &'static [(Regex, Form); 7] {
+    static FORMS: OnceLock<[(Regex, Form); 7]> = OnceLock::new();
     FORMS.get_or_init(|| {
         let had = r"\b(?:with|has|have|having)\s+";
         let amount = bounds::amount_pattern("amount");
@@ -322,15 +358,37 @@ fn forms() -> &'static [(Regex, Form); 6] {
             .collect::<Vec<_>>()
             .join("|");
         let amount_ = bounds::amount_pattern("amount_");
+        let amount_us = bounds::amount_pattern("amount_us");
+        let amount_by = bounds::amount_pattern("amount_by");
         let verbs = CAPACITY_VERBS
             .iter()
             .map(|(verb, _)| verb.replace(' ', r"\s+"))
             .collect::<Vec<_>>()
             .join("|");
-        let nouns = CAPACITY_NOUNS.join("|");
+        let nouns = CAPACITY_NOUNS
+            .iter()
+            .map(|(noun, _)| *noun)
+            .collect::<Vec<_>>()
+            .join("|");
+        let holds_cues = HOLDS_CUES
+            .iter()
+            .map(|cue| cue.replace(' ', r"\s+"))
+            .collect::<Vec<_>>()
+            .join("|");
+        let compounds = HOLDS_COMPOUNDS
+            .iter()
+            .map(|(noun, _)| *noun)
+            .collect::<Vec<_>>()
+            .join("|");
         #[allow(clippy::expect_used)] // built from escaped constant phrases
         let compile = |pattern: String| Regex::new(&pattern).expect("valid measure pattern");
         [
+            (
+                compile(format!(
+                    r"\b(?:{holds_cues})\s+{amount}\s+(?P<noun>{nouns})\b|\b{amount_}[-\s](?P<compound>{compounds})\b|\bthe\s+{amount_us}\s+of\s+us\b|\bplayable\s+(?:by|with)\s+{amount_by}\b"
+                )),
+                Form::Holds,
+            ),
             (
                 compile(format!(
                     r"{had}(?:(?P<before>{before})\s+)?{amount}\s+{thing}(?:\s+(?P<after>{after})\b)?"
@@ -344,7 +402,7 @@ fn forms() -> &'static [(Regex, Form); 6] {
             (compile(format!(r"\b{amount}\s*\+\s*{thing}")), Form::Plus),
             (
                 compile(format!(
-                    r"(?:\b(?P<before>{before}|within)\s+(?:{amount}\s*|(?P<joined>\d+(?:\.\d+)?)|(?P<one>an?)\s+)(?P<unit>{units})|\b{amount_}\s*(?P<unit_>{units})\s+(?P<after>{after}))(?:$|[\s,.;:!?)])"
+                    r"(?:\b(?P<before>{before}|within)\s+(?:{amount}\s*|(?P<joined>\d+(?:\.\d+)?)|(?P<half>half\s+an?)\s+|(?P<one>an?)\s+)(?P<unit>{units})|\b{amount_}\s*(?P<unit_>{units})\s+(?P<after>{after}))(?:$|[\s,.;:!?)])"
                 )),
                 Form::InItsUnit,
             ),
@@ -394,6 +452,7 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
                 }
                 Form::HadCueInside => cue("after", bounds::AFTER),
                 Form::Plus => Some(BoundOp::AtLeast),
+                Form::Holds => Some(BoundOp::Holds),
                 // Without a verb it is people: counted ("six guests"), or a party of them
                 // ("a group of 6"), which needs as many places or more.
                 Form::Capacity
@@ -432,16 +491,28 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
                             .find(|(v, _)| *v == verb)
                             .map(|(_, name)| *name)?
                     }
+                    None => caps
+                        .name("noun")
+                        .and_then(|noun| count_named_by(noun.as_str()))
+                        .unwrap_or("guests"),
+                },
+                // "the two of us" are people; what is "playable by 2" takes players.
+                Form::Holds => match caps.name("noun").or_else(|| caps.name("compound")) {
+                    Some(noun) => count_named_by(noun.as_str())?,
+                    None if caps.name("amount_by").is_some() => "players",
                     None => "guests",
                 },
                 _ => caps.name("thing")?.as_str(),
             };
-            // "1km" written joined, "a kilometre" for one.
+            // "1km" written joined, "a kilometre" for one, "half an hour" for a half.
             let amount = match (caps.name("joined"), caps.name("one")) {
                 (Some(joined), _) => joined.as_str().parse().ok()?,
                 (None, Some(_)) => 1.0,
+                (None, None) if caps.name("half").is_some() => 0.5,
                 (None, None) => {
-                    let amount = caps.name("amount").or_else(|| caps.name("amount_"))?;
+                    let amount = ["amount", "amount_", "amount_us", "amount_by"]
+                        .iter()
+                        .find_map(|name| caps.name(name))?;
                     bounds::amount(amount.as_str(), false)?
                 }
             };
@@ -579,6 +650,35 @@ mod tests {
     }
 
     #[test]
+    fn items_taking_an_amount_of_people_hold_it() {
+        let read = |text: &str| bound(text, |_| false).map(|(b, thing, _)| (b.op, b.amount, thing));
+        for (text, amount, thing) in [
+            ("games for 2 players", 2.0, "players"),
+            ("games I can play with 2 players", 2.0, "players"),
+            ("which games work for two people?", 2.0, "guests"),
+            ("list the games that support two players", 2.0, "players"),
+            ("two-player games", 2.0, "players"),
+            ("a 4-person tent", 4.0, "guests"),
+            ("games playable by 3", 3.0, "players"),
+            ("something for just the two of us", 2.0, "guests"),
+            ("jeux pour 4 joueurs", 4.0, "players"),
+        ] {
+            assert_eq!(
+                read(text),
+                Some((BoundOp::Holds, amount, thing.into())),
+                "{text}"
+            );
+        }
+        // A cue before the amount is a bound, not a hold; a count of items holds nothing.
+        assert_eq!(
+            read("games for at least 3 players"),
+            Some((BoundOp::AtLeast, 3.0, "players".into()))
+        );
+        assert_eq!(read("the first 2 games"), None);
+        assert_eq!(read("games with 2 expansions"), None);
+    }
+
+    #[test]
     fn a_bound_on_a_thing_had_is_read_and_a_bound_on_pages_or_items_is_not() {
         let not = |w: &str| matches!(w, "pages" | "jobs" | "results");
         let read = |text: &str| bound(text, not).map(|(b, thing, _)| (b.op, b.amount, thing));
@@ -713,6 +813,15 @@ mod tests {
             let read = read(text).map(|(op, amount, _)| (op, amount));
             assert_eq!(read, Some((op, amount)), "{text}");
         }
+        // Half of a unit.
+        assert_eq!(
+            read("games that take less than half an hour"),
+            Some((BoundOp::Below, 30.0, DURATION.into()))
+        );
+        assert_eq!(
+            read("within half a mile of the beach"),
+            Some((BoundOp::AtMost, 0.5, "miles".into()))
+        );
         assert_eq!(read("under 20 kmh"), None);
         assert_eq!(read("flats with 2 bedrooms"), None);
         assert_eq!(read("the first 3 of over 20 pages"), None);

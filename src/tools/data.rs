@@ -36,7 +36,7 @@ pub fn tools() -> Vec<Tool> {
             sort,
         ),
         Tool::new(
-            "Keep the records whose field passes a test: eq, ne, contains, not_contains (case-insensitive), gt, gte, lt, lte (numbers as numbers, else text order), matches (regex), exists, missing.",
+            "Keep the records whose field passes a test: eq, ne, contains, not_contains (case-insensitive), gt, gte, lt, lte (numbers as numbers, else text order; a range like 2–4 meets a bound when some number in it does), holds (a range holds the number, a single count is at least it), matches (regex), exists, missing.",
             "Array of the records that pass, in their order.",
             Effect::Replace,
             filter,
@@ -227,6 +227,15 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
     }
 }
 
+/// The ends of a range of counts a text value is written as ("👥 2–4"), when it names no
+/// moment (a span of years is compared as dates are).
+fn range(value: &Value) -> Option<(f64, f64)> {
+    match value {
+        Value::String(text) if moment(value, 0).is_none() => crate::page::dom::number_range(text),
+        _ => None,
+    }
+}
+
 /// The moment a text value names ("3 hours ago", "2026-11-26"), counted from `now`: dates
 /// and relative times order and compare by it, before a number read off their first digits
 /// could.
@@ -290,6 +299,9 @@ pub enum FilterOp {
     Lte,
     /// Matches the regular expression.
     Matches,
+    /// The item takes the number: a range of counts ("2–4 players") holds it when it lies
+    /// between the ends, a single count ("Sleeps 6") when it is no more than the count.
+    Holds,
     /// The field is present and not empty.
     Exists,
     /// The field is absent, null or empty.
@@ -403,6 +415,25 @@ fn passes(
             Value::Array(items) => items.iter().any(|i| re.is_match(&as_text(i))),
             other => re.is_match(&as_text(other)),
         }),
+        FilterOp::Holds => match (range(field), numeric(value)) {
+            (Some((low, high)), Some(n)) => low <= n && n <= high,
+            _ => match (numeric(field), numeric(value)) {
+                (Some(count), Some(n)) => n <= count,
+                _ => false,
+            },
+        },
+        // A range of counts meets a bound when some count in it does: a game for "2–4"
+        // players is one for at least 3, and one for at most 2.
+        FilterOp::Gt | FilterOp::Gte | FilterOp::Lt | FilterOp::Lte
+            if let (Some((low, high)), Some(n)) = (range(field), numeric(value)) =>
+        {
+            match op {
+                FilterOp::Gt => high > n,
+                FilterOp::Gte => high >= n,
+                FilterOp::Lt => low < n,
+                _ => low <= n,
+            }
+        }
         FilterOp::Gt | FilterOp::Gte | FilterOp::Lt | FilterOp::Lte => {
             let ordering = match (moment(field, now), moment(value, now)) {
                 // "posted since 24 hours ago": later is greater.
@@ -683,6 +714,31 @@ mod tests {
         assert_eq!(since("24 hours ago"), ["fresh"]);
         assert_eq!(since("7 days ago"), ["fresh", "old"]);
         assert_eq!(since("2000-01-01"), ["fresh", "old", "dated"]);
+    }
+
+    #[test]
+    fn a_range_of_counts_holds_a_number_between_its_ends_and_meets_bounds_at_either_end() {
+        let games = json!([
+            {"name": "duel", "players": "👥 2"},
+            {"name": "party", "players": "👥 4–8"},
+            {"name": "family", "players": "2–5 players"},
+            {"name": "solo", "players": "1"},
+            {"name": "cottage", "players": "6 guests"},
+        ]);
+        let f = |op: &str, n: u32| {
+            let params = json!({"field": "players", "op": op, "value": n});
+            names(&run(games.clone(), "data.filter", params).unwrap())
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        // A range holds a number between its ends; a single count holds any up to it.
+        assert_eq!(f("holds", 2), ["duel", "family", "cottage"]);
+        assert_eq!(f("holds", 6), ["party", "cottage"]);
+        assert_eq!(f("holds", 1), ["duel", "solo", "cottage"]);
+        // "at least 5": a range with 5 or more in it; "at most 2": one with 2 or fewer.
+        assert_eq!(f("gte", 5), ["party", "family", "cottage"]);
+        assert_eq!(f("lte", 2), ["duel", "family", "solo"]);
     }
 
     #[test]

@@ -251,6 +251,7 @@ fn templated_call() -> impl Strategy<Value = ToolCall> {
         "ne",
         "contains",
         "not_contains",
+        "holds",
         "gt",
         "gte",
         "lt",

@@ -2184,3 +2184,62 @@ async fn counts_after_a_word_pet_rules_and_distances_to_a_place_are_read() {
             .assert_column("title", want, words);
     }
 }
+
+/// Escape rooms whose team size is a range of counts ("👤 2–4") titled otherwise than the
+/// words asking for it, whose rating carries how many rated it in brackets ("★ 4.6 (312)"),
+/// and whose designer is a "by" line: a room for two is one whose range holds two, "the most
+/// ratings" reads the count in brackets, and a designer named before or after a verb chooses
+/// the rooms.
+#[tokio::test]
+async fn ranges_of_players_counts_in_brackets_and_designers_are_read() {
+    for (words, want) in [
+        ("rooms for 2 players", &["The Vault", "The Heist"][..]),
+        ("two-person rooms", &["The Vault", "The Heist"][..]),
+        (
+            "rooms for at least 6 people",
+            &["Clockwork Tower", "Sunken Lab", "Haunted Manor"][..],
+        ),
+        ("which room has the most ratings?", &["Clockwork Tower"][..]),
+        ("the best two rooms", &["Clockwork Tower", "The Vault"][..]),
+        ("rooms Mia Park designed", &["The Vault", "Sunken Lab"][..]),
+        (
+            "which rooms did Leo Grant design?",
+            &["Clockwork Tower", "Haunted Manor"][..],
+        ),
+        ("rooms that take less than half an hour", &[][..]),
+        (
+            "rooms that take less than an hour",
+            &["Sunken Lab", "The Heist"][..],
+        ),
+    ] {
+        let asked = ask("escape-rooms.html", words).await;
+        if want.is_empty() {
+            assert_eq!(
+                asked.error()["code"],
+                "no_match",
+                "{words}: {}",
+                asked.complete
+            );
+        } else {
+            asked.assert_column("title", want, words);
+        }
+    }
+    let words = "name and player count of each room";
+    let asked = ask("escape-rooms.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "player count"),
+        ["👤 2–4", "👤 4–8", "👤 3–6", "👤 2", "👤 5–10"]
+            .map(Value::from)
+            .to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+    let words = "which room has the most ratings?";
+    let asked = ask("escape-rooms.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "ratings"),
+        [Value::from(1045)],
+        "{words}: {}",
+        asked.answer
+    );
+}

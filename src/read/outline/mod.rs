@@ -467,7 +467,7 @@ pub(crate) fn is_rating_text(text: &str) -> bool {
     #[allow(clippy::expect_used)]
     let re = RE.get_or_init(|| {
         regex::Regex::new(
-            r"(?i)^\s*(?:(?:rated\s+)?[★☆⭐]+\s*\d(?:[.,]\d)?|\d(?:[.,]\d)?\s*(?:[★☆⭐]+|/\s*(?:5|10)\b|out\s+of\s+(?:5|10)\b(?:\s+stars?)?)|(?:(?:rated|scored)\s+)?(?:10|\d[.,]\d)\s*[·:-]?\s*(?:exceptional|superb|fabulous|wonderful|excellent|very\s+good|good|pleasant|fair|okay|average|poor|disappointing))(?:\s*[(·,|-]?\s*\d[\d,.]*\s+(?:ratings?|reviews?|votes?)\)?)?\s*$",
+            r"(?i)^\s*(?:(?:rated\s+)?[★☆⭐]+\s*\d(?:[.,]\d)?|\d(?:[.,]\d)?\s*(?:[★☆⭐]+|/\s*(?:5|10)\b|out\s+of\s+(?:5|10)\b(?:\s+stars?)?)|(?:(?:rated|scored)\s+)?(?:10|\d[.,]\d)\s*[·:-]?\s*(?:exceptional|superb|fabulous|wonderful|excellent|very\s+good|good|pleasant|fair|okay|average|poor|disappointing))(?:\s*[(·,|-]?\s*\d[\d,.]*\s+(?:ratings?|reviews?|votes?)\)?|\s*\(\s*\d[\d,.]*\s*\))?\s*$",
         )
         .expect("valid regex")
     });

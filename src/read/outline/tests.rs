@@ -277,6 +277,9 @@ fn star_ratings_read_as_a_score() {
         "4.3/5 (1,204 ratings)",
         "4.5 out of 5 stars · 88 reviews",
         "★ 4.6 (412 reviews)",
+        // How many rated it in brackets, without a unit (a shop's tile).
+        "★ 4.5 (1,203)",
+        "4.2/5 (860)",
         // A review score with its verbal grade (booking and restaurant sites).
         "9.3 Superb · 862 reviews",
         "8.1 Very good",
@@ -293,6 +296,8 @@ fn star_ratings_read_as_a_score() {
         "★ Featured",
         "4.3/5 (1,204 ratings) and a free tote bag",
         "(1,204 ratings)",
+        "(1,203)",
+        "4.6 (12)",
         "4 Good reasons to visit",
         "3 Excellent",
         "Excellent · 862 reviews",

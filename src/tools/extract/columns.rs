@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::page::dates::{normalise_date, timestamp};
-use crate::page::dom::{first_number, json_number, measure, minutes, number_before, squashed};
+use crate::page::dom::{
+    first_number, json_number, measure, minutes, number_before, number_range, singular, squashed,
+};
 use crate::page::money::is_price_text;
 use crate::read::outline::is_rating_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
@@ -74,6 +76,19 @@ const RULES: &[(&str, Rule)] = &[
     // "birthplace" is the column "Birth place": a name is the same written joined or apart.
     ("same_name", |field, column| {
         squashed(&column.column.name) == squashed(&field.name)
+    }),
+    // "player count", "number of players", "player": the thing a free name counts, in the
+    // singular or the plural, is the column of that name ("players").
+    ("same_thing_counted", |field, column| {
+        let name = normalised(&field.name);
+        let mut things = name
+            .split('_')
+            .filter(|w| !w.is_empty() && !COUNTING_WORDS.contains(w));
+        field.role == FieldRole::Text
+            && things
+                .next()
+                .is_some_and(|thing| singular(thing) == singular(&normalised(column.base_name())))
+            && things.next().is_none()
     }),
     ("word_for_the_role", |field, column| {
         let base = normalised(column.base_name());
@@ -153,12 +168,24 @@ const RULES: &[(&str, Rule)] = &[
     // however it is named ("Sleeps 4" is the column `sleeps`, "6 guests" counted in guests).
     ("capacity_named", |field, column| {
         field.role == FieldRole::Text
-            && counted_thing(&field.name)
-                .is_some_and(|thing| CAPACITY_NAMES.contains(&thing.as_str()))
+            && counted_thing(&field.name).is_some_and(|thing| is_capacity_name(&thing))
             && (CAPACITY_NAMES.contains(&column.base_name())
                 || column.mostly(|v| {
                     measure(v).is_some_and(|(_, unit)| CAPACITY_NAMES.contains(&unit.as_str()))
                 }))
+    }),
+    // "players", "how many people": a column of ranges of counts ("👥 2–4"), however the page
+    // titles it ("Team size"), is how many an item takes.
+    ("capacity_as_a_range", |field, column| {
+        field.role == FieldRole::Text
+            && counted_thing(&field.name).is_some_and(|thing| is_capacity_name(&thing))
+            && column.mostly(|v| {
+                number_range(v).is_some()
+                    && v.split_whitespace().last().is_some_and(|unit| {
+                        unit.ends_with(|c: char| c.is_ascii_digit() || c == '+')
+                            || is_capacity_name(&unit.to_lowercase())
+                    })
+            })
     }),
     // "address", "where": one place word answers another's column ("location" is the column
     // `address`, as the card's markup names it).
@@ -171,6 +198,34 @@ const RULES: &[(&str, Rule)] = &[
         field.role == FieldRole::Url && column.column.kind == ColumnKind::Url
     }),
 ];
+
+/// Rules that may choose a column another field already took: one column holding two values.
+/// They run after [`RULES`], for the fields still without a column.
+const SHARED_RULES: &[(&str, Rule)] = &[
+    // "★ 4.5 (1,203)": a shop prints how many rated an item in brackets after its stars, so
+    // the one column answers "the rating" and "the most ratings".
+    ("count_after_the_score", |field, column| {
+        field.role == FieldRole::Comments
+            && column.mostly(|v| is_rating_text(v) && count_after_the_score(v).is_some())
+    }),
+];
+
+/// The count in brackets after a score: "★ 4.5 (1,203)" → 1203, "4.2/5 (860 ratings)" → 860.
+fn count_after_the_score(text: &str) -> Option<f64> {
+    let (score, rest) = text.trim().rsplit_once('(')?;
+    let inside = rest.strip_suffix(')')?.trim();
+    let digits = inside
+        .split_whitespace()
+        .next()
+        .filter(|n| n.chars().all(|c| c.is_ascii_digit() || c == ','))?;
+    let unit_ok = inside
+        .split_whitespace()
+        .nth(1)
+        .is_none_or(|unit| COMMENT_UNITS.contains(&unit.to_lowercase().as_str()));
+    (!score.trim().is_empty() && unit_ok)
+        .then(|| digits.replace(',', "").parse().ok())
+        .flatten()
+}
 
 /// Names of a pay: the money a job or a role earns. The planner reads money asked in these
 /// words as a pay (`salary`), not a price.
@@ -200,8 +255,10 @@ const PLACE_NAMES: &[&str] = &[
 ];
 
 /// Names of how many people an item takes (a cottage sleeps, a recipe serves, a car
-/// seats), as a field or a column is named, and the units such counts are written in.
+/// seats, a game is played by), as a field or a column is named, and the units such counts
+/// are written in.
 pub const CAPACITY_NAMES: &[&str] = &[
+    "players",
     "sleeps",
     "sleep",
     "serves",
@@ -221,6 +278,12 @@ pub const CAPACITY_NAMES: &[&str] = &[
     "personnes",
     "personas",
 ];
+
+/// Whether a name is one of [`CAPACITY_NAMES`], in the singular or the plural ("player").
+fn is_capacity_name(name: &str) -> bool {
+    let name = singular(name);
+    CAPACITY_NAMES.iter().any(|c| singular(c) == name)
+}
 
 /// Words of a field's name that only say it is counted ("number of bedrooms", "bedroom
 /// count", "how many beds").
@@ -435,7 +498,11 @@ pub fn choose(
         .collect();
     // Rule by rule across every field, so a field's exact name is never taken by another
     // field's weaker match.
-    for (rule_name, rule) in RULES {
+    let rules = RULES
+        .iter()
+        .map(|rule| (rule, false))
+        .chain(SHARED_RULES.iter().map(|rule| (rule, true)));
+    for ((rule_name, rule), shared) in rules {
         for (field, source) in fields.iter().zip(sources.iter_mut()) {
             if source.column.is_some() {
                 continue;
@@ -443,7 +510,7 @@ pub fn choose(
             // Of the columns a rule accepts, the one filled in most records (the first on a
             // tie): a headline present on every card beats one only the featured card has.
             if let Some(i) = (0..views.len())
-                .filter(|i| !used[*i] && rule(field, &views[*i]))
+                .filter(|i| (shared || !used[*i]) && rule(field, &views[*i]))
                 .max_by_key(|i| (views[*i].values.len(), std::cmp::Reverse(*i)))
             {
                 used[i] = true;
@@ -481,6 +548,13 @@ pub fn project(
                         && let Some(place) = value.as_str().and_then(place_after_date)
                     {
                         value = Value::String(place.to_owned());
+                    }
+                    if source.rule == Some("count_after_the_score") {
+                        value = value
+                            .as_str()
+                            .and_then(count_after_the_score)
+                            .and_then(json_number)
+                            .unwrap_or(Value::Null);
                     }
                     (field.name.clone(), typed(field.role, value, month_first))
                 })
@@ -775,6 +849,75 @@ mod tests {
         let sources = choose(&fields, &columns, &data);
         assert_eq!(sources[0].column.as_deref(), Some("birth_place"));
         assert_eq!(sources[0].rule, Some("same_name"));
+    }
+
+    #[test]
+    fn a_counted_thing_named_in_the_singular_is_the_column_of_its_plural() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Kind),
+            column("players", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([{"name": "Fox & Hen", "players": "2"}]));
+        for name in ["player count", "number of players", "player"] {
+            let fields = wanted(&[(name, FieldRole::Text, &[])]);
+            let sources = choose(&fields, &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some("players"), "{name}");
+            assert_eq!(sources[0].rule, Some("same_thing_counted"), "{name}");
+        }
+        // A name with another word than a count's is no count of the column.
+        let fields = wanted(&[("company name", FieldRole::Text, &[])]);
+        assert_eq!(choose(&fields, &columns, &data)[0].column, None);
+    }
+
+    #[test]
+    fn a_range_of_counts_answers_how_many_an_item_takes() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Kind),
+            column("team_size", ColumnKind::Text, NameSource::Attribute),
+            column("length", ColumnKind::Text, NameSource::Attribute),
+        ];
+        let data = rows(json!([
+            {"name": "The Vault", "team_size": "👤 2–4", "length": "60 min"},
+            {"name": "Sunken Lab", "team_size": "👤 3–6", "length": "45 min"},
+            {"name": "The Heist", "team_size": "2-5 players", "length": "30 min"},
+        ]));
+        for name in ["players", "player count", "guests", "how many people"] {
+            let fields = wanted(&[(name, FieldRole::Text, &[])]);
+            let sources = choose(&fields, &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some("team_size"), "{name}");
+            assert_eq!(sources[0].rule, Some("capacity_as_a_range"), "{name}");
+        }
+        // Ages in years are a range of another count.
+        let ages = rows(json!([{"name": "a", "team_size": "8–12 years"}]));
+        let fields = wanted(&[("players", FieldRole::Text, &[])]);
+        assert_eq!(choose(&fields, &columns, &ages)[0].column, None);
+    }
+
+    #[test]
+    fn a_count_in_brackets_after_a_score_answers_the_number_of_ratings() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Kind),
+            column("stars", ColumnKind::Text, NameSource::Attribute),
+        ];
+        let data = rows(json!([
+            {"name": "a", "stars": "★ 4.5 (1,203)"},
+            {"name": "b", "stars": "★ 4.2 (860)"},
+        ]));
+        let fields = wanted(&[
+            ("rating", FieldRole::Score, &[]),
+            ("ratings", FieldRole::Comments, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("stars"));
+        assert_eq!(sources[1].column.as_deref(), Some("stars"));
+        assert_eq!(sources[1].rule, Some("count_after_the_score"));
+        let projected = project(&fields, &sources, data, true);
+        assert_eq!(projected[0]["rating"], json!(4.5));
+        assert_eq!(projected[0]["ratings"], json!(1203));
+        assert_eq!(projected[1]["ratings"], json!(860));
+        assert_eq!(count_after_the_score("4.2/5 (860 ratings)"), Some(860.0));
+        assert_eq!(count_after_the_score("(860)"), None);
+        assert_eq!(count_after_the_score("★ 4.2 (new)"), None);
     }
 
     #[test]
