@@ -753,7 +753,15 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
             FieldRole::Score | FieldRole::Comments | FieldRole::Price
         )
     });
-    let chosen: Vec<FieldRole> = request.chosen_by().chain(ordered_by).collect();
+    // Items asked for without fields are named by their title: a best block with no part
+    // that names its items (its only link a "Select" button) is read as records, whose
+    // columns hold the name (unless the records were read first and failed).
+    let named_by_title = (request.fields.is_empty() && !records_first).then_some(FieldRole::Title);
+    let chosen: Vec<FieldRole> = request
+        .chosen_by()
+        .chain(ordered_by)
+        .chain(named_by_title)
+        .collect();
     let records_for_choice = !records_for_fields
         && candidates.first().is_some_and(|best| {
             chosen

@@ -339,7 +339,10 @@ pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
             "rating", "ratings", "stars",
         ],
     ),
-    (FieldRole::Price, &["price", "prices", "cost", "costs"]),
+    (
+        FieldRole::Price,
+        &["price", "prices", "cost", "costs", "fare", "fares"],
+    ),
     (
         FieldRole::Image,
         &[
@@ -570,7 +573,9 @@ pub fn count(text: &str) -> Option<usize> {
     // least".
     const HELPER_VERBS: &[&str] = &["do", "does", "did"];
     let of_one = |noun: &str| {
-        is_singular_noun(noun)
+        // "which one gets there fastest?": the pronoun stands for the noun.
+        noun == "one"
+            || is_singular_noun(noun)
             // "what are the cheapest items": a verb, not the noun asked about.
             && !ASKING_VERBS.contains(&noun)
             && !HELPER_VERBS.contains(&noun)
@@ -1524,6 +1529,10 @@ pub(super) fn is_column_word(name: &str) -> bool {
                 | "color"
                 | "size"
                 | "rating"
+                // A journey's times of day (`tools::extract::columns`, rule
+                // `departure_then_arrival`).
+                | "departure"
+                | "arrival"
         )
         || MAKER_NAMES.contains(&name)
 }
@@ -1872,6 +1881,8 @@ const ORDER_RULES: &[OrderRule] = &[
         phrases: &[
             "cheapest",
             "lowest price",
+            // A ticket's price is its fare.
+            "lowest fare",
             "least expensive",
             "price ascending",
             "by price",
@@ -2753,6 +2764,7 @@ mod tests {
         assert_eq!(count("all products with price"), None);
         assert_eq!(count("the cheapest product"), Some(1));
         assert_eq!(count("the one with the fewest miles"), Some(1));
+        assert_eq!(count("which one gets there fastest?"), Some(1));
         assert_eq!(count("the one that has the most reviews"), Some(1));
         assert_eq!(count("give me the one course with the most stars"), Some(1));
         for other in [

@@ -62,6 +62,7 @@ const LONGEST_TIME: &[&str] = &[
     "takes longest",
     "longest time",
     "longest duration",
+    "most duration",
     "longest walking time",
     "longest cooking time",
     "most time",
@@ -74,6 +75,8 @@ const SHORTEST_TIME: &[&str] = &[
     "fastest",
     "least time",
     "shortest time",
+    "shortest duration",
+    "least duration",
     "fewest hours",
     "least time-consuming",
 ];
@@ -98,6 +101,11 @@ const NEAREST: &[&str] = &[
 ];
 const FARTHEST: &[&str] = &["farthest", "furthest"];
 
+/// The name an order by how long an item is goes on ("the longest flight", "the shortest
+/// trail"): a distance where the items show one, else how long they take
+/// (`tools::extract::columns`, rules `length_as_a_distance` and `counted_in_its_unit`).
+pub const LENGTH: &str = "length";
+
 /// The name an order by how far items are is on: the records engine's `distance` column, or
 /// one written in a distance's unit (`tools::extract::columns`).
 pub const DISTANCE: &str = "distance";
@@ -110,6 +118,7 @@ pub fn order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, S
     size_order(lower, &other_value)
         .or_else(|| duration_order(lower))
         .or_else(|| distance_order(lower))
+        .or_else(|| length_order(lower, &other_value))
         .or_else(|| amount_order(lower, &other_value))
 }
 
@@ -161,6 +170,37 @@ fn distance_order(lower: &str) -> Option<(bool, String)> {
     } else {
         None
     }
+}
+
+/// An order by how long the items named after "longest" or "shortest" are: (descending,
+/// [`LENGTH`]). The word after must be an item's noun, no other value ("the longest flight",
+/// not "the shortest price").
+fn length_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
+    let words = super::intent::words(lower);
+    let extreme = |word: &str| match word {
+        "longest" => Some(true),
+        "shortest" => Some(false),
+        _ => None,
+    };
+    // The noun may come first, as French and Spanish put it ("le vol le plus court", read
+    // "the flight shortest"): then the superlative ends the words.
+    let after_the_noun = match words.as_slice() {
+        [.., noun, last] => extreme(last).map(|descending| (descending, noun.clone())),
+        _ => None,
+    };
+    let before_the_noun = words
+        .windows(2)
+        .find_map(|pair| extreme(&pair[0]).map(|descending| (descending, pair[1].clone())));
+    before_the_noun
+        .or(after_the_noun)
+        .and_then(|(descending, noun)| {
+            let noun = noun.as_str();
+            (noun.chars().all(char::is_alphabetic)
+                && noun.chars().count() >= 3
+                && !NOT_A_SIZE.contains(&noun)
+                && !other_value(noun))
+            .then(|| (descending, LENGTH.to_owned()))
+        })
 }
 
 /// An order by the amount of the thing named after "lowest", "most", … (see [`MORE_FIRST`]).
@@ -586,7 +626,19 @@ mod tests {
         assert_eq!(order("the one that needs the least time", none), by(false));
         assert_eq!(order("Find the shortest walk by time", none), by(false));
         assert_eq!(order("longest trail by duration", none), by(true));
-        assert_eq!(order("the longest trail", none), None);
+        assert_eq!(
+            order("the longest trail", none),
+            Some((true, LENGTH.to_owned()))
+        );
+        assert_eq!(
+            order("the shortest flight", none),
+            Some((false, LENGTH.to_owned()))
+        );
+        assert_eq!(order("the shortest price", |w| w == "price"), None);
+        assert_eq!(
+            order("the flight shortest", none),
+            Some((false, LENGTH.to_owned()))
+        );
     }
 
     #[test]

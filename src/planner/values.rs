@@ -317,7 +317,8 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
         }
         run.clear();
     };
-    for token in text.split_whitespace() {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    for (at, token) in tokens.iter().copied().enumerate() {
         if token.starts_with('(') {
             close(&mut run, negated, &mut choices);
         }
@@ -333,6 +334,22 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
             continue;
         }
         let negation = NEGATIONS.contains(&word.as_str()) || word.ends_with("n't");
+        // "one change", "2 stops": a count of a journey's stops is part of the value.
+        let counts_stops = super::intent::number(&word).is_some()
+            && tokens.get(at + 1).is_some_and(|next| {
+                let next = next
+                    .trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase();
+                crate::tools::extract::STOP_NOUNS.contains(&next.as_str())
+            });
+        if counts_stops {
+            if run.iter().all(|w| JOINING.contains(&w.as_str())) {
+                negated = since_negation <= 3;
+            }
+            run.push(word);
+            since_negation = since_negation.saturating_add(1);
+            continue;
+        }
         // "Remote-Jobs", "Bio-Produkte": a compound ending in the items' noun is the items
         // with the value its head names ("remote"), as German writes an adjective into it.
         if let Some((head, noun)) = word.rsplit_once('-')
@@ -670,6 +687,26 @@ mod tests {
                 (vec!["unpinned".to_owned()], false)
             ]
         );
+    }
+
+    #[test]
+    fn a_count_of_stops_stays_with_its_noun() {
+        let phrases = |text: &str| -> Vec<Vec<String>> {
+            read_plain(text)
+                .into_iter()
+                .map(|(phrases, _)| phrases)
+                .collect()
+        };
+        for (text, value) in [
+            ("trains with one change", "one change"),
+            ("flights with 2 stops", "2 stops"),
+        ] {
+            assert!(
+                phrases(text).iter().flatten().any(|p| p == value),
+                "{text}: {:?}",
+                phrases(text)
+            );
+        }
     }
 
     #[test]

@@ -2243,3 +2243,61 @@ async fn ranges_of_players_counts_in_brackets_and_designers_are_read() {
         asked.answer
     );
 }
+
+/// Train journeys whose only link is a "Select" button, whose times of day, lengths and
+/// changes ("Direct", "1 change") carry no label: a direct journey and a number of changes
+/// said otherwise choose them, the cheapest is named by its operator (not "Select"), "the
+/// longest journey" is the one that takes longest, and the departure and the arrival are the
+/// first and the second time of day.
+#[tokio::test]
+async fn journeys_by_their_changes_times_and_lengths_are_read() {
+    for (words, want) in [
+        ("direct trains", &["Northline", "Northline", "Coastway"][..]),
+        ("trains with one change", &["Coastway"][..]),
+        (
+            "which trains aren't direct?",
+            &["Coastway", "Valley Rail"][..],
+        ),
+        ("the cheapest train", &["Valley Rail"][..]),
+        ("the longest journey", &["Valley Rail"][..]),
+        ("the shortest train", &["Northline"][..]),
+    ] {
+        let asked = ask("trains.html", words).await;
+        let names: Vec<Value> = asked
+            .answer
+            .as_array()
+            .unwrap_or_else(|| panic!("{words}: not a list: {}", asked.answer))
+            .iter()
+            .map(|item| {
+                item.get("title")
+                    .or_else(|| item.get("name"))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            })
+            .collect();
+        assert_eq!(
+            names,
+            want.iter().map(|w| Value::from(*w)).collect::<Vec<_>>(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+    let words = "departure and arrival of each train";
+    let asked = ask("trains.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "departure"),
+        ["07:05", "08:10", "09:30", "12:00", "17:45"]
+            .map(Value::from)
+            .to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+    assert_eq!(
+        column(&asked.answer, "arrival"),
+        ["09:20", "11:55", "11:40", "16:50", "20:05"]
+            .map(Value::from)
+            .to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+}

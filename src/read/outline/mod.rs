@@ -327,7 +327,10 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
         let value = first_value(page, &sample, &spec, None);
         push(FieldRole::Title, spec, value);
     }
-    if let Some(spec) = common_spec(&sample, best_link) {
+    // A link with the same words in every item ("Select", "View deal") is a button, not
+    // the items' name: a name tells items apart.
+    let names_items = |spec: &String| names_items_apart(&sample, spec);
+    if let Some(spec) = common_spec(&sample, best_link).filter(names_items) {
         let value = first_value(page, &sample, &spec, None);
         push(FieldRole::Title, spec.clone(), value);
         let link = first_value(page, &sample, &spec, Some("href"));
@@ -342,7 +345,7 @@ fn field_candidates(page: &Page, items: &[ElementRef<'_>]) -> Vec<FieldCandidate
             "@href".into(),
             first_value(page, &sample, ".", Some("href")),
         );
-    } else if let Some(spec) = common_spec(&sample, first_link) {
+    } else if let Some(spec) = common_spec(&sample, first_link).filter(names_items) {
         // Rows whose longest link moves from cell to cell (a table of names per year) are
         // named by their first link, which stays in place.
         let value = first_value(page, &sample, &spec, None);
@@ -714,6 +717,20 @@ fn shape_selector(el: ElementRef<'_>) -> String {
         out.push_str(class);
     }
     out
+}
+
+/// Whether the texts `spec` finds in the sampled items differ: with three items or more, one
+/// text in all of them names none ("Select", "Book now").
+fn names_items_apart(sample: &[ElementRef<'_>], spec: &str) -> bool {
+    let Ok(selector) = parse_selector(spec) else {
+        return true;
+    };
+    let texts: Vec<String> = sample
+        .iter()
+        .filter_map(|item| item.select(&selector).next())
+        .map(text_of)
+        .collect();
+    texts.len() < 3 || texts.iter().any(|t| *t != texts[0])
 }
 
 fn first_value(page: &Page, sample: &[ElementRef<'_>], spec: &str, attr: Option<&str>) -> String {

@@ -329,3 +329,26 @@ fn values_are_the_short_texts_some_items_show_and_others_do_not() {
         );
     }
 }
+
+#[test]
+fn a_link_with_the_same_words_in_every_item_is_no_title() {
+    let html = r#"<html><body><ol class="results">
+      <li class="r"><span class="who">TAP</span> <span class="fare">£112</span> <a href="/b/1">Select</a></li>
+      <li class="r"><span class="who">easyJet</span> <span class="fare">£64</span> <a href="/b/2">Select</a></li>
+      <li class="r"><span class="who">Iberia</span> <span class="fare">£98</span> <a href="/b/3">Select</a></li>
+      <li class="r"><span class="who">Vueling</span> <span class="fare">£57</span> <a href="/b/4">Select</a></li>
+    </ol></body></html>"#;
+    let page = Page::parse(url::Url::parse("https://fly.example/").unwrap(), html);
+    let outline = outline(&page);
+    let block = outline
+        .blocks
+        .iter()
+        .find(|b| b.count == 4)
+        .expect("the results block");
+    assert!(
+        block.fields.iter().all(|f| f.role != FieldRole::Title),
+        "{:?}",
+        block.fields
+    );
+    assert!(block.fields.iter().any(|f| f.role == FieldRole::Price));
+}

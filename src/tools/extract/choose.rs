@@ -200,6 +200,10 @@ pub enum ChoiceRule {
     /// are a listing's "Pets welcome", "Dogs OK" and "Cats OK" (a cat or a dog is a pet), not
     /// its "No pets".
     Allowance,
+    /// The same number of stops or changes of a journey, said otherwise: "direct",
+    /// "non-stop", "no layovers" are a listing's "Non-stop" or "Direct"; "one stop" is "1
+    /// stop (MAD)"; "a layover", "connecting" are any stop at all.
+    Stops,
     /// The first words of an item's name, numbers before them aside, one perhaps the
     /// other's plural: a maker before its model ("Yamaha" is "Yamaha MT-07", "fords" is
     /// "2017 Ford Focus", a model year first), a range before its variant. Read in a name
@@ -237,6 +241,10 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
             })
         })
     }),
+    (ChoiceRule::Stops, Reads::AnyColumn, |value, words| {
+        stops_asked(words)
+            .is_some_and(|asked| stops_shown(value).is_some_and(|shown| asked.fits(shown)))
+    }),
     (ChoiceRule::ListedPart, Reads::AnyColumn, |value, words| {
         value.contains(',') && value.split(',').any(|part| same_value(part, words))
     }),
@@ -269,6 +277,103 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
         },
     ),
 ];
+
+/// How many stops a journey makes (a flight's stops, a train's changes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stops {
+    /// This many; none is a direct journey.
+    Exactly(u32),
+    /// Some, however many: "a layover", "connecting".
+    Some,
+}
+
+impl Stops {
+    /// Whether a journey shown with `shown` stops is one asked for.
+    fn fits(self, shown: u32) -> bool {
+        match self {
+            Stops::Exactly(n) => n == shown,
+            Stops::Some => shown > 0,
+        }
+    }
+}
+
+/// Words of a journey made without a stop, as requests and listings write them.
+const DIRECT: &[&str] = &[
+    "direct",
+    "non stop",
+    "nonstop",
+    "no stops",
+    "no stop",
+    "zero stops",
+    "without stops",
+    "without a stop",
+    "without stopping",
+    "no layover",
+    "no layovers",
+    "without a layover",
+    "without layovers",
+    "no connections",
+    "no changes",
+];
+
+/// Nouns of a stop on the way (the planner keeps a count before one with it: "one change").
+pub const STOP_NOUNS: &[&str] = &[
+    "stop",
+    "stops",
+    "layover",
+    "layovers",
+    "stopover",
+    "stopovers",
+    "connection",
+    "connections",
+    "change",
+    "changes",
+];
+
+/// The stops a journey shows, when a short value says only that: "Non-stop", "Direct" →
+/// none; "1 stop (MAD)", "2 stops", "1 change" → that many.
+fn stops_shown(value: &str) -> Option<u32> {
+    let value = normal(&value.replace('-', " "));
+    let words: Vec<&str> = value.split(' ').collect();
+    if words.len() > 4 {
+        return None;
+    }
+    if DIRECT
+        .iter()
+        .any(|d| value == *d || value.starts_with(&format!("{d} ")))
+    {
+        return Some(0);
+    }
+    let n: u32 = words.first()?.parse().ok()?;
+    STOP_NOUNS.contains(words.get(1)?).then_some(n)
+}
+
+/// The stops words ask for: "direct flights", "non-stop", "without a layover" → none;
+/// "one stop", "1-stop" → one; "a layover", "connecting", "stops" → some.
+fn stops_asked(words: &str) -> Option<Stops> {
+    let words = normal(&words.replace('-', " "));
+    let padded = format!(" {words} ");
+    if DIRECT.iter().any(|d| padded.contains(&format!(" {d} "))) {
+        return Some(Stops::Exactly(0));
+    }
+    let list: Vec<&str> = words.split(' ').collect();
+    let at = list.iter().position(|w| STOP_NOUNS.contains(w));
+    // A change alone is no stop ("price changes"): only with its count.
+    let counted = at.and_then(|at| at.checked_sub(1)).and_then(|before| {
+        let n = match list[before] {
+            "one" => 1,
+            "two" => 2,
+            "three" => 3,
+            number => number.parse().ok()?,
+        };
+        Some(Stops::Exactly(n))
+    });
+    match at {
+        Some(_) if counted.is_some() => counted,
+        Some(at) if !list[at].starts_with("change") => Some(Stops::Some),
+        _ => list.contains(&"connecting").then_some(Stops::Some),
+    }
+}
 
 /// How a course, an event or a job is given: words a format column prints first, before
 /// where or how ("Live online", "Remote (EU)", "Hybrid – 2 days in office").
@@ -525,6 +630,36 @@ mod tests {
 
     fn names(records: &[Map<String, Value>]) -> Vec<&str> {
         records.iter().filter_map(|r| r["name"].as_str()).collect()
+    }
+
+    #[test]
+    fn a_journeys_stops_are_read_however_they_are_said() {
+        for (words, value) in [
+            ("direct flights", "Non-stop"),
+            ("non-stop", "Direct"),
+            ("nonstop options", "0 stops"),
+            ("without a layover", "Nonstop"),
+            ("one stop", "1 stop (MAD)"),
+            ("two changes", "2 changes"),
+            ("layover", "1 stop (FRA)"),
+            ("connecting flights", "2 stops"),
+        ] {
+            assert_eq!(
+                value_rule(value, words),
+                Some(ChoiceRule::Stops),
+                "{words} / {value}"
+            );
+        }
+        for (words, value) in [
+            ("direct flights", "1 stop (MAD)"),
+            ("one stop", "Non-stop"),
+            ("one stop", "2 stops"),
+            ("layover", "Direct"),
+            ("price changes", "1 change"),
+            ("direct debit", "Cabin bag included"),
+        ] {
+            assert_eq!(value_rule(value, words), None, "{words} / {value}");
+        }
     }
 
     #[test]

@@ -50,6 +50,9 @@ struct ColumnView<'a> {
     column: &'a Column,
     /// Its filled values, as text.
     values: Vec<String>,
+    /// Among the columns of times of day ("06:10", "6:45 pm"), which this is, in the
+    /// records' order; none when it is no such column.
+    clock_rank: Option<usize>,
 }
 
 impl ColumnView<'_> {
@@ -149,6 +152,17 @@ const RULES: &[(&str, Rule)] = &[
             && PLACE_NAMES.contains(&normalised(&field.name).as_str())
             && column.mostly(|v| place_after_date(v).is_some())
     }),
+    // "the longest trail": a length is a distance where the items show one ("12.4 km"); else
+    // how long they take (`counted_in_its_unit`, "length" being a duration's name too).
+    ("length_as_a_distance", |field, column| {
+        field.role == FieldRole::Text
+            && normalised(&field.name) == "length"
+            && column.mostly(|v| {
+                measure(v)
+                    .or_else(|| measure(before_a_place(v)))
+                    .is_some_and(|(_, unit)| DISTANCE_UNITS.contains(&unit.as_str()))
+            })
+    }),
     // "bedrooms", "number of bedrooms", "beds": a column of "3 beds" is counted in the unit
     // the field names; "size", "square footage": a column of "1,450 sq ft" is an area.
     ("counted_in_its_unit", |field, column| {
@@ -194,6 +208,19 @@ const RULES: &[(&str, Rule)] = &[
             && PLACE_NAMES.contains(&last_word(&normalised(&field.name)))
             && PLACE_NAMES.contains(&column.base_name())
     }),
+    // "departure", "arrival": a journey prints when it leaves before when it gets there, so
+    // of the columns of times of day the first is the departure and the second the arrival.
+    ("departure_then_arrival", |field, column| {
+        let name = normalised(&field.name);
+        let rank = if DEPARTURE_NAMES.contains(&name.as_str()) {
+            0
+        } else if ARRIVAL_NAMES.contains(&name.as_str()) {
+            1
+        } else {
+            return false;
+        };
+        column.clock_rank == Some(rank)
+    }),
     ("any_link", |field, column| {
         field.role == FieldRole::Url && column.column.kind == ColumnKind::Url
     }),
@@ -225,6 +252,43 @@ fn count_after_the_score(text: &str) -> Option<f64> {
     (!score.trim().is_empty() && unit_ok)
         .then(|| digits.replace(',', "").parse().ok())
         .flatten()
+}
+
+/// Names of when a journey leaves, and of when it arrives.
+const DEPARTURE_NAMES: &[&str] = &[
+    "departure",
+    "departs",
+    "depart",
+    "departing",
+    "leaves",
+    "take_off",
+    "takeoff",
+    "departure_time",
+    "departure_times",
+];
+const ARRIVAL_NAMES: &[&str] = &[
+    "arrival",
+    "arrives",
+    "arrive",
+    "arriving",
+    "lands",
+    "landing",
+    "arrival_time",
+    "arrival_times",
+];
+
+/// Whether a value is a time of day: "06:10", "6:45 pm", "10am", "00:55+1" (the next day).
+fn is_time_of_day(value: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)^\s*(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\s*(?:[ap]\.?m\.?)?\s*(?:\+\d)?\s*$",
+        )
+        .expect("valid regex")
+    });
+    // A bare number ("10") is no time: a colon or a meridiem says it is one.
+    re.is_match(value) && (value.contains(':') || value.to_lowercase().contains('m'))
 }
 
 /// Names of a pay: the money a job or a role earns. The planner reads money asked in these
@@ -472,7 +536,7 @@ pub fn choose(
     columns: &[Column],
     rows: &[Map<String, Value>],
 ) -> Vec<FieldSource> {
-    let views: Vec<ColumnView<'_>> = columns
+    let mut views: Vec<ColumnView<'_>> = columns
         .iter()
         .map(|column| ColumnView {
             column,
@@ -485,8 +549,16 @@ pub fn choose(
                     other => other.to_string(),
                 })
                 .collect(),
+            clock_rank: None,
         })
         .collect();
+    let mut clocks = 0;
+    for view in &mut views {
+        if view.mostly(is_time_of_day) {
+            view.clock_rank = Some(clocks);
+            clocks += 1;
+        }
+    }
     let mut used = vec![false; views.len()];
     let mut sources: Vec<FieldSource> = fields
         .iter()
@@ -849,6 +921,55 @@ mod tests {
         let sources = choose(&fields, &columns, &data);
         assert_eq!(sources[0].column.as_deref(), Some("birth_place"));
         assert_eq!(sources[0].rule, Some("same_name"));
+    }
+
+    #[test]
+    fn the_first_time_of_day_is_the_departure_and_the_second_the_arrival() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+            column("text_3", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"name": "a", "text": "06:10", "text_2": "2h 35m", "text_3": "8:45 pm"},
+            {"name": "b", "text": "19:45", "text_2": "5h 10m", "text_3": "00:55+1"},
+        ]));
+        let fields = wanted(&[
+            ("arrives", FieldRole::Text, &[]),
+            ("departure", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("text_3"));
+        assert_eq!(sources[1].column.as_deref(), Some("text"));
+        assert_eq!(sources[1].rule, Some("departure_then_arrival"));
+        for other in ["10", "2h 35m", "25:10", "2026"] {
+            assert!(!is_time_of_day(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn a_length_is_a_distance_where_the_items_show_one_else_how_long_they_take() {
+        let fields = wanted(&[("length", FieldRole::Text, &[])]);
+        let trails = vec![
+            column("name", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+        ];
+        let walks = rows(json!([
+            {"name": "a", "text": "3 hr 10 min", "text_2": "12.4 km"},
+            {"name": "b", "text": "45 min", "text_2": "3 km"},
+        ]));
+        let sources = choose(&fields, &trails, &walks);
+        assert_eq!(sources[0].column.as_deref(), Some("text_2"));
+        assert_eq!(sources[0].rule, Some("length_as_a_distance"));
+        let flights = rows(json!([
+            {"name": "a", "text": "2h 35m", "text_2": "Non-stop"},
+            {"name": "b", "text": "7h 35m", "text_2": "1 stop"},
+        ]));
+        let sources = choose(&fields, &trails, &flights);
+        assert_eq!(sources[0].column.as_deref(), Some("text"));
+        assert_eq!(sources[0].rule, Some("counted_in_its_unit"));
     }
 
     #[test]

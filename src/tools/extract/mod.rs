@@ -1033,7 +1033,9 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
 mod choose;
 mod columns;
 mod named;
-pub use choose::{ChoiceRule, ValueChoice, allowed_thing, is_allowed_word, same_value, value_rule};
+pub use choose::{
+    ChoiceRule, STOP_NOUNS, ValueChoice, allowed_thing, is_allowed_word, same_value, value_rule,
+};
 pub use columns::{CAPACITY_NAMES, FieldRole, PAY_NAMES, WantedField, is_money_name};
 pub use named::{NamedFieldsParams, key_of};
 
