@@ -800,6 +800,38 @@ pub fn first_number(text: &str) -> Option<f64> {
     m.as_str().replace(',', "").parse().ok()
 }
 
+/// Numbers written as words, as requests write counts ("the first five", "a dozen").
+pub const NUMBER_WORDS: &[(&str, usize)] = &[
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("fifteen", 15),
+    ("twenty", 20),
+    ("thirty", 30),
+    ("fifty", 50),
+    ("hundred", 100),
+    ("dozen", 12),
+];
+
+/// A whole number written in digits or as a word ("12", "twelve", "dozen").
+pub fn whole_number(word: &str) -> Option<usize> {
+    word.parse().ok().or_else(|| {
+        NUMBER_WORDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, n)| *n)
+    })
+}
+
 /// The two ends of a range of counts a value is written as, and nothing more than a leading
 /// icon and a trailing unit word around it: "👥 2–4" → (2, 4), "1-5 players" → (1, 5), "3 to 6"
 /// → (3, 6). A date ("2019–2021" is one only when read as a date, and the caller asks first),

@@ -13,6 +13,7 @@ use crate::events::{
     UnderstoodValue,
 };
 use crate::page::dom::singular;
+pub(super) use crate::page::dom::{NUMBER_WORDS, whole_number as number};
 use crate::read::role::FieldRole;
 use crate::tools::extract::{PAY_NAMES, ValueChoice, is_money_name};
 
@@ -406,27 +407,6 @@ pub const ROLE_WORDS: &[(FieldRole, &[&str])] = &[
     ),
 ];
 
-pub(super) const NUMBER_WORDS: &[(&str, usize)] = &[
-    ("one", 1),
-    ("two", 2),
-    ("three", 3),
-    ("four", 4),
-    ("five", 5),
-    ("six", 6),
-    ("seven", 7),
-    ("eight", 8),
-    ("nine", 9),
-    ("ten", 10),
-    ("eleven", 11),
-    ("twelve", 12),
-    ("fifteen", 15),
-    ("twenty", 20),
-    ("thirty", 30),
-    ("fifty", 50),
-    ("hundred", 100),
-    ("dozen", 12),
-];
-
 pub(crate) fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '.' || c == '@'))
@@ -441,15 +421,6 @@ fn words_as_written(text: &str) -> Vec<&str> {
         .map(|w| w.trim_matches(|c: char| c == '.' || c == '-'))
         .filter(|w| !w.is_empty())
         .collect()
-}
-
-pub(super) fn number(word: &str) -> Option<usize> {
-    word.parse().ok().or_else(|| {
-        NUMBER_WORDS
-            .iter()
-            .find(|(w, _)| *w == word)
-            .map(|(_, n)| *n)
-    })
 }
 
 /// Nouns for one entry of a feed or an index ("every blog post", "each article").

@@ -360,13 +360,8 @@ fn stops_asked(words: &str) -> Option<Stops> {
     let at = list.iter().position(|w| STOP_NOUNS.contains(w));
     // A change alone is no stop ("price changes"): only with its count.
     let counted = at.and_then(|at| at.checked_sub(1)).and_then(|before| {
-        let n = match list[before] {
-            "one" => 1,
-            "two" => 2,
-            "three" => 3,
-            number => number.parse().ok()?,
-        };
-        Some(Stops::Exactly(n))
+        let n = crate::page::dom::whole_number(list[before])?;
+        Some(Stops::Exactly(u32::try_from(n).ok()?))
     });
     match at {
         Some(_) if counted.is_some() => counted,
