@@ -14,7 +14,7 @@ import paraphrase_set
 
 PAGE = "fixtures/classes.html"
 NAME = "name|class|classes|class name|title|activity|session"
-START = "start|start time|time|starts|starts at|begins|time of day|heure|uhrzeit|hora"
+START = "start|start time|start_time|time|starts|starts at|begins|time of day|heure|uhrzeit|hora"
 CODE = "code|booking code|class code|reference|ref|booking reference|code de réservation"
 LENGTH = "length|duration|how long|lasts|minutes|durée|dauer|duración"
 WHO = "instructor|instructors|teacher|coach|trainer|taught by|who teaches|led by|leader"

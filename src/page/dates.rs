@@ -246,6 +246,48 @@ pub(crate) fn timestamp(text: &str, now: i64) -> Option<i64> {
     Some(naive.and_utc().timestamp())
 }
 
+/// A time of day written alone, in minutes after midnight: "06:10" → 370, "6:45 pm" → 1125,
+/// "10am" → 600, "12 pm" → 720, "18h" → 1080, "18.30 Uhr" → 1110; "00:55+1" (the next day, as
+/// timetables print an arrival after midnight) → 1495. A bare number ("10") is no time: a
+/// colon, a meridiem or an hour mark says it is one.
+pub(crate) fn clock_minutes(text: &str) -> Option<f64> {
+    static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pattern = CELL.get_or_init(|| {
+        #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
+        regex::Regex::new(
+            r"(?i)^\s*(?P<h>[01]?\d|2[0-3])(?:(?P<sep>[:.h])(?P<m>[0-5]\d))?\s*(?:(?P<mer>[ap])\.?m\.?|(?P<mark>h|uhr))?\s*(?:\+(?P<days>\d))?\s*$",
+        )
+        .expect("time of day pattern is valid")
+    });
+    let caps = pattern.captures(text)?;
+    // A dot between hour and minutes is as often a decimal ("4.50"): a time only with a
+    // meridiem or an hour mark ("6.30 pm", "18.30 Uhr").
+    let marked = caps.name("mer").is_some() || caps.name("mark").is_some();
+    let colon_or_h = caps.name("sep").is_some_and(|sep| sep.as_str() != ".");
+    if !(marked || colon_or_h) {
+        return None;
+    }
+    let mut hour: f64 = caps["h"].parse().ok()?;
+    let minute: f64 = caps
+        .name("m")
+        .map_or(Some(0.0), |m| m.as_str().parse().ok())?;
+    if let Some(meridiem) = caps.name("mer") {
+        if hour == 0.0 || hour > 12.0 {
+            return None;
+        }
+        let pm = meridiem.as_str().eq_ignore_ascii_case("p");
+        hour = match (pm, hour == 12.0) {
+            (true, false) => hour + 12.0,
+            (false, true) => 0.0,
+            _ => hour,
+        };
+    }
+    let days: f64 = caps
+        .name("days")
+        .map_or(Some(0.0), |d| d.as_str().parse().ok())?;
+    Some(days * 1440.0 + hour * 60.0 + minute)
+}
+
 /// How long ago a relative time says, in seconds: "3 hours ago", "an hour ago", "2d ago",
 /// "yesterday", "today", "just now".
 fn seconds_ago(text: &str) -> Option<i64> {
@@ -305,6 +347,29 @@ mod tests {
         ];
         for (raw, month_first, want) in cases {
             assert_eq!(normalise_date(raw, month_first).as_deref(), want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn a_time_of_day_is_read_as_minutes_after_midnight() {
+        for (text, minutes) in [
+            ("06:10", 370.0),
+            ("6:45 pm", 1125.0),
+            ("6:45 p.m.", 1125.0),
+            ("10am", 600.0),
+            ("12 pm", 720.0),
+            ("12am", 0.0),
+            ("18h", 1080.0),
+            ("18h30", 1110.0),
+            ("18.30 Uhr", 1110.0),
+            ("00:55+1", 1495.0),
+        ] {
+            assert_eq!(clock_minutes(text), Some(minutes), "{text}");
+        }
+        for other in [
+            "10", "2h 35m", "25:10", "2026", "13 pm", "12:5", "£12.50", "4.5", "4.50", "12.50",
+        ] {
+            assert_eq!(clock_minutes(other), None, "{other}");
         }
     }
 

@@ -1061,6 +1061,12 @@ fn fields_from_records(request: &Request) -> Plan {
                     .map(|(_, words)| words.iter().map(|w| (*w).to_owned()).collect())
                     .unwrap_or_default()
             },
+            asked: request
+                .matches
+                .iter()
+                .filter(|m| m.role == field.role)
+                .map(|m| m.text.clone())
+                .collect(),
         })
         .collect();
     let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();

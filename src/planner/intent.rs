@@ -951,6 +951,11 @@ fn sentence_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
     })
 }
 
+/// Whether a word is a noun of items, in the singular or the plural ("class", "flights").
+pub(super) fn is_item_noun(word: &str) -> bool {
+    ITEM_NOUNS.contains(&word) || ITEM_NOUNS.contains(&singular(word).as_str())
+}
+
 /// Whether a word is no measure the items have: it names one of their roles ("points"), the
 /// items themselves or the pages they are on ("over 20 pages", "up to 200 jobs").
 pub(super) fn is_no_measure(word: &str) -> bool {
@@ -1347,9 +1352,13 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
         while words.len() > 1 && words.last().is_some_and(|w| matches!(*w, "it" | "them")) {
             words.pop();
         }
-        // "for each tool, …": the items, not a field of them.
+        // "for each tool, …": the items, not a field of them; what follows them is read on
+        // ("for all classes give me the class code, …").
         if words.len() > 1 && words[0] == "for" && matches!(words[1], "each" | "every" | "all") {
-            continue;
+            if words.len() <= 3 {
+                continue;
+            }
+            words.drain(..3);
         }
         // "… and keep 3": a count, not a field; "most-commented 3 submissions + poster": a
         // part with a count names the items asked for, not one of their fields.
@@ -1370,12 +1379,29 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
             continue;
         }
         if words.len() > 3 {
-            // A long part names a field only through a role word in it ("I want the title").
+            // A long part names a field only through a role word in it ("I want the title"),
+            // or as the few words after its last article ("for all classes give me the class
+            // code": the request's verb and items, then the field).
             if words.iter().any(|w| role_of(w).is_some()) {
                 parts.push(part);
                 continue;
             }
-            return None;
+            let after_article = words
+                .iter()
+                .rposition(|w| matches!(*w, "the" | "its" | "their"))
+                .map(|at| &words[at + 1..]);
+            match after_article {
+                Some(named @ [_, ..])
+                    if named.len() <= 2
+                        && !named
+                            .iter()
+                            .any(|w| NOT_NAMES.contains(w) || LIST_NOUNS.contains(w)) =>
+                {
+                    parts.push(free_name(&named.join(" ")));
+                    continue;
+                }
+                _ => return None,
+            }
         }
         if words
             .iter()
@@ -1487,6 +1513,7 @@ const ITEM_NOUNS: &[&str] = &[
 /// pages label values with.
 pub(super) fn is_column_word(name: &str) -> bool {
     COLUMN_SYNONYMS.iter().any(|group| group.contains(&name))
+        || is_an_items_code(name)
         || matches!(
             name,
             "sku"
@@ -1501,12 +1528,50 @@ pub(super) fn is_column_word(name: &str) -> bool {
                 | "size"
                 | "rating"
                 // A journey's times of day (`tools::extract::columns`, rule
-                // `departure_then_arrival`).
+                // `start_then_end`).
                 | "departure"
                 | "arrival"
         )
         || MAKER_NAMES.contains(&name)
 }
+
+/// Whether a name is an item's code ("class code", "booking code", "zip code"): a noun of
+/// what the code stands for before "code", not the page's code ("source code", "python code",
+/// which `Intent::Code` reads).
+fn is_an_items_code(name: &str) -> bool {
+    name.strip_suffix(" code")
+        .or_else(|| name.strip_suffix(" codes"))
+        .is_some_and(|owner| CODE_OWNERS.contains(&owner))
+}
+
+/// What an item's code stands for, as a request names it before "code".
+const CODE_OWNERS: &[&str] = &[
+    "class",
+    "course",
+    "booking",
+    "reference",
+    "product",
+    "item",
+    "flight",
+    "promo",
+    "discount",
+    "voucher",
+    "coupon",
+    "zip",
+    "postal",
+    "post",
+    "area",
+    "country",
+    "airport",
+    "station",
+    "stock",
+    "article",
+    "model",
+    "order",
+    "room",
+    "module",
+    "unit",
+];
 
 /// Who made a thing, as pages label them ("Director: …") and as the lexicon reads a question
 /// for them ("who directed it" → "the director").
@@ -2590,6 +2655,29 @@ mod tests {
             names("each game's name and who published it"),
             ["name", "publisher"]
         );
+        // A long part names the few words after its last article ("for all classes give me
+        // the class code"): the request's verb and items come first.
+        assert!(
+            names("For all classes give me the class code, start time and duration")
+                .contains(&"class code".to_owned())
+        );
+    }
+
+    #[test]
+    fn an_items_code_is_a_field_and_the_pages_code_is_code() {
+        let asked = parse("each class with its class code", None);
+        assert_eq!(asked.intent, Intent::List);
+        assert!(
+            asked.fields.iter().any(|f| f.name == "class code"),
+            "{:?}",
+            asked.fields
+        );
+        assert_eq!(
+            parse("the python code on this page", None).intent,
+            Intent::Code
+        );
+        assert!(is_an_items_code("booking code"));
+        assert!(!is_an_items_code("source code"));
     }
 
     #[test]

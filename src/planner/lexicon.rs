@@ -463,6 +463,18 @@ pub const ENTRIES: &[Entry] = &[
     en("how long it takes", "duration", Field),
     en("how long they take", "duration", Field),
     en("how long each takes", "duration", Field),
+    en("how long it lasts", "duration", Field),
+    en("how long they last", "duration", Field),
+    en("how long each lasts", "duration", Field),
+    // When an item starts and ends, asked as a question: its times of day.
+    en("when it starts", "start time", Field),
+    en("when they start", "start time", Field),
+    en("when each starts", "start time", Field),
+    en("when it begins", "start time", Field),
+    en("when they begin", "start time", Field),
+    en("when it ends", "end time", Field),
+    en("when they end", "end time", Field),
+    en("when it finishes", "end time", Field),
     en("the number one", "the top", Order),
     // "a restaurant I can still book": one that is bookable, as the page's state says.
     en("can still book", "bookable", State),
@@ -1020,6 +1032,13 @@ pub const ENTRIES: &[Entry] = &[
     es("números de teléfono", "phone numbers", Field),
     es("teléfono", "phone", Field),
     es("ejemplos de código", "code examples", Field),
+    // An order by length, the noun first as Spanish puts it ("la clase más larga").
+    es("más largo", "longest", Order),
+    es("más larga", "longest", Order),
+    es("más corto", "shortest", Order),
+    es("más corta", "shortest", Order),
+    es("clases", "classes", ListWord),
+    es("clase", "class", ListWord),
 ];
 
 /// The words of a request a misspelling is read as: the fields and kinds of answer people

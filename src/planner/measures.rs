@@ -195,13 +195,47 @@ fn length_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool
         .or(after_the_noun)
         .and_then(|(descending, noun)| {
             let noun = noun.as_str();
+            // The items' own noun ("the longest class") is no other value: a timetable's or
+            // a route's items are long in time or in distance. A writing's length is its
+            // words, which no column holds ("the longest post").
+            let items_noun = super::intent::is_item_noun(noun) && !WRITINGS.contains(&noun);
             (noun.chars().all(char::is_alphabetic)
                 && noun.chars().count() >= 3
                 && !NOT_A_SIZE.contains(&noun)
-                && !other_value(noun))
+                && (items_noun || !other_value(noun)))
             .then(|| (descending, LENGTH.to_owned()))
         })
 }
+
+/// Items whose length is their words: "the longest post" is ordered by no column.
+const WRITINGS: &[&str] = &[
+    "post",
+    "posts",
+    "article",
+    "articles",
+    "story",
+    "stories",
+    "comment",
+    "comments",
+    "review",
+    "reviews",
+    "answer",
+    "answers",
+    "thread",
+    "threads",
+    "message",
+    "messages",
+    "book",
+    "books",
+    "title",
+    "titles",
+    "word",
+    "words",
+    "page",
+    "pages",
+    "description",
+    "descriptions",
+];
 
 /// An order by the amount of the thing named after "lowest", "most", … (see [`MORE_FIRST`]).
 fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
@@ -477,6 +511,9 @@ pub fn read(text: &str) -> (Option<(Bound, String)>, String) {
 /// pages of results" or "up to 200 jobs" bound nothing; `not_a_measure` refuses nouns that
 /// name the items or the pages. Returns the bound, the thing's name and the words said.
 fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, String, String)> {
+    if let Some(found) = clock_bound(lower) {
+        return Some(found);
+    }
     forms().iter().find_map(|(pattern, form)| {
         pattern.captures_iter(lower).find_map(|caps| {
             let cue = |name: &str, table: &[(&str, BoundOp)]| {
@@ -578,6 +615,145 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
             })
         })
     })
+}
+
+/// The name a bound on a time of day is on ("classes starting before 10am"): the items' time,
+/// which the first of their columns of times of day answers (`tools::extract::columns`, rule
+/// `start_then_end`).
+pub const TIME: &str = "time";
+
+/// Words before a time of day that bound it, longest first so "no later than" is not read as
+/// "later than". "from 6pm" keeps what starts then or later; "until" is left out, as it is
+/// as often when an item ends ("open until 10pm").
+const CLOCK_CUES: &[(&str, BoundOp)] = &[
+    ("no later than", BoundOp::AtMost),
+    ("not later than", BoundOp::AtMost),
+    ("no earlier than", BoundOp::AtLeast),
+    ("not earlier than", BoundOp::AtLeast),
+    ("not before", BoundOp::AtLeast),
+    ("not after", BoundOp::AtMost),
+    ("earlier than", BoundOp::Below),
+    ("later than", BoundOp::Above),
+    ("before", BoundOp::Below),
+    ("after", BoundOp::Above),
+    ("from", BoundOp::AtLeast),
+    // German, French and Spanish, the other languages the lexicon reads.
+    ("vor", BoundOp::Below),
+    ("nach", BoundOp::Above),
+    ("ab", BoundOp::AtLeast),
+    ("avant", BoundOp::Below),
+    ("après", BoundOp::Above),
+    ("à partir de", BoundOp::AtLeast),
+    ("antes de", BoundOp::Below),
+    ("después de", BoundOp::Above),
+    ("a partir de", BoundOp::AtLeast),
+];
+
+/// Cues that say a time even before a bare hour ("classes after 6", "vor 12"): comparing
+/// in time; "from 6" is as often a count.
+const CLOCK_ONLY_CUES: &[&str] = &[
+    "earlier than",
+    "later than",
+    "before",
+    "after",
+    "vor",
+    "nach",
+    "avant",
+    "après",
+    "antes de",
+    "después de",
+];
+
+/// Words for noon and for midnight.
+const NOON: &[&str] = &["noon", "midday", "midi", "mittag", "mediodía", "mediodia"];
+const MIDNIGHT: &[&str] = &["midnight", "minuit", "mitternacht", "medianoche"];
+
+/// A bound on when the items happen: "starting before 10am", "after 6:30 pm", "earlier
+/// than 12:00", "before noon", "after 6 in the evening", "nach 18 Uhr", "avant midi",
+/// "después de las 18:00". The amount is minutes after midnight, as `data.filter` reads a
+/// time of day (`page::dates::clock_minutes`). A restated bound ("before 11 … make that
+/// before 12") is read as last said.
+fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        let cues = bounds::alternatives(CLOCK_CUES);
+        let noon = NOON.iter().chain(MIDNIGHT).copied().collect::<Vec<_>>().join("|");
+        #[allow(clippy::expect_used)] // built from constant phrases
+        Regex::new(&format!(
+            r"\b(?P<cue>{cues})\s+(?:(?:the|las?|les)\s+)?(?:(?P<noon>{noon})\b|(?P<h>[01]?\d|2[0-3])(?:[:h](?P<m>[0-5]\d))?(?P<digits>[\d.,]\d*)?(?:\s*(?P<mer>[ap])\.?m\b\.?|\s*(?P<mark>h\b|uhr\b|o'?clock\b))?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|tonight|at\s+night))?(?P<next>\s+[a-z]+)?)"
+        ))
+        .expect("valid clock bound pattern")
+    });
+    let mut found = None;
+    for caps in pattern.captures_iter(lower) {
+        let cue = caps["cue"].split_whitespace().collect::<Vec<_>>().join(" ");
+        let op = bounds::op_of(CLOCK_CUES, &cue)?;
+        let (minutes, said) = if let Some(noon) = caps.name("noon") {
+            let midnight = MIDNIGHT.contains(&noon.as_str());
+            // "before midnight" is the whole day; "after midnight" its start.
+            let minutes = match (midnight, op) {
+                (false, _) => 720.0,
+                (true, BoundOp::Below | BoundOp::AtMost) => 1440.0,
+                (true, _) => 0.0,
+            };
+            (minutes, noon.end())
+        } else {
+            let hour: f64 = caps["h"].parse().ok()?;
+            let minute: f64 = caps
+                .name("m")
+                .map_or(Some(0.0), |m| m.as_str().parse().ok())?;
+            let marked = caps.name("m").is_some()
+                || caps.name("mer").is_some()
+                || caps.name("mark").is_some();
+            // A bare hour is a time only after a cue that compares in time, and not when a
+            // noun follows it ("after 6 months").
+            let clock_cue = CLOCK_ONLY_CUES.contains(&cue.as_str());
+            let bare_ok = clock_cue
+                && (caps.name("part").is_some()
+                    || caps.name("next").is_none_or(|next| {
+                        matches!(
+                            next.as_str().trim(),
+                            "and" | "or" | "please" | "only" | "today" | "on" | "at"
+                        )
+                    }));
+            // "after 60 days", "before 2026", "under 12.50": more digits make no time.
+            if caps.name("digits").is_some() {
+                continue;
+            }
+            if !marked && !bare_ok {
+                continue;
+            }
+            let pm = caps.name("mer").is_some_and(|m| m.as_str() == "p")
+                || caps.name("part").is_some_and(|p| {
+                    ["afternoon", "evening", "tonight", "night"]
+                        .iter()
+                        .any(|w| p.as_str().ends_with(w))
+                });
+            let am = caps.name("mer").is_some_and(|m| m.as_str() == "a");
+            if (pm || am) && !(1.0..=12.0).contains(&hour) {
+                continue;
+            }
+            let hour = match (pm, am) {
+                (true, _) if hour < 12.0 => hour + 12.0,
+                (_, true) if hour == 12.0 => 0.0,
+                _ => hour,
+            };
+            let end = ["part", "mark", "mer", "m", "h"]
+                .iter()
+                .find_map(|name| caps.name(name))
+                .map_or(caps[0].len(), |m| m.end());
+            (hour * 60.0 + minute, end)
+        };
+        let start = caps.get(0).map_or(0, |m| m.start());
+        let bound = Bound {
+            role: FieldRole::Text,
+            op,
+            amount: minutes,
+        };
+        let said = lower[start..said].trim_end_matches('.').to_owned();
+        found = Some((bound, TIME.to_owned(), said));
+    }
+    found
 }
 
 /// `text` without the words a bound was read from (`said`, as found in its lower case), its
@@ -879,5 +1055,48 @@ mod tests {
         assert_eq!(read("the first 3 of over 20 pages"), None);
         assert_eq!(read("sites with over 20 pages"), None);
         assert_eq!(read("up to 200 jobs"), None);
+    }
+
+    #[test]
+    fn a_bound_on_a_time_of_day_is_in_minutes_after_midnight() {
+        let read = |text: &str| bound(text, |_| false).map(|(b, thing, _)| (b.op, b.amount, thing));
+        for (text, op, amount) in [
+            ("classes before 12:00", BoundOp::Below, 720.0),
+            ("flights leaving before 10am", BoundOp::Below, 600.0),
+            ("trains after 6:30 pm", BoundOp::Above, 1110.0),
+            ("sessions starting earlier than 12pm", BoundOp::Below, 720.0),
+            ("later than 6 pm", BoundOp::Above, 1080.0),
+            ("no later than 9:15", BoundOp::AtMost, 555.0),
+            ("what starts before noon", BoundOp::Below, 720.0),
+            ("classes that start before 12", BoundOp::Below, 720.0),
+            ("after 6 in the evening", BoundOp::Above, 1080.0),
+            ("from 18h", BoundOp::AtLeast, 1080.0),
+            ("kurse nach 18 uhr", BoundOp::Above, 1080.0),
+            ("cours avant midi", BoundOp::Below, 720.0),
+            ("clases después de las 18:00", BoundOp::Above, 1080.0),
+            ("before midnight", BoundOp::Below, 1440.0),
+            // A restated bound is read as last said.
+            (
+                "before 11:00 am... actually make that before 12:00",
+                BoundOp::Below,
+                720.0,
+            ),
+        ] {
+            assert_eq!(read(text), Some((op, amount, TIME.to_owned())), "{text}");
+        }
+        // Counts, years, prices and bare numbers after a cue that is not only of time.
+        for text in [
+            "posts after 6 months",
+            "films before 2020",
+            "after 60 days",
+            "from 12 shops",
+            "items under 12.50",
+        ] {
+            assert_ne!(
+                read(text).map(|(_, _, thing)| thing),
+                Some(TIME.to_owned()),
+                "{text}"
+            );
+        }
     }
 }

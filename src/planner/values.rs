@@ -414,18 +414,24 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
     permissions(choices)
 }
 
-/// "dogs are allowed", "pets aren't permitted": a thing and the word that allows it, apart
-/// because "are" ends a run, are one permission, negated as the allowing word was.
+/// Words after a thing that say an item comes with it ("breakfast included").
+const INCLUDED_WORDS: &[&str] = &["included", "provided", "inclus", "incluido", "inklusive"];
+
+/// "dogs are allowed", "pets aren't permitted", "the kit is included": a thing and the word
+/// that allows or includes it, apart because "is" ends a run, are one value ("kit included",
+/// as a listing prints it), negated as the allowing word was.
 fn permissions(choices: Vec<ValueChoice>) -> Vec<ValueChoice> {
     let mut out: Vec<ValueChoice> = Vec::with_capacity(choices.len());
     for choice in choices {
         let word = choice.phrases.first().map(String::as_str).unwrap_or("");
+        let included = INCLUDED_WORDS.contains(&word);
         if let Some(thing) = out
             .last()
-            .filter(|_| is_allowed_word(word))
+            .filter(|_| is_allowed_word(word) || included)
             .and_then(|last| {
                 let thing = last.phrases.first()?;
-                (!last.negated && allowed_thing(thing).is_some()).then(|| thing.clone())
+                (!last.negated && (included || allowed_thing(thing).is_some()))
+                    .then(|| thing.clone())
             })
         {
             out.pop();
@@ -705,6 +711,25 @@ mod tests {
                 phrases(text).iter().flatten().any(|p| p == value),
                 "{text}: {:?}",
                 phrases(text)
+            );
+        }
+    }
+
+    #[test]
+    fn a_thing_and_the_word_that_includes_it_are_one_value() {
+        for (text, value) in [
+            ("classes where the kit is included", "kit included"),
+            ("rooms where breakfast is included", "breakfast included"),
+        ] {
+            let read = read_plain(text);
+            assert!(
+                read.iter()
+                    .any(|(phrases, negated)| phrases[0] == value && !negated),
+                "{text}: {read:?}"
+            );
+            assert!(
+                !read.iter().any(|(phrases, _)| phrases[0] == "included"),
+                "{text}: {read:?}"
             );
         }
     }

@@ -205,6 +205,11 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
         Value::String(s) if let Some(amount) = amount_of_price_text(s) => Some(amount),
+        // "06:30" is 390 (minutes after midnight), not 6: a time of day compares as its
+        // minutes, so "before 12:00" keeps the morning.
+        Value::String(s) if let Some(minutes) = crate::page::dates::clock_minutes(s) => {
+            Some(minutes)
+        }
         // "1 hr 10 min" is 70 (minutes), not 1: a length of time compares as its minutes.
         Value::String(s) if let Some(minutes) = crate::page::dom::minutes(s) => Some(minutes),
         Value::String(s) => {

@@ -620,6 +620,7 @@ mod tests {
                 name: "author".into(),
                 role: FieldRole::Text,
                 words: vec!["by".into()],
+                asked: Vec::new(),
             }]),
             choose: vec![crate::tools::extract::ValueChoice {
                 phrases: vec!["in stock".into(), "stock".into()],

@@ -2261,6 +2261,10 @@ async fn journeys_by_their_changes_times_and_lengths_are_read() {
         ("the cheapest train", &["Valley Rail"][..]),
         ("the longest journey", &["Valley Rail"][..]),
         ("the shortest train", &["Northline"][..]),
+        // A bound on a time of day is on the first time each journey shows.
+        ("trains leaving before 9:00", &["Northline", "Coastway"][..]),
+        ("which trains depart after 5 pm?", &["Coastway"][..]),
+        ("trains from noon", &["Valley Rail", "Coastway"][..]),
     ] {
         let asked = ask("trains.html", words).await;
         let names: Vec<Value> = asked

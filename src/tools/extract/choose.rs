@@ -209,6 +209,10 @@ pub enum ChoiceRule {
     /// "2017 Ford Focus", a model year first), a range before its variant. Read in a name
     /// column only: elsewhere a first word is a badge's ("Free shipping" is no "free").
     LeadsTheName,
+    /// A thing the item charges for, printed with its price: "kit hire", "a kit hire fee",
+    /// "bag fees" are a listing's "Kit hire +£2", "Cabin bag + £28" (the price and the fee's
+    /// noun aside), not its "Kit included".
+    ChargedFor,
 }
 
 /// Which columns a rule reads: any (a value's own words), or only the items' names. Ordered:
@@ -245,6 +249,9 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
         stops_asked(words)
             .is_some_and(|asked| stops_shown(value).is_some_and(|shown| asked.fits(shown)))
     }),
+    (ChoiceRule::ChargedFor, Reads::AnyColumn, |value, words| {
+        charged_thing(value).is_some_and(|thing| same_value(thing, fee_of(words)))
+    }),
     (ChoiceRule::ListedPart, Reads::AnyColumn, |value, words| {
         value.contains(',') && value.split(',').any(|part| same_value(part, words))
     }),
@@ -276,6 +283,40 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
                 && value_words[0] == state
         },
     ),
+];
+
+/// The thing a value charges for: the words before the price it prints ("Kit hire +£2" →
+/// "Kit hire", "Cabin bag + £28" → "Cabin bag", "Towel €3" → "Towel").
+fn charged_thing(value: &str) -> Option<&str> {
+    let locale = crate::page::locale::Locale::default();
+    let price = crate::page::money::money_in(value, &locale).next()?;
+    let at = value.find(price.text)?;
+    let thing = value[..at]
+        .trim()
+        .trim_end_matches(['+', ':', '-', '–'])
+        .trim();
+    (!thing.is_empty() && thing.chars().any(char::is_alphabetic)).then_some(thing)
+}
+
+/// Words of a request for a charge without the charge's noun: "kit hire fee" → "kit hire",
+/// "bag fees" → "bag".
+fn fee_of(words: &str) -> &str {
+    let words = words.trim();
+    FEE_NOUNS
+        .iter()
+        .find_map(|noun| words.strip_suffix(noun).filter(|w| w.ends_with(' ')))
+        .map_or(words, str::trim)
+}
+
+/// Nouns of a charge.
+const FEE_NOUNS: &[&str] = &[
+    "fees",
+    "fee",
+    "charges",
+    "charge",
+    "costs",
+    "cost",
+    "surcharge",
 ];
 
 /// How many stops a journey makes (a flight's stops, a train's changes).
@@ -808,6 +849,25 @@ mod tests {
                 "{phrase}"
             );
         }
+    }
+
+    #[test]
+    fn a_thing_charged_for_is_read_without_its_price_or_its_fees_noun() {
+        let records = rows(&[
+            ("Sunrise Yoga", "Kit included"),
+            ("Pilates Core", "Kit hire +£2"),
+            ("Boxercise", "Kit hire + £3"),
+        ]);
+        for words in ["kit hire fee", "kit hire", "kit hire charges"] {
+            let (kept, made) = keep_chosen(records.clone(), &[choice(&[words], true)]);
+            assert_eq!(names(&kept), ["Sunrise Yoga"], "{words}");
+            assert_eq!(made[0].rule, Some(ChoiceRule::ChargedFor), "{words}");
+        }
+        let (kept, _) = keep_chosen(records.clone(), &[choice(&["kit included"], false)]);
+        assert_eq!(names(&kept), ["Sunrise Yoga"]);
+        assert_eq!(charged_thing("Cabin bag + £28"), Some("Cabin bag"));
+        assert_eq!(charged_thing("£28"), None);
+        assert_eq!(charged_thing("Kit included"), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::page::dates::{normalise_date, timestamp};
+use crate::page::dates::{clock_minutes, normalise_date, timestamp};
 use crate::page::dom::{
     first_number, json_number, measure, minutes, number_before, number_range, singular, squashed,
 };
@@ -28,6 +28,10 @@ pub struct WantedField {
     /// Column names that mean it (the planner's words for the role: `writer`, `byline`, `by`).
     #[serde(default)]
     pub words: Vec<String>,
+    /// Values the request chooses items by in this field ("classes taught by Maya Patel":
+    /// `Maya Patel`); a column no other rule names is found by holding one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asked: Vec<String>,
 }
 
 fn text_role() -> FieldRole {
@@ -127,6 +131,18 @@ const RULES: &[(&str, Rule)] = &[
         }
         FieldRole::Description | FieldRole::Text => false,
     }),
+    // "classes taught by Maya Patel": where no column is named for the person (or the free
+    // field), the column that holds the name asked for is theirs, however the page titles it.
+    ("holds_the_value_asked", |field, column| {
+        matches!(field.role, FieldRole::Author | FieldRole::Text)
+            && field.asked.iter().any(|asked| {
+                let asked = asked.to_lowercase();
+                column
+                    .values
+                    .iter()
+                    .any(|v| contains_words(&v.to_lowercase(), &asked))
+            })
+    }),
     // "manual or automatic", "new or used": a field named by the values it takes is the
     // column that holds them.
     ("named_by_its_values", |field, column| {
@@ -208,13 +224,24 @@ const RULES: &[(&str, Rule)] = &[
             && PLACE_NAMES.contains(&last_word(&normalised(&field.name)))
             && PLACE_NAMES.contains(&column.base_name())
     }),
-    // "departure", "arrival": a journey prints when it leaves before when it gets there, so
-    // of the columns of times of day the first is the departure and the second the arrival.
-    ("departure_then_arrival", |field, column| {
+    // "booking code", "flight number", "reference": a name for an item's code is the column
+    // of codes ("GX-1041", "TP1351"), however the page titles it.
+    ("code_by_its_shape", |field, column| {
         let name = normalised(&field.name);
-        let rank = if DEPARTURE_NAMES.contains(&name.as_str()) {
+        let words: Vec<&str> = name.split('_').collect();
+        field.role == FieldRole::Text
+            && words.iter().any(|w| CODE_NAMES.contains(w))
+            && !words.contains(&"of")
+            && column.mostly(is_code)
+    }),
+    // "departure", "arrival", "start time": a journey prints when it leaves before when it
+    // gets there, a timetable when a class starts before when it ends, so of the columns of
+    // times of day the first is the start ("the time" of an item) and the second the end.
+    ("start_then_end", |field, column| {
+        let name = normalised(&field.name);
+        let rank = if START_NAMES.contains(&name.as_str()) {
             0
-        } else if ARRIVAL_NAMES.contains(&name.as_str()) {
+        } else if END_NAMES.contains(&name.as_str()) {
             1
         } else {
             return false;
@@ -254,8 +281,49 @@ fn count_after_the_score(text: &str) -> Option<f64> {
         .flatten()
 }
 
-/// Names of when a journey leaves, and of when it arrives.
-const DEPARTURE_NAMES: &[&str] = &[
+/// Words that name an item's code ("booking code", "flight number", "référence").
+const CODE_NAMES: &[&str] = &[
+    "code",
+    "codes",
+    "ref",
+    "reference",
+    "references",
+    "number",
+    "numbers",
+    "no",
+    "id",
+    "référence",
+    "numéro",
+    "nummer",
+    "código",
+    "número",
+];
+
+/// Whether a value is a code: one word of capitals and digits, both, that may carry a dash, a
+/// slash or a leading `#` ("GX-1041", "TP1351", "#C1042"), or a capital prefix and a number
+/// ("IB 3167"). Prices, counts and words are not.
+fn is_code(value: &str) -> bool {
+    let value = value.trim().trim_start_matches('#');
+    let joined: String = match value.split_once(' ') {
+        Some((prefix, number))
+            if prefix.chars().all(|c| c.is_ascii_uppercase())
+                && number.chars().all(|c| c.is_ascii_digit()) =>
+        {
+            format!("{prefix}{number}")
+        }
+        _ => value.to_owned(),
+    };
+    (3..=14).contains(&joined.chars().count())
+        && joined
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || matches!(c, '-' | '/'))
+        && joined.chars().any(|c| c.is_ascii_uppercase())
+        && joined.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Names of when an item starts (a journey leaves, a class begins; its time of day), and of
+/// when it ends (a journey arrives). Names are read as `normalised` writes them.
+pub(crate) const START_NAMES: &[&str] = &[
     "departure",
     "departs",
     "depart",
@@ -265,8 +333,21 @@ const DEPARTURE_NAMES: &[&str] = &[
     "takeoff",
     "departure_time",
     "departure_times",
+    "start",
+    "starts",
+    "start_time",
+    "start_times",
+    "starts_at",
+    "starting_time",
+    "begins",
+    "time",
+    "times",
+    "time_of_day",
+    "heure",
+    "uhrzeit",
+    "hora",
 ];
-const ARRIVAL_NAMES: &[&str] = &[
+const END_NAMES: &[&str] = &[
     "arrival",
     "arrives",
     "arrive",
@@ -275,21 +356,13 @@ const ARRIVAL_NAMES: &[&str] = &[
     "landing",
     "arrival_time",
     "arrival_times",
+    "end",
+    "ends",
+    "end_time",
+    "finish",
+    "finishes",
+    "finish_time",
 ];
-
-/// Whether a value is a time of day: "06:10", "6:45 pm", "10am", "00:55+1" (the next day).
-fn is_time_of_day(value: &str) -> bool {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    #[allow(clippy::expect_used)]
-    let re = RE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i)^\s*(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\s*(?:[ap]\.?m\.?)?\s*(?:\+\d)?\s*$",
-        )
-        .expect("valid regex")
-    });
-    // A bare number ("10") is no time: a colon or a meridiem says it is one.
-    re.is_match(value) && (value.contains(':') || value.to_lowercase().contains('m'))
-}
 
 /// Names of a pay: the money a job or a role earns. The planner reads money asked in these
 /// words as a pay (`salary`), not a price.
@@ -511,6 +584,16 @@ fn normalised(name: &str) -> String {
     name.trim().to_lowercase().replace([' ', '-'], "_")
 }
 
+/// Whether `text` holds `words` as whole words ("with maya patel" holds "maya patel"; "ann"
+/// is not in "joanna").
+fn contains_words(text: &str, words: &str) -> bool {
+    text.match_indices(words).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + words.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
 /// The name in a "by Ann Lee" line.
 fn by_line(text: &str) -> Option<&str> {
     let rest = text
@@ -554,7 +637,7 @@ pub fn choose(
         .collect();
     let mut clocks = 0;
     for view in &mut views {
-        if view.mostly(is_time_of_day) {
+        if view.mostly(|v| clock_minutes(v).is_some()) {
             view.clock_rank = Some(clocks);
             clocks += 1;
         }
@@ -743,6 +826,7 @@ mod tests {
                 name: (*name).into(),
                 role: *role,
                 words: words.iter().map(|w| (*w).to_owned()).collect(),
+                asked: Vec::new(),
             })
             .collect()
     }
@@ -942,10 +1026,70 @@ mod tests {
         let sources = choose(&fields, &columns, &data);
         assert_eq!(sources[0].column.as_deref(), Some("text_3"));
         assert_eq!(sources[1].column.as_deref(), Some("text"));
-        assert_eq!(sources[1].rule, Some("departure_then_arrival"));
-        for other in ["10", "2h 35m", "25:10", "2026"] {
-            assert!(!is_time_of_day(other), "{other}");
+        assert_eq!(sources[1].rule, Some("start_then_end"));
+        // A class's start is its time, as a timetable's first column of times of day.
+        let fields = wanted(&[("start time", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("text"));
+    }
+
+    #[test]
+    fn a_code_is_the_column_of_codes_however_it_is_named() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"name": "Sunrise Yoga", "text": "Studio 1", "text_2": "GX-1041"},
+            {"name": "Spin Express", "text": "Cycle Studio", "text_2": "GX-1042"},
+            {"name": "Aqua Fit", "text": "Pool", "text_2": "#GX-1043"},
+        ]));
+        for name in [
+            "booking code",
+            "class code",
+            "reference",
+            "code de réservation",
+        ] {
+            let sources = choose(&wanted(&[(name, FieldRole::Text, &[])]), &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some("text_2"), "{name}");
+            assert_eq!(sources[0].rule, Some("code_by_its_shape"), "{name}");
         }
+        // A count is no code.
+        let sources = choose(
+            &wanted(&[("number of studios", FieldRole::Text, &[])]),
+            &columns,
+            &data,
+        );
+        assert_eq!(sources[0].column, None);
+        for code in ["TP1351", "U28441", "IB 3167", "GX-1041"] {
+            assert!(is_code(code), "{code}");
+        }
+        for other in ["£8", "Studio 1", "2h 35m", "A4", "1,203", "Kit hire +£2"] {
+            assert!(!is_code(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn a_person_asked_for_by_name_is_found_in_the_column_holding_the_name() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"name": "Sunrise Yoga", "text": "Studio 1", "text_2": "with Maya Patel"},
+            {"name": "Spin Express", "text": "Cycle Studio", "text_2": "with Tom Reid"},
+        ]));
+        let mut fields = wanted(&[("author", FieldRole::Author, &[])]);
+        assert_eq!(choose(&fields, &columns, &data)[0].column, None);
+        fields[0].asked = vec!["Maya Patel".into()];
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("text_2"));
+        assert_eq!(sources[0].rule, Some("holds_the_value_asked"));
+        // Whole words only: "Ann" is not in "Joanna".
+        assert!(!contains_words("with joanna", "ann"));
+        assert!(contains_words("with maya patel", "maya patel"));
     }
 
     #[test]
