@@ -478,6 +478,13 @@ pub const ENTRIES: &[Entry] = &[
     en("the number one", "the top", Order),
     // "a restaurant I can still book": one that is bookable, as the page's state says.
     en("can still book", "bookable", State),
+    // "where I don't have to pay for kit hire": the items without that charge (the choice
+    // rule `ChargedFor` reads "kit hire" as a listing's "Kit hire +£2").
+    en("don't have to pay for", "no", State),
+    en("do not have to pay for", "no", State),
+    en("don't need to pay for", "no", State),
+    en("without paying for", "no", State),
+    en("without having to pay for", "no", State),
     // A car's gearbox as people name it and listings print it ("Transmission: Manual").
     // A car listing's abbreviation for its certified state.
     en("cpo", "certified pre-owned", State),
@@ -1430,6 +1437,18 @@ mod tests {
             "highest scoring restaurant I bookable tonight"
         );
         assert_eq!(canonical("rooms that can be booked"), "rooms that bookable");
+    }
+
+    #[test]
+    fn a_charge_one_need_not_pay_is_one_the_items_are_without() {
+        assert_eq!(
+            canonical("classes where I don't have to pay for kit hire"),
+            "classes where I no kit hire"
+        );
+        assert_eq!(
+            canonical("flights without paying for a cabin bag"),
+            "flights no a cabin bag"
+        );
     }
 
     #[test]
