@@ -716,8 +716,13 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
                             "and" | "or" | "please" | "only" | "today" | "on" | "at"
                         )
                     }));
-            // "after 60 days", "before 2026", "under 12.50": more digits make no time.
-            if caps.name("digits").is_some() {
+            // "after 60 days", "before 2026", "under 12.50": more digits make no time, and
+            // "from 12h ago" is a while back, no time of day.
+            if caps.name("digits").is_some()
+                || caps
+                    .name("next")
+                    .is_some_and(|next| next.as_str().trim() == "ago")
+            {
                 continue;
             }
             if !marked && !bare_ok {
@@ -738,10 +743,11 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
                 (_, true) if hour == 12.0 => 0.0,
                 _ => hour,
             };
-            let end = ["part", "mark", "mer", "m", "h"]
-                .iter()
-                .find_map(|name| caps.name(name))
-                .map_or(caps[0].len(), |m| m.end());
+            // The words said end where the word after the time begins ("6pm" whole).
+            let end = match caps.name("next") {
+                Some(next) => next.start(),
+                None => caps.get(0).map_or(lower.len(), |whole| whole.end()),
+            };
             (hour * 60.0 + minute, end)
         };
         let start = caps.get(0).map_or(0, |m| m.start());
@@ -1075,6 +1081,7 @@ mod tests {
             ("cours avant midi", BoundOp::Below, 720.0),
             ("clases después de las 18:00", BoundOp::Above, 1080.0),
             ("before midnight", BoundOp::Below, 1440.0),
+            ("posts after 3pm yesterday", BoundOp::Above, 900.0),
             // A restated bound is read as last said.
             (
                 "before 11:00 am... actually make that before 12:00",
@@ -1091,6 +1098,7 @@ mod tests {
             "after 60 days",
             "from 12 shops",
             "items under 12.50",
+            "stories from 12h ago",
         ] {
             assert_ne!(
                 read(text).map(|(_, _, thing)| thing),
@@ -1098,5 +1106,11 @@ mod tests {
                 "{text}"
             );
         }
+        // The words of the time are taken whole, the rest read on.
+        let (_, rest) = super::read("posts after 3pm yesterday");
+        assert_eq!(
+            rest.split_whitespace().collect::<Vec<_>>(),
+            ["posts", "yesterday"]
+        );
     }
 }
