@@ -698,10 +698,6 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
             };
             (minutes, noon.end())
         } else {
-            let hour: f64 = caps["h"].parse().ok()?;
-            let minute: f64 = caps
-                .name("m")
-                .map_or(Some(0.0), |m| m.as_str().parse().ok())?;
             let marked = caps.name("m").is_some()
                 || caps.name("mer").is_some()
                 || caps.name("mark").is_some();
@@ -735,20 +731,29 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
                         .any(|w| p.as_str().ends_with(w))
                 });
             let am = caps.name("mer").is_some_and(|m| m.as_str() == "a");
-            if (pm || am) && !(1.0..=12.0).contains(&hour) {
+            // The one reader of a time of day says what it is ("6:00 pm" → 1080; "18:00 pm"
+            // is none).
+            let meridiem = if pm {
+                " pm"
+            } else if am {
+                " am"
+            } else {
+                ""
+            };
+            let written = format!(
+                "{}:{}{meridiem}",
+                &caps["h"],
+                caps.name("m").map_or("00", |m| m.as_str())
+            );
+            let Some(minutes) = crate::page::dates::clock_minutes(&written) else {
                 continue;
-            }
-            let hour = match (pm, am) {
-                (true, _) if hour < 12.0 => hour + 12.0,
-                (_, true) if hour == 12.0 => 0.0,
-                _ => hour,
             };
             // The words said end where the word after the time begins ("6pm" whole).
             let end = match caps.name("next") {
                 Some(next) => next.start(),
                 None => caps.get(0).map_or(lower.len(), |whole| whole.end()),
             };
-            (hour * 60.0 + minute, end)
+            (minutes, end)
         };
         let start = caps.get(0).map_or(0, |m| m.start());
         let bound = Bound {
