@@ -176,7 +176,7 @@ TASKS = [
                 "key": "name|title|person|member",
                 "expected": ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra",
                              "Barbara Liskov", "Donald Knuth"],
-                "also": {"city|location|place": ["London", "Manchester", "Arlington", "Austin",
+                "also": {"city|cities|location|place": ["London", "Manchester", "Arlington", "Austin",
                                                  "Cambridge", "Stanford"]}},
          wordings=["every member with name and city",
                    "the people listed and where they live",

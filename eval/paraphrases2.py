@@ -119,7 +119,7 @@ TASKS = [
     dict(id="events-venue", page="fixtures/events.html",
          check={"kind": "records", "key": "title|name|headline|heading|event|talk", "expected":
                 ["Async Rust deep dive", "Embedded night", "WebAssembly workshop"],
-                "also": {"location|venue|place|where": ["c-base", "Factory Görlitzer Park",
+                "also": {"location|venue|venues|place|where": ["c-base", "Factory Görlitzer Park",
                                                           "Mozilla Space"]}},
          wordings=["each event and where it takes place",
                    "event names and venues",

@@ -843,7 +843,7 @@ fn one_free_name(text: &str) -> Option<String> {
     let words: Vec<&str> = name.split(' ').collect();
     let named_number = words.len() == 2 && words[1] == "number";
     let own = &words[..words.len() - usize::from(named_number)];
-    own.iter().all(|w| plain(w)).then(|| free_name(&name))
+    own.iter().all(|w| plain(w)).then_some(name)
 }
 
 /// A word that names one kind of value ("the SKU of each product", "how heavy" → "weight") is
@@ -1212,47 +1212,6 @@ fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField
     out
 }
 
-/// Units an amount is counted in: a free field named by one ("model, price, miles") names
-/// the amount, and keeps its plural.
-const AMOUNT_UNITS: &[&str] = &[
-    "miles",
-    "kilometers",
-    "kilometres",
-    "hours",
-    "minutes",
-    "seconds",
-    "days",
-    "weeks",
-    "months",
-    "years",
-];
-
-/// A free field's name as a column is named: in the singular ("cities" → "city"), but a unit
-/// an amount is counted in as said ("miles").
-fn free_name(name: &str) -> String {
-    let last = name.rsplit(' ').next().unwrap_or(name);
-    // "number of guests", "max guests", "sleeps": a count keeps the words it was asked in.
-    let counted = [
-        "number of ",
-        "max ",
-        "maximum ",
-        "min ",
-        "minimum ",
-        "how many ",
-        "total ",
-    ]
-    .iter()
-    .any(|lead| name.starts_with(lead));
-    if AMOUNT_UNITS.contains(&name)
-        || counted
-        || crate::tools::extract::CAPACITY_NAMES.contains(&last)
-    {
-        name.to_owned()
-    } else {
-        singular(name)
-    }
-}
-
 /// A list with the words that say where or how ([`LIST_ENDS`]) left out: each such phrase
 /// ends its part, up to the next separator, and the list goes on after it ("each job on this
 /// page and the location" lists the job and the location).
@@ -1397,7 +1356,7 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
                             .iter()
                             .any(|w| NOT_NAMES.contains(w) || LIST_NOUNS.contains(w)) =>
                 {
-                    parts.push(free_name(&named.join(" ")));
+                    parts.push(named.join(" "));
                     continue;
                 }
                 _ => return None,
@@ -1409,7 +1368,7 @@ fn list_parts(text: &str) -> Option<Vec<String>> {
         {
             continue;
         }
-        parts.push(free_name(&part));
+        parts.push(part);
     }
     Some(parts)
 }
@@ -1505,6 +1464,10 @@ const ITEM_NOUNS: &[&str] = &[
     "walk",
     "hike",
     "route",
+    // What a tourist board lists.
+    "tour",
+    "trip",
+    "excursion",
     // A made thing's model is its name on a list of them (cars, phones): "model, price".
     "model",
 ];
@@ -1588,6 +1551,10 @@ const MAKER_NAMES: &[&str] = &[
     "narrator",
     "organiser",
     "organizer",
+    // Who leads an item: "who's the guide" of a tour, "the host" of an event.
+    "guide",
+    "host",
+    "teacher",
 ];
 
 /// Whether a free field name names a kind of value with a shape of its own (a SKU, a weight,
@@ -2261,7 +2228,13 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     ]) || (has_word("code") || has_word("snippets")) && !list_nouns && fields.is_empty()
     {
         Intent::Code
-    } else if has(&["table", "tabular"]) && !list_nouns && !table_as_a_property(&words) {
+    } else if has(&["table", "tabular"])
+        && !list_nouns
+        && !table_as_a_property(&words)
+        // "a table: tour | guide | difficulty" names the columns of the items wanted, which
+        // the records engine reads whether the page prints a table or cards.
+        && fields.len() < 2
+    {
         Intent::Tables
     } else if (has(&["link", "urls", "hrefs"])
         && !list_nouns
@@ -3059,6 +3032,11 @@ mod tests {
             assert_ne!(parse(text, None).intent, Intent::Tables, "{text}");
         }
         assert_eq!(parse("extract the tables", None).intent, Intent::Tables);
+        // A table whose columns are named is the items with those fields.
+        assert_eq!(
+            parse("Get me a table: tour | guide | price", None).intent,
+            Intent::List
+        );
         assert_eq!(
             parse("the table with opening hours", None).intent,
             Intent::Tables

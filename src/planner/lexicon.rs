@@ -151,6 +151,21 @@ pub const ENTRIES: &[Entry] = &[
     en("publishing date", "publication date", Field),
     en("date published", "publication date", Field),
     en("item number", "sku", Field),
+    // A place where people meet is a place, not points scored: "meeting point" → a place.
+    en("meeting point", "meeting place", Field),
+    en("meeting points", "meeting places", Field),
+    en("starting point", "starting place", Field),
+    en("start point", "starting place", Field),
+    en("departure point", "departure place", Field),
+    en("pickup point", "pickup place", Field),
+    en("pick-up point", "pickup place", Field),
+    // A person's name asked as "<their part> name" is the person: "guide name" → the guide.
+    en("guide name", "guide", Field),
+    en("guide's name", "guide", Field),
+    en("instructor name", "instructor", Field),
+    en("instructor's name", "instructor", Field),
+    en("teacher name", "teacher", Field),
+    en("host name", "host", Field),
     en("skus", "sku", Field),
     en("mail addresses", "email addresses", Field),
     en("mail address", "email address", Field),
@@ -166,6 +181,30 @@ pub const ENTRIES: &[Entry] = &[
     // A person's birth asked as a question: "name, where they were born, birth year".
     en("where they were born", "birthplace", Question),
     en("how hard", "difficulty", Question),
+    en("how hard is it", "the difficulty", Question),
+    en("how difficult is it", "the difficulty", Question),
+    en("what level is it", "the level", Question),
+    en("what level", "the level", Question),
+    // Where an item's people gather, asked as a question: "where do we meet".
+    en("where do we meet", "the meeting place", Question),
+    en("where we meet", "the meeting place", Question),
+    en("where to meet", "the meeting place", Question),
+    en("where does it start", "the starting place", Question),
+    en("where it starts", "the starting place", Question),
+    en("where does each start", "the starting place", Question),
+    en("where does it leave from", "the starting place", Question),
+    en("where it leaves from", "the starting place", Question),
+    // The person leading an item, asked as a question: "who's the guide".
+    en("who's the guide", "the guide", Question),
+    en("who is the guide", "the guide", Question),
+    en("who's the instructor", "the instructor", Question),
+    en("who is the instructor", "the instructor", Question),
+    en("who's the teacher", "the teacher", Question),
+    en("who is the teacher", "the teacher", Question),
+    en("who's the host", "the host", Question),
+    en("who is the host", "the host", Question),
+    en("who leads it", "the guide", Question),
+    en("who guides it", "the guide", Question),
     en("how difficult", "difficulty", Question),
     en("where each was born", "birthplace", Question),
     en("where he was born", "birthplace", Question),
@@ -514,8 +553,27 @@ pub const ENTRIES: &[Entry] = &[
     en("move into immediately", "available now", State),
     en("move in right away", "available now", State),
     en("can book", "bookable", State),
+    // Places still to be had, as a booking site's items print them ("4 places left",
+    // "Sold out"): "which tours still have places", "walks with availability".
+    en("with availability", "bookable", State),
+    en("have availability", "are bookable", State),
+    en("has availability", "is bookable", State),
+    en("still have places", "are bookable", State),
+    en("still have places left", "are bookable", State),
+    en("still have spaces", "are bookable", State),
+    en("still have space", "are bookable", State),
+    en("still has space", "is bookable", State),
+    en("still has places", "is bookable", State),
+    en("still got space", "bookable", State),
+    en("still got space left", "bookable", State),
+    en("still got places", "bookable", State),
+    en("have places left", "are bookable", State),
+    en("have spaces left", "are bookable", State),
     en("can still be booked", "bookable", State),
     en("can be booked", "bookable", State),
+    // Places still to be had ("Welche Touren haben noch freie Plätze?").
+    de("noch freie plätze", "bookable", State),
+    de("freie plätze", "bookable", State),
     // How a job is worked, in the other languages read ("empleos remotos", "emplois en
     // télétravail"); German writes the English words.
     // What a listing allows, in the words its guests use: the records engine reads "dogs
@@ -1184,6 +1242,11 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("how many", "do they have", "$1"),
     ("how many", "does each have", "$1"),
     ("what do", "pay", "$1 with their salary"),
+    // "which guide runs each tour": the person is a field of each item.
+    ("which", "runs each", "the $1 of each"),
+    ("which", "leads each", "the $1 of each"),
+    ("which", "teaches each", "the $1 of each"),
+    ("which", "hosts each", "the $1 of each"),
 ];
 
 /// `text` with every [`FRAMES`] question read as the field it asks for.

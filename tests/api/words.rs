@@ -2305,3 +2305,50 @@ async fn journeys_by_their_changes_times_and_lengths_are_read() {
         asked.answer
     );
 }
+
+/// Set 22's classes: a person, a place and a count asked by name are found by what their
+/// values are (the page labels none of them), the answer keeps the user's words for them, and
+/// a table whose columns are named is the items with those fields.
+#[tokio::test]
+async fn a_guide_a_meeting_point_and_the_stops_are_known_by_their_values() {
+    for words in [
+        "each walk with its guide, meeting point and stops",
+        "who's the guide, where do we meet, and how many stops?",
+        "a table: walk | guide | meeting point | stops",
+    ] {
+        let asked = ask("walks.html", words).await;
+        let guide = column(&asked.answer, "guide");
+        assert_eq!(
+            guide,
+            ["Ines Moreau", "Tobias Krämer", "Ines Moreau", "Owen Price"]
+                .map(Value::from)
+                .to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+        // "meeting point" is read as the place it is, under the user's own word for it.
+        assert_eq!(
+            column(&asked.answer, "meeting place"),
+            [
+                "Customs House",
+                "Ferry Terminal",
+                "Town Hall",
+                "Harbour Station"
+            ]
+            .map(Value::from)
+            .to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+    let words = "each walk with its guide, meeting point and stops";
+    let asked = ask("walks.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "stops"),
+        ["6 stops", "3 stops", "8 stops", "4 stops"]
+            .map(Value::from)
+            .to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+}

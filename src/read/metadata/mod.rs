@@ -17,6 +17,7 @@ mod authors;
 mod byline;
 mod dates;
 mod people;
+pub use people::looks_like_person;
 mod sources;
 mod title;
 

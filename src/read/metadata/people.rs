@@ -208,7 +208,7 @@ fn split_authors(text: &str) -> Vec<String> {
 }
 
 /// `min_words` to four capitalised words, no digits: how a person's name looks in a list.
-fn looks_like_person(text: &str, min_words: usize) -> bool {
+pub fn looks_like_person(text: &str, min_words: usize) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
     (min_words..=4).contains(&words.len())
         && words.first() != Some(&"The")

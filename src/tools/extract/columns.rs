@@ -12,6 +12,7 @@ use crate::page::dom::{
     first_number, json_number, measure, minutes, number_before, number_range, singular, squashed,
 };
 use crate::page::money::is_price_text;
+use crate::read::metadata::looks_like_person;
 use crate::read::outline::is_rating_text;
 use crate::read::records::{Column, ColumnKind, NameSource, RecordList};
 pub use crate::read::role::FieldRole;
@@ -47,6 +48,49 @@ pub struct FieldSource {
     pub column: Option<String>,
     /// The rule that chose it.
     pub rule: Option<&'static str>,
+}
+
+/// Units an amount is counted in: a free field named by one ("model, price, miles") names
+/// the amount, and keeps its plural.
+const AMOUNT_UNITS: &[&str] = &[
+    "miles",
+    "kilometers",
+    "kilometres",
+    "hours",
+    "minutes",
+    "seconds",
+    "days",
+    "weeks",
+    "months",
+    "years",
+];
+
+/// A free field's name as a column is named, for the rules to compare: in the singular
+/// ("cities" → "city"), but a unit an amount is counted in as said ("miles"). The answer keeps
+/// the user's own word ("the stops" is the column `stops`).
+fn as_a_column_is_named(name: &str) -> String {
+    let last = name.rsplit(' ').next().unwrap_or(name);
+    // "number of guests", "max guests", "sleeps": a count keeps the words it was asked in.
+    let counted = [
+        "number of ",
+        "max ",
+        "maximum ",
+        "min ",
+        "minimum ",
+        "how many ",
+        "total ",
+    ]
+    .iter()
+    .any(|lead| name.starts_with(lead));
+    // A measure's own name ("metres" climbed) is a kind of measure, named as said.
+    let a_measure = MEASURE_KINDS
+        .iter()
+        .any(|(names, _)| names.contains(&normalised(name).as_str()));
+    if AMOUNT_UNITS.contains(&name) || counted || a_measure || CAPACITY_NAMES.contains(&last) {
+        name.to_owned()
+    } else {
+        singular(name)
+    }
 }
 
 /// What a column is made of, for the rules.
@@ -248,6 +292,22 @@ const RULES: &[(&str, Rule)] = &[
         };
         column.clock_rank == Some(rank)
     }),
+    // "meeting point", "room", "where": a column of places named by their kind ("Harbour
+    // Gate", "Market Hall", "Studio 2"), however the page titles it, is where an item is.
+    ("place_by_its_kind", |field, column| {
+        field.role == FieldRole::Text
+            && is_place_name(&field.name)
+            && !is_title_column(column)
+            && column.mostly(names_a_place)
+    }),
+    // "guide", "instructor", "Führer": the person an item is led by is the column of
+    // people's names ("Clara Lindqvist"), however the page titles it.
+    ("person_by_their_name", |field, column| {
+        matches!(field.role, FieldRole::Text | FieldRole::Author)
+            && is_person_name(&field.name)
+            && !is_title_column(column)
+            && column.mostly(|v| looks_like_person(v, 2) && !names_a_place(v))
+    }),
     ("any_link", |field, column| {
         field.role == FieldRole::Url && column.column.kind == ColumnKind::Url
     }),
@@ -390,6 +450,174 @@ const PLACE_NAMES: &[&str] = &[
     "location", "venue", "place", "where", "city", "town", "address", "region", "area", "county",
     "province", "district",
 ];
+
+/// Last words of a free name for where an item is met or held, besides [`PLACE_NAMES`]
+/// ("meeting point", "room", "Treffpunkt").
+const WHERE_NAMES: &[&str] = &[
+    "point",
+    "spot",
+    "room",
+    "studio",
+    "meeting",
+    "meet",
+    "treffpunkt",
+    "ort",
+    "raum",
+    "lieu",
+    "salle",
+    "rendez_vous",
+    "lugar",
+    "sala",
+    "encuentro",
+];
+
+/// Whether a free name asks where an item is ("meeting place", "starting point", "room").
+fn is_place_name(name: &str) -> bool {
+    let last = last_word(&normalised(name)).to_owned();
+    PLACE_NAMES.contains(&last.as_str()) || WHERE_NAMES.contains(&last.as_str())
+}
+
+/// Nouns that name a kind of place, as the last or any word of a place's name: "Harbour
+/// Gate", "Main Square", "Old Bridge Pier", "Studio 2", "Lindvägen tram terminus".
+const PLACE_KINDS: &[&str] = &[
+    "street",
+    "road",
+    "lane",
+    "avenue",
+    "boulevard",
+    "square",
+    "plaza",
+    "gate",
+    "gates",
+    "hall",
+    "steps",
+    "pier",
+    "quay",
+    "wharf",
+    "harbour",
+    "harbor",
+    "marina",
+    "port",
+    "station",
+    "terminus",
+    "terminal",
+    "park",
+    "garden",
+    "gardens",
+    "bridge",
+    "market",
+    "church",
+    "cathedral",
+    "chapel",
+    "abbey",
+    "museum",
+    "gallery",
+    "library",
+    "centre",
+    "center",
+    "theatre",
+    "theater",
+    "arena",
+    "stadium",
+    "room",
+    "studio",
+    "pool",
+    "gym",
+    "court",
+    "house",
+    "tower",
+    "castle",
+    "palace",
+    "beach",
+    "entrance",
+    "lobby",
+    "foyer",
+    "reception",
+    "office",
+    "building",
+    "campus",
+    "school",
+    "college",
+    "hotel",
+    "airport",
+    "green",
+    "fountain",
+    "monument",
+    "memorial",
+    "platz",
+    "straße",
+    "strasse",
+    "bahnhof",
+    "rue",
+    "place",
+    "gare",
+    "plaza",
+    "calle",
+    "puerta",
+    "estación",
+];
+
+/// Whether a value names a place by its kind: one of its words is a [`PLACE_KINDS`] noun.
+fn names_a_place(value: &str) -> bool {
+    value
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| PLACE_KINDS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Free names of the person who leads, teaches or hosts an item, in the languages read.
+const PERSON_NAMES: &[&str] = &[
+    "guide",
+    "instructor",
+    "teacher",
+    "tutor",
+    "coach",
+    "trainer",
+    "host",
+    "leader",
+    "speaker",
+    "presenter",
+    "lecturer",
+    "driver",
+    "chef",
+    "performer",
+    "organiser",
+    "organizer",
+    "captain",
+    "pilot",
+    "doctor",
+    "therapist",
+    "agent",
+    "contact",
+    "führer",
+    "reiseleiter",
+    "leiter",
+    "lehrer",
+    "guía",
+    "profesor",
+    "monitor",
+    "moniteur",
+    "professeur",
+    "animateur",
+    "entraîneur",
+    "entrenador",
+];
+
+/// Whether a free name is the person behind an item ("guide", "guide name", "tour guide",
+/// "instructor").
+fn is_person_name(name: &str) -> bool {
+    let name = normalised(name);
+    let words: Vec<&str> = name.split('_').filter(|w| *w != "name").collect();
+    words.last().is_some_and(|last| {
+        PERSON_NAMES.contains(last)
+            || PERSON_NAMES.contains(&singular(last).as_str())
+            || crate::read::role::is_person_part(last)
+    })
+}
+
+/// Whether a column is the items' titles, which look like names and places alike.
+fn is_title_column(column: &ColumnView<'_>) -> bool {
+    column.base_name() == "title" || column.column.kind != ColumnKind::Text
+}
 
 /// Names of how many people an item takes (a cottage sleeps, a recipe serves, a car
 /// seats, a game is played by), as a field or a column is named, and the units such counts
@@ -649,6 +877,17 @@ pub fn choose(
             field: f.name.clone(),
             column: None,
             rule: None,
+        })
+        .collect();
+    // The rules read a free name as a column is named; the answer keeps the user's word.
+    let fields: Vec<WantedField> = fields
+        .iter()
+        .map(|f| match f.role {
+            FieldRole::Text => WantedField {
+                name: as_a_column_is_named(&f.name),
+                ..f.clone()
+            },
+            _ => f.clone(),
         })
         .collect();
     // Rule by rule across every field, so a field's exact name is never taken by another
@@ -1090,6 +1329,59 @@ mod tests {
         // Whole words only: "Ann" is not in "Joanna".
         assert!(!contains_words("with joanna", "ann"));
         assert!(contains_words("with maya patel", "maya patel"));
+    }
+
+    #[test]
+    fn a_place_and_a_person_are_found_by_what_their_values_are() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+            column("text_3", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Old Town Walk", "text": "Clara Lindqvist", "text_2": "Cathedral Steps", "text_3": "8 stops"},
+            {"title": "River Trip", "text": "Jonas Berg", "text_2": "Old Bridge Pier", "text_3": "1 stop"},
+            {"title": "Art Tour", "text": "Priya Nair", "text_2": "Main Square", "text_3": "9 stops"},
+        ]));
+        let fields = wanted(&[
+            ("meeting point", FieldRole::Text, &[]),
+            ("tour guide", FieldRole::Text, &[]),
+            ("treffpunkt", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("text_2"));
+        assert_eq!(sources[0].rule, Some("place_by_its_kind"));
+        assert_eq!(sources[1].column.as_deref(), Some("text"));
+        assert_eq!(sources[1].rule, Some("person_by_their_name"));
+        // One column answers one field: the German name finds none left.
+        assert_eq!(sources[2].column, None);
+        // Names of things that are no people or places are not theirs.
+        let fields = wanted(&[
+            ("host", FieldRole::Text, &[]),
+            ("room", FieldRole::Text, &[]),
+        ]);
+        let titles_only = vec![column("title", ColumnKind::Text, NameSource::Kind)];
+        let sources = choose(&fields, &titles_only, &data);
+        assert!(sources.iter().all(|s| s.column.is_none()));
+    }
+
+    #[test]
+    fn a_free_name_is_compared_as_a_column_is_named_and_answered_as_said() {
+        assert_eq!(as_a_column_is_named("stops"), "stop");
+        assert_eq!(as_a_column_is_named("cities"), "city");
+        assert_eq!(as_a_column_is_named("miles"), "miles");
+        assert_eq!(as_a_column_is_named("metres"), "metres");
+        assert_eq!(as_a_column_is_named("number of guests"), "number of guests");
+        let columns = vec![column("venue", ColumnKind::Text, NameSource::Label)];
+        let data = rows(json!([{"venue": "c-base"}]));
+        let sources = choose(
+            &wanted(&[("venues", FieldRole::Text, &[])]),
+            &columns,
+            &data,
+        );
+        assert_eq!(sources[0].field, "venues");
+        assert_eq!(sources[0].column.as_deref(), Some("venue"));
     }
 
     #[test]
