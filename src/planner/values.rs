@@ -375,6 +375,15 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
         } else if JOINING.contains(&word.as_str()) {
             run.push(word);
         } else if word.chars().any(char::is_alphabetic)
+            // "entry included": a noun before a word that includes it is the thing included,
+            // though it names a kind of item elsewhere ("blog entries").
+            && (!super::intent::is_item_noun(&word)
+                || !tokens.get(at + 1).is_some_and(|next| {
+                    let next = next
+                        .trim_matches(|c: char| !c.is_alphanumeric())
+                        .to_lowercase();
+                    INCLUDED_WORDS.contains(&next.as_str())
+                }))
             && (NOT_VALUES.contains(&word.as_str())
                 // A compound of such words is one too: "lowest-rated", "best-paid".
                 || word.contains('-') && word.split('-').all(|part| NOT_VALUES.contains(&part))
@@ -558,6 +567,20 @@ mod tests {
         assert_eq!(
             read_plain("just the manual-transmission ones")[0].0,
             ["manual-transmission", "manual", "transmission"]
+        );
+    }
+
+    #[test]
+    fn a_noun_of_items_before_included_is_the_thing_included() {
+        assert_eq!(
+            first_readings("tours with entry included"),
+            ["entry included"]
+        );
+        // Elsewhere it names the items, and is no value.
+        assert!(first_readings("the latest entries with their dates").is_empty());
+        assert_eq!(
+            first_readings("classes where the kit is included"),
+            ["kit included"]
         );
     }
 
