@@ -553,14 +553,14 @@ pub const ENTRIES: &[Entry] = &[
     en("move into immediately", "available now", State),
     en("move in right away", "available now", State),
     en("can book", "bookable", State),
-    // Places still to be had, as a booking site's items print them ("4 places left",
-    // "Sold out"): "which tours still have places", "walks with availability".
     // What a ticket lets one into, in a listing's word for it ("Entry included").
     en("admission included", "entry included", State),
     en("entry fees are included", "entry included", State),
     en("entry fee is included", "entry included", State),
     en("entry fees included", "entry included", State),
     en("entry fee included", "entry included", State),
+    // Places still to be had, as a booking site's items print them ("4 places left",
+    // "Sold out"): "which tours still have places", "walks with availability".
     en("with availability", "bookable", State),
     en("have availability", "are bookable", State),
     en("has availability", "is bookable", State),
@@ -579,10 +579,10 @@ pub const ENTRIES: &[Entry] = &[
     en("can be booked", "bookable", State),
     // Places still to be had ("Welche Touren haben noch freie Plätze?").
     de("noch freie plätze", "bookable", State),
+    de("freie plätze", "bookable", State),
     // What a ticket lets one into, as a listing prints it ("Entry included").
     de("eintritt inklusive", "entry included", State),
     de("eintritt inbegriffen", "entry included", State),
-    de("freie plätze", "bookable", State),
     // How a job is worked, in the other languages read ("empleos remotos", "emplois en
     // télétravail"); German writes the English words.
     // What a listing allows, in the words its guests use: the records engine reads "dogs

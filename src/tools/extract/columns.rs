@@ -473,8 +473,9 @@ const WHERE_NAMES: &[&str] = &[
 
 /// Whether a free name asks where an item is ("meeting place", "starting point", "room").
 fn is_place_name(name: &str) -> bool {
-    let last = last_word(&normalised(name)).to_owned();
-    PLACE_NAMES.contains(&last.as_str()) || WHERE_NAMES.contains(&last.as_str())
+    let name = normalised(name);
+    let last = last_word(&name);
+    PLACE_NAMES.contains(&last) || WHERE_NAMES.contains(&last)
 }
 
 /// Nouns that name a kind of place, as the last or any word of a place's name: "Harbour
@@ -551,7 +552,6 @@ const PLACE_KINDS: &[&str] = &[
     "rue",
     "place",
     "gare",
-    "plaza",
     "calle",
     "puerta",
     "estación",
