@@ -17,7 +17,7 @@ PAGE = "fixtures/tours.html"
 NAME = "name|tour|tours|tour name|title|walk|walks|activity"
 GUIDE = "guide|guides|tour guide|guided by|led by|leader|host|who leads|guía|führer|reiseleiter|guide touristique"
 MEET = (
-    "meeting point|meeting place|meet|meets at|where|where to meet|start point|starting point"
+    "meeting point|meeting place|meet|meets at|where|where to meet|start point|starting point|starting place"
     "|starts from|location|place|departure point|departs from|treffpunkt|point de rencontre|punto de encuentro"
 )
 LEVEL = "level|difficulty|difficulty level|fitness|fitness level|how hard|niveau|nivel|schwierigkeit"

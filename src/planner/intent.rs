@@ -1563,12 +1563,15 @@ pub fn names_a_value(name: &str) -> bool {
     VALUE_WORDS.contains(&name.to_lowercase().as_str())
 }
 
-/// The other names of a free field's column (its synonyms group, itself left out).
+/// The other names of a free field's column (its synonyms group, itself left out). A name
+/// no group holds is known by its last word's group: "fitness level" is a level.
 pub fn column_words(name: &str) -> Vec<String> {
     let name = name.to_lowercase();
+    let head = name.rsplit(' ').next().unwrap_or_default();
     COLUMN_SYNONYMS
         .iter()
         .find(|group| group.contains(&name.as_str()))
+        .or_else(|| COLUMN_SYNONYMS.iter().find(|group| group.contains(&head)))
         .map(|group| {
             group
                 .iter()
@@ -2437,8 +2440,13 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     // So are the values items are chosen by; a product's words may still be a list's, when
     // the page is one ("shoes that are in stock" on a shop's list).
     if matches!(request.intent, Intent::List | Intent::Product) {
+        // A word of a field's name names that field, not a value ("its number of stops").
         let values = super::values::read(&unbounded, |word| {
-            is_request_word(word) || request.fields.iter().any(|f| f.name == word)
+            is_request_word(word)
+                || request
+                    .fields
+                    .iter()
+                    .any(|f| f.name.split(' ').any(|part| part == word))
         });
         request.values = values;
     }

@@ -365,6 +365,13 @@ pub const ENTRIES: &[Entry] = &[
     en("contact number(s)", "phone numbers", Field),
     en("what is it called", "the title", Question),
     en("what's it called", "the title", Question),
+    // What a shop's page sells, asked as a question: the product, by its name.
+    en("what's being sold here", "the title", Question),
+    en("what is being sold here", "the title", Question),
+    en("what's being sold", "the title", Question),
+    en("what is being sold", "the title", Question),
+    en("what's sold here", "the title", Question),
+    en("what is sold here", "the title", Question),
     en("what is this article called", "the title", Question),
     en("what's this article called", "the title", Question),
     en("what is this page called", "the title", Question),
@@ -505,6 +512,20 @@ pub const ENTRIES: &[Entry] = &[
     en("how long it lasts", "duration", Field),
     en("how long they last", "duration", Field),
     en("how long each lasts", "duration", Field),
+    // "how long is each tour", "how many hours it lasts": the length of time asked as a
+    // question about each item, or counted in its unit.
+    en("how long is each", "the duration of each", Question),
+    en("how long are the", "the duration of the", Question),
+    en("how many hours it lasts", "duration", Question),
+    en("how many hours it takes", "duration", Question),
+    en("how many hours they last", "duration", Question),
+    en("how many hours they take", "duration", Question),
+    en("how many hours each lasts", "duration", Question),
+    en("how many hours each takes", "duration", Question),
+    en("how many minutes it lasts", "duration", Question),
+    en("how many minutes it takes", "duration", Question),
+    en("how many minutes they last", "duration", Question),
+    en("how many minutes they take", "duration", Question),
     // When an item starts and ends, asked as a question: its times of day.
     en("when it starts", "start time", Field),
     en("when they start", "start time", Field),
@@ -864,6 +885,22 @@ pub const ENTRIES: &[Entry] = &[
     fr("enseignant", "instructor", Field),
     fr("professeur", "instructor", Field),
     fr("durée", "duration", Field),
+    // Places left to book on a tour or a class, counted ("mit mindestens 3 freien Plätzen").
+    de("freien plätzen", "places left", Field),
+    fr("places restantes", "places left", Field),
+    es("plazas libres", "places left", Field),
+    // A count each item has, and a tour's or a journey's stops, in the other languages
+    // ("nombre d'arrêts", "Anzahl der Stopps", "número de paradas").
+    fr("nombre de", "number of", Field),
+    fr("nombre d'arrêts", "number of stops", Field),
+    fr("arrêts", "stops", Field),
+    fr("étapes", "stops", Field),
+    de("anzahl der", "number of", Field),
+    de("anzahl", "number of", Field),
+    de("stopps", "stops", Field),
+    de("haltestellen", "stops", Field),
+    es("número de", "number of", Field),
+    es("paradas", "stops", Field),
     fr("cours", "courses", ListWord),
     fr("le cours", "the course", ListWord),
     fr("ce cours", "this course", ListWord),
@@ -1250,6 +1287,14 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("how many", "does it have", "$1"),
     ("how many", "do they have", "$1"),
     ("how many", "does each have", "$1"),
+    ("how many", "it has", "$1"),
+    ("how many", "each has", "$1"),
+    ("how many", "it makes", "$1"),
+    ("how many", "they make", "$1"),
+    ("how many", "each makes", "$1"),
+    // "how many stops are there": asked with the items, a count each of them has.
+    ("how many", "are there", "$1"),
+    ("how many", "there are", "$1"),
     ("what do", "pay", "$1 with their salary"),
     // "which guide runs each tour": the person is a field of each item.
     ("which", "runs each", "the $1 of each"),
@@ -1617,6 +1662,14 @@ mod tests {
         assert_eq!(
             canonical("what do these jobs pay"),
             "these jobs with their salary"
+        );
+        assert_eq!(
+            canonical("How long is each tour and how many stops are there?"),
+            "the duration of each tour and stops?"
+        );
+        assert_eq!(
+            canonical("each tour with how many stops it makes"),
+            "each tour with stops"
         );
         assert_eq!(canonical("what do they cost"), "what do they cost");
         // No noun, or another question: the table reads it.

@@ -348,7 +348,7 @@ enum Form {
     /// people" (`CAPACITY_VERBS`, `CAPACITY_NOUNS`).
     Capacity,
     /// An item that takes the amount of people asked: "games for 2 players", "supports two
-    /// players", "two-player games", "just the two of us", "playable by 2" (`HOLDS_CUES`,
+    /// players", "two-player games", "just the two of us", "there are 3 of us", "playable by 2" (`HOLDS_CUES`,
     /// `HOLDS_COMPOUNDS`). A range of counts holds it, a single count is at least it.
     Holds,
 }
@@ -459,7 +459,7 @@ fn forms() -> &'static [(Regex, Form); 7] {
         [
             (
                 compile(format!(
-                    r"\b(?:{holds_cues})\s+{amount}\s+(?P<noun>{nouns})\b|\b{amount_}[-\s](?P<compound>{compounds})\b|\bthe\s+{amount_us}\s+of\s+us\b|\bplayable\s+(?:by|with)\s+{amount_by}\b"
+                    r"\b(?:{holds_cues})\s+{amount}\s+(?P<noun>{nouns})\b|\b{amount_}[-\s](?P<compound>{compounds})\b|\b(?:the|are)\s+{amount_us}\s+of\s+us\b|\bplayable\s+(?:by|with)\s+{amount_by}\b"
                 )),
                 Form::Holds,
             ),
@@ -900,6 +900,7 @@ mod tests {
             ("a 4-person tent", 4.0, "guests"),
             ("games playable by 3", 3.0, "players"),
             ("something for just the two of us", 2.0, "guests"),
+            ("there are 3 of us, what can we book?", 3.0, "guests"),
             ("jeux pour 4 joueurs", 4.0, "players"),
         ] {
             assert_eq!(

@@ -317,6 +317,7 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
         }
         run.clear();
     };
+    let text = things_included(text);
     let tokens: Vec<&str> = text.split_whitespace().collect();
     for (at, token) in tokens.iter().copied().enumerate() {
         if token.starts_with('(') {
@@ -425,6 +426,111 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
 
 /// Words after a thing that say an item comes with it ("breakfast included").
 const INCLUDED_WORDS: &[&str] = &["included", "provided", "inclus", "incluido", "inklusive"];
+
+/// Words before a thing that say an item comes with it, as a request asks rather than as a
+/// listing prints it: "tours that include entry", "which don't charge extra for entry". A
+/// verb alone ("include") says so only after the items or a word that stands for them: after
+/// a list's noun it is a cue for fields ("include the titles").
+const INCLUDING_CUES: &[&[&str]] = &[
+    &["include"],
+    &["includes"],
+    &["don't", "charge", "extra", "for"],
+    &["do", "not", "charge", "extra", "for"],
+    &["doesn't", "charge", "extra", "for"],
+    &["does", "not", "charge", "extra", "for"],
+    &["no", "extra", "charge", "for"],
+    &["no", "extra", "cost", "for"],
+    &["no", "extra", "fee", "for"],
+];
+
+/// Words that stand for the items before a verb: "the tours that include entry".
+const ITEMS_PRONOUNS: &[&str] = &["that", "which", "who", "they"];
+
+/// Nouns of a charge: "no extra entry charge" says entry is included.
+const CHARGE_NOUNS: &[&str] = &["charge", "fee", "cost"];
+
+/// `text` with each thing an including cue asks for written as a listing prints it: "tours
+/// that include entry" → "tours that entry included", "no extra entry charge" → "entry
+/// included". The thing is the one or two words after the cue (an article skipped), up to a
+/// joining word or the end of a clause.
+fn things_included(text: &str) -> String {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let bare = |token: &str| {
+        token
+            .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+            .to_lowercase()
+            .replace('’', "'")
+    };
+    let words: Vec<String> = tokens.iter().map(|t| bare(t)).collect();
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    let mut at = 0;
+    while at < tokens.len() {
+        // "no extra entry charge": the thing sits between the cue and the charge.
+        if words[at] == "no"
+            && words.get(at + 1).is_some_and(|w| w == "extra")
+            && words
+                .get(at + 3)
+                .is_some_and(|w| CHARGE_NOUNS.contains(&w.as_str()))
+            && words
+                .get(at + 2)
+                .is_some_and(|w| !JOINING.contains(&w.as_str()))
+        {
+            out.push(words[at + 2].clone());
+            out.push(format!("included{}", trailing(tokens[at + 3])));
+            at += 4;
+            continue;
+        }
+        let cue = INCLUDING_CUES.iter().find(|cue| {
+            words.len() >= at + cue.len()
+                && words[at..at + cue.len()]
+                    .iter()
+                    .zip(cue.iter())
+                    .all(|(w, c)| w == c)
+                && (cue.len() > 1
+                    || at > 0
+                        && (super::intent::is_item_noun(&words[at - 1])
+                            || ITEMS_PRONOUNS.contains(&words[at - 1].as_str())))
+        });
+        let Some(cue) = cue else {
+            out.push(tokens[at].to_owned());
+            at += 1;
+            continue;
+        };
+        let mut start = at + cue.len();
+        while words
+            .get(start)
+            .is_some_and(|w| matches!(w.as_str(), "the" | "a" | "an"))
+        {
+            start += 1;
+        }
+        let mut end = start;
+        while end < tokens.len()
+            && end < start + 2
+            && !words[end].is_empty()
+            && !JOINING.contains(&words[end].as_str())
+        {
+            end += 1;
+            if !trailing(tokens[end - 1]).is_empty() {
+                break;
+            }
+        }
+        if end == start {
+            out.push(tokens[at].to_owned());
+            at += 1;
+            continue;
+        }
+        out.extend(words[start..end].iter().cloned());
+        out.push(format!("included{}", trailing(tokens[end - 1])));
+        at = end;
+    }
+    out.join(" ")
+}
+
+/// The punctuation a token ends with ("entry?" → "?").
+fn trailing(token: &str) -> &str {
+    let kept = token.trim_end_matches(|c: char| !c.is_alphanumeric());
+    &token[kept.len()..]
+}
 
 /// "dogs are allowed", "pets aren't permitted", "the kit is included": a thing and the word
 /// that allows or includes it, apart because "is" ends a run, are one value ("kit included",
@@ -581,6 +687,27 @@ mod tests {
         assert_eq!(
             first_readings("classes where the kit is included"),
             ["kit included"]
+        );
+    }
+
+    #[test]
+    fn a_thing_an_including_cue_asks_for_reads_as_included() {
+        assert_eq!(
+            first_readings("Which tours include entry?"),
+            ["entry included"]
+        );
+        assert_eq!(
+            first_readings("tours with no extra entry charge"),
+            ["entry included"]
+        );
+        assert_eq!(
+            first_readings("which classes don't charge extra for the kit"),
+            ["kit included"]
+        );
+        // After a list's noun "include" asks for fields, and no value is read from it.
+        assert_eq!(
+            things_included("include the titles and prices"),
+            "include the titles and prices"
         );
     }
 

@@ -2352,3 +2352,57 @@ async fn a_guide_a_meeting_point_and_the_stops_are_known_by_their_values() {
         asked.answer
     );
 }
+
+#[tokio::test]
+async fn a_question_about_each_item_names_a_field_and_a_party_needs_places_left() {
+    // "how long is each …", "how many … are there": questions that name a field each.
+    let words = "How long is each walk, and how many stops are there?";
+    let asked = ask("walks.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "duration"),
+        ["1 h 30 min", "2 h", "1 h", "2 h 30 min"]
+            .map(Value::from)
+            .to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+    assert_eq!(
+        column(&asked.answer, "stops"),
+        ["6 stops", "3 stops", "8 stops", "4 stops"]
+            .map(Value::from)
+            .to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+    // "include entry", "don't charge extra for entry": the thing included, as cards print it.
+    for words in [
+        "which walks include entry?",
+        "walks that don't charge extra for entry",
+    ] {
+        let asked = ask("walks.html", words).await;
+        assert_eq!(
+            column(&asked.answer, "title"),
+            ["Docks and Warehouses", "Merchants' Mansions"]
+                .map(Value::from)
+                .to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+    // A party of three, or three spots asked, needs a count of places left of 3 or more;
+    // "Sold out" has none.
+    for words in [
+        "walks with at least 3 spots left",
+        "there are 3 of us, which walks can we book?",
+    ] {
+        let asked = ask("walks.html", words).await;
+        assert_eq!(
+            column(&asked.answer, "title"),
+            ["Docks and Warehouses", "Cliff Path at Dusk"]
+                .map(Value::from)
+                .to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}

@@ -248,6 +248,26 @@ const RULES: &[(&str, Rule)] = &[
                     measure(v).is_some_and(|(_, unit)| CAPACITY_NAMES.contains(&unit.as_str()))
                 }))
     }),
+    // "spots", "3 or more places", a party of three: what is left to book ("4 places left";
+    // "Sold out" has none), after any column that counts the thing itself ("48 pitches").
+    ("counted_as_left", |field, column| {
+        // The thing alone, or counted ("number of places"): a "meeting spot" is where.
+        let named_alone = normalised(&field.name)
+            .split('_')
+            .filter(|w| !COUNTING_WORDS.contains(w))
+            .count()
+            == 1;
+        field.role == FieldRole::Text
+            && named_alone
+            && counted_thing(&field.name).is_some_and(|thing| {
+                let thing = if is_capacity_name(&thing) {
+                    "places"
+                } else {
+                    thing.as_str()
+                };
+                column.mostly(|v| measure(v).is_some_and(|(_, unit)| is_left_of(&unit, thing)))
+            })
+    }),
     // "players", "how many people": a column of ranges of counts ("👥 2–4"), however the page
     // titles it ("Team size"), is how many an item takes.
     ("capacity_as_a_range", |field, column| {
@@ -774,6 +794,30 @@ fn unit_counts(unit: &str, thing: &str) -> bool {
     };
     let (unit, thing) = (stem(unit), stem(thing));
     !unit.contains(' ') && unit.chars().count() >= 3 && thing.starts_with(&unit)
+}
+
+/// Words after a count that say it is what is left to book: "4 places left".
+const REMAINING_WORDS: &[&str] = &["left", "remaining", "available", "free", "open"];
+
+/// Nouns of a place one person books on a tour, a class or a trip: "3 places left", "2 spots
+/// remaining", "5 seats available".
+const SPACE_NOUNS: &[&str] = &["places", "spots", "spaces", "seats", "tickets"];
+
+/// Whether a word is one of [`SPACE_NOUNS`], in the singular or the plural.
+fn is_space_noun(word: &str) -> bool {
+    let word = singular(word);
+    SPACE_NOUNS.iter().any(|s| singular(s) == word)
+}
+
+/// Whether a unit is what is left of a thing asked as a count: "places left" of "spots" (places,
+/// spots and seats to book are one count, however each side names them), "pitches available"
+/// of "pitches".
+fn is_left_of(unit: &str, thing: &str) -> bool {
+    (singular(thing) != thing || is_space_noun(thing))
+        && unit.split_once(' ').is_some_and(|(noun, left)| {
+            REMAINING_WORDS.contains(&left)
+                && (unit_counts(noun, thing) || is_space_noun(noun) && is_space_noun(thing))
+        })
 }
 
 /// A distance without the place it is to or from: "0.3 miles to the beach" → "0.3 miles",
@@ -1329,6 +1373,36 @@ mod tests {
         // Whole words only: "Ann" is not in "Joanna".
         assert!(!contains_words("with joanna", "ann"));
         assert!(contains_words("with maya patel", "maya patel"));
+    }
+
+    #[test]
+    fn places_left_are_a_count_of_places_and_what_a_party_needs() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Old Town Walk", "text": "Cathedral Steps", "text_2": "4 places left"},
+            {"title": "River Trip", "text": "Old Bridge Pier", "text_2": "Sold out"},
+            {"title": "Art Tour", "text": "Main Square", "text_2": "1 place left"},
+        ]));
+        for (name, rule) in [
+            ("spots", "counted_as_left"),
+            ("places", "counted_as_left"),
+            ("guests", "counted_as_left"),
+        ] {
+            let sources = choose(&wanted(&[(name, FieldRole::Text, &[])]), &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some("text_2"), "{name}");
+            assert_eq!(sources[0].rule, Some(rule), "{name}");
+        }
+        // One place is where an item is.
+        let sources = choose(
+            &wanted(&[("meeting place", FieldRole::Text, &[])]),
+            &columns,
+            &data,
+        );
+        assert_eq!(sources[0].column.as_deref(), Some("text"));
     }
 
     #[test]
