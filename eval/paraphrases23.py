@@ -12,7 +12,7 @@ tuning wordings only. Written at the start of session 37, before any run of its 
 import paraphrase_set
 
 PAGE = "fixtures/coaches.html"
-NUMBER = "coach_no|coach no|coach no.|coach number|coach|number|service|service number|bus|bus number|no"
+NUMBER = "coach_no|coach no|coach no.|coach number|coach|number|service|service number|bus|bus number|no|title|name"
 DEP = "dep|departs|departure|departure time|departs at|leaves|leaving at|time|abfahrt|départ|heure de départ|salida"
 ARR = "arr|arrives|arrival|arrival time|arrives at|gets in|ankunft|arrivée|heure d'arrivée|llegada"
 FARE = "fare|fares|price|prices|cost|how much|preis|prix|precio|tarif"

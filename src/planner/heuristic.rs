@@ -738,11 +738,15 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     // a column or a label can answer), are read as columns of the records first: the records
     // engine reads every part of an item and names it. When it has no list with them, the
     // blocks come next.
+    // So are items the best block has no name for (a table's rows, whose whole text would
+    // stand for the title): the records name them by a column.
     let records_for_fields = !request.fields.is_empty()
         && (request.fields.iter().any(|f| f.role == FieldRole::Text)
-            || candidates
-                .first()
-                .is_none_or(|best| !field_specs(best, &request.fields).2.is_empty()));
+            || candidates.first().is_none_or(|best| {
+                !field_specs(best, &request.fields).2.is_empty()
+                    || request.fields.iter().any(|f| f.role == FieldRole::Title)
+                        && !best.fields.iter().any(|f| f.role == FieldRole::Title)
+            }));
     // A choice by a value the best block has no part for ("posts by Bo Jensen" where the
     // author is a "by …" line) is read the same way, with that value as a column; so is an
     // order by a number the block has no part for ("the most reviewed café", where the count

@@ -1470,6 +1470,13 @@ const ITEM_NOUNS: &[&str] = &[
     "excursion",
     // A made thing's model is its name on a list of them (cars, phones): "model, price".
     "model",
+    // What a timetable lists ("departure" is a time of each).
+    "coach",
+    "bus",
+    "buses",
+    "train",
+    "flight",
+    "ferry",
 ];
 
 /// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word

@@ -217,6 +217,9 @@ pub const ENTRIES: &[Entry] = &[
     en("where is it", "the location", Question),
     en("where they are", "the location", Question),
     en("how many bedrooms", "bedrooms", Question),
+    // A journey's stops, asked as a question ("and how many changes").
+    en("how many stops", "stops", Question),
+    en("how many changes", "changes", Question),
     en("who wrote", "the author", Question),
     // Who made the thing, asked as a question, is the column named for that person.
     en("who directed", "the director", Question),
@@ -499,6 +502,13 @@ pub const ENTRIES: &[Entry] = &[
     en("when it lands", "arrival", Field),
     en("when they arrive", "arrival", Field),
     en("when it arrives", "arrival", Field),
+    // When a coach or a train leaves and gets in, as a timetable is asked.
+    en("leaving at", "departure", Field),
+    en("arriving at", "arrival", Field),
+    en("when does it leave", "the departure", Question),
+    en("when does it depart", "the departure", Question),
+    en("when does it arrive", "the arrival", Question),
+    en("when does it get in", "the arrival", Question),
     en("playing time", "duration", Field),
     en("travel time", "duration", Field),
     en("total travel time", "duration", Field),
@@ -603,6 +613,11 @@ pub const ENTRIES: &[Entry] = &[
     de("freie plätze", "bookable", State),
     // What a ticket lets one into, as a listing prints it ("Entry included").
     de("eintritt inklusive", "entry included", State),
+    // Luggage a fare includes, asked as free ("free luggage") or in German.
+    en("free luggage", "luggage included", State),
+    en("free baggage", "luggage included", State),
+    de("gepäck inklusive", "luggage included", State),
+    de("gepäck inbegriffen", "luggage included", State),
     de("eintritt inbegriffen", "entry included", State),
     // How a job is worked, in the other languages read ("empleos remotos", "emplois en
     // télétravail"); German writes the English words.
@@ -885,6 +900,8 @@ pub const ENTRIES: &[Entry] = &[
     fr("enseignant", "instructor", Field),
     fr("professeur", "instructor", Field),
     fr("durée", "duration", Field),
+    fr("heure de départ", "departure time", Field),
+    fr("heure d'arrivée", "arrival time", Field),
     // Places left to book on a tour or a class, counted ("mit mindestens 3 freien Plätzen").
     de("freien plätzen", "places left", Field),
     fr("places restantes", "places left", Field),
@@ -1292,6 +1309,21 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("how many", "it makes", "$1"),
     ("how many", "they make", "$1"),
     ("how many", "each makes", "$1"),
+    ("how many", "does it make", "$1"),
+    ("how many", "does each make", "$1"),
+    // "what time does each bus leave": the time of day each item leaves or gets in.
+    (
+        "what time does each",
+        "leave",
+        "each $1 with their departure",
+    ),
+    (
+        "when does each",
+        "leave and arrive",
+        "each $1 with their departure and arrival",
+    ),
+    ("when does each", "leave", "each $1 with their departure"),
+    ("when does each", "arrive", "each $1 with their arrival"),
     // "how many stops are there": asked with the items, a count each of them has.
     ("how many", "are there", "$1"),
     ("how many", "there are", "$1"),
@@ -1670,6 +1702,10 @@ mod tests {
         assert_eq!(
             canonical("each tour with how many stops it makes"),
             "each tour with stops"
+        );
+        assert_eq!(
+            canonical("when does each coach leave and arrive"),
+            "each coach with their departure and arrival"
         );
         assert_eq!(canonical("what do they cost"), "what do they cost");
         // No noun, or another question: the table reads it.

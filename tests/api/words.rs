@@ -2406,3 +2406,54 @@ async fn a_question_about_each_item_names_a_field_and_a_party_needs_places_left(
         );
     }
 }
+
+#[tokio::test]
+async fn a_timetable_is_read_by_its_short_headers_and_its_values() {
+    // Every row is a train, the booked-out one too; a row is named by its train number.
+    let words = "each train's number, duration and changes";
+    let asked = ask("timetable.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "changes"),
+        ["Direct", "1 change", "Direct", "2 changes"]
+            .map(Value::from)
+            .to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+    // "Dep." and "Arr." are the departure and the arrival.
+    let words = "departure, arrival and fare of every train";
+    let asked = ask("timetable.html", words).await;
+    for (key, values) in [
+        ("departure", ["07:05", "09:40", "12:10", "16:45"]),
+        ("arrival", ["09:15", "12:30", "14:25", "19:50"]),
+    ] {
+        assert_eq!(
+            column(&asked.answer, key),
+            values.map(Value::from).to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+    // A bound names the rows by their number, not by their whole text.
+    let words = "trains under €20";
+    let asked = ask("timetable.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "title"),
+        ["NR 23", "NR 27"].map(Value::from).to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+    // "include a bag", "luggage included": the thing included, its count aside.
+    for words in [
+        "which trains include a bag?",
+        "trains with luggage included",
+    ] {
+        let asked = ask("timetable.html", words).await;
+        assert_eq!(
+            column(&asked.answer, "train_no"),
+            ["NR 21", "NR 27"].map(Value::from).to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}

@@ -509,6 +509,7 @@ fn lists_among(kids: &[ElementRef<'_>]) -> Vec<Vec<Vec<NodeId>>> {
                         && (classes_agree(kids[rep], kids[i]) || rows_alike(kids[rep], kids[i]))
                     || containment(&shapes[rep], &shapes[i]) >= CONTAINED_SHAPE
                         && classes_agree(kids[rep], kids[i])
+                    || cells_alike(kids[rep], kids[i])
             }
         });
         match found {
@@ -547,6 +548,22 @@ fn rows_alike(a: ElementRef<'_>, b: ElementRef<'_>) -> bool {
         && a.value().classes().next().is_some()
         && b.value().classes().next().is_some()
 }
+
+/// Whether two table rows are records of one table whatever their cells hold: the same
+/// number of data cells, at least [`MIN_ROW_CELLS`], and classes that agree. A row's shape is
+/// a few paths (`td`, `td > a`), so one cell holding a "Sold out" badge where the others
+/// hold a "Select" button would make it another kind of row.
+fn cells_alike(a: ElementRef<'_>, b: ElementRef<'_>) -> bool {
+    let (cells, headers) = row_kind(a);
+    a.value().name() == "tr"
+        && cells >= MIN_ROW_CELLS
+        && !headers
+        && row_kind(b) == (cells, false)
+        && classes_agree(a, b)
+}
+
+/// Data cells from which a table row is a record of its table by its cells alone.
+const MIN_ROW_CELLS: usize = 3;
 
 /// What makes table rows alike: how many cells they have, and whether all are headers.
 fn row_kind(row: ElementRef<'_>) -> (usize, bool) {

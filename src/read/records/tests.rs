@@ -57,6 +57,39 @@ fn a_table_with_a_header_row_gives_one_record_per_row_named_by_the_header() {
 }
 
 #[test]
+fn table_rows_with_the_same_cells_are_one_list_whatever_one_cell_holds() {
+    // A timetable: a booked-out row shows a badge where the others show a button.
+    let rows: String = [
+        ("06:15", "LX 101", "€12", "<a href='/book/101'>Select</a>"),
+        ("07:30", "LX 103", "€9", "<span>Full</span>"),
+        ("08:45", "LX 105", "€19", "<a href='/book/105'>Select</a>"),
+        ("10:00", "LX 107", "€11", "<a href='/book/107'>Select</a>"),
+        ("11:30", "LX 109", "€16", "<span>Full</span>"),
+    ]
+    .iter()
+    .map(|(dep, no, fare, book)| {
+        format!("<tr><td>{dep}</td><td>{no}</td><td>{fare}</td><td>{book}</td></tr>")
+    })
+    .collect();
+    let html = page(
+        &format!(
+            "<h1>Coaches</h1><table><thead><tr><th>Dep.</th><th>Coach no.</th><th>Fare</th><th></th></tr></thead><tbody>{rows}</tbody></table>"
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 5);
+    let coaches: Vec<&Value> = list.records.iter().map(|r| &r["coach_no"]).collect();
+    assert_eq!(
+        coaches,
+        ["LX 101", "LX 103", "LX 105", "LX 107", "LX 109"]
+            .map(|c| json!(c))
+            .iter()
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
 fn a_header_cell_that_explains_its_column_is_named_by_its_first_words() {
     let header = |abbr: &str, explained: &str| {
         format!(

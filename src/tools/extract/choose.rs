@@ -213,6 +213,10 @@ pub enum ChoiceRule {
     /// "bag fees" are a listing's "Kit hire +£2", "Cabin bag + £28" (the price and the fee's
     /// noun aside), not its "Kit included".
     ChargedFor,
+    /// The same thing included, a count before it and its other names aside: "bag
+    /// included", "luggage included" are a listing's "1 bag included"; "admission included"
+    /// is its "Entry included".
+    Included,
 }
 
 /// Which columns a rule reads: any (a value's own words), or only the items' names. Ordered:
@@ -251,6 +255,11 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
     }),
     (ChoiceRule::ChargedFor, Reads::AnyColumn, |value, words| {
         charged_thing(value).is_some_and(|thing| same_value(thing, fee_of(words)))
+    }),
+    (ChoiceRule::Included, Reads::AnyColumn, |value, words| {
+        included_thing(value).is_some_and(|shown| {
+            included_thing(words).is_some_and(|asked| same_included_thing(&shown, &asked))
+        })
     }),
     (ChoiceRule::ListedPart, Reads::AnyColumn, |value, words| {
         value.contains(',') && value.split(',').any(|part| same_value(part, words))
@@ -296,6 +305,47 @@ fn charged_thing(value: &str) -> Option<&str> {
         .trim_end_matches(['+', ':', '-', '–'])
         .trim();
     (!thing.is_empty() && thing.chars().any(char::is_alphabetic)).then_some(thing)
+}
+
+/// The thing a value or a request says is included: "1 bag included" → "bag", "Entry
+/// included" → "entry" (a count before it left out).
+fn included_thing(text: &str) -> Option<String> {
+    let text = normal(text);
+    let thing = text.strip_suffix(" included")?;
+    let thing = match thing.split_once(' ') {
+        Some((count, rest)) if crate::page::dom::whole_number(count).is_some() => rest,
+        _ => thing,
+    };
+    (!thing.is_empty() && thing.split(' ').count() <= 3).then(|| thing.to_owned())
+}
+
+/// Names of one thing a price includes, as listings and requests say it.
+const INCLUDED_SYNONYMS: &[&[&str]] = &[
+    &[
+        "bag",
+        "luggage",
+        "baggage",
+        "suitcase",
+        "hold bag",
+        "checked bag",
+    ],
+    &[
+        "entry",
+        "admission",
+        "entrance",
+        "entry fee",
+        "entrance fee",
+    ],
+];
+
+/// Whether two included things are one: the same words, one the other's plural, or names of
+/// one thing in [`INCLUDED_SYNONYMS`].
+fn same_included_thing(shown: &str, asked: &str) -> bool {
+    same_value(shown, asked)
+        || INCLUDED_SYNONYMS.iter().any(|names| {
+            let named = |thing: &str| names.iter().any(|n| same_value(thing, n));
+            named(shown) && named(asked)
+        })
 }
 
 /// Words of a request for a charge without the charge's noun: "kit hire fee" → "kit hire",
@@ -373,7 +423,7 @@ pub const STOP_NOUNS: &[&str] = &[
 
 /// The stops a journey shows, when a short value says only that: "Non-stop", "Direct" →
 /// none; "1 stop (MAD)", "2 stops", "1 change" → that many.
-fn stops_shown(value: &str) -> Option<u32> {
+pub fn stops_shown(value: &str) -> Option<u32> {
     let value = normal(&value.replace('-', " "));
     let words: Vec<&str> = value.split(' ').collect();
     if words.len() > 4 {
@@ -868,6 +918,25 @@ mod tests {
         assert_eq!(charged_thing("Cabin bag + £28"), Some("Cabin bag"));
         assert_eq!(charged_thing("£28"), None);
         assert_eq!(charged_thing("Kit included"), None);
+    }
+
+    #[test]
+    fn a_thing_included_is_read_without_its_count_and_by_its_other_names() {
+        let records = rows(&[
+            ("LX 101", "1 bag included"),
+            ("LX 103", "Bag +€5"),
+            ("LX 105", "2 bags included"),
+        ]);
+        for words in ["bag included", "luggage included", "baggage included"] {
+            let (kept, made) = keep_chosen(records.clone(), &[choice(&[words], false)]);
+            assert_eq!(names(&kept), ["LX 101", "LX 105"], "{words}");
+            assert_eq!(made[0].rule, Some(ChoiceRule::Included), "{words}");
+        }
+        assert_eq!(included_thing("Entry included").as_deref(), Some("entry"));
+        assert_eq!(included_thing("Entry +€6"), None);
+        // A thing of another kind is not included by these.
+        let (kept, _) = keep_chosen(records, &[choice(&["breakfast included"], false)]);
+        assert_eq!(kept.len(), 3);
     }
 
     #[test]

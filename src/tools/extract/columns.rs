@@ -238,6 +238,16 @@ const RULES: &[(&str, Rule)] = &[
                 })
             })
     }),
+    // "stops", "number of changes": a journey's stops are the column of "Direct", "1 stop",
+    // "2 changes", however the page titles it.
+    ("stops_by_their_values", |field, column| {
+        field.role == FieldRole::Text
+            && counted_thing(&field.name).is_some_and(|thing| {
+                super::STOP_NOUNS.contains(&thing.as_str())
+                    || super::STOP_NOUNS.contains(&format!("{thing}s").as_str())
+            })
+            && column.mostly(|v| super::stops_shown(v).is_some())
+    }),
     // "guests", "capacity", "how many it sleeps": how many an item takes is one count
     // however it is named ("Sleeps 4" is the column `sleeps`, "6 guests" counted in guests).
     ("capacity_named", |field, column| {
@@ -331,6 +341,16 @@ const RULES: &[(&str, Rule)] = &[
     ("any_link", |field, column| {
         field.role == FieldRole::Url && column.column.kind == ColumnKind::Url
     }),
+    // "departure", "arrival": a table's header may shorten the name ("Dep.", "Arr.").
+    ("abbreviated_header", |field, column| {
+        let header = column.base_name();
+        column.column.source == NameSource::Header
+            && header.chars().count() >= 3
+            && header.chars().all(char::is_alphabetic)
+            && normalised(&field.name)
+                .split('_')
+                .any(|word| word.len() > header.len() && word.starts_with(header))
+    }),
 ];
 
 /// Rules that may choose a column another field already took: one column holding two values.
@@ -341,6 +361,26 @@ const SHARED_RULES: &[(&str, Rule)] = &[
     ("count_after_the_score", |field, column| {
         field.role == FieldRole::Comments
             && column.mostly(|v| is_rating_text(v) && count_after_the_score(v).is_some())
+    }),
+    // A table whose headers name no title ("Dep.", "Coach no.", "Fare"): its first column of
+    // values that differ on every row and are no times, amounts or counts names its rows,
+    // though a field asked by that column's name took it ("each train's number").
+    ("a_tables_naming_column", |field, column| {
+        field.role == FieldRole::Title
+            && column.column.kind == ColumnKind::Text
+            && column.column.source == NameSource::Header
+            && column.values.len() >= 2
+            && column
+                .values
+                .iter()
+                .enumerate()
+                .all(|(at, v)| !column.values[..at].contains(v))
+            && column.values.iter().all(|v| {
+                v.chars().any(char::is_alphabetic)
+                    && clock_minutes(v).is_none()
+                    && !is_price_text(v)
+                    && !v.starts_with(|c: char| c.is_ascii_digit())
+            })
     }),
 ];
 
@@ -1373,6 +1413,40 @@ mod tests {
         // Whole words only: "Ann" is not in "Joanna".
         assert!(!contains_words("with joanna", "ann"));
         assert!(contains_words("with maya patel", "maya patel"));
+    }
+
+    #[test]
+    fn a_timetables_short_headers_stops_and_naming_column_are_found() {
+        let columns = vec![
+            column("dep", ColumnKind::Text, NameSource::Header),
+            column("coach_no", ColumnKind::Text, NameSource::Header),
+            column("changes_2", ColumnKind::Text, NameSource::Header),
+            column("plat", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"dep": "06:15", "coach_no": "LX 101", "changes_2": "Direct", "plat": "Bay 4"},
+            {"dep": "07:30", "coach_no": "LX 103", "changes_2": "1 stop", "plat": "Bay 2"},
+            {"dep": "08:45", "coach_no": "LX 105", "changes_2": "Direct", "plat": "Bay 4"},
+        ]));
+        let fields = wanted(&[
+            ("title", FieldRole::Title, &["title"]),
+            ("platform", FieldRole::Text, &[]),
+            ("stops", FieldRole::Text, &[]),
+            ("number", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        let found: Vec<(Option<&str>, Option<&str>)> = sources
+            .iter()
+            .map(|s| (s.column.as_deref(), s.rule))
+            .collect();
+        assert_eq!(found[1], (Some("plat"), Some("abbreviated_header")));
+        assert_eq!(found[2], (Some("changes_2"), Some("stops_by_their_values")));
+        // The coach number names the rows, though another field asked for it.
+        assert_eq!(found[0], (Some("coach_no"), Some("a_tables_naming_column")));
+        // Times, amounts and values that repeat name no row.
+        let times = vec![column("dep", ColumnKind::Text, NameSource::Header)];
+        let sources = choose(&fields[..1], &times, &data);
+        assert_eq!(sources[0].column, None);
     }
 
     #[test]
