@@ -12,7 +12,7 @@
 //! other names of an item's state ([`STATES`]).
 
 use crate::tools::extract::ValueChoice;
-use crate::tools::extract::{allowed_thing, is_allowed_word};
+use crate::tools::extract::{FEE_NOUNS, INCLUDED_WORDS, allowed_thing, is_allowed_word};
 
 /// Words that are never a value the items are chosen by: what people say around the value
 /// (asking, pointing, counting, ordering, politeness) and the nouns for items in general.
@@ -424,9 +424,6 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
     permissions(choices)
 }
 
-/// Words after a thing that say an item comes with it ("breakfast included").
-const INCLUDED_WORDS: &[&str] = &["included", "provided", "inclus", "incluido", "inklusive"];
-
 /// Words before a thing that say an item comes with it, as a request asks rather than as a
 /// listing prints it: "tours that include entry", "which don't charge extra for entry". A
 /// verb alone ("include") says so only after the items or a word that stands for them: after
@@ -446,12 +443,9 @@ const INCLUDING_CUES: &[&[&str]] = &[
 /// Words that stand for the items before a verb: "the tours that include entry".
 const ITEMS_PRONOUNS: &[&str] = &["that", "which", "who", "they"];
 
-/// Nouns of a charge: "no extra entry charge" says entry is included.
-const CHARGE_NOUNS: &[&str] = &["charge", "fee", "cost"];
-
 /// `text` with each thing an including cue asks for written as a listing prints it: "tours
-/// that include entry" → "tours that entry included", "no extra entry charge" → "entry
-/// included". The thing is the one or two words after the cue (an article skipped), up to a
+/// that include entry" → "tours that entry included", "no extra entry charge" (a charge's
+/// noun, [`FEE_NOUNS`]) → "entry included". The thing is the one or two words after the cue (an article skipped), up to a
 /// joining word or the end of a clause.
 fn things_included(text: &str) -> String {
     let tokens: Vec<&str> = text.split_whitespace().collect();
@@ -470,7 +464,7 @@ fn things_included(text: &str) -> String {
             && words.get(at + 1).is_some_and(|w| w == "extra")
             && words
                 .get(at + 3)
-                .is_some_and(|w| CHARGE_NOUNS.contains(&w.as_str()))
+                .is_some_and(|w| FEE_NOUNS.contains(&w.as_str()))
             && words
                 .get(at + 2)
                 .is_some_and(|w| !JOINING.contains(&w.as_str()))

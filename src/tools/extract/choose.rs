@@ -307,11 +307,18 @@ fn charged_thing(value: &str) -> Option<&str> {
     (!thing.is_empty() && thing.chars().any(char::is_alphabetic)).then_some(thing)
 }
 
+/// Words after a thing that say an item comes with it ("breakfast included"), in the
+/// languages the lexicon reads.
+pub const INCLUDED_WORDS: &[&str] = &["included", "provided", "inclus", "incluido", "inklusive"];
+
 /// The thing a value or a request says is included: "1 bag included" → "bag", "Entry
 /// included" → "entry" (a count before it left out).
 fn included_thing(text: &str) -> Option<String> {
     let text = normal(text);
-    let thing = text.strip_suffix(" included")?;
+    let (thing, last) = text.rsplit_once(' ')?;
+    if !INCLUDED_WORDS.contains(&last) {
+        return None;
+    }
     let thing = match thing.split_once(' ') {
         Some((count, rest)) if crate::page::dom::whole_number(count).is_some() => rest,
         _ => thing,
@@ -359,7 +366,7 @@ fn fee_of(words: &str) -> &str {
 }
 
 /// Nouns of a charge.
-const FEE_NOUNS: &[&str] = &[
+pub const FEE_NOUNS: &[&str] = &[
     "fees",
     "fee",
     "charges",

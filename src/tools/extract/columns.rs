@@ -370,11 +370,10 @@ const SHARED_RULES: &[(&str, Rule)] = &[
             && column.column.kind == ColumnKind::Text
             && column.column.source == NameSource::Header
             && column.values.len() >= 2
-            && column
-                .values
-                .iter()
-                .enumerate()
-                .all(|(at, v)| !column.values[..at].contains(v))
+            && {
+                let mut seen = std::collections::HashSet::new();
+                column.values.iter().all(|v| seen.insert(v.as_str()))
+            }
             && column.values.iter().all(|v| {
                 v.chars().any(char::is_alphabetic)
                     && clock_minutes(v).is_none()

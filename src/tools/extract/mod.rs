@@ -1034,8 +1034,8 @@ mod choose;
 mod columns;
 mod named;
 pub use choose::{
-    ChoiceRule, STOP_NOUNS, ValueChoice, allowed_thing, is_allowed_word, same_value, stops_shown,
-    value_rule,
+    ChoiceRule, FEE_NOUNS, INCLUDED_WORDS, STOP_NOUNS, ValueChoice, allowed_thing, is_allowed_word,
+    same_value, stops_shown, value_rule,
 };
 pub use columns::{CAPACITY_NAMES, FieldRole, PAY_NAMES, WantedField, is_money_name};
 pub use named::{NamedFieldsParams, key_of};
