@@ -477,6 +477,13 @@ pub fn count(text: &str) -> Option<usize> {
             continue;
         }
         let next = words.get(i + 1).map(String::as_str).unwrap_or("");
+        // "with 1 bag included": a number of a thing included chooses items, counts none.
+        let counts_an_included_thing = words
+            .get(i + 2)
+            .is_some_and(|w| crate::tools::extract::INCLUDED_WORDS.contains(&w.as_str()));
+        if counts_an_included_thing {
+            continue;
+        }
         // "in 2024", "May 2025", "page 2": a year or a unit's number; "under 40", "more
         // than 5": a bound's amount, whatever its value names.
         let previous_is_year_or_unit = i > 0
@@ -493,6 +500,11 @@ pub fn count(text: &str) -> Option<usize> {
                     | "over"
                     | "above"
                     | "than"
+                    // "before nine", "after 6": a time of day.
+                    | "before"
+                    | "after"
+                    | "until"
+                    | "till"
             ) || super::bounds::ends_with_a_bound_lead(&words[..i])
                 || crate::page::dates::month_number(&words[i - 1]).is_some());
         if !next.is_empty()
@@ -728,17 +740,28 @@ pub fn fields(instructions: &str, output_instructions: Option<&str>) -> Vec<Requ
         adds_to_items |= sentence_fields(&words(sentence), &mut out);
     }
     let mut out = with_free_names(out, &text);
-    if out.is_empty()
-        && output_instructions.is_none()
-        && let Some(name) = one_free_name(instructions)
-    {
-        out = vec![
-            title_field(),
-            RequestedField {
-                name,
-                role: FieldRole::Text,
-            },
-        ];
+    // Values named in a clause of their own are fields too, added to the items' title when
+    // nothing else was read ("the colour of every bike").
+    if output_instructions.is_none() {
+        let named: Vec<String> = clauses(instructions)
+            .iter()
+            .flat_map(|clause| free_names(clause))
+            .filter(|name| {
+                !out.iter()
+                    .any(|f| f.name == *name || column_words(&f.name).contains(name))
+            })
+            .collect();
+        if !named.is_empty() && out.is_empty() {
+            out.push(title_field());
+        }
+        for name in named {
+            if !out.iter().any(|f| f.name == name) {
+                out.push(RequestedField {
+                    name,
+                    role: FieldRole::Text,
+                });
+            }
+        }
     }
     if adds_to_items && !out.is_empty() && !out.iter().any(|f| f.role == FieldRole::Title) {
         out.insert(0, title_named_in(&words(&text)));
@@ -784,13 +807,48 @@ const NOT_FREE_NAMES: &[&str] = &[
     "with",
 ];
 
-/// One value no role word names, asked of every item and nothing else: "the colour of every
-/// bike", "each bike's serial number", "the VAT number for all shops". Its name, as a column
-/// is named. Each word of the name must be no role, no order ("-est"), no count and no list.
-fn one_free_name(text: &str) -> Option<String> {
-    static FRAMES: OnceLock<[Regex; 3]> = OnceLock::new();
+/// The clauses of a request, each read on its own for the values it names: its sentences
+/// (ended by ".", "?", "!" or ";" before a capital, a space or the end) and the add-ons after a
+/// comma ("…, with the coach number"): "How long does each coach take? Include the coach
+/// number." names a value in each sentence.
+fn clauses(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for (at, &c) in chars.iter().enumerate() {
+        let next = chars.get(at + 1);
+        let ends =
+            matches!(c, '?' | '!' | ';') || c == '.' && next.is_none_or(|n| n.is_whitespace());
+        if ends {
+            out.push(std::mem::take(&mut current));
+        } else {
+            current.push(c);
+        }
+    }
+    out.push(current);
+    const ADD_ONS: &[&str] = &[", with the ", ", with its ", ", with their ", ", plus "];
+    out.iter()
+        .flat_map(|sentence| {
+            let lower = sentence.trim().to_lowercase().replace('’', "'");
+            let mut parts = vec![lower.clone()];
+            if let Some(at) = ADD_ONS.iter().filter_map(|a| lower.find(a)).min() {
+                parts = vec![lower[..at].to_owned(), lower[at + 2..].to_owned()];
+            }
+            parts
+        })
+        .filter(|c| !c.trim().is_empty())
+        .collect()
+}
+
+/// Values no role word names, asked of every item and nothing else, in one clause: "the
+/// colour of every bike", "each coach's duration and stops", "the VAT number for all shops",
+/// "include the coach number". Their names, as columns are named. Each word of a name must be
+/// no role, no order ("-est"), no count and no list; "serial number", "coach number": a number
+/// named by what it is of.
+fn free_names(clause: &str) -> Vec<String> {
+    static FRAMES: OnceLock<[Regex; 4]> = OnceLock::new();
     let frames = FRAMES.get_or_init(|| {
-        let name = r"(?P<name>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})";
+        let names = r"(?P<names>[a-z][a-z-]*(?:(?:\s+|\s*,\s*|\s+and\s+)[a-z][a-z-]*){0,8})";
         let verb = r"(?:(?:please\s+)?(?:give\s+me|get|list|show(?:\s+me)?|find|tell\s+me|what\s+is|what's|what\s+are|extract|scrape|pull|collect|i\s+want|i\s+need)\s+)?";
         // "…, please": a courtesy after the request ends it as well as a full stop.
         let end = r"(?:,?\s+please)?\s*[?.!]?$";
@@ -798,39 +856,45 @@ fn one_free_name(text: &str) -> Option<String> {
         let compile = |p: String| Regex::new(&p).expect("valid free-name frame");
         [
             compile(format!(
-                r"^{verb}(?:the\s+)?{name}\s+(?:of|for)\s+(?:each|every|all(?:\s+the)?)\s+(?P<noun>[a-z]+){end}"
+                r"^{verb}(?:the\s+)?{names}\s+(?:of|for)\s+(?:each|every|all(?:\s+the)?)\s+(?P<noun>[a-z]+){end}"
             )),
-            compile(format!(r"^{verb}(?:each|every)\s+(?P<noun>[a-z]+)'s\s+{name}{end}")),
+            compile(format!(r"^{verb}(?:each|every)\s+(?P<noun>[a-z]+)'s\s+{names}{end}")),
             // "for each recipe, give me the wine pairing": the items first, then the value.
             compile(format!(
-                r"^for\s+(?:each|every|all(?:\s+the)?)\s+(?P<noun>[a-z]+),?\s+{verb}(?:the\s+|its\s+|their\s+)?{name}{end}"
+                r"^for\s+(?:each|every|all(?:\s+the)?)\s+(?P<noun>[a-z]+),?\s+{verb}(?:the\s+|its\s+|their\s+)?{names}{end}"
+            )),
+            // "Include the coach number.", "…, with the fare": a value added to the items
+            // asked for before ("with" only before "the", "its" or "their": "with a guide"
+            // chooses items).
+            compile(format!(
+                r"^(?:please\s+)?(?:also\s+)?(?:(?:include|add|plus)\s+(?:the\s+|its\s+|their\s+)?|with\s+(?:the|its|their)\s+){names}(?:\s+too|\s+as\s+well)?{end}"
             )),
         ]
     });
-    let lower = text.trim().to_lowercase().replace('’', "'");
-    let caps = frames.iter().find_map(|frame| frame.captures(&lower))?;
+    let Some(caps) = frames
+        .iter()
+        .find_map(|frame| frame.captures(clause.trim()))
+    else {
+        return Vec::new();
+    };
     // The word after "each" names the items, whatever they are, but not a part of a page.
-    let noun = singular(&caps["noun"]);
-    if role_of(&noun).is_some()
-        || matches!(
-            noun.as_str(),
-            "page"
-                | "section"
-                | "paragraph"
-                | "table"
-                | "row"
-                | "column"
-                | "list"
-                | "link"
-                | "image"
-        )
+    if let Some(noun) = caps.name("noun").map(|n| singular(n.as_str()))
+        && (role_of(&noun).is_some()
+            || matches!(
+                noun.as_str(),
+                "page"
+                    | "section"
+                    | "paragraph"
+                    | "table"
+                    | "row"
+                    | "column"
+                    | "list"
+                    | "link"
+                    | "image"
+            ))
     {
-        return None;
+        return Vec::new();
     }
-    let name = caps["name"]
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
     let plain = |w: &str| {
         !NOT_FREE_NAMES.contains(&w)
             && role_of(w).is_none()
@@ -839,11 +903,31 @@ fn one_free_name(text: &str) -> Option<String> {
             && number(w).is_none()
             && !LIST_NOUNS.contains(&w)
     };
-    // "serial number", "VAT number": a number named by what it is of.
-    let words: Vec<&str> = name.split(' ').collect();
-    let named_number = words.len() == 2 && words[1] == "number";
-    let own = &words[..words.len() - usize::from(named_number)];
-    own.iter().all(|w| plain(w)).then_some(name)
+    let names: Vec<String> = caps["names"]
+        .split([','])
+        .flat_map(|part| part.split(" and "))
+        .map(|part| {
+            part.split_whitespace()
+                .skip_while(|w| matches!(*w, "the" | "its" | "their"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let named = |name: &String| {
+        let words: Vec<&str> = name.split(' ').collect();
+        let named_number = words.len() == 2 && words[1] == "number";
+        // "coach number": the number of the items themselves is a value of theirs.
+        if named_number && is_item_noun(words[0]) {
+            return true;
+        }
+        let own = &words[..words.len() - usize::from(named_number)];
+        !name.is_empty() && words.len() <= 3 && own.iter().all(|w| plain(w))
+    };
+    if names.iter().all(named) {
+        names
+    } else {
+        Vec::new()
+    }
 }
 
 /// A word that names one kind of value ("the SKU of each product", "how heavy" → "weight") is
@@ -1409,6 +1493,9 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
     ],
     &["phone", "telephone", "tel"],
     &["weight", "mass"],
+    // A car's specs as people name them and listings print them ("Transmission: Manual").
+    &["transmission", "gearbox", "gears", "transmission type"],
+    &["fuel", "fuel type", "engine type"],
     // A person's birth, as tables of people label it.
     &[
         "born",
@@ -2572,6 +2659,21 @@ mod tests {
     fn one_value_no_role_names_asked_of_every_item_is_a_field_of_its_own() {
         let names = field_names;
         assert_eq!(names("the colour of every bike"), ["title", "colour"]);
+        // Each sentence and each added clause is read on its own; a list of values too.
+        assert_eq!(
+            names("How long does each coach take? Include the coach number."),
+            ["title", "duration", "coach number"]
+        );
+        assert_eq!(
+            names("duration of each coach, with the coach number"),
+            ["title", "duration", "coach number"]
+        );
+        assert_eq!(
+            names("list each car's fuel and gearbox"),
+            ["title", "fuel", "gearbox"]
+        );
+        // "include the titles" names a role already read.
+        assert_eq!(names("list the stories. include the titles"), ["title"]);
         assert_eq!(names("each boat's home port"), ["title", "home port"]);
         assert_eq!(
             names("the frame number of all bikes"),
@@ -2822,6 +2924,10 @@ mod tests {
             assert_eq!(count(&read), Some(1), "{read}");
         }
         assert_eq!(count("the ones with the most reviews"), None);
+        // A time of day and a number of a thing included count no items.
+        assert_eq!(count("I need to leave before nine"), None);
+        assert_eq!(count("trains after 6, please"), None);
+        assert_eq!(count("List the services with 1 bag included"), None);
         assert_eq!(count("best-paid role here"), Some(1));
         assert_eq!(count("the most-commented story"), Some(1));
         assert_eq!(

@@ -555,7 +555,6 @@ pub const ENTRIES: &[Entry] = &[
     en("don't need to pay for", "no", State),
     en("without paying for", "no", State),
     en("without having to pay for", "no", State),
-    // A car's gearbox as people name it and listings print it ("Transmission: Manual").
     // A car listing's abbreviation for its certified state.
     en("cpo", "certified pre-owned", State),
     // A value the items must not have, said otherwise than "not" or "except".
@@ -608,6 +607,38 @@ pub const ENTRIES: &[Entry] = &[
     en("have spaces left", "are bookable", State),
     en("can still be booked", "bookable", State),
     en("can be booked", "bookable", State),
+    // Nothing left to book, in the words people ask it ("no seats left", "can't be booked
+    // anymore", "already full"): the closed state pages print as "Fully booked" or "Sold out".
+    en("no seats left", "fully booked", State),
+    en("no places left", "fully booked", State),
+    en("no spaces left", "fully booked", State),
+    en("no spots left", "fully booked", State),
+    en("no tickets left", "fully booked", State),
+    en("no seats available", "fully booked", State),
+    en("no places available", "fully booked", State),
+    en("no free seats", "fully booked", State),
+    en("no space left", "fully booked", State),
+    en("can't be booked", "fully booked", State),
+    en("cannot be booked", "fully booked", State),
+    en("can not be booked", "fully booked", State),
+    en("can't be booked anymore", "fully booked", State),
+    en("can't be booked any more", "fully booked", State),
+    en("cannot be booked anymore", "fully booked", State),
+    en("can no longer be booked", "fully booked", State),
+    en("no longer bookable", "fully booked", State),
+    en("not bookable", "fully booked", State),
+    en("already full", "fully booked", State),
+    en("already fully booked", "fully booked", State),
+    en("all full", "fully booked", State),
+    en("are full", "are fully booked", State),
+    en("is full", "is fully booked", State),
+    en("are already full", "are fully booked", State),
+    en("is already full", "is fully booked", State),
+    de("ausgebucht", "fully booked", State),
+    de("keine freien plätze", "fully booked", State),
+    fr("complets", "fully booked", State),
+    fr("complètes", "fully booked", State),
+    es("sin plazas", "fully booked", State),
     // Places still to be had ("Welche Touren haben noch freie Plätze?").
     de("noch freie plätze", "bookable", State),
     de("freie plätze", "bookable", State),
@@ -849,6 +880,9 @@ pub const ENTRIES: &[Entry] = &[
     de("zahlt am meisten", "pays the most", Order),
     de("zahlen am meisten", "pay the most", Order),
     de("welcher", "which", ListWord),
+    de("welche", "which", ListWord),
+    de("busse", "buses", ListWord),
+    de("züge", "trains", ListWord),
     de("welches", "which", ListWord),
     de("buch", "book", ListWord),
     de("bücher", "books", ListWord),
@@ -900,8 +934,39 @@ pub const ENTRIES: &[Entry] = &[
     fr("enseignant", "instructor", Field),
     fr("professeur", "instructor", Field),
     fr("durée", "duration", Field),
+    // A car's fuel and gearbox in the other languages.
+    de("kraftstoff", "fuel", Field),
+    de("kraftstoffart", "fuel type", Field),
+    de("getriebe", "transmission", Field),
+    de("getriebeart", "transmission", Field),
+    fr("carburant", "fuel", Field),
+    fr("boîte de vitesses", "transmission", Field),
+    es("combustible", "fuel", Field),
+    es("transmisión", "transmission", Field),
+    es("caja de cambios", "transmission", Field),
     fr("heure de départ", "departure time", Field),
     fr("heure d'arrivée", "arrival time", Field),
+    // A vehicle's number, as a timetable names its rows ("numéro du car", "Busnummer",
+    // "número de vuelo"), and "for each" in French.
+    fr("numéro du car", "coach number", Field),
+    fr("numéro de car", "coach number", Field),
+    fr("numéro du bus", "bus number", Field),
+    fr("numéro du train", "train number", Field),
+    fr("numéro de train", "train number", Field),
+    fr("numéro du vol", "flight number", Field),
+    fr("numéro de vol", "flight number", Field),
+    de("busnummer", "bus number", Field),
+    de("zugnummer", "train number", Field),
+    de("flugnummer", "flight number", Field),
+    es("número de autobús", "bus number", Field),
+    es("número del autobús", "bus number", Field),
+    es("número de tren", "train number", Field),
+    es("número del tren", "train number", Field),
+    es("número de vuelo", "flight number", Field),
+    es("número del vuelo", "flight number", Field),
+    fr("pour chaque", "for each", ListWord),
+    fr("pour tous les", "for all the", ListWord),
+    fr("pour toutes les", "for all the", ListWord),
     // Places left to book on a tour or a class, counted ("mit mindestens 3 freien Plätzen").
     de("freien plätzen", "places left", Field),
     fr("places restantes", "places left", Field),
@@ -1323,6 +1388,11 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
         "each $1 with their departure and arrival",
     ),
     ("when does each", "leave", "each $1 with their departure"),
+    // "how long does each coach take": the length of time each item lasts.
+    ("how long does each", "take", "each $1 with their duration"),
+    ("how long does each", "last", "each $1 with their duration"),
+    ("how long do the", "take", "the $1 with their duration"),
+    ("how long do the", "last", "the $1 with their duration"),
     ("when does each", "arrive", "each $1 with their arrival"),
     // "how many stops are there": asked with the items, a count each of them has.
     ("how many", "are there", "$1"),
@@ -1334,6 +1404,23 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("which", "teaches each", "the $1 of each"),
     ("which", "hosts each", "the $1 of each"),
 ];
+
+/// "the full coaches": "full" before a noun of items says they are fully booked ("the full
+/// list", "full details" name no items and stay).
+fn full_items(text: &str) -> String {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)] // a constant pattern
+    let pattern = PATTERN.get_or_init(|| Regex::new(r"(?i)\bfull\s+(\w+)").expect("valid pattern"));
+    pattern
+        .replace_all(text, |found: &regex::Captures<'_>| {
+            if super::intent::is_item_noun(&found[1].to_lowercase()) {
+                format!("fully booked {}", &found[1])
+            } else {
+                found[0].to_owned()
+            }
+        })
+        .into_owned()
+}
 
 /// `text` with every [`FRAMES`] question read as the field it asks for.
 fn framed(text: &str) -> String {
@@ -1493,7 +1580,7 @@ fn spelled(text: &str, open_elisions: bool) -> String {
 /// ([`SPELLED`]), then every entry's phrase, whole words, any case, the longest phrase first.
 /// Text outside the phrases keeps its case (quoted targets, names).
 pub fn canonical(text: &str) -> String {
-    let read = table(&framed(&genitive(&spelled(text, false))));
+    let read = table(&full_items(&framed(&genitive(&spelled(text, false)))));
     // "l'auteur de l'article": once the phrases written with an elision are read ("le texte
     // de l'article"), the other elisions open and the table reads the words they hid.
     let opened = spelled(&read, true);
@@ -1586,6 +1673,35 @@ mod tests {
             "highest scoring restaurant I bookable tonight"
         );
         assert_eq!(canonical("rooms that can be booked"), "rooms that bookable");
+    }
+
+    #[test]
+    fn nothing_left_to_book_is_fully_booked() {
+        for (said, read) in [
+            ("buses with no seats left", "buses with fully booked"),
+            (
+                "which departures can't be booked anymore?",
+                "which departures fully booked?",
+            ),
+            ("any coaches already full?", "any coaches fully booked?"),
+            (
+                "the trains that are full",
+                "the trains that are fully booked",
+            ),
+            (
+                "Welche Busse sind ausgebucht?",
+                "which buses sind fully booked?",
+            ),
+            // "full" before a noun of items; "full" before anything else stays.
+            (
+                "Show me the full coaches",
+                "Show me the fully booked coaches",
+            ),
+            ("the full list of coaches", "the full list of coaches"),
+            ("full details of each tour", "full details of each tour"),
+        ] {
+            assert_eq!(canonical(said), read, "{said}");
+        }
     }
 
     #[test]

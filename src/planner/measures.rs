@@ -651,6 +651,12 @@ const CLOCK_CUES: &[(&str, BoundOp)] = &[
 
 /// Cues that say a time even before a bare hour ("classes after 6", "vor 12"): comparing
 /// in time; "from 6" is as often a count.
+/// The hours of a clock in words, one to twelve in order ("leave before nine").
+const HOUR_WORDS: &[&str] = &[
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve",
+];
+
 const CLOCK_ONLY_CUES: &[&str] = &[
     "earlier than",
     "later than",
@@ -678,9 +684,10 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
     let pattern = PATTERN.get_or_init(|| {
         let cues = bounds::alternatives(CLOCK_CUES);
         let noon = NOON.iter().chain(MIDNIGHT).copied().collect::<Vec<_>>().join("|");
+        let hour_words = HOUR_WORDS.join("|");
         #[allow(clippy::expect_used)] // built from constant phrases
         Regex::new(&format!(
-            r"\b(?P<cue>{cues})\s+(?:(?:the|las?|les)\s+)?(?:(?P<noon>{noon})\b|(?P<h>[01]?\d|2[0-3])(?:[:h](?P<m>[0-5]\d))?(?P<digits>[\d.,]\d*)?(?:\s*(?P<mer>[ap])\.?m\b\.?|\s*(?P<mark>h\b|uhr\b|o'?clock\b))?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|tonight|at\s+night))?(?P<next>\s+[a-z]+)?)"
+            r"\b(?P<cue>{cues})\s+(?:(?:the|las?|les)\s+)?(?:(?P<noon>{noon})\b|(?P<h>[01]?\d|2[0-3]|{hour_words}\b)(?:[:h](?P<m>[0-5]\d))?(?P<digits>(?:\d|[.,]\d)[\d.,]*)?(?:\s*(?P<mer>[ap])\.?m\b\.?|\s*(?P<mark>h\b|uhr\b|o'?clock\b))?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|tonight|at\s+night))?(?P<next>\s+[a-z]+)?)"
         ))
         .expect("valid clock bound pattern")
     });
@@ -740,9 +747,13 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
             } else {
                 ""
             };
+            // "before nine": an hour in words is its number.
+            let hour = HOUR_WORDS
+                .iter()
+                .position(|w| *w == &caps["h"])
+                .map_or_else(|| caps["h"].to_owned(), |at| (at + 1).to_string());
             let written = format!(
-                "{}:{}{meridiem}",
-                &caps["h"],
+                "{hour}:{}{meridiem}",
                 caps.name("m").map_or("00", |m| m.as_str())
             );
             let Some(minutes) = crate::page::dates::clock_minutes(&written) else {
@@ -1088,6 +1099,14 @@ mod tests {
             ("clases después de las 18:00", BoundOp::Above, 1080.0),
             ("before midnight", BoundOp::Below, 1440.0),
             ("posts after 3pm yesterday", BoundOp::Above, 900.0),
+            // An hour in words, and a comma after a bare hour (no digits of a number).
+            (
+                "i need to leave before nine, what are my options?",
+                BoundOp::Below,
+                540.0,
+            ),
+            ("buses after six in the evening", BoundOp::Above, 1080.0),
+            ("before 9, please", BoundOp::Below, 540.0),
             // A restated bound is read as last said.
             (
                 "before 11:00 am... actually make that before 12:00",
@@ -1105,6 +1124,8 @@ mod tests {
             "from 12 shops",
             "items under 12.50",
             "stories from 12h ago",
+            "after one of them",
+            "before ten days",
         ] {
             assert_ne!(
                 read(text).map(|(_, _, thing)| thing),

@@ -665,8 +665,13 @@ mod tests {
         );
         // Each word of a compound is a reading after the whole.
         assert_eq!(
-            read_plain("just the manual-transmission ones")[0].0,
-            ["manual-transmission", "manual", "transmission"]
+            read_plain("just the red-brick ones")[0].0,
+            ["red-brick", "red", "brick"]
+        );
+        // A compound ending in a column's name is that column's value ("Transmission: Manual").
+        assert_eq!(
+            first_readings("just the manual-transmission ones"),
+            ["manual"]
         );
     }
 

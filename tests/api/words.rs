@@ -2457,3 +2457,53 @@ async fn a_timetable_is_read_by_its_short_headers_and_its_values() {
         );
     }
 }
+
+/// A value asked in a sentence or clause of its own is a column of the answer ("How long
+/// does each train take? Include the train number."); an hour may be written in words; a
+/// train that can no longer be booked is the one the page says is sold out.
+#[tokio::test]
+async fn a_value_asked_on_its_own_is_kept_and_closed_trains_and_hours_in_words_are_read() {
+    for words in [
+        "How long does each train take? Include the train number.",
+        "the journey time of every train, with the train number",
+    ] {
+        let asked = ask("timetable.html", words).await;
+        assert_eq!(
+            column(&asked.answer, "duration"),
+            ["2 h 10 min", "2 h 50 min", "2 h 15 min", "3 h 5 min"]
+                .map(Value::from)
+                .to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+        assert_eq!(
+            column(&asked.answer, "train number"),
+            ["NR 21", "NR 23", "NR 25", "NR 27"]
+                .map(Value::from)
+                .to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+    let words = "trains leaving before ten";
+    let asked = ask("timetable.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "title"),
+        ["NR 21", "NR 23"].map(Value::from).to_vec(),
+        "{words}: {}",
+        asked.answer
+    );
+    for words in [
+        "trains that can no longer be booked",
+        "Welche Züge sind ausgebucht?",
+        "Show me the full trains",
+    ] {
+        let asked = ask("timetable.html", words).await;
+        assert_eq!(
+            column(&asked.answer, "train_no"),
+            ["NR 23"].map(Value::from).to_vec(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}
