@@ -249,13 +249,14 @@ pub(crate) fn timestamp(text: &str, now: i64) -> Option<i64> {
 /// A time of day written alone, in minutes after midnight: "06:10" → 370, "6:45 pm" → 1125,
 /// "10am" → 600, "12 pm" → 720, "18h" → 1080, "18.30 Uhr" → 1110; "00:55+1" (the next day, as
 /// timetables print an arrival after midnight) → 1495. A bare number ("10") is no time: a
-/// colon, a meridiem or an hour mark says it is one.
+/// colon, a meridiem or an hour mark says it is one. A range of times is when it starts, its
+/// length after it aside ("06:30–07:15 · 45 min" → 390, as a class timetable prints it).
 pub(crate) fn clock_minutes(text: &str) -> Option<f64> {
     static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let pattern = CELL.get_or_init(|| {
         #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
         regex::Regex::new(
-            r"(?i)^\s*(?P<h>[01]?\d|2[0-3])(?:(?P<sep>[:.h])(?P<m>[0-5]\d))?\s*(?:(?P<mer>[ap])\.?m\.?|(?P<mark>h|uhr))?\s*(?:\+(?P<days>\d))?\s*$",
+            r"(?i)^\s*(?P<h>[01]?\d|2[0-3])(?:(?P<sep>[:.h])(?P<m>[0-5]\d))?\s*(?:(?P<mer>[ap])\.?m\.?|(?P<mark>h|uhr))?(?:\s*(?:–|—|-|to)\s*(?:[01]?\d|2[0-3])(?:[:.h][0-5]\d)?\s*(?:[ap]\.?m\.?)?(?:\s*[·•|,]\s*\d+\s*(?:min|mins|minutes|hr|hrs|hours|h)\.?)?)?\s*(?:\+(?P<days>\d))?\s*$",
         )
         .expect("time of day pattern is valid")
     });
@@ -363,11 +364,25 @@ mod tests {
             ("18h30", 1110.0),
             ("18.30 Uhr", 1110.0),
             ("00:55+1", 1495.0),
+            // A range of times starts at its first; a length after it is aside.
+            ("06:30–07:15 · 45 min", 390.0),
+            ("9am - 10:30am", 540.0),
+            ("18:00 to 19:00", 1080.0),
         ] {
             assert_eq!(clock_minutes(text), Some(minutes), "{text}");
         }
         for other in [
-            "10", "2h 35m", "25:10", "2026", "13 pm", "12:5", "£12.50", "4.5", "4.50", "12.50",
+            "10",
+            "2h 35m",
+            "25:10",
+            "2026",
+            "13 pm",
+            "12:5",
+            "£12.50",
+            "4.5",
+            "4.50",
+            "12.50",
+            "06:30 · Studio A",
         ] {
             assert_eq!(clock_minutes(other), None, "{other}");
         }

@@ -2507,3 +2507,44 @@ async fn a_value_asked_on_its_own_is_kept_and_closed_trains_and_hours_in_words_a
         );
     }
 }
+
+/// A studio's week in sections by day: a time printed as a range is when the class starts,
+/// "Class full" is a full class and "3 spaces left" an open one, a beginner is a beginner in
+/// other words too.
+#[tokio::test]
+async fn a_week_of_classes_is_read_by_its_start_times_spaces_and_levels() {
+    let cases: [(&str, &[&str]); 4] = [
+        (
+            "classes that start before 9am",
+            &["Sunrise Flow", "Early Stretch"],
+        ),
+        (
+            "which classes still have spaces?",
+            &["Sunrise Flow", "Lunch Hatha", "Power Vinyasa"],
+        ),
+        (
+            "classes that are full",
+            &["Yin Deep", "Early Stretch", "Slow Evening"],
+        ),
+        ("Kurse für Anfänger", &["Sunrise Flow", "Early Stretch"]),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("studio-week.html", words).await;
+        let named: Vec<Value> = asked.answer.as_array().map_or_else(Vec::new, |rows| {
+            rows.iter()
+                .map(|row| {
+                    row.get("name")
+                        .or_else(|| row.get("title"))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                })
+                .collect()
+        });
+        assert_eq!(
+            named,
+            expected.iter().map(|n| Value::from(*n)).collect::<Vec<_>>(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}

@@ -1296,6 +1296,16 @@ fn own_class_word(element: ElementRef<'_>) -> Option<&'static str> {
         "department",
         "publisher",
         "isbn",
+        // When, where and by whom an event or a class is held, and the places left
+        // (`session__when`, `event-where`, `class-instructor`, `seats`). Not "venue" or
+        // "room": they name the block of a venue's or a room's card as often
+        // (`venue-review`, `room-amenities`).
+        "when",
+        "where",
+        "instructor",
+        "teacher",
+        "spaces",
+        "seats",
     ];
     let el = element.value();
     for class in el.classes() {

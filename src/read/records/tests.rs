@@ -801,3 +801,28 @@ fn a_count_after_a_shared_word_is_named_by_the_word() {
         "{names:?}"
     );
 }
+
+#[test]
+fn class_words_name_when_where_and_who_of_an_event_card() {
+    let cards: String = [
+        ("Spin", "06:30", "Studio A", "Priya Nair", "4 spaces left"),
+        ("Yoga", "09:30", "Studio B", "Tom Becker", "Class full"),
+        ("Pilates", "12:15", "Pool", "Lena Ho", "2 spaces left"),
+        ("Boxing", "17:30", "Studio B", "Dana Ruiz", "6 spaces left"),
+    ]
+    .iter()
+    .map(|(name, when, room, who, spaces)| {
+        format!(
+            "<li class='session'><h3 class='session__name'>{name}</h3>\
+             <p class='session__when'>{when}</p><p class='session__where'>{room}</p>\
+             <p class='session__instructor'>{who}</p><span class='session__spaces'>{spaces}</span></li>"
+        )
+    })
+    .collect();
+    let list = records_of(&page(&format!("<ul class='day'>{cards}</ul>"), ""));
+    assert_eq!(list.total, 4);
+    assert_eq!(
+        column_names(&list),
+        ["name", "when", "where", "instructor", "spaces"]
+    );
+}

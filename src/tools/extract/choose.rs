@@ -520,7 +520,9 @@ const STATE_TABLES: &[(&[&str], Availability, bool)] = &[
 /// phrase may hold besides the state itself, and that make a weak state one.
 const STATE_OBJECTS: &[&str] = &[
     "table", "tables", "seat", "seats", "room", "rooms", "place", "places", "spot", "spots",
-    "slot", "slots", "ticket", "tickets", "now", "today", "tonight",
+    "slot", "slots", "ticket", "tickets", "space", "spaces", "now", "today", "tonight",
+    // An item that is full or open itself, as its badge says ("Class full", "Tour full").
+    "class", "session", "course", "tour", "event",
 ];
 
 /// Words a state's phrase may hold that make no state of a weak one.
@@ -1012,6 +1014,16 @@ mod tests {
             let (kept, _) = keep_chosen(records.clone(), &[choice(&[said], false)]);
             assert_eq!(names(&kept), ["Saffron"], "{said}");
         }
+        // A class's badge says the class itself is full; spaces are places left.
+        let classes = rows(&[
+            ("Spin", "4 spaces left"),
+            ("Yoga", "Class full"),
+            ("Pilates", "1 space left"),
+        ]);
+        let (kept, _) = keep_chosen(classes.clone(), &[choice(&["bookable"], false)]);
+        assert_eq!(names(&kept), ["Spin", "Pilates"]);
+        let (kept, _) = keep_chosen(classes, &[choice(&["fully booked"], false)]);
+        assert_eq!(names(&kept), ["Yoga"]);
         // A shop's states are the same availability.
         assert_eq!(
             value_rule("In stock", "available"),
