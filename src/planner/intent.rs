@@ -808,9 +808,9 @@ const NOT_FREE_NAMES: &[&str] = &[
 ];
 
 /// The clauses of a request, each read on its own for the values it names: its sentences
-/// (ended by ".", "?", "!" or ";" before a capital, a space or the end) and the add-ons after a
-/// comma ("…, with the coach number"): "How long does each coach take? Include the coach
-/// number." names a value in each sentence.
+/// (ended by "?", "!", ";", or a "." before a space or the end — "Coach no.5" and "4.5" go
+/// on) and the add-ons after a comma ("…, with the coach number"): "How long does each coach
+/// take? Include the coach number." names a value in each sentence.
 fn clauses(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -904,7 +904,7 @@ fn free_names(clause: &str) -> Vec<String> {
             && !LIST_NOUNS.contains(&w)
     };
     let names: Vec<String> = caps["names"]
-        .split([','])
+        .split(',')
         .flat_map(|part| part.split(" and "))
         .map(|part| {
             part.split_whitespace()

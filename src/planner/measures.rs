@@ -651,12 +651,6 @@ const CLOCK_CUES: &[(&str, BoundOp)] = &[
 
 /// Cues that say a time even before a bare hour ("classes after 6", "vor 12"): comparing
 /// in time; "from 6" is as often a count.
-/// The hours of a clock in words, one to twelve in order ("leave before nine").
-const HOUR_WORDS: &[&str] = &[
-    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve",
-];
-
 const CLOCK_ONLY_CUES: &[&str] = &[
     "earlier than",
     "later than",
@@ -684,7 +678,14 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
     let pattern = PATTERN.get_or_init(|| {
         let cues = bounds::alternatives(CLOCK_CUES);
         let noon = NOON.iter().chain(MIDNIGHT).copied().collect::<Vec<_>>().join("|");
-        let hour_words = HOUR_WORDS.join("|");
+        // The hours of a clock in words ("leave before nine"): the number words of one to
+        // twelve.
+        let hour_words = super::intent::NUMBER_WORDS
+            .iter()
+            .filter(|(word, n)| (1..=12).contains(n) && *word != "dozen")
+            .map(|(word, _)| *word)
+            .collect::<Vec<_>>()
+            .join("|");
         #[allow(clippy::expect_used)] // built from constant phrases
         Regex::new(&format!(
             r"\b(?P<cue>{cues})\s+(?:(?:the|las?|les)\s+)?(?:(?P<noon>{noon})\b|(?P<h>[01]?\d|2[0-3]|{hour_words}\b)(?:[:h](?P<m>[0-5]\d))?(?P<digits>(?:\d|[.,]\d)[\d.,]*)?(?:\s*(?P<mer>[ap])\.?m\b\.?|\s*(?P<mark>h\b|uhr\b|o'?clock\b))?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|tonight|at\s+night))?(?P<next>\s+[a-z]+)?)"
@@ -748,10 +749,9 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
                 ""
             };
             // "before nine": an hour in words is its number.
-            let hour = HOUR_WORDS
-                .iter()
-                .position(|w| *w == &caps["h"])
-                .map_or_else(|| caps["h"].to_owned(), |at| (at + 1).to_string());
+            let Some(hour) = super::intent::number(&caps["h"]) else {
+                continue;
+            };
             let written = format!(
                 "{hour}:{}{meridiem}",
                 caps.name("m").map_or("00", |m| m.as_str())
