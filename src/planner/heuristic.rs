@@ -740,8 +740,15 @@ fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Pla
     // blocks come next.
     // So are items the best block has no name for (a table's rows, whose whole text would
     // stand for the title): the records name them by a column.
+    // So are two fields of one role ("start time and end time"): a block has one part for
+    // each role, the records a column for each time printed.
     let records_for_fields = !request.fields.is_empty()
         && (request.fields.iter().any(|f| f.role == FieldRole::Text)
+            || request
+                .fields
+                .iter()
+                .enumerate()
+                .any(|(at, field)| request.fields[..at].iter().any(|f| f.role == field.role))
             || candidates.first().is_none_or(|best| {
                 !field_specs(best, &request.fields).2.is_empty()
                     || request.fields.iter().any(|f| f.role == FieldRole::Title)
@@ -1486,6 +1493,24 @@ mod tests {
         ])];
         let named = plan(&with_parts);
         assert_eq!(tools_of(&named)[..2], ["html.select", "extract.fields"]);
+    }
+
+    #[test]
+    fn two_fields_of_one_role_are_read_as_columns_of_the_records() {
+        let mut timed = context("every class with its start time and end time", 0);
+        timed.outline.blocks = vec![block(vec![
+            FieldCandidate {
+                role: FieldRole::Title,
+                spec: "h3".into(),
+                sample: "Spin".into(),
+            },
+            FieldCandidate {
+                role: FieldRole::Date,
+                spec: "time".into(),
+                sample: "06:30".into(),
+            },
+        ])];
+        assert_eq!(tools_of(&plan(&timed))[0], "extract.records");
     }
 
     #[test]

@@ -1019,7 +1019,11 @@ fn sentence_fields(words: &[String], out: &mut Vec<RequestedField>) -> bool {
                 Some(q) => format!("{q}_{}", canonical_name(role, word)),
                 None => canonical_name(role, word),
             };
-            if !out.iter().any(|f| f.role == role) {
+            // One field a role, but two qualified dates are two ("start time and end time").
+            if !out
+                .iter()
+                .any(|f| f.role == role && (qualifier.is_none() || f.name == name))
+            {
                 out.push(RequestedField { name, role });
             }
         }
@@ -2653,6 +2657,22 @@ mod tests {
             .iter()
             .map(|f| f.name.clone())
             .collect()
+    }
+
+    #[test]
+    fn two_qualified_dates_are_two_fields_and_one_plain_date_is_one() {
+        assert_eq!(
+            field_names("each class with its start time and end time"),
+            ["title", "start_time", "end_time"]
+        );
+        assert_eq!(
+            field_names("posts with publish date and update date"),
+            ["title", "publish_date", "update_date"]
+        );
+        assert_eq!(
+            field_names("posts with the date and time"),
+            ["title", "date"]
+        );
     }
 
     #[test]

@@ -204,6 +204,15 @@ pub const ENTRIES: &[Entry] = &[
     en("who's the host", "the host", Question),
     en("who is the host", "the host", Question),
     en("who leads it", "the guide", Question),
+    // The person leading a class or a session, asked as it runs: "who's teaching it".
+    en("who's teaching it", "the instructor", Question),
+    en("who is teaching it", "the instructor", Question),
+    en("who's teaching", "the instructor", Question),
+    en("who is teaching", "the instructor", Question),
+    en("who's leading it", "the instructor", Question),
+    en("who is leading it", "the instructor", Question),
+    en("who's running it", "the instructor", Question),
+    en("who is running it", "the instructor", Question),
     en("who guides it", "the guide", Question),
     en("how difficult", "difficulty", Question),
     en("where each was born", "birthplace", Question),
@@ -605,6 +614,24 @@ pub const ENTRIES: &[Entry] = &[
     en("still got places", "bookable", State),
     en("have places left", "are bookable", State),
     en("have spaces left", "are bookable", State),
+    en("with places left", "that are bookable", State),
+    en("with spaces left", "that are bookable", State),
+    en("with seats left", "that are bookable", State),
+    en("with spots left", "that are bookable", State),
+    en("with space left", "that are bookable", State),
+    en("with room left", "that are bookable", State),
+    // Not full, which is not fully booked: "the sessions that aren't full".
+    en("aren't full", "are bookable", State),
+    en("are not full", "are bookable", State),
+    en("isn't full", "is bookable", State),
+    en("is not full", "is bookable", State),
+    en("not full", "bookable", State),
+    en("not yet full", "bookable", State),
+    // Getting a place, said as getting in: "which ones can I get into".
+    en("can i get into", "are bookable", State),
+    en("can i still get into", "are bookable", State),
+    en("can i get a place in", "are bookable", State),
+    en("can i get a spot in", "are bookable", State),
     en("can still be booked", "bookable", State),
     en("can be booked", "bookable", State),
     // Nothing left to book, in the words people ask it ("no seats left", "can't be booked
@@ -636,6 +663,11 @@ pub const ENTRIES: &[Entry] = &[
     en("is already full", "is fully booked", State),
     de("ausgebucht", "fully booked", State),
     // The level a class or a course is for, in other words than its pill prints ("Beginner").
+    // A level said of oneself: "I'm new to exercise, which sessions should I pick?".
+    en("i'm new to", "beginner", State),
+    en("i am new to", "beginner", State),
+    en("i'm completely new to", "beginner", State),
+    en("we're new to", "beginner", State),
     en("novices", "beginner", State),
     en("novice", "beginner", State),
     en("first-timers", "beginner", State),
@@ -796,6 +828,16 @@ pub const ENTRIES: &[Entry] = &[
     de("bewertungen", "reviews", Field),
     de("schwierigkeit", "difficulty", Field),
     de("gehzeit", "walking time", Field),
+    // The length as a predicate: "welcher Kurs dauert am längsten?", "… ist am kürzesten?".
+    de("dauert am längsten", "takes the longest", Order),
+    de("dauern am längsten", "take the longest", Order),
+    de("dauert am kürzesten", "is the shortest", Order),
+    de("dauern am kürzesten", "are the shortest", Order),
+    de("ist am längsten", "is the longest", Order),
+    de("ist am kürzesten", "is the shortest", Order),
+    de("am längsten", "the longest", Order),
+    de("am kürzesten", "the shortest", Order),
+    de("kurs", "class", ListWord),
     de("längsten", "longest", Order),
     de("längste", "longest", Order),
     de("kürzeste", "shortest", Order),
@@ -1005,6 +1047,14 @@ pub const ENTRIES: &[Entry] = &[
     fr("sentier", "trail", ListWord),
     fr("le plus rapide", "quickest", Order),
     fr("la plus rapide", "quickest", Order),
+    fr("quel cours", "which class", ListWord),
+    fr("quels cours", "which classes", ListWord),
+    fr("quel", "which", ListWord),
+    fr("quelle", "which", ListWord),
+    fr("quels", "which", ListWord),
+    fr("quelles", "which", ListWord),
+    fr("dure le plus longtemps", "takes the longest", Order),
+    fr("durent le plus longtemps", "take the longest", Order),
     fr("le plus long", "longest", Order),
     fr("la plus longue", "longest", Order),
     fr("le plus court", "shortest", Order),
@@ -1236,6 +1286,13 @@ pub const ENTRIES: &[Entry] = &[
     es("teléfono", "phone", Field),
     es("ejemplos de código", "code examples", Field),
     // An order by length, the noun first as Spanish puts it ("la clase más larga").
+    es("qué", "which", ListWord),
+    es("cuál", "which", ListWord),
+    es("cuáles", "which", ListWord),
+    es("dura más tiempo", "takes the longest", Order),
+    es("duran más tiempo", "take the longest", Order),
+    es("dura más", "takes the longest", Order),
+    es("duran más", "take the longest", Order),
     es("más largo", "longest", Order),
     es("más larga", "longest", Order),
     es("más corto", "shortest", Order),
@@ -1413,6 +1470,18 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("which", "leads each", "the $1 of each"),
     ("which", "teaches each", "the $1 of each"),
     ("which", "hosts each", "the $1 of each"),
+    // "everything Dana is running", "what is Dana Ruiz teaching": the items a person leads.
+    ("everything", "is running", "everything led by $1"),
+    ("everything", "is teaching", "everything led by $1"),
+    ("everything", "is leading", "everything led by $1"),
+    ("everything", "teaches", "everything led by $1"),
+    ("everything", "runs", "everything led by $1"),
+    ("what is", "running", "what is led by $1"),
+    ("what is", "teaching", "what is led by $1"),
+    ("what is", "leading", "what is led by $1"),
+    ("what is", "taking", "what is led by $1"),
+    ("what does", "teach", "what is led by $1"),
+    ("what does", "run", "what is led by $1"),
 ];
 
 /// "the full coaches": "full" before a noun of items says they are fully booked ("the full
@@ -1430,6 +1499,20 @@ fn full_items(text: &str) -> String {
             }
         })
         .into_owned()
+}
+
+/// "the room they're in", "the category it is in": the place an item is in, named by its
+/// noun, is that noun; the clause after it says nothing more.
+fn the_place_it_is_in(text: &str) -> String {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)] // a constant pattern
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(the|its|their|each)\s+(\w+)\s+(?:that\s+|which\s+)?(?:they're|they’re|they are|it's|it’s|it is|each is)\s+in\b",
+        )
+        .expect("valid pattern")
+    });
+    pattern.replace_all(text, "$1 $2").into_owned()
 }
 
 /// `text` with every [`FRAMES`] question read as the field it asks for.
@@ -1590,7 +1673,9 @@ fn spelled(text: &str, open_elisions: bool) -> String {
 /// ([`SPELLED`]), then every entry's phrase, whole words, any case, the longest phrase first.
 /// Text outside the phrases keeps its case (quoted targets, names).
 pub fn canonical(text: &str) -> String {
-    let read = table(&full_items(&framed(&genitive(&spelled(text, false)))));
+    let read = table(&the_place_it_is_in(&full_items(&framed(&genitive(
+        &spelled(text, false),
+    )))));
     // "l'auteur de l'article": once the phrases written with an elision are read ("le texte
     // de l'article"), the other elisions open and the table reads the words they hid.
     let opened = spelled(&read, true);
@@ -1851,6 +1936,52 @@ mod tests {
             "the article text",
             "a phrase written with an elision is read first"
         );
+    }
+
+    #[test]
+    fn places_still_to_be_had_a_person_leading_and_a_length_are_read_in_other_words() {
+        for (said, read) in [
+            // Not full, places left, getting in: bookable.
+            (
+                "show the sessions that aren't full",
+                "show the sessions that are bookable",
+            ),
+            (
+                "List classes with places left",
+                "List classes that are bookable",
+            ),
+            (
+                "which ones can I get into this week?",
+                "which ones are bookable this week?",
+            ),
+            // A person leading, as a question or as what they run.
+            ("tell me who's teaching it", "tell me the instructor"),
+            (
+                "show me everything Dana is running",
+                "show me everything led by Dana",
+            ),
+            ("what is Dana Ruiz taking?", "what is led by Dana Ruiz?"),
+            // The place an item is in is its noun.
+            (
+                "the teacher and the room they're in",
+                "the teacher and the room",
+            ),
+            ("each shop and the city it is in", "each shop and the city"),
+            // A length as a predicate, in German, French and Spanish.
+            (
+                "welcher Kurs dauert am längsten?",
+                "which class takes the longest?",
+            ),
+            (
+                "quel cours dure le plus longtemps ?",
+                "which class takes the longest ?",
+            ),
+            ("¿qué clase dura más?", "¿which class takes the longest?"),
+            // A level said of oneself.
+            ("I'm new to yoga", "beginner yoga"),
+        ] {
+            assert_eq!(canonical(said), read, "{said}");
+        }
     }
 
     #[test]

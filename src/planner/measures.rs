@@ -637,6 +637,9 @@ const CLOCK_CUES: &[(&str, BoundOp)] = &[
     ("before", BoundOp::Below),
     ("after", BoundOp::Above),
     ("from", BoundOp::AtLeast),
+    // "I have to leave by 9am": at the latest; read only before a time written as one
+    // ("9am", "09:00"), a bare "by 9" being as often something else.
+    ("by", BoundOp::AtMost),
     // German, French and Spanish, the other languages the lexicon reads.
     ("vor", BoundOp::Below),
     ("nach", BoundOp::Above),
@@ -1107,6 +1110,9 @@ mod tests {
             ),
             ("buses after six in the evening", BoundOp::Above, 1080.0),
             ("before 9, please", BoundOp::Below, 540.0),
+            // "by" at the latest, before a time written as one.
+            ("i have to leave by 9am", BoundOp::AtMost, 540.0),
+            ("done by 18:00", BoundOp::AtMost, 1080.0),
             // A restated bound is read as last said.
             (
                 "before 11:00 am... actually make that before 12:00",
@@ -1126,6 +1132,8 @@ mod tests {
             "stories from 12h ago",
             "after one of them",
             "before ten days",
+            "sorted by 9",
+            "written by 3 authors",
         ] {
             assert_ne!(
                 read(text).map(|(_, _, thing)| thing),

@@ -2548,3 +2548,69 @@ async fn a_week_of_classes_is_read_by_its_start_times_spaces_and_levels() {
         );
     }
 }
+
+/// A card's packed line ("07:00–07:45 · 45 min") is read as its parts: a start, an end and a
+/// length, each a field of its own; a person's classes are asked by their first name or in
+/// German; "not full", "leave by 9am" and a length asked in German are read.
+#[tokio::test]
+async fn a_packed_line_is_read_as_its_parts_and_a_persons_classes_by_their_name() {
+    let times = ask(
+        "studio-week.html",
+        "list every class with its start time, end time and length",
+    )
+    .await;
+    times.assert_column(
+        "start_time",
+        &["07:00", "12:30", "13:00", "08:15", "18:00", "20:00"],
+        "start",
+    );
+    times.assert_column(
+        "end_time",
+        &["07:45", "13:30", "13:50", "08:45", "19:15", "21:00"],
+        "end",
+    );
+    times.assert_column(
+        "length",
+        &["45 min", "60 min", "50 min", "30 min", "75 min", "60 min"],
+        "length",
+    );
+    let cases: [(&str, &[&str]); 6] = [
+        ("which class takes the longest?", &["Power Vinyasa"]),
+        ("welcher Kurs dauert am längsten?", &["Power Vinyasa"]),
+        (
+            "everything Ines is teaching",
+            &["Sunrise Flow", "Lunch Hatha", "Power Vinyasa"],
+        ),
+        (
+            "Kurse mit Mark Oduya",
+            &["Yin Deep", "Early Stretch", "Slow Evening"],
+        ),
+        (
+            "the classes that aren't full",
+            &["Sunrise Flow", "Lunch Hatha", "Power Vinyasa"],
+        ),
+        (
+            "what can I do before work? I have to leave by 9am",
+            &["Sunrise Flow", "Early Stretch"],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("studio-week.html", words).await;
+        let named: Vec<Value> = asked.answer.as_array().map_or_else(Vec::new, |rows| {
+            rows.iter()
+                .map(|row| {
+                    row.get("name")
+                        .or_else(|| row.get("title"))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                })
+                .collect()
+        });
+        assert_eq!(
+            named,
+            expected.iter().map(|n| Value::from(*n)).collect::<Vec<_>>(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}

@@ -191,6 +191,9 @@ pub enum ChoiceRule {
     /// The same words as one part of a value written as a list with commas: a place's city
     /// or region ("Portland, OR" is "portland", "Berlin, Germany" is "germany").
     ListedPart,
+    /// A person an item is led by, named whole or by their first name, perhaps as an owner
+    /// ("dana", "dana ruiz", "dana's" are a class's "Dana Ruiz" or "Led by Dana Ruiz").
+    PersonNamed,
     /// A state a badge prints with its noun: a participle, or how the item is given
     /// ([`MODES`]), that is the first word of a short value ("certified" is "Certified
     /// pre-owned", "signed" is "Signed copy", "live" is "Live online", "remote" is "Remote
@@ -264,6 +267,9 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
     (ChoiceRule::ListedPart, Reads::AnyColumn, |value, words| {
         value.contains(',') && value.split(',').any(|part| same_value(part, words))
     }),
+    (ChoiceRule::PersonNamed, Reads::AnyColumn, |value, words| {
+        person_named(value, words)
+    }),
     (ChoiceRule::LeadsTheName, Reads::Name, |value, words| {
         let (value, words) = (normal(value), normal(words));
         let name: Vec<&str> = value
@@ -293,6 +299,28 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
         },
     ),
 ];
+
+/// Whether `words` name the person a value names: the value a person's name ("Dana Ruiz"),
+/// or a line naming the person behind the item ("Led by Dana Ruiz"); the words their whole
+/// name or their first name (of three letters or more), an owner's "'s" aside.
+fn person_named(value: &str, words: &str) -> bool {
+    let person = crate::read::role::role_line(value).map_or(value.trim(), |(_, name)| name);
+    // "Studio A" is a place, however like a name it is written.
+    if !crate::read::metadata::looks_like_person(person, 2) || super::columns::names_a_place(person)
+    {
+        return false;
+    }
+    let words = normal(words);
+    let words = words
+        .strip_suffix("'s")
+        .or_else(|| words.strip_suffix("’s"))
+        .unwrap_or(&words);
+    let person = normal(person);
+    words == person
+        || !words.contains(' ')
+            && words.chars().count() >= 3
+            && person.split(' ').next() == Some(words)
+}
 
 /// The thing a value charges for: the words before the price it prints ("Kit hire +£2" →
 /// "Kit hire", "Cabin bag + £28" → "Cabin bag", "Towel €3" → "Towel").
@@ -1057,6 +1085,35 @@ mod tests {
             let (kept, made) = keep_chosen(records.clone(), &[choice(&[words], false)]);
             assert_eq!(kept.len(), 2, "{words}");
             assert_eq!(made[0].column, None, "{words}");
+        }
+    }
+
+    #[test]
+    fn a_person_is_chosen_by_their_whole_or_first_name_but_a_place_is_no_person() {
+        for (words, value) in [
+            ("dana ruiz", "Led by Dana Ruiz"),
+            ("dana", "Dana Ruiz"),
+            ("dana's", "Led by Dana Ruiz"),
+            ("Dana Ruiz", "Taught by Dana Ruiz"),
+        ] {
+            assert_eq!(
+                value_rule(value, words),
+                Some(ChoiceRule::PersonNamed),
+                "{words} / {value}"
+            );
+        }
+        for (words, value) in [
+            ("studio", "Studio A"),
+            ("ruiz", "Dana Ruiz"),
+            ("da", "Dana Ruiz"),
+            ("dana", "Beginner"),
+            ("tom", "Dana Ruiz"),
+        ] {
+            assert_ne!(
+                value_rule(value, words),
+                Some(ChoiceRule::PersonNamed),
+                "{words} / {value}"
+            );
         }
     }
 

@@ -48,6 +48,87 @@ pub struct FieldSource {
     pub column: Option<String>,
     /// The rule that chose it.
     pub rule: Option<&'static str>,
+    /// Which of the facts a packed value holds answers it ("06:30–07:15 · 45 min": the
+    /// third, the length); none when the whole value does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<Part>,
+}
+
+/// What of a packed value answers a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    /// One of the facts it holds ([`parts`]): the `index`-th (from 1) of `of`.
+    Fact {
+        /// Its place, from 1.
+        index: usize,
+        /// How many facts the value holds.
+        of: usize,
+    },
+    /// How long the range of times it holds lasts: "09:00 – 09:45" is "45 min".
+    LengthOfRange,
+}
+
+impl Part {
+    /// The part of `text` it names: the fact, when `text` holds as many; the length, when it
+    /// holds a range of times.
+    fn of_text(self, text: &str) -> Option<String> {
+        match self {
+            Self::Fact { index, of } => {
+                let parts = parts(text);
+                (parts.len() == of).then(|| parts[index - 1].to_owned())
+            }
+            Self::LengthOfRange => range_minutes(text).map(|minutes| format!("{minutes} min")),
+        }
+    }
+}
+
+/// The minutes between the two times of the first range of times of day a value holds
+/// ("06:30–07:15 · 45 min" → 45; a range past midnight, "23:30–00:15", → 45).
+fn range_minutes(text: &str) -> Option<i64> {
+    let (start, end) = segments(text).into_iter().find_map(clock_range)?;
+    #[allow(clippy::cast_possible_truncation, reason = "minutes of a day")]
+    let (start, end) = (clock_minutes(start)? as i64, clock_minutes(end)? as i64);
+    Some((end - start).rem_euclid(24 * 60))
+}
+
+/// What cards print between facts packed into one line ("06:30–07:15 · 45 min",
+/// "Studio A | Beginner").
+const PART_JOINS: &[&str] = &[" · ", " • ", " | "];
+
+/// The facts a packed value holds, in the order printed: cut at the joins cards print between
+/// facts, and a range of times of day at its dash ("06:30–07:15 · 45 min" → "06:30",
+/// "07:15", "45 min"). One part when nothing is packed.
+pub fn parts(text: &str) -> Vec<&str> {
+    segments(text)
+        .into_iter()
+        .filter(|segment| !segment.is_empty())
+        .flat_map(|segment| match clock_range(segment) {
+            Some((start, end)) => vec![start, end],
+            None => vec![segment],
+        })
+        .collect()
+}
+
+/// A value cut at the joins cards print between facts.
+fn segments(text: &str) -> Vec<&str> {
+    let mut segments = vec![text.trim()];
+    for join in PART_JOINS {
+        segments = segments
+            .into_iter()
+            .flat_map(|segment| segment.split(join).map(str::trim))
+            .collect();
+    }
+    segments
+}
+
+/// A range of times of day cut at its dash: "06:30–07:15" → ("06:30", "07:15").
+fn clock_range(text: &str) -> Option<(&str, &str)> {
+    ['–', '—', '-'].iter().find_map(|dash| {
+        let (start, end) = text.split_once(*dash)?;
+        let (start, end) = (start.trim(), end.trim());
+        (clock_minutes(start).is_some() && clock_minutes(end).is_some()).then_some((start, end))
+    })
 }
 
 /// Units an amount is counted in: a free field named by one ("model, price, miles") names
@@ -96,6 +177,9 @@ fn as_a_column_is_named(name: &str) -> String {
 /// What a column is made of, for the rules.
 struct ColumnView<'a> {
     column: &'a Column,
+    /// The fact of a packed value it reads, with the whole column's name; none for the
+    /// whole value.
+    part: Option<(Part, &'a str)>,
     /// Its filled values, as text.
     values: Vec<String>,
     /// Among the columns of times of day ("06:10", "6:45 pm"), which this is, in the
@@ -124,6 +208,14 @@ type Rule = fn(&WantedField, &ColumnView<'_>) -> bool;
 
 /// The rules, in order: the first rule any unused column passes chooses it.
 const RULES: &[(&str, Rule)] = &[
+    // "start time", "when it ends": of a range of times packed in one value ("06:30–07:15 ·
+    // 45 min"), the time asked is its first or its second, before any rule takes the whole
+    // value by its name ("when"). A plain "time" keeps the whole range.
+    ("end_of_a_range", |field, column| {
+        column.part.is_some()
+            && !TIME_NAMES.contains(&normalised(&field.name).as_str())
+            && start_or_end_rank(field).is_some_and(|rank| column.clock_rank == Some(rank))
+    }),
     // "birthplace" is the column "Birth place": a name is the same written joined or apart.
     ("same_name", |field, column| {
         squashed(&column.column.name) == squashed(&field.name)
@@ -312,15 +404,7 @@ const RULES: &[(&str, Rule)] = &[
     // gets there, a timetable when a class starts before when it ends, so of the columns of
     // times of day the first is the start ("the time" of an item) and the second the end.
     ("start_then_end", |field, column| {
-        let name = normalised(&field.name);
-        let rank = if START_NAMES.contains(&name.as_str()) {
-            0
-        } else if END_NAMES.contains(&name.as_str()) {
-            1
-        } else {
-            return false;
-        };
-        column.clock_rank == Some(rank)
+        start_or_end_rank(field).is_some_and(|rank| column.clock_rank == Some(rank))
     }),
     // "meeting point", "room", "where": a column of places named by their kind ("Harbour
     // Gate", "Market Hall", "Studio 2"), however the page titles it, is where an item is.
@@ -466,6 +550,22 @@ pub(crate) const START_NAMES: &[&str] = &[
     "uhrzeit",
     "hora",
 ];
+/// Names of an item's time that say neither its start nor its end.
+const TIME_NAMES: &[&str] = &["time", "times", "time_of_day", "heure", "uhrzeit", "hora"];
+
+/// Which time of day a field asks by its name: the first printed (0, a start: "departure")
+/// or the second (1, an end: "arrival"); none for other names.
+fn start_or_end_rank(field: &WantedField) -> Option<usize> {
+    let name = normalised(&field.name);
+    if START_NAMES.contains(&name.as_str()) {
+        Some(0)
+    } else if END_NAMES.contains(&name.as_str()) {
+        Some(1)
+    } else {
+        None
+    }
+}
+
 const END_NAMES: &[&str] = &[
     "arrival",
     "arrives",
@@ -617,7 +717,7 @@ const PLACE_KINDS: &[&str] = &[
 ];
 
 /// Whether a value names a place by its kind: one of its words is a [`PLACE_KINDS`] noun.
-fn names_a_place(value: &str) -> bool {
+pub(super) fn names_a_place(value: &str) -> bool {
     value
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| PLACE_KINDS.contains(&w.to_lowercase().as_str()))
@@ -924,6 +1024,47 @@ fn counted(text: &str, units: &[&str]) -> Option<f64> {
     number_before(text, units)
 }
 
+/// The facts of a text column whose values mostly pack as many ([`parts`]), each as a column
+/// of its own named after the whole ("when_part_3"), and, where they mostly hold a range of
+/// times, how long it lasts ("when_length"), with which part each is.
+fn part_columns(column: &Column, values: &[String]) -> Vec<(Part, Column, Vec<String>)> {
+    if column.kind != ColumnKind::Text {
+        return Vec::new();
+    }
+    let mostly = |n: usize| n * 2 > values.len();
+    let counts: Vec<usize> = values.iter().map(|v| parts(v).len()).collect();
+    let of = counts
+        .iter()
+        .copied()
+        .max_by_key(|n| {
+            (
+                counts.iter().filter(|c| *c == n).count(),
+                std::cmp::Reverse(*n),
+            )
+        })
+        .filter(|of| *of >= 2 && mostly(counts.iter().filter(|n| *n == of).count()));
+    let facts = of.into_iter().flat_map(|of| {
+        (1..=of).map(move |index| (Part::Fact { index, of }, format!("part_{index}")))
+    });
+    let length = (Part::LengthOfRange, "length".to_owned());
+    facts
+        .chain(std::iter::once(length))
+        .filter_map(|(part, suffix)| {
+            let values: Vec<String> = values.iter().filter_map(|v| part.of_text(v)).collect();
+            if part == Part::LengthOfRange && !mostly(values.len()) {
+                return None;
+            }
+            let column = Column {
+                name: format!("{}_{suffix}", column.name),
+                kind: ColumnKind::Text,
+                source: NameSource::Kind,
+                filled: values.len(),
+            };
+            Some((part, column, values))
+        })
+        .collect()
+}
+
 /// Chooses a column for each wanted field, each column used once.
 pub fn choose(
     fields: &[WantedField],
@@ -934,6 +1075,7 @@ pub fn choose(
         .iter()
         .map(|column| ColumnView {
             column,
+            part: None,
             values: rows
                 .iter()
                 .filter_map(|r| r.get(&column.name))
@@ -946,10 +1088,45 @@ pub fn choose(
             clock_rank: None,
         })
         .collect();
+    // The facts of packed values, each a column after the whole ones, so a whole value that
+    // answers a field is chosen before a part of it.
+    let packed: Vec<(usize, Part, Column, Vec<String>)> = views
+        .iter()
+        .enumerate()
+        .flat_map(|(at, view)| {
+            part_columns(view.column, &view.values)
+                .into_iter()
+                .map(move |(part, column, values)| (at, part, column, values))
+        })
+        .collect();
+    views.extend(packed.iter().map(|(at, part, column, values)| ColumnView {
+        column,
+        part: Some((*part, columns[*at].name.as_str())),
+        values: values.clone(),
+        clock_rank: None,
+    }));
+    // Times of day ranked in the order printed, a packed value's by its parts ("06:30–07:15":
+    // a start, then an end).
     let mut clocks = 0;
-    for view in &mut views {
-        if view.mostly(|v| clock_minutes(v).is_some()) {
-            view.clock_rank = Some(clocks);
+    for at in 0..columns.len() {
+        let own_parts: Vec<usize> = (columns.len()..views.len())
+            .filter(|i| packed[i - columns.len()].0 == at)
+            .collect();
+        let clock_parts: Vec<usize> = own_parts
+            .into_iter()
+            .filter(|i| views[*i].mostly(|v| clock_minutes(v).is_some()))
+            .collect();
+        let ranked = if clock_parts.is_empty() {
+            if views[at].mostly(|v| clock_minutes(v).is_some()) {
+                vec![at]
+            } else {
+                Vec::new()
+            }
+        } else {
+            clock_parts
+        };
+        for i in ranked {
+            views[i].clock_rank = Some(clocks);
             clocks += 1;
         }
     }
@@ -960,6 +1137,7 @@ pub fn choose(
             field: f.name.clone(),
             column: None,
             rule: None,
+            part: None,
         })
         .collect();
     // The rules read a free name as a column is named; the answer keeps the user's word.
@@ -991,7 +1169,12 @@ pub fn choose(
                 .max_by_key(|i| (views[*i].values.len(), std::cmp::Reverse(*i)))
             {
                 used[i] = true;
-                source.column = Some(views[i].column.name.clone());
+                let (part, column) = match views[i].part {
+                    Some((part, whole)) => (Some(part), whole),
+                    None => (None, views[i].column.name.as_str()),
+                };
+                source.column = Some(column.to_owned());
+                source.part = part;
                 source.rule = Some(rule_name);
             }
         }
@@ -1021,6 +1204,12 @@ pub fn project(
                         .and_then(|c| row.get(c))
                         .cloned()
                         .unwrap_or(Value::Null);
+                    if let Some(part) = source.part {
+                        value = value
+                            .as_str()
+                            .and_then(|text| part.of_text(text))
+                            .map_or(Value::Null, Value::String);
+                    }
                     if source.rule == Some("place_after_date")
                         && let Some(place) = value.as_str().and_then(place_after_date)
                     {
@@ -1875,5 +2064,79 @@ mod tests {
         let (_, rule) = list_with_the_fields(&fields, vec![products, menu.clone()]).unwrap();
         assert_eq!(rule, "main_list_has_the_first_field");
         assert!(list_with_the_fields(&fields, vec![menu]).is_none());
+    }
+
+    #[test]
+    fn a_packed_value_is_its_parts_and_a_range_of_times_its_start_and_end() {
+        assert_eq!(parts("06:30–07:15 · 45 min"), ["06:30", "07:15", "45 min"]);
+        assert_eq!(parts("Studio A | Beginner"), ["Studio A", "Beginner"]);
+        assert_eq!(parts("9.3 Superb"), ["9.3 Superb"]);
+        // A dash between other things than times is no range.
+        assert_eq!(parts("Mon-Fri"), ["Mon-Fri"]);
+    }
+
+    #[test]
+    fn a_range_of_times_without_a_length_printed_answers_how_long_it_lasts() {
+        let columns = vec![
+            column("session", ColumnKind::Text, NameSource::Header),
+            column("time", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"session": "Keynote", "time": "09:00 – 09:45"},
+            {"session": "Workshop", "time": "10:00 – 11:30"},
+            {"session": "Late", "time": "23:30 – 00:15"},
+        ]));
+        let fields = wanted(&[("length", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].part, Some(Part::LengthOfRange));
+        let lengths: Vec<Value> = project(&fields, &sources, data, false)
+            .into_iter()
+            .map(|row| row["length"].clone())
+            .collect();
+        assert_eq!(lengths, [json!("45 min"), json!("90 min"), json!("45 min")]);
+        // Where the length is printed, the printed one answers.
+        let printed = rows(json!([
+            {"session": "Spin", "time": "06:30–07:15 · 40 min"},
+            {"session": "Yoga", "time": "09:30–10:30 · 60 min"},
+        ]));
+        let sources = choose(&fields, &columns, &printed);
+        assert_eq!(sources[0].part, Some(Part::Fact { index: 3, of: 3 }));
+    }
+
+    #[test]
+    fn the_parts_of_a_packed_column_answer_a_start_an_end_and_a_length() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Class),
+            column("when", ColumnKind::Text, NameSource::Class),
+        ];
+        let data = rows(json!([
+            {"name": "Spin", "when": "06:30–07:15 · 45 min"},
+            {"name": "Yoga", "when": "09:30–10:30 · 60 min"},
+            {"name": "Boxing", "when": "17:30–18:30 · 60 min"},
+        ]));
+        let fields = wanted(&[
+            ("start_time", FieldRole::Date, &["when"]),
+            ("end_time", FieldRole::Date, &[]),
+            ("duration", FieldRole::Text, &[]),
+            ("when", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        let rules: Vec<Option<&str>> = sources.iter().map(|s| s.rule).collect();
+        assert_eq!(
+            rules,
+            [
+                Some("end_of_a_range"),
+                Some("end_of_a_range"),
+                Some("counted_in_its_unit"),
+                Some("same_name")
+            ]
+        );
+        assert_eq!(sources[2].part, Some(Part::Fact { index: 3, of: 3 }));
+        assert_eq!(sources[3].part, None);
+        let projected = project(&fields, &sources, data, false);
+        assert_eq!(
+            Value::Object(projected[0].clone()),
+            json!({"start_time": "06:30", "end_time": "07:15", "duration": "45 min", "when": "06:30–07:15 · 45 min"})
+        );
     }
 }
