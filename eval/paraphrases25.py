@@ -14,7 +14,7 @@ PAGE = "fixtures/conference-agenda.html"
 NAME = "session|title|name|talk|session title|talk title|sessions|vortrag|sitzung|titre|session_title|título|charla|sesión|ponencia"
 SPEAKER = "speaker|speakers|presenter|who|speaker name|sprecher|referent|intervenant|orateur|ponente|orador"
 ROOM = "room|hall|where|location|venue|place|raum|saal|salle|sala"
-START = "time|start|start time|starts|begins|when|from|beginn|uhrzeit|heure|début|hora"
+START = "time|start|start_time|start time|starts|begins|when|from|beginn|uhrzeit|heure|début|hora"
 
 
 def records(*names):

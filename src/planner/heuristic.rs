@@ -73,7 +73,7 @@ pub fn plan(context: &PlannerContext) -> Plan {
         None => &request.intent,
     };
     let mut plan = match intent {
-        Intent::List => list_plan(context, request, attempt),
+        Intent::List => list_plan(context, &with_the_kind_named(context, request), attempt),
         other if attempt == 0 => single_plan(other, request, &context.instructions),
         // A kind of value the page does not show ("email addresses" of a glossary) is not
         // answered by the page's items: the run ends with none, and says which.
@@ -84,7 +84,7 @@ pub fn plan(context: &PlannerContext) -> Plan {
             )],
         ),
         // A page-level tool found nothing: fall back to reading the page as a list.
-        _ => list_plan(context, request, attempt - 1),
+        _ => list_plan(context, &with_the_kind_named(context, request), attempt - 1),
     };
     if let Some(rule) = page_facts {
         plan.notes.insert(0, rule.note().to_owned());
@@ -664,6 +664,45 @@ fn fit(block: &RepeatedBlock, request: &Request) -> f64 {
         _ => 1.0,
     };
     block.score * share * supply
+}
+
+/// Item nouns that name any item of their page, whatever its kind: an agenda's "talks" are its
+/// sessions, though some are a "Talk" and others a "Workshop".
+const GENERAL_ITEM_NOUNS: &[&str] = &[
+    "item", "thing", "entry", "listing", "post", "event", "session", "talk",
+];
+
+/// "list the workshops" on an agenda whose sessions are a "Workshop", a "Talk" or a
+/// "Keynote": the items' noun is a kind some of them show as a whole value, and it chooses
+/// them as any value would. A page of nothing but workshops shows it on every item (or on
+/// none), which is no value of some items, and the request is read as before.
+fn with_the_kind_named(context: &PlannerContext, request: &Request) -> Request {
+    let kind = request
+        .read_as
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .find(|word| {
+            super::intent::is_item_noun(word)
+                && !GENERAL_ITEM_NOUNS.contains(&crate::page::dom::singular(word).as_str())
+                && context
+                    .outline
+                    .values
+                    .iter()
+                    .any(|value| crate::tools::extract::same_value(value, word))
+        });
+    let mut request = request.clone();
+    if let Some(kind) = kind
+        && !request.values.iter().any(|v| v.phrases.contains(&kind))
+    {
+        request.values.push(ValueChoice {
+            phrases: vec![kind],
+            negated: false,
+        });
+    }
+    request
 }
 
 fn list_plan(context: &PlannerContext, request: &Request, attempt: usize) -> Plan {
@@ -1493,6 +1532,31 @@ mod tests {
         ])];
         let named = plan(&with_parts);
         assert_eq!(tools_of(&named)[..2], ["html.select", "extract.fields"]);
+    }
+
+    #[test]
+    fn an_items_noun_some_items_show_as_their_kind_chooses_them() {
+        let mut agenda = context("list the workshops", 0);
+        agenda.outline.values = vec!["Workshop".into(), "Talk".into(), "Keynote".into()];
+        let kinds = with_the_kind_named(&agenda, &agenda.understood);
+        assert_eq!(kinds.values.len(), 1);
+        assert_eq!(kinds.values[0].phrases, ["workshops"]);
+        // A noun naming any item is no kind ("the talks" of an agenda are its sessions); a
+        // kind no item shows chooses nothing.
+        let mut talks = context("list the talks", 0);
+        talks.outline.values = vec!["Workshop".into(), "Talk".into()];
+        assert!(
+            with_the_kind_named(&talks, &talks.understood)
+                .values
+                .is_empty()
+        );
+        let mut shown_by_none = context("list the workshops", 0);
+        shown_by_none.outline.values = vec!["Talk".into()];
+        assert!(
+            with_the_kind_named(&shown_by_none, &shown_by_none.understood)
+                .values
+                .is_empty()
+        );
     }
 
     #[test]

@@ -484,6 +484,26 @@ pub fn count(text: &str) -> Option<usize> {
         if counts_an_included_thing {
             continue;
         }
+        // "over the two days", "for 3 nights": a number of a span of time counts no items.
+        if matches!(
+            next,
+            "minute"
+                | "minutes"
+                | "hour"
+                | "hours"
+                | "day"
+                | "days"
+                | "night"
+                | "nights"
+                | "week"
+                | "weeks"
+                | "month"
+                | "months"
+                | "year"
+                | "years"
+        ) {
+            continue;
+        }
         // "in 2024", "May 2025", "page 2": a year or a unit's number; "under 40", "more
         // than 5": a bound's amount, whatever its value names.
         let previous_is_year_or_unit = i > 0
@@ -1546,6 +1566,11 @@ const ITEM_NOUNS: &[&str] = &[
     "class",
     "lesson",
     "workshop",
+    // What an events agenda lists, whatever their format.
+    "session",
+    "talk",
+    "seminar",
+    "lecture",
     // What a cookery site lists.
     "recipe",
     "dish",
@@ -1588,6 +1613,8 @@ pub(super) fn is_column_word(name: &str) -> bool {
                 | "color"
                 | "size"
                 | "rating"
+                // Who gives a talk at an event.
+                | "speaker"
                 // A journey's times of day (`tools::extract::columns`, rule
                 // `start_then_end`).
                 | "departure"
@@ -2657,6 +2684,13 @@ mod tests {
             .iter()
             .map(|f| f.name.clone())
             .collect()
+    }
+
+    #[test]
+    fn a_number_of_a_span_of_time_counts_no_items() {
+        assert_eq!(count("the events in hall b over the two days"), None);
+        assert_eq!(count("cabins for 3 nights"), None);
+        assert_eq!(count("the two keynotes"), Some(2));
     }
 
     #[test]

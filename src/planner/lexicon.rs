@@ -205,6 +205,17 @@ pub const ENTRIES: &[Entry] = &[
     en("who is the host", "the host", Question),
     en("who leads it", "the guide", Question),
     // The person leading a class or a session, asked as it runs: "who's teaching it".
+    // The person giving a talk: "who is giving it", "who's speaking", "the person presenting".
+    en("who is giving it", "the speaker", Question),
+    en("who's giving it", "the speaker", Question),
+    en("who gives it", "the speaker", Question),
+    en("who is presenting it", "the speaker", Question),
+    en("who's presenting it", "the speaker", Question),
+    en("who is speaking", "the speaker", Question),
+    en("who's speaking", "the speaker", Question),
+    en("the person presenting", "the speaker", Field),
+    en("the person speaking", "the speaker", Field),
+    en("the person giving it", "the speaker", Field),
     en("who's teaching it", "the instructor", Question),
     en("who is teaching it", "the instructor", Question),
     en("who's teaching", "the instructor", Question),
@@ -1471,6 +1482,10 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("which", "teaches each", "the $1 of each"),
     ("which", "hosts each", "the $1 of each"),
     // "everything Dana is running", "what is Dana Ruiz teaching": the items a person leads.
+    // "I want to see Jonas speak": the sessions a person gives.
+    ("see", "speak", "see $1's sessions"),
+    ("hear", "speak", "see $1's sessions"),
+    ("see", "talk", "see $1's sessions"),
     ("everything", "is running", "everything led by $1"),
     ("everything", "is teaching", "everything led by $1"),
     ("everything", "is leading", "everything led by $1"),
@@ -1979,6 +1994,19 @@ mod tests {
             ("¿qué clase dura más?", "¿which class takes the longest?"),
             // A level said of oneself.
             ("I'm new to yoga", "beginner yoga"),
+            // The person giving a talk, and the sessions one wants to hear them in.
+            (
+                "when is each talk and who is giving it?",
+                "when is each talk and the speaker?",
+            ),
+            (
+                "the time it starts and the person presenting",
+                "the time it starts and the speaker",
+            ),
+            (
+                "I'd love to hear Priti Shah speak",
+                "I'd love to see Priti Shah's sessions",
+            ),
         ] {
             assert_eq!(canonical(said), read, "{said}");
         }

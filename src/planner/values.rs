@@ -156,6 +156,11 @@ const NOT_VALUES: &[&str] = &[
     "named",
     "whole",
     "full",
+    // A span the items fall in ("in Hall B over the two days", "during the week"): it ends
+    // the value before it.
+    "over",
+    "during",
+    "throughout",
     // Counting and ordering.
     "first",
     "last",
@@ -881,6 +886,15 @@ mod tests {
                 "{text}: {read:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_span_the_items_fall_in_ends_the_value_before_it() {
+        let read = read_plain("the events in Hall B over the two days");
+        assert!(
+            read.iter().any(|(phrases, _)| phrases[0] == "in hall b"),
+            "{read:?}"
+        );
     }
 
     #[test]

@@ -2614,3 +2614,49 @@ async fn a_packed_line_is_read_as_its_parts_and_a_persons_classes_by_their_name(
         );
     }
 }
+
+/// A programme in one table: a row whose speaker cell holds one line less keeps its room
+/// and format under their headers; "the workshops" are the sessions of that format; the
+/// longest session is read from its range of times; "over the two days" counts nothing.
+#[tokio::test]
+async fn a_programme_table_is_read_by_its_cells_its_kinds_and_its_ranges_of_times() {
+    let rooms = ask("agenda.html", "every session with its speaker and room").await;
+    rooms.assert_column(
+        "room",
+        &["Hall A", "Room 2", "Hall B", "Hall A", "Room 2", "Hall B"],
+        "rooms",
+    );
+    let cases: [(&str, &[&str]); 3] = [
+        (
+            "list the workshops",
+            &["Pandas to Polars, Hands-on", "dbt Clinic"],
+        ),
+        (
+            "which session is the longest?",
+            &["Pandas to Polars, Hands-on"],
+        ),
+        (
+            "what's on in Hall B over the two days",
+            &["Column Stores in Practice", "Privacy by Design"],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("agenda.html", words).await;
+        let named: Vec<Value> = asked.answer.as_array().map_or_else(Vec::new, |rows| {
+            rows.iter()
+                .map(|row| {
+                    row.get("session")
+                        .or_else(|| row.get("title"))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                })
+                .collect()
+        });
+        assert_eq!(
+            named,
+            expected.iter().map(|n| Value::from(*n)).collect::<Vec<_>>(),
+            "{words}: {}",
+            asked.answer
+        );
+    }
+}

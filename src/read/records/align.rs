@@ -139,9 +139,16 @@ fn is_skipped(name: &str) -> bool {
     )
 }
 
-/// One step of a slot's key: the tag and its first class, digits left out (`item-3`).
+/// One step of a slot's key: the tag and its first class, digits left out (`item-3`). A
+/// table cell's step holds its column (`td[3]`): a row whose cell holds one line less than
+/// the others' ("Maya Okafor, Tom Reyes" where others print the speaker's company below)
+/// keeps its later cells under their columns.
 fn segment(element: ElementRef<'_>) -> String {
     let el = element.value();
+    let name = match el.name() {
+        "td" | "th" => format!("{}[{}]", el.name(), cell_index(element).unwrap_or(0)),
+        other => other.to_owned(),
+    };
     let class: String = el
         .classes()
         .next()
@@ -150,9 +157,9 @@ fn segment(element: ElementRef<'_>) -> String {
         .filter(|c| !c.is_ascii_digit())
         .collect();
     if class.is_empty() {
-        el.name().to_owned()
+        name
     } else {
-        format!("{}.{class}", el.name())
+        format!("{name}.{class}")
     }
 }
 
@@ -230,8 +237,14 @@ fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slo
     media(page, element, &key, out);
     let own = own_text(element);
     if !own.is_empty() {
+        // A table cell's own words are its value, with lines below them or without.
+        let own_key = if matches!(name, "td" | "th") {
+            key.clone()
+        } else {
+            format!("{key}/#text")
+        };
         out.push(Slot {
-            key: format!("{key}/#text"),
+            key: own_key,
             kind: SlotKind::Text,
             value: own,
             element,

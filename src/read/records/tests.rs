@@ -57,6 +57,57 @@ fn a_table_with_a_header_row_gives_one_record_per_row_named_by_the_header() {
 }
 
 #[test]
+fn a_cell_holding_one_line_less_keeps_the_rows_later_cells_under_their_headers() {
+    // A speaker's company on a second line in most rows; a panel row names three people.
+    let rows: String = [
+        (
+            "Keynote",
+            "Maya Okafor<br><small>W3 Collective</small>",
+            "Hall A",
+        ),
+        (
+            "Zero-Trust",
+            "Jonas Berg<br><small>Kestrel</small>",
+            "Hall B",
+        ),
+        ("Panel", "Maya Okafor, Tom Reyes, Ines Abara", "Hall A"),
+        (
+            "Streaming SQL",
+            "Tom Reyes<br><small>Quarry DB</small>",
+            "Room 2",
+        ),
+    ]
+    .iter()
+    .map(|(session, speaker, room)| {
+        format!("<tr><td>{session}</td><td>{speaker}</td><td>{room}</td></tr>")
+    })
+    .collect();
+    let html = page(
+        &format!(
+            "<h1>Agenda</h1><table><thead><tr><th>Session</th><th>Speaker</th><th>Room</th></tr></thead><tbody>{rows}</tbody></table>"
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(list.total, 4);
+    let rooms: Vec<&Value> = list.records.iter().map(|r| &r["room"]).collect();
+    assert_eq!(
+        rooms,
+        [
+            &json!("Hall A"),
+            &json!("Hall B"),
+            &json!("Hall A"),
+            &json!("Room 2")
+        ]
+    );
+    assert_eq!(
+        list.records[2]["speaker"],
+        json!("Maya Okafor, Tom Reyes, Ines Abara")
+    );
+    assert_eq!(list.records[0]["speaker"], json!("Maya Okafor"));
+}
+
+#[test]
 fn table_rows_with_the_same_cells_are_one_list_whatever_one_cell_holds() {
     // A timetable: a booked-out row shows a badge where the others show a button.
     let rows: String = [
