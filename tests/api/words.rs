@@ -40,6 +40,27 @@ impl Asked {
         );
     }
 
+    /// The answer's items are `want`, in order, each named under the first of `keys` it has
+    /// (an empty list when the answer is none).
+    fn assert_named(&self, keys: &[&str], want: &[&str], words: &str) {
+        let named: Vec<Value> = self.answer.as_array().map_or_else(Vec::new, |rows| {
+            rows.iter()
+                .map(|row| {
+                    keys.iter()
+                        .find_map(|key| row.get(*key))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                })
+                .collect()
+        });
+        assert_eq!(
+            named,
+            want.iter().map(|n| Value::from(*n)).collect::<Vec<_>>(),
+            "{words}: {}",
+            self.answer
+        );
+    }
+
     /// The `error` event's payload.
     fn error(&self) -> &Value {
         self.frames
@@ -2530,22 +2551,7 @@ async fn a_week_of_classes_is_read_by_its_start_times_spaces_and_levels() {
     ];
     for (words, expected) in cases {
         let asked = ask("studio-week.html", words).await;
-        let named: Vec<Value> = asked.answer.as_array().map_or_else(Vec::new, |rows| {
-            rows.iter()
-                .map(|row| {
-                    row.get("name")
-                        .or_else(|| row.get("title"))
-                        .cloned()
-                        .unwrap_or(Value::Null)
-                })
-                .collect()
-        });
-        assert_eq!(
-            named,
-            expected.iter().map(|n| Value::from(*n)).collect::<Vec<_>>(),
-            "{words}: {}",
-            asked.answer
-        );
+        asked.assert_named(&["name", "title"], expected, words);
     }
 }
 
@@ -2596,22 +2602,7 @@ async fn a_packed_line_is_read_as_its_parts_and_a_persons_classes_by_their_name(
     ];
     for (words, expected) in cases {
         let asked = ask("studio-week.html", words).await;
-        let named: Vec<Value> = asked.answer.as_array().map_or_else(Vec::new, |rows| {
-            rows.iter()
-                .map(|row| {
-                    row.get("name")
-                        .or_else(|| row.get("title"))
-                        .cloned()
-                        .unwrap_or(Value::Null)
-                })
-                .collect()
-        });
-        assert_eq!(
-            named,
-            expected.iter().map(|n| Value::from(*n)).collect::<Vec<_>>(),
-            "{words}: {}",
-            asked.answer
-        );
+        asked.assert_named(&["name", "title"], expected, words);
     }
 }
 
@@ -2642,21 +2633,6 @@ async fn a_programme_table_is_read_by_its_cells_its_kinds_and_its_ranges_of_time
     ];
     for (words, expected) in cases {
         let asked = ask("agenda.html", words).await;
-        let named: Vec<Value> = asked.answer.as_array().map_or_else(Vec::new, |rows| {
-            rows.iter()
-                .map(|row| {
-                    row.get("session")
-                        .or_else(|| row.get("title"))
-                        .cloned()
-                        .unwrap_or(Value::Null)
-                })
-                .collect()
-        });
-        assert_eq!(
-            named,
-            expected.iter().map(|n| Value::from(*n)).collect::<Vec<_>>(),
-            "{words}: {}",
-            asked.answer
-        );
+        asked.assert_named(&["session", "title"], expected, words);
     }
 }
