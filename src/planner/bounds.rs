@@ -221,6 +221,9 @@ pub(super) const BEFORE: &[(&str, BoundOp)] = &[
     ("at most", BoundOp::AtMost),
     ("at least", BoundOp::AtLeast),
     ("up to", BoundOp::AtMost),
+    // A budget is the most one will pay: "my budget is £100", "a budget of $50".
+    ("budget is", BoundOp::AtMost),
+    ("budget", BoundOp::AtMost),
     ("maximum", BoundOp::AtMost),
     ("minimum", BoundOp::AtLeast),
     ("exceeding", BoundOp::Above),
@@ -387,7 +390,25 @@ fn unit_pattern(name: &str) -> String {
         .filter(|(u, _)| u.chars().all(char::is_alphabetic))
         .map(|(u, _)| regex::escape(u))
         .collect();
-    format!(r"(?P<{name}>{CURRENCY_SIGNS}|(?:{})\b)", words.join("|"))
+    format!(
+        r"(?P<{name}>{CURRENCY_SIGNS}|(?:{})\b|{POUNDS_A_SPAN})",
+        words.join("|")
+    )
+}
+
+/// Pounds by a span of time are money, a rent or a rate ("under 100 pounds a month", "80
+/// pounds per night"); pounds alone are as often a weight.
+const POUNDS_A_SPAN: &str = r"pounds\s+(?:a|an|per|each)\s+(?:hour|night|day|week|month|year)\b";
+
+/// The role of a unit [`unit_pattern`] matched.
+fn role_of_unit(unit: &str) -> Option<FieldRole> {
+    if unit.starts_with("pounds") {
+        return Some(FieldRole::Price);
+    }
+    UNITS
+        .iter()
+        .find(|(u, _)| *u == unit)
+        .map(|(_, role)| *role)
 }
 
 /// An amount: digits with separators and a `k` for thousands, or a number word.
@@ -493,13 +514,6 @@ pub(super) fn amount(text: &str, money: bool) -> Option<f64> {
         _ => digits.replace(',', ""),
     };
     plain.parse::<f64>().ok().map(|n| n * thousands)
-}
-
-fn role_of_unit(unit: &str) -> Option<FieldRole> {
-    UNITS
-        .iter()
-        .find(|(u, _)| *u == unit)
-        .map(|(_, role)| *role)
 }
 
 /// What a bound without a unit bounds, from the two words before it.
@@ -725,6 +739,18 @@ mod tests {
             [(Price, Above, 75_000.0)]
         );
         assert_eq!(bounds("hotels with ratings above 4"), [(Score, Above, 4.0)]);
+        // Pounds by a span of time are money; pounds alone may be a weight.
+        assert_eq!(
+            bounds("units under 100 pounds per month"),
+            [(Price, Below, 100.0)]
+        );
+        assert_eq!(bounds("dogs under 20 pounds"), []);
+        // A budget is the most one pays.
+        assert_eq!(
+            bounds("my budget is £100 a month"),
+            [(Price, AtMost, 100.0)]
+        );
+        assert_eq!(bounds("a budget of $50"), [(Price, AtMost, 50.0)]);
     }
 
     #[test]

@@ -515,6 +515,9 @@ pub fn count(text: &str) -> Option<usize> {
                     | "step"
                     | "version"
                     | "$"
+                    | "£"
+                    | "€"
+                    | "¥"
                     | "under"
                     | "below"
                     | "over"
@@ -1593,6 +1596,8 @@ const ITEM_NOUNS: &[&str] = &[
     "train",
     "flight",
     "ferry",
+    // What a landlord or a storage site lets.
+    "unit",
 ];
 
 /// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word
@@ -1612,6 +1617,8 @@ pub(super) fn is_column_word(name: &str) -> bool {
                 | "colour"
                 | "color"
                 | "size"
+                | "dimensions"
+                | "measurements"
                 | "rating"
                 // Who gives a talk at an event.
                 | "speaker"
@@ -2965,6 +2972,11 @@ mod tests {
         assert_eq!(count("3 most recent posts"), Some(3));
         assert_eq!(count("give me 7 products"), Some(7));
         assert_eq!(count("all products with price"), None);
+        // An amount of money is no count.
+        assert_eq!(
+            count("my budget is £100 a month, which units fit it?"),
+            None
+        );
         assert_eq!(count("the cheapest product"), Some(1));
         assert_eq!(count("the one with the fewest miles"), Some(1));
         assert_eq!(count("which one gets there fastest?"), Some(1));

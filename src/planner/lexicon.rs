@@ -326,6 +326,12 @@ pub const ENTRIES: &[Entry] = &[
     en("how heavy is it", "the weight", Question),
     en("how heavy are they", "the weight", Question),
     en("how much does it weigh", "the weight", Question),
+    // How big an item is: its size (an area, or its lengths).
+    en("how big is it", "the size", Question),
+    en("how big are they", "the size", Question),
+    de("größe", "size", Field),
+    fr("taille", "size", Field),
+    es("tamaño", "size", Field),
     en("how much do they weigh", "the weight", Question),
     en("when was this published", "the publication date", Question),
     en("when was it published", "the publication date", Question),
@@ -673,6 +679,13 @@ pub const ENTRIES: &[Entry] = &[
     en("are already full", "are fully booked", State),
     en("is already full", "is fully booked", State),
     de("ausgebucht", "fully booked", State),
+    // A waiting list, which a full item keeps, in the words people use ("Waitlist").
+    en("waiting list", "waitlist", State),
+    en("waiting lists", "waitlist", State),
+    en("wait list", "waitlist", State),
+    de("warteliste", "waitlist", State),
+    fr("liste d'attente", "waitlist", State),
+    es("lista de espera", "waitlist", State),
     // The level a class or a course is for, in other words than its pill prints ("Beginner").
     // A level said of oneself: "I'm new to exercise, which sessions should I pick?".
     en("i'm new to", "beginner", State),
@@ -828,6 +841,13 @@ pub const ENTRIES: &[Entry] = &[
     de("spieldauer", "duration", Field),
     de("spieler", "players", Field),
     de("kurse", "courses", ListWord),
+    // What a landlord or a storage site lets.
+    de("einheiten", "units", ListWord),
+    de("einheit", "unit", ListWord),
+    fr("unités", "units", ListWord),
+    fr("unité", "unit", ListWord),
+    es("unidades", "units", ListWord),
+    es("unidad", "unit", ListWord),
     de("kostenlose", "free", State),
     de("kostenlosen", "free", State),
     de("kostenlos", "free", State),
@@ -1441,6 +1461,10 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("where is each", "located", "each $1 with their location"),
     ("where are", "located", "$1 with their location"),
     ("what does each", "cost", "each $1 with their price"),
+    ("how big is each", "", "each $1 with their size"),
+    ("how big are the", "", "the $1 with their size"),
+    ("what sizes do the", "come in", "the $1 with their size"),
+    ("what sizes do", "come in", "$1 with their size"),
     ("what do", "cost", "$1 with their price"),
     ("what does each", "pay", "each $1 with their salary"),
     // "how many miles does it have": the thing counted is the field ("miles").
@@ -1553,15 +1577,25 @@ fn framed(text: &str) -> String {
             .collect()
     });
     const PRONOUNS: &[&str] = &["it", "they", "them", "these", "those", "this", "that"];
+    const JOINING_AFTER: &[&str] = &["and", "or", "with", "in", "for", "at", "on"];
     let mut out = text.to_owned();
     for (regex, reading) in patterns {
         out = regex
             .replace_all(&out, |found: &regex::Captures<'_>| {
                 let middle = &found[1];
+                // "how big is each unit and …": a joining word ends the thing asked about.
+                let (middle, rest) = match middle.split_once(' ') {
+                    Some((noun, joining))
+                        if JOINING_AFTER.contains(&joining.to_lowercase().as_str()) =>
+                    {
+                        (noun, format!(" {joining}"))
+                    }
+                    _ => (middle, String::new()),
+                };
                 if PRONOUNS.contains(&middle.to_lowercase().as_str()) {
                     found[0].to_owned()
                 } else {
-                    reading.replace("$1", middle)
+                    reading.replace("$1", middle) + &rest
                 }
             })
             .into_owned();
@@ -1934,6 +1968,19 @@ mod tests {
             "each coach with their departure and arrival"
         );
         assert_eq!(canonical("what do they cost"), "what do they cost");
+        // A joining word ends the thing asked about.
+        assert_eq!(
+            canonical("How big is each unit and how much is it a month?"),
+            "each unit with their size and the price a month?"
+        );
+        assert_eq!(
+            canonical("What sizes do the lockers come in?"),
+            "the lockers with their size?"
+        );
+        assert_eq!(
+            canonical("unités sur liste d'attente"),
+            "units sur waitlist"
+        );
         // No noun, or another question: the table reads it.
         assert_eq!(canonical("how much does it weigh"), "the weight");
         assert_eq!(canonical("what is this"), "what is this");

@@ -48,6 +48,9 @@ const NOT_A_SIZE: &[&str] = &[
     "selection",
 ];
 
+/// Spaces let by their area, whose size an order by size is of ("the largest unit").
+const SPACES: &[&str] = &["unit", "room", "suite", "office", "plot", "pitch"];
+
 /// Words that order by how much of the thing named after them an item has: "the lowest
 /// mileage", "the fewest miles", "the most bedrooms". "most" and "least" take a plural: "the
 /// most popular" is no amount of anything.
@@ -267,8 +270,12 @@ fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool
 fn size_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
     let words = super::intent::words(lower);
     let find = |phrases: &[&str]| {
+        // "the largest unit": a space let by its area is what is sized, though its noun names
+        // the items ("the biggest courses" are the most popular, no size).
         said(&words, phrases, |next| {
-            !NOT_A_SIZE.contains(&next) && !other_value(next)
+            !NOT_A_SIZE.contains(&next)
+                && (SPACES.contains(&crate::page::dom::singular(next).as_str())
+                    || !other_value(next))
         })
     };
     if find(LARGEST) {
@@ -815,6 +822,12 @@ mod tests {
         assert_eq!(order("the biggest discount", none), None);
         assert_eq!(order("the largest price", |w| w == "price"), None);
         assert_eq!(order("enlargest", none), None);
+        // A space let by its area is sized though its noun names the items; other items'
+        // nouns are no measure ("the biggest courses" are the most popular).
+        let items = |w: &str| super::super::intent::is_no_measure(w);
+        assert_eq!(order("which is the largest unit?", items), size(true));
+        assert_eq!(order("the smallest rooms", items), size(false));
+        assert_eq!(order("the three biggest courses", items), None);
     }
 
     #[test]

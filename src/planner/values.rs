@@ -230,7 +230,7 @@ const NOT_VALUES: &[&str] = &[
 const JOINING: &[&str] = &[
     "the", "a", "an", "of", "in", "on", "at", "to", "for", "from", "by", "with", "without", "and",
     "or", "as", "into", "de", "la", "le", "les", "el", "los", "las", "en", "der", "die", "das",
-    "im", "am",
+    "im", "am", "sur", "dans",
 ];
 
 /// Joining words that may begin a state ("in stock", "on sale", "out of stock" reads whole).

@@ -1869,9 +1869,10 @@ async fn a_compound_or_another_languages_word_for_how_a_job_is_worked_chooses_th
         ("trabajos híbridos", &["Illustrator", "Animator"][..]),
         ("postes en télétravail", &["Sound designer"][..]),
     ] {
+        // The records' class ("li.role") names the items, not their heading: the title.
         ask("work-modes.html", words)
             .await
-            .assert_column("role", want, words);
+            .assert_column("title", want, words);
     }
 }
 
@@ -2634,5 +2635,45 @@ async fn a_programme_table_is_read_by_its_cells_its_kinds_and_its_ranges_of_time
     for (words, expected) in cases {
         let asked = ask("agenda.html", words).await;
         asked.assert_named(&["session", "title"], expected, words);
+    }
+}
+
+/// Spaces to rent as cards: a size is the area printed in brackets after the lengths, and
+/// orders by size; a feature is asked as a noun or hyphenated; a waiting list is full; a
+/// rent in pounds a month and a budget bound the price. The list's class ("spaces") names
+/// no value of its cards.
+#[tokio::test]
+async fn spaces_to_rent_are_read_by_their_area_features_waiting_lists_and_budgets() {
+    let sizes = ask("storage.html", "every unit with its size and dimensions").await;
+    sizes.assert_column(
+        "size",
+        &["12 sq ft", "24 sq ft", "80 sq ft", "120 sq ft", "240 sq ft"],
+        "sizes",
+    );
+    sizes.assert_column(
+        "dimensions",
+        &[
+            "3 × 4 ft (12 sq ft)",
+            "4 × 6 ft (24 sq ft)",
+            "8 × 10 ft (80 sq ft)",
+            "10 × 12 ft (120 sq ft)",
+            "12 × 20 ft (240 sq ft)",
+        ],
+        "dimensions",
+    );
+    let cases: [(&str, &[&str]); 6] = [
+        ("the biggest unit", &["Bay 3E"]),
+        ("units with climate control", &["Locker 1B", "Room 2C"]),
+        ("climate-controlled units", &["Locker 1B", "Room 2C"]),
+        ("which units are fully booked?", &["Locker 1B", "Bay 3E"]),
+        ("units under 60 pounds a month", &["Locker 1A", "Locker 1B"]),
+        (
+            "my budget is £100 a month, which units fit?",
+            &["Locker 1A", "Locker 1B", "Room 2C"],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("storage.html", words).await;
+        asked.assert_named(&["title", "name"], expected, words);
     }
 }

@@ -1234,11 +1234,29 @@ const PLAIN_CLASS_WORDS: &[&str] = &[
 ];
 
 /// A meaningful word from the class names of an element or of its two nearest ancestors
-/// (`<h3 class="product-name"><a>…` → `name`), as a key.
+/// (`<h3 class="product-name"><a>…` → `name`), as a key. An ancestor repeated beside
+/// itself is a record, and what holds it the list: their classes name the items, not this
+/// value (a heading in `div.space` cards inside `div.spaces` is no count of spaces).
 fn class_word(element: ElementRef<'_>) -> Option<&'static str> {
     std::iter::once(element)
-        .chain(element.ancestors().filter_map(ElementRef::wrap).take(2))
+        .chain(
+            element
+                .ancestors()
+                .filter_map(ElementRef::wrap)
+                .take(2)
+                .take_while(|ancestor| !repeated_beside_itself(*ancestor)),
+        )
         .find_map(own_class_word)
+}
+
+/// Whether an element has a sibling of its tag and classes: one of a list's records.
+fn repeated_beside_itself(element: ElementRef<'_>) -> bool {
+    let (tag, class) = (element.value().name(), element.value().attr("class"));
+    element
+        .prev_siblings()
+        .chain(element.next_siblings())
+        .filter_map(ElementRef::wrap)
+        .any(|sibling| sibling.value().name() == tag && sibling.value().attr("class") == class)
 }
 
 /// A meaningful word from an element's own class names (`product-price` → `price`).

@@ -203,6 +203,25 @@ fn a_product_card_grid_gives_image_title_link_and_price() {
 }
 
 #[test]
+fn the_lists_class_names_no_value_of_its_records() {
+    let cards: String = ["Locker 1A", "Locker 1B", "Room 2C", "Room 2D"]
+        .iter()
+        .map(|name| {
+            format!(
+                "<div class='space'><h2>{name}</h2><p>3 × 4 ft (12 sq ft)</p>\
+                 <p>£24 per month</p></div>"
+            )
+        })
+        .collect();
+    // "spaces" names a count of places left elsewhere; here it is the list's class.
+    let html = page(&format!("<div class='spaces'>{cards}</div>"), "");
+    let list = records_of(&html);
+    assert_eq!(list.total, 4);
+    assert_eq!(list.columns[0].name, "title");
+    assert_eq!(list.records[2]["title"], json!("Room 2C"));
+}
+
+#[test]
 fn a_label_that_changes_from_card_to_card_names_its_own_column() {
     let cards: String = [
         ("Grooming Set", "Breeder:", "Local Shelter"),

@@ -184,6 +184,11 @@ pub enum ChoiceRule {
     /// The same words, case, spacing, punctuation and the time a state holds for aside, one
     /// perhaps the other's plural ("Professor" is "professors").
     SameWords,
+    /// The same feature, asked as a noun and shown as a participle or the other way round:
+    /// the same words, the last one's ending aside ("climate control" is "Climate
+    /// controlled", "air conditioning" is "Air-conditioned"). Two words at least: a lone verb
+    /// ("booked") is no button's "Book".
+    SameStem,
     /// The same availability, said otherwise: "available", "a table free tonight" and "open
     /// tonight" are a booking site's "Tables available tonight" and a shop's "In stock";
     /// "sold out" is "Fully booked tonight" and "Out of stock".
@@ -236,6 +241,7 @@ type ValueTest = fn(&str, &str) -> bool;
 /// The rules a phrase may be a value by, in the order they are tried.
 const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
     (ChoiceRule::SameWords, Reads::AnyColumn, same_value),
+    (ChoiceRule::SameStem, Reads::AnyColumn, same_stem),
     // The words are read first: most are no state, and then no value is read at all.
     (
         ChoiceRule::Availability,
@@ -299,6 +305,36 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
         },
     ),
 ];
+
+/// Whether a value and words of a request are the same words of two or more, the last one's
+/// ending aside ([`stem`]).
+fn same_stem(value: &str, words: &str) -> bool {
+    let (value, words) = (normal(value), normal(words));
+    let (value, words): (Vec<&str>, Vec<&str>) =
+        (value.split(' ').collect(), words.split(' ').collect());
+    match (value.split_last(), words.split_last()) {
+        (Some((shown, lead)), Some((asked, asked_lead))) => {
+            !lead.is_empty() && lead == asked_lead && shown != asked && stem(shown) == stem(asked)
+        }
+        _ => false,
+    }
+}
+
+/// A word less its ending as a participle or a noun of doing, a final "e" and a doubled last
+/// letter: "controlled" and "control", "conditioning" and "conditioned", "serviced" and
+/// "service" read alike.
+fn stem(word: &str) -> &str {
+    let base = ["ing", "ed"]
+        .iter()
+        .find_map(|ending| word.strip_suffix(ending).filter(|b| b.chars().count() >= 3))
+        .unwrap_or(word);
+    let base = base.strip_suffix('e').unwrap_or(base);
+    let mut last = base.chars().rev();
+    match (last.next(), last.next()) {
+        (Some(a), Some(b)) if a == b => &base[..base.len() - a.len_utf8()],
+        _ => base,
+    }
+}
 
 /// Whether `words` name the person a value names: the value a person's name ("Dana Ruiz"),
 /// or a line naming the person behind the item ("Led by Dana Ruiz"); the words their whole
@@ -459,7 +495,7 @@ pub const STOP_NOUNS: &[&str] = &[
 /// The stops a journey shows, when a short value says only that: "Non-stop", "Direct" →
 /// none; "1 stop (MAD)", "2 stops", "1 change" → that many.
 pub fn stops_shown(value: &str) -> Option<u32> {
-    let value = normal(&value.replace('-', " "));
+    let value = normal(value);
     let words: Vec<&str> = value.split(' ').collect();
     if words.len() > 4 {
         return None;
@@ -477,7 +513,7 @@ pub fn stops_shown(value: &str) -> Option<u32> {
 /// The stops words ask for: "direct flights", "non-stop", "without a layover" → none;
 /// "one stop", "1-stop" → one; "a layover", "connecting", "stops" → some.
 fn stops_asked(words: &str) -> Option<Stops> {
-    let words = normal(&words.replace('-', " "));
+    let words = normal(words);
     let padded = format!(" {words} ");
     if DIRECT.iter().any(|d| padded.contains(&format!(" {d} "))) {
         return Some(Stops::Exactly(0));
@@ -526,7 +562,16 @@ enum Availability {
 const STATE_TABLES: &[(&[&str], Availability, bool)] = &[
     (OUT_OF_STOCK, Availability::Closed, true),
     (
-        &["fully booked", "booked up", "no availability"],
+        // A waiting list is where a full item takes names ("Waitlist", "Join the waiting list").
+        &[
+            "fully booked",
+            "booked up",
+            "no availability",
+            "waitlist",
+            "waitlisted",
+            "waiting list",
+            "wait list",
+        ],
         Availability::Closed,
         true,
     ),
@@ -563,7 +608,7 @@ const STATE_WORDS: usize = 6;
 /// of, when it holds, or a count ("Tables available tonight", "Only 2 left", "In stock",
 /// "Fully booked tonight"); a closed state wins over an open one ("not available").
 fn availability(text: &str) -> Option<Availability> {
-    let text = normal(&text.replace('-', " "));
+    let text = normal(text);
     let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
     if words.is_empty() || words.len() > STATE_WORDS {
         return None;
@@ -640,7 +685,7 @@ const ALLOWED_THINGS: &[(&str, &[&str])] = &[
 /// (pet, not), "pet-friendly" (pet, allowed), "allows cats", "2 dogs allowed" (how many, then
 /// the thing); none for any other text.
 fn allowance(text: &str) -> Option<(&'static str, bool)> {
-    let text = normal(&text.replace('-', " "));
+    let text = normal(text);
     // "accepts the dogs", "allows our dog": an article or an owner says nothing of the rule.
     let mut words: Vec<&str> = text
         .split(' ')
@@ -705,8 +750,11 @@ fn same_allowed_thing(asked: &str, shown: &str) -> bool {
     asked == shown || covers(asked, shown) || covers(shown, asked)
 }
 
+/// A text's words, lower case, without the punctuation around them; a hyphen parts words
+/// ("Climate-controlled", "Drive-up" and "non-stop" read as "climate controlled", "drive up",
+/// "non stop").
 fn normal(text: &str) -> String {
-    text.split_whitespace()
+    text.split(|c: char| c.is_whitespace() || matches!(c, '-' | '‐' | '‑'))
         .map(|w| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
                 .to_lowercase()
@@ -753,6 +801,37 @@ mod tests {
 
     fn names(records: &[Map<String, Value>]) -> Vec<&str> {
         records.iter().filter_map(|r| r["name"].as_str()).collect()
+    }
+
+    #[test]
+    fn a_hyphen_parts_words_and_a_feature_is_read_by_its_stem() {
+        assert_eq!(
+            value_rule("Climate controlled", "climate-controlled"),
+            Some(ChoiceRule::SameWords)
+        );
+        assert_eq!(
+            value_rule("Climate-controlled", "climate control"),
+            Some(ChoiceRule::SameStem)
+        );
+        assert_eq!(
+            value_rule("Air conditioned", "air conditioning"),
+            Some(ChoiceRule::SameStem)
+        );
+        // One word alone is no stem: "booked" is no button's "Book".
+        assert_eq!(value_rule("Book", "booked"), None);
+        assert_eq!(value_rule("Climate controlled", "climate zone"), None);
+    }
+
+    #[test]
+    fn a_waiting_list_is_no_place_to_be_had() {
+        for shown in ["Waitlist", "Waiting list", "Waitlisted", "Waitlist only"] {
+            assert_eq!(
+                value_rule(shown, "fully booked"),
+                Some(ChoiceRule::Availability),
+                "{shown}"
+            );
+            assert_eq!(value_rule(shown, "available"), None, "{shown}");
+        }
     }
 
     #[test]

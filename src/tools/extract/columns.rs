@@ -97,17 +97,26 @@ fn range_minutes(text: &str) -> Option<i64> {
 const PART_JOINS: &[&str] = &[" · ", " • ", " | "];
 
 /// The facts a packed value holds, in the order printed: cut at the joins cards print between
-/// facts, and a range of times of day at its dash ("06:30–07:15 · 45 min" → "06:30",
-/// "07:15", "45 min"). One part when nothing is packed.
+/// facts, a range of times of day at its dash ("06:30–07:15 · 45 min" → "06:30", "07:15",
+/// "45 min"), and a fact from its other reading in brackets after it ("5 × 5 ft (25 sq ft)"
+/// → "5 × 5 ft", "25 sq ft"). One part when nothing is packed.
 pub fn parts(text: &str) -> Vec<&str> {
     segments(text)
         .into_iter()
         .filter(|segment| !segment.is_empty())
-        .flat_map(|segment| match clock_range(segment) {
-            Some((start, end)) => vec![start, end],
-            None => vec![segment],
+        .flat_map(|segment| match (clock_range(segment), bracketed(segment)) {
+            (Some((start, end)), _) | (None, Some((start, end))) => vec![start, end],
+            (None, None) => vec![segment],
         })
         .collect()
+}
+
+/// A fact and the words in brackets after it, when both are there: "10 × 10 ft (100 sq ft)"
+/// → ("10 × 10 ft", "100 sq ft").
+fn bracketed(text: &str) -> Option<(&str, &str)> {
+    let (fact, other) = text.strip_suffix(')')?.rsplit_once(" (")?;
+    let (fact, other) = (fact.trim(), other.trim());
+    (!fact.is_empty() && !other.is_empty() && !other.contains(['(', ')'])).then_some((fact, other))
 }
 
 /// A value cut at the joins cards print between facts.
@@ -329,6 +338,13 @@ const RULES: &[(&str, Rule)] = &[
                         || in_time && minutes(v).is_some()
                 })
             })
+    }),
+    // "dimensions", "size": a column of "10 × 15 ft", "2 x 3 m" holds how big each item is,
+    // however it is titled (an area in a unit answers a size first, as it orders by size).
+    ("dimensions_by_their_shape", |field, column| {
+        field.role == FieldRole::Text
+            && DIMENSION_NAMES.contains(&normalised(&field.name).as_str())
+            && column.mostly(is_dimensions)
     }),
     // "stops", "number of changes": a journey's stops are the column of "Direct", "1 stop",
     // "2 changes", however the page titles it.
@@ -872,10 +888,29 @@ const DISTANCE_NAMES: &[&str] = &[
 ];
 const DISTANCE_UNITS: &[&str] = &["mi", "mile", "miles", "km", "kilometers", "kilometres"];
 
+/// Names of how big an item is in its lengths.
+const DIMENSION_NAMES: &[&str] = &["dimensions", "dimension", "measurements", "size", "sizes"];
+
+/// Whether a text starts with two or three lengths joined by a times sign: "10 × 15 ft",
+/// "2 x 3 m", "4' x 6'", "120 × 60 × 75 cm".
+fn is_dimensions(text: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    #[allow(clippy::expect_used)] // a constant pattern
+    let re = RE.get_or_init(|| {
+        let length = r"\d+(?:[.,]\d+)?\s*(?:'|′|ft|m|cm|mm|in)?";
+        regex::Regex::new(&format!(
+            r"(?i)^{length}\s*[×x]\s*{length}(?:\s*[×x]\s*{length})?(?:\s|$|\()"
+        ))
+        .expect("valid regex")
+    });
+    re.is_match(text.trim())
+}
+
 /// Names of an area, and the units areas are written in.
 const AREA_NAMES: &[&str] = &[
     "area",
     "size",
+    "sizes",
     "surface",
     "footage",
     "square_footage",
@@ -2073,6 +2108,34 @@ mod tests {
         assert_eq!(parts("9.3 Superb"), ["9.3 Superb"]);
         // A dash between other things than times is no range.
         assert_eq!(parts("Mon-Fri"), ["Mon-Fri"]);
+        // Its other reading in brackets after it is a fact of its own.
+        assert_eq!(parts("5 × 5 ft (25 sq ft)"), ["5 × 5 ft", "25 sq ft"]);
+        assert_eq!(parts("(25 sq ft)"), ["(25 sq ft)"]);
+    }
+
+    #[test]
+    fn a_size_is_the_area_in_brackets_and_dimensions_the_lengths() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("description", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Unit A-101", "description": "5 × 5 ft (25 sq ft)"},
+            {"title": "Unit B-118", "description": "10 × 30 ft (300 sq ft)"},
+        ]));
+        let fields = wanted(&[
+            ("size", FieldRole::Text, &[]),
+            ("dimensions", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].rule, Some("counted_in_its_unit"));
+        assert_eq!(sources[0].part, Some(Part::Fact { index: 2, of: 2 }));
+        assert_eq!(sources[1].rule, Some("dimensions_by_their_shape"));
+        let row = &project(&fields, &sources, data, false)[1];
+        assert_eq!(row["size"], json!("300 sq ft"));
+        assert_eq!(row["dimensions"], json!("10 × 30 ft (300 sq ft)"));
+        assert!(is_dimensions("4' x 6'") && is_dimensions("120 × 60 × 75 cm"));
+        assert!(!is_dimensions("5 stars") && !is_dimensions("2 x espresso"));
     }
 
     #[test]
