@@ -2324,7 +2324,11 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
             ])
         || order.is_some()
         || !bounds.is_empty()
-        || !text_matches.is_empty();
+        || !text_matches.is_empty()
+        // "I want to see Jonas's sessions": an items' noun in the plural names many of them.
+        || words.iter().any(|w| {
+            w.ends_with('s') && !w.ends_with("ss") && ITEM_NOUNS.contains(&singular(w).as_str())
+        });
     // "this phone" is a product; "their phone", "phone numbers" are contact details.
     let phone_as_contact = words.iter().enumerate().any(|(i, w)| {
         matches!(w.as_str(), "phone" | "phones")
@@ -3381,6 +3385,13 @@ mod tests {
             crate::planner::lexicon::canonical("for each tool, click through and grab the sku");
         let detail = crate::planner::reach::details(&words).expect("each item opened");
         assert_eq!(detail.fields, ["sku"]);
+    }
+
+    #[test]
+    fn an_items_noun_in_the_plural_asks_for_many() {
+        assert!(parse("I want to see Jonas's sessions, when can I?", None).many);
+        assert!(parse("which units are upstairs?", None).many);
+        assert!(!parse("when is this session?", None).many);
     }
 
     #[test]

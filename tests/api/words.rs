@@ -2609,7 +2609,8 @@ async fn a_packed_line_is_read_as_its_parts_and_a_persons_classes_by_their_name(
 
 /// A programme in one table: a row whose speaker cell holds one line less keeps its room
 /// and format under their headers; "the workshops" are the sessions of that format; the
-/// longest session is read from its range of times; "over the two days" counts nothing.
+/// longest session is read from its range of times; "over the two days" counts nothing; one
+/// speaker's sessions are those naming her, alone or on a panel.
 #[tokio::test]
 async fn a_programme_table_is_read_by_its_cells_its_kinds_and_its_ranges_of_times() {
     let rooms = ask("agenda.html", "every session with its speaker and room").await;
@@ -2618,7 +2619,7 @@ async fn a_programme_table_is_read_by_its_cells_its_kinds_and_its_ranges_of_time
         &["Hall A", "Room 2", "Hall B", "Hall A", "Room 2", "Hall B"],
         "rooms",
     );
-    let cases: [(&str, &[&str]); 3] = [
+    let cases: [(&str, &[&str]); 4] = [
         (
             "list the workshops",
             &["Pandas to Polars, Hands-on", "dbt Clinic"],
@@ -2630,6 +2631,15 @@ async fn a_programme_table_is_read_by_its_cells_its_kinds_and_its_ranges_of_time
         (
             "what's on in Hall B over the two days",
             &["Column Stores in Practice", "Privacy by Design"],
+        ),
+        // One name's sessions, the panel she speaks on among them.
+        (
+            "I want to see Lena speak, when can I?",
+            &[
+                "Column Stores in Practice",
+                "Panel: Data Teams at Scale",
+                "dbt Clinic",
+            ],
         ),
     ];
     for (words, expected) in cases {

@@ -340,7 +340,16 @@ fn stem(word: &str) -> &str {
 /// or a line naming the person behind the item ("Led by Dana Ruiz"); the words their whole
 /// name or their first name (of three letters or more), an owner's "'s" aside.
 fn person_named(value: &str, words: &str) -> bool {
-    let person = crate::read::role::role_line(value).map_or(value.trim(), |(_, name)| name);
+    let line = crate::read::role::role_line(value).map_or(value.trim(), |(_, name)| name);
+    // "Sara Lind, Omar Haddad, Lena Vogt", "Ana & Tom Berg": a panel's speakers or a
+    // book's authors, each named.
+    line.split([',', '&'])
+        .flat_map(|part| part.split(" and "))
+        .any(|person| one_person_named(person.trim(), words))
+}
+
+/// Whether `words` name one person ([`person_named`]).
+fn one_person_named(person: &str, words: &str) -> bool {
     // "Studio A" is a place, however like a name it is written.
     if !crate::read::metadata::looks_like_person(person, 2) || super::columns::names_a_place(person)
     {
@@ -1174,6 +1183,9 @@ mod tests {
             ("dana", "Dana Ruiz"),
             ("dana's", "Led by Dana Ruiz"),
             ("Dana Ruiz", "Taught by Dana Ruiz"),
+            // One of a panel's speakers or a book's authors.
+            ("lena", "Sara Lind, Omar Haddad, Lena Vogt"),
+            ("tom berg", "Ana Berg & Tom Berg"),
         ] {
             assert_eq!(
                 value_rule(value, words),
@@ -1187,6 +1199,7 @@ mod tests {
             ("da", "Dana Ruiz"),
             ("dana", "Beginner"),
             ("tom", "Dana Ruiz"),
+            ("portland", "Portland, OR"),
         ] {
             assert_ne!(
                 value_rule(value, words),
