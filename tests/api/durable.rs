@@ -480,9 +480,11 @@ async fn a_run_of_a_killed_instance_is_resumed_by_another_postgres() {
     let resumed_at = resumed_at.expect("a resume step");
     let took = resumed_at - killed_at;
     eprintln!("resumed {took:?} after the kill (lease 3 s)");
+    // The survivor claims the run at its first look after the lease ends; alone that is
+    // 4–4.5 s, and the whole api suite running beside it has pushed it to 5.4 s.
     assert!(
-        took <= Duration::from_secs(3 + 2),
-        "resumed within the lease + 2 s: {took:?}"
+        took <= Duration::from_secs(3 + 3),
+        "resumed within the lease + 3 s: {took:?}"
     );
     let resumes: Vec<&Frame> = frames.iter().filter(|f| f.action() == "resume").collect();
     assert_eq!(resumes.len(), 1);
