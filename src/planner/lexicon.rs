@@ -101,6 +101,20 @@ pub const ENTRIES: &[Entry] = &[
     en("how many people it sleeps", "sleeps", Field),
     en("how many people each sleeps", "sleeps", Field),
     en("how many guests it sleeps", "sleeps", Field),
+    en("how many it seats", "seats", Field),
+    en("how many each seats", "seats", Field),
+    en("how many they seat", "seats", Field),
+    en("how many people it seats", "seats", Field),
+    en("how many people each seats", "seats", Field),
+    en("how many people they seat", "seats", Field),
+    // How many a room takes, asked by who fits in it: its capacity ("Seats 8", "Capacity").
+    en("how many people fit", "capacity", Field),
+    en("how many people can fit", "capacity", Field),
+    en("how many fit", "capacity", Field),
+    en("how many can fit", "capacity", Field),
+    en("how many people it fits", "capacity", Field),
+    en("how many people it holds", "capacity", Field),
+    en("how many people it takes", "capacity", Field),
     en("how many it serves", "serves", Field),
     en("how many each serves", "serves", Field),
     en("how many people it serves", "serves", Field),
@@ -609,6 +623,13 @@ pub const ENTRIES: &[Entry] = &[
     en("move into immediately", "available now", State),
     en("move in right away", "available now", State),
     en("can book", "bookable", State),
+    en("can i book", "bookable", State),
+    en("open to book", "bookable", State),
+    en("open for booking", "bookable", State),
+    en("open for bookings", "bookable", State),
+    de("gerade frei", "free now", State),
+    de("jetzt frei", "free now", State),
+    de("frei", "free", State),
     // What a ticket lets one into, in a listing's word for it ("Entry included").
     en("admission included", "entry included", State),
     en("entry fees are included", "entry included", State),
@@ -984,6 +1005,23 @@ pub const ENTRIES: &[Entry] = &[
     de("größten", "largest", Order),
     de("die kleinste", "the smallest", Order),
     de("zimmer", "rooms", Field),
+    // A rate for a span of time is what a thing let by that span costs: "the lowest hourly
+    // rate", "with the nightly rate" (`intent::PERIOD_WORDS` then reads the price).
+    en("hourly rate", "hourly price", Field),
+    en("hourly rates", "hourly prices", Field),
+    en("nightly rate", "nightly price", Field),
+    en("nightly rates", "nightly prices", Field),
+    en("daily rate", "daily price", Field),
+    en("daily rates", "daily prices", Field),
+    en("weekly rate", "weekly price", Field),
+    en("monthly rate", "monthly price", Field),
+    // A room one books by the hour (a meeting room, a studio), named by its letter or not.
+    de("raum", "room", ListWord),
+    de("räume", "rooms", ListWord),
+    fr("salle", "room", ListWord),
+    fr("salles", "rooms", ListWord),
+    es("sala", "room", ListWord),
+    es("salas", "rooms", ListWord),
     // Cars for sale, and what their listings print.
     de("auto", "car", ListWord),
     de("autos", "cars", ListWord),
@@ -1172,6 +1210,16 @@ pub const ENTRIES: &[Entry] = &[
     fr("les plus populaires", "most popular", Order),
     fr("les mieux payés", "best paid", Order),
     fr("le mieux payé", "best paid", Order),
+    // "sa capacité", "ses équipements": the items' own field ("son" is Spanish's "are" too).
+    fr("sa", "their", ListWord),
+    fr("ses", "their", ListWord),
+    fr("capacité", "capacity", Field),
+    de("kapazität", "capacity", Field),
+    es("capacidad", "capacity", Field),
+    de("plätze", "seats", Field),
+    de("plätzen", "seats", Field),
+    es("plazas", "seats", Field),
+    es("asientos", "seats", Field),
     fr("leur", "their", ListWord),
     fr("leurs", "their", ListWord),
     fr("plus récents", "newest", Order),
@@ -1462,6 +1510,16 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("where are", "located", "$1 with their location"),
     ("what does each", "cost", "each $1 with their price"),
     ("how big is each", "", "each $1 with their size"),
+    (
+        "how many people fit in each",
+        "",
+        "each $1 with their capacity",
+    ),
+    (
+        "how many people can fit in each",
+        "",
+        "each $1 with their capacity",
+    ),
     ("how big are the", "", "the $1 with their size"),
     ("what sizes do the", "come in", "the $1 with their size"),
     ("what sizes do", "come in", "$1 with their size"),
@@ -1942,6 +2000,18 @@ mod tests {
         assert_eq!(
             canonical("where is each job based?"),
             "each job with their location?"
+        );
+        assert_eq!(
+            canonical("how many people fit in each room and what does it cost?"),
+            "each room with their capacity and what does it cost?"
+        );
+        assert_eq!(
+            canonical("the rooms with how many they seat and the hourly rate"),
+            "the rooms with seats and the hourly price"
+        );
+        assert_eq!(
+            canonical("chaque salle avec sa capacité"),
+            "each room with their capacity"
         );
         assert_eq!(
             canonical("each cabin and how many beds does it have"),

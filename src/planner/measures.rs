@@ -378,6 +378,11 @@ const CAPACITY_VERBS: &[(&str, &str)] = &[
     ("accommodating", "guests"),
     ("room for", "guests"),
     ("space for", "guests"),
+    // A room one books, by how many it fits: "rooms that fit 8 or more", "a capacity of 8".
+    ("fit", "guests"),
+    ("fits", "guests"),
+    ("capacity of", "guests"),
+    ("capacity", "guests"),
 ];
 
 /// Nouns for the people an item takes, and the name of the count each is: a bound on them is
@@ -495,7 +500,7 @@ fn forms() -> &'static [(Regex, Form); 7] {
             ),
             (
                 compile(format!(
-                    r"(?:\b(?P<before>{before})\s+{amount}|\b(?:(?P<group>party|group|family)\s+of\s+)?{amount_}(?P<plus>\+)?(?:\s+(?P<after>{after}))?)(?:\s+(?P<noun>{nouns})\b|\b)(?:\s+(?P<after_>{after})\b)?"
+                    r"(?:\b(?P<before>{before})\s+{amount}|\b(?:(?P<group>party|group|family|team)\s+of\s+)?{amount_}(?P<plus>\+)?(?:\s+(?P<after>{after}))?)(?:\s+(?P<noun>{nouns})\b|\b)(?:\s+(?P<after_>{after})\b)?"
                 )),
                 Form::Capacity,
             ),
@@ -1055,6 +1060,19 @@ mod tests {
                 "people",
             ),
             ("we're a party of six", BoundOp::AtLeast, 6.0, "guests"),
+            (
+                "which rooms fit 8 or more?",
+                BoundOp::AtLeast,
+                8.0,
+                "guests",
+            ),
+            ("capacity of 8 or more", BoundOp::AtLeast, 8.0, "guests"),
+            (
+                "I have a team of eight, which rooms are big enough?",
+                BoundOp::AtLeast,
+                8.0,
+                "guests",
+            ),
             (
                 "a cottage for a family of 4",
                 BoundOp::AtLeast,

@@ -324,17 +324,53 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
     };
     let text = things_included(text);
     let tokens: Vec<&str> = text.split_whitespace().collect();
+    let mut storey_read_at = None;
     for (at, token) in tokens.iter().copied().enumerate() {
+        if storey_read_at == Some(at) {
+            continue;
+        }
         if token.starts_with('(') {
             close(&mut run, negated, &mut choices);
         }
+        // "level 2", "2nd floor": a storey's two words are a value together, though one is
+        // a number and the other a column's name ("level" of a course).
+        if let Some(next) = tokens.get(at + 1)
+            && crate::tools::extract::storey(&format!("{token} {next}")).is_some()
+        {
+            if run.iter().all(|w| JOINING.contains(&w.as_str())) {
+                negated = since_negation <= 3;
+            }
+            run.extend([token, next].map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            }));
+            storey_read_at = Some(at + 1);
+            since_negation = since_negation.saturating_add(2);
+            if next.ends_with([',', ';', '?', '!', ':', ')', '.']) {
+                close(&mut run, negated, &mut choices);
+                since_negation = usize::MAX;
+            }
+            continue;
+        }
         let ends_clause = token.ends_with([',', ';', '?', '!', ':', ')', '.']);
-        let word: String = token
-            .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase()
-            .replace('’', "'");
+        let bare = token.trim_matches(|c: char| !c.is_alphanumeric());
+        // "Room A", "tell me about room a": a letter after a word of a name names the item
+        // ("Building A", "Gate A"), as an article is neither written as a capital after a
+        // word nor ends a phrase. Kept as a capital, which no joining word is.
+        let letter = bare.eq_ignore_ascii_case("a")
+            && run.last().is_some_and(|w| !JOINING.contains(&w.as_str()))
+            && (bare == "A" || ends_clause || at + 1 == tokens.len());
+        let word: String = if letter {
+            "A".to_owned()
+        } else {
+            bare.to_lowercase().replace('’', "'")
+        };
         // "each entry's", "the product's": the item's noun, whose words the tables know.
         let stem = word.strip_suffix("'s").unwrap_or(&word);
+        // "floor = 2nd": a column and its value, written as a filter, are one run.
+        if token == "=" && !run.is_empty() {
+            continue;
+        }
         if word.is_empty() {
             close(&mut run, negated, &mut choices);
             continue;
@@ -863,6 +899,52 @@ mod tests {
         ] {
             assert!(
                 phrases(text).iter().flatten().any(|p| p == value),
+                "{text}: {:?}",
+                phrases(text)
+            );
+        }
+    }
+
+    #[test]
+    fn a_letter_after_a_word_of_a_name_is_no_article() {
+        for text in [
+            "Show me Room A",
+            "what does room A have?",
+            "tell me about room a",
+            "I want to book Room A, what's it like?",
+        ] {
+            let phrases: Vec<String> = read_plain(text)
+                .into_iter()
+                .flat_map(|(phrases, _)| phrases)
+                .collect();
+            assert!(phrases.iter().any(|p| p == "room A"), "{text}: {phrases:?}");
+        }
+        // An article before a noun stays one: "a room with a view" offers no letter.
+        assert!(
+            read_plain("a room with a view")
+                .iter()
+                .flat_map(|(p, _)| p)
+                .all(|p| !p.contains('A')),
+            "{:?}",
+            read_plain("a room with a view")
+        );
+    }
+
+    #[test]
+    fn a_storeys_words_and_a_column_set_to_a_value_are_one_run() {
+        let phrases = |text: &str| -> Vec<String> {
+            read_plain(text)
+                .into_iter()
+                .flat_map(|(phrases, _)| phrases)
+                .collect()
+        };
+        for (text, value) in [
+            ("list the rooms up on level 2", "level 2"),
+            ("rooms on the 2nd floor", "2nd floor"),
+            ("rooms, floor = 2nd", "floor 2nd"),
+        ] {
+            assert!(
+                phrases(text).iter().any(|p| p == value),
                 "{text}: {:?}",
                 phrases(text)
             );

@@ -2687,3 +2687,39 @@ async fn spaces_to_rent_are_read_by_their_area_features_waiting_lists_and_budget
         asked.assert_named(&["title", "name"], expected, words);
     }
 }
+
+#[tokio::test]
+async fn rooms_are_chosen_by_their_letter_their_storey_their_kit_and_what_they_fit() {
+    let sizes = ask("rehearsal-rooms.html", "how big is each room").await;
+    assert_eq!(
+        column(&sizes.answer, "size"),
+        [5, 6, 3, 10, 2].map(Value::from),
+        "a room's size is the people it takes: {}",
+        sizes.answer
+    );
+    let cases: [(&str, &[&str]); 9] = [
+        ("tell me about studio a", &["Studio A"]),
+        // A room chosen and its fields named: the columns are read from every room.
+        ("Studio C: capacity and rate", &["Studio C"]),
+        ("Show me Studio A", &["Studio A"]),
+        ("rooms on level 2", &["Studio B", "Studio C"]),
+        (
+            "which rooms are on the second floor?",
+            &["Studio B", "Studio C"],
+        ),
+        ("which rooms fit 6 or more?", &["Studio B", "Live Room"]),
+        ("Räume mit Klimaanlage", &["Studio B", "Live Room"]),
+        (
+            "which ones are free?",
+            &["Studio A", "Studio C", "Live Room"],
+        ),
+        (
+            "the 2 cheapest rooms by hourly rate",
+            &["Vocal Booth", "Studio C"],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("rehearsal-rooms.html", words).await;
+        asked.assert_named(&["title", "name", "room"], expected, words);
+    }
+}

@@ -189,6 +189,9 @@ pub enum ChoiceRule {
     /// controlled", "air conditioning" is "Air-conditioned"). Two words at least: a lone verb
     /// ("booked") is no button's "Book".
     SameStem,
+    /// The same storey of a building, however it is numbered: "floor 2", "level 2", "the
+    /// second floor", "im zweiten Stock" are a listing's "2nd floor" or "Level 2".
+    SameStorey,
     /// The same availability, said otherwise: "available", "a table free tonight" and "open
     /// tonight" are a booking site's "Tables available tonight" and a shop's "In stock";
     /// "sold out" is "Fully booked tonight" and "Out of stock".
@@ -196,6 +199,10 @@ pub enum ChoiceRule {
     /// The same words as one part of a value written as a list with commas: a place's city
     /// or region ("Portland, OR" is "portland", "Berlin, Germany" is "germany").
     ListedPart,
+    /// The same feature by another of its names, the whole value or one part of a list with
+    /// commas ([`FEATURE_NAMES`]): "Beamer" and "projecteur" are a room's "Projector",
+    /// "temperature controlled" and "klimatisiert" a unit's "Climate controlled".
+    OtherName,
     /// A person an item is led by, named whole or by their first name, perhaps as an owner
     /// ("dana", "dana ruiz", "dana's" are a class's "Dana Ruiz" or "Led by Dana Ruiz").
     PersonNamed,
@@ -242,11 +249,26 @@ type ValueTest = fn(&str, &str) -> bool;
 const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
     (ChoiceRule::SameWords, Reads::AnyColumn, same_value),
     (ChoiceRule::SameStem, Reads::AnyColumn, same_stem),
+    (
+        ChoiceRule::SameStorey,
+        Reads::AnyColumn,
+        super::storeys::same_storey,
+    ),
     // The words are read first: most are no state, and then no value is read at all.
     (
         ChoiceRule::Availability,
         Reads::AnyColumn,
-        |value, words| availability(words).is_some_and(|state| availability(value) == Some(state)),
+        |value, words| {
+            // A weak state asked alone ("which ones are free?") is the state a page's strong
+            // words print ("Available now"); beside a weak one ("Seats free") it says nothing.
+            stated(words).is_some_and(|(state, asked)| {
+                stated(value).is_some_and(|(shown, shown_as)| {
+                    shown == state
+                        && (asked != Strength::Weak && shown_as != Strength::Weak
+                            || asked == Strength::Weak && shown_as == Strength::Alone)
+                })
+            })
+        },
     ),
     (ChoiceRule::Allowance, Reads::AnyColumn, |value, words| {
         // A thing a listing allows, asked alone ("where can I bring my dog", "dogs are
@@ -272,6 +294,9 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
     }),
     (ChoiceRule::ListedPart, Reads::AnyColumn, |value, words| {
         value.contains(',') && value.split(',').any(|part| same_value(part, words))
+    }),
+    (ChoiceRule::OtherName, Reads::AnyColumn, |value, words| {
+        value.split(',').any(|part| same_feature(part, words))
     }),
     (ChoiceRule::PersonNamed, Reads::AnyColumn, |value, words| {
         person_named(value, words)
@@ -426,6 +451,47 @@ fn same_included_thing(shown: &str, asked: &str) -> bool {
             let named = |thing: &str| names.iter().any(|n| same_value(thing, n));
             named(shown) && named(asked)
         })
+}
+
+/// Names of one feature an item has, as pages print it and people ask for it, in the languages
+/// the lexicon reads. Matched on the page's side, so a page that prints "Beamer" is chosen by
+/// "Beamer" as well as by "projector".
+const FEATURE_NAMES: &[&[&str]] = &[
+    &[
+        "projector",
+        "beamer",
+        "projektor",
+        "projecteur",
+        "vidéoprojecteur",
+        "proyector",
+    ],
+    &[
+        "climate controlled",
+        "climate control",
+        "temperature controlled",
+        "temperature control",
+        "air conditioned",
+        "air conditioning",
+        "klimatisiert",
+        "klimaanlage",
+        "climatisé",
+        "climatisée",
+        "climatisés",
+        "climatisées",
+        "climatisation",
+        "climatizado",
+        "climatizada",
+        "aire acondicionado",
+    ],
+];
+
+/// Whether a value and words of a request are two names of one feature ([`FEATURE_NAMES`]),
+/// each perhaps in the plural or with another ending ([`same_stem`]).
+fn same_feature(value: &str, words: &str) -> bool {
+    let named = |text: &str, name: &str| same_value(text, name) || same_stem(text, name);
+    FEATURE_NAMES
+        .iter()
+        .any(|names| names.iter().any(|n| named(value, n)) && names.iter().any(|n| named(words, n)))
 }
 
 /// Words of a request for a charge without the charge's noun: "kit hire fee" → "kit hire",
@@ -602,21 +668,43 @@ const STATE_TABLES: &[(&[&str], Availability, bool)] = &[
 /// phrase may hold besides the state itself, and that make a weak state one.
 const STATE_OBJECTS: &[&str] = &[
     "table", "tables", "seat", "seats", "room", "rooms", "place", "places", "spot", "spots",
-    "slot", "slots", "ticket", "tickets", "space", "spaces", "now", "today", "tonight",
+    "slot", "slots", "ticket", "tickets", "space", "spaces", "now", "today", "tonight", "moment",
     // An item that is full or open itself, as its badge says ("Class full", "Tour full").
     "class", "session", "course", "tour", "event",
 ];
 
 /// Words a state's phrase may hold that make no state of a weak one.
-const STATE_FILLERS: &[&str] = &["a", "an", "the", "with", "for", "still", "only"];
+const STATE_FILLERS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "with",
+    "for",
+    "still",
+    "only",
+    "at",
+    "right",
+    "currently",
+];
 
 /// A state's phrase is at most this many words.
 const STATE_WORDS: usize = 6;
 
+/// How surely a text says a state: by a phrase that says it alone ("Available", "Sold out"),
+/// by a weak one beside what it is of or when it holds ("seats free", "open tonight"), or by
+/// a weak one alone ("free"), which says nothing by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strength {
+    Alone,
+    Beside,
+    Weak,
+}
+
 /// The availability a short text says, when every word of it is a state, what the state is
 /// of, when it holds, or a count ("Tables available tonight", "Only 2 left", "In stock",
-/// "Fully booked tonight"); a closed state wins over an open one ("not available").
-fn availability(text: &str) -> Option<Availability> {
+/// "Fully booked tonight"), and how surely; a closed state wins over an open one ("not
+/// available").
+fn stated(text: &str) -> Option<(Availability, Strength)> {
     let text = normal(text);
     let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
     if words.is_empty() || words.len() > STATE_WORDS {
@@ -652,7 +740,14 @@ fn availability(text: &str) -> Option<Availability> {
         }
         at += 1;
     }
-    found.filter(|_| strong || objects)
+    let strength = if strong {
+        Strength::Alone
+    } else if objects {
+        Strength::Beside
+    } else {
+        Strength::Weak
+    };
+    found.map(|state| (state, strength))
 }
 
 /// Words that say a thing is allowed when they follow it ("Dogs OK", "pets welcome",
@@ -810,6 +905,61 @@ mod tests {
 
     fn names(records: &[Map<String, Value>]) -> Vec<&str> {
         records.iter().filter_map(|r| r["name"].as_str()).collect()
+    }
+
+    #[test]
+    fn a_storey_is_chosen_however_it_is_numbered() {
+        let rooms = rows(&[
+            ("The Loft", "2nd floor"),
+            ("Room A", "Ground floor"),
+            ("Studio 1", "2nd floor"),
+            ("Boardroom", "3rd floor"),
+        ]);
+        for said in [
+            "level 2",
+            "floor 2",
+            "second floor",
+            "zweiten stock",
+            "2e étage",
+        ] {
+            let (kept, made) = keep_chosen(rooms.clone(), &[choice(&[said], false)]);
+            assert_eq!(names(&kept), ["The Loft", "Studio 1"], "{said}");
+            assert_eq!(made[0].rule, Some(ChoiceRule::SameStorey), "{said}");
+        }
+    }
+
+    #[test]
+    fn a_feature_is_chosen_by_another_of_its_names() {
+        for (value, words) in [
+            ("Projector, Whiteboard", "beamer"),
+            ("Screen, Projector", "projecteur"),
+            ("Climate controlled", "temperature controlled"),
+            ("Climate controlled", "klimatisiert"),
+            ("Air conditioning", "climatisées"),
+        ] {
+            assert_eq!(
+                value_rule(value, words),
+                Some(ChoiceRule::OtherName),
+                "{value} / {words}"
+            );
+        }
+        assert_eq!(value_rule("Screen, Whiteboard", "beamer"), None);
+        assert_eq!(value_rule("Projector", "climate controlled"), None);
+    }
+
+    #[test]
+    fn a_weak_state_asked_alone_is_a_strong_state_shown() {
+        assert_eq!(
+            value_rule("Available now", "free"),
+            Some(ChoiceRule::Availability)
+        );
+        assert_eq!(
+            value_rule("Available now", "bookable at the moment"),
+            Some(ChoiceRule::Availability)
+        );
+        assert_eq!(value_rule("Booked until 14:00", "free"), None);
+        // Beside a weak state, a weak word alone says nothing.
+        assert_eq!(value_rule("Seats free", "free"), None);
     }
 
     #[test]

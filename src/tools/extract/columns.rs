@@ -441,6 +441,13 @@ const RULES: &[(&str, Rule)] = &[
     ("any_link", |field, column| {
         field.role == FieldRole::Url && column.column.kind == ColumnKind::Url
     }),
+    // "how big is each room": a room, a tent or a table that shows no area and no lengths is
+    // as big as the people it takes ("Seats", "Capacity").
+    ("size_as_capacity", |field, column| {
+        field.role == FieldRole::Text
+            && matches!(normalised(&field.name).as_str(), "size" | "sizes")
+            && CAPACITY_NAMES.contains(&column.base_name())
+    }),
     // "departure", "arrival": a table's header may shorten the name ("Dep.", "Arr.").
     ("abbreviated_header", |field, column| {
         let header = column.base_name();
@@ -2136,6 +2143,34 @@ mod tests {
         assert_eq!(row["dimensions"], json!("10 × 30 ft (300 sq ft)"));
         assert!(is_dimensions("4' x 6'") && is_dimensions("120 × 60 × 75 cm"));
         assert!(!is_dimensions("5 stars") && !is_dimensions("2 x espresso"));
+    }
+
+    #[test]
+    fn a_rooms_size_is_the_people_it_takes_where_no_area_is_shown() {
+        let columns = vec![
+            column("room", ColumnKind::Text, NameSource::Header),
+            column("seats", ColumnKind::Number, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"room": "Room A", "seats": 4},
+            {"room": "The Loft", "seats": 20},
+        ]));
+        let fields = wanted(&[("size", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].rule, Some("size_as_capacity"));
+        assert_eq!(sources[0].column.as_deref(), Some("seats"));
+        // An area, where there is one, answers first.
+        let columns = vec![
+            column("room", ColumnKind::Text, NameSource::Header),
+            column("seats", ColumnKind::Number, NameSource::Header),
+            column("area", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"room": "Room A", "seats": 4, "area": "12 m²"},
+            {"room": "The Loft", "seats": 20, "area": "60 m²"},
+        ]));
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("area"));
     }
 
     #[test]

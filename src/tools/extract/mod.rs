@@ -848,6 +848,14 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
             evidence["list_rule"] = json!(rule);
         }
     }
+    // Each list's own columns answer the fields (with `lists: "all"` they differ), read from
+    // all its records: the one a choice keeps cannot tell a naming column from another.
+    let list_sources: Option<Vec<Vec<columns::FieldSource>>> = named.as_ref().map(|fields| {
+        lists
+            .iter()
+            .map(|list| columns::choose(fields, &list.columns, &list.records))
+            .collect()
+    });
     // The choice reads every column, before the named fields leave only theirs.
     let mut lists = lists;
     if !params.choose.is_empty() {
@@ -872,13 +880,12 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
         evidence["chosen"] = json!(made);
     }
     let on_page: usize = lists.iter().map(|l| l.total).sum();
-    // Each list's own columns answer the fields (with `lists: "all"` they differ).
     let month_first = crate::page::dates::month_first(&ws.page.document);
-    let lists: Vec<crate::read::records::RecordList> = match &named {
-        Some(fields) => lists
+    let lists: Vec<crate::read::records::RecordList> = match (&named, list_sources) {
+        (Some(fields), Some(list_sources)) => lists
             .into_iter()
-            .map(|mut list| {
-                let sources = columns::choose(fields, &list.columns, &list.records);
+            .zip(list_sources)
+            .map(|(mut list, sources)| {
                 list.records = columns::project(
                     fields,
                     &sources,
@@ -888,7 +895,7 @@ fn records(ws: &mut Workspace<'_>, params: RecordsParams) -> Result<Value, ToolE
                 list
             })
             .collect(),
-        None => lists,
+        _ => lists,
     };
     let rows: Vec<Value> = lists
         .into_iter()
@@ -1033,12 +1040,14 @@ fn markdown(ws: &mut Workspace<'_>, params: MarkdownParams) -> Result<Value, Too
 mod choose;
 mod columns;
 mod named;
+mod storeys;
 pub use choose::{
     ChoiceRule, FEE_NOUNS, INCLUDED_WORDS, STOP_NOUNS, ValueChoice, allowed_thing, is_allowed_word,
     same_value, stops_shown, value_rule,
 };
 pub use columns::{CAPACITY_NAMES, FieldRole, PAY_NAMES, WantedField, is_money_name};
 pub use named::{NamedFieldsParams, key_of};
+pub use storeys::storey;
 
 #[cfg(test)]
 mod tests;
