@@ -139,7 +139,7 @@ fn is_skipped(name: &str) -> bool {
     )
 }
 
-/// One step of a slot's key: the tag and its first class, digits left out (`item-3`). A
+/// One step of a slot's key: the tag and its first class as written, digits left out (`item-3`). A
 /// table cell's step holds its column (`td[3]`): a row whose cell holds one line less than
 /// the others' ("Maya Okafor, Tom Reyes" where others print the speaker's company below)
 /// keeps its later cells under their columns.
@@ -149,9 +149,12 @@ fn segment(element: ElementRef<'_>) -> String {
         "td" | "th" => format!("{}[{}]", el.name(), cell_index(element).unwrap_or(0)),
         other => other.to_owned(),
     };
+    // The first class as written (`classes()` comes sorted): a component's name comes
+    // first and its state after ("status busy", "card featured"), and rows of one column
+    // share the name whatever their state.
     let class: String = el
-        .classes()
-        .next()
+        .attr("class")
+        .and_then(|classes| classes.split_whitespace().next())
         .unwrap_or("")
         .chars()
         .filter(|c| !c.is_ascii_digit())

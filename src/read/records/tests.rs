@@ -57,6 +57,31 @@ fn a_table_with_a_header_row_gives_one_record_per_row_named_by_the_header() {
 }
 
 #[test]
+fn cells_whose_class_names_a_state_after_the_component_are_one_column() {
+    let rows: String = [
+        ("Room A", 4, "free", "Available now"),
+        ("Room B", 6, "busy", "Booked until 14:00"),
+        ("Room C", 8, "free", "Available now"),
+        ("Studio 2", 3, "closed", "Closed for maintenance"),
+        ("Room E", 6, "busy", "Booked until 12:30"),
+    ]
+    .iter()
+    .map(|(name, seats, state, today)| {
+        format!("<tr><th scope='row'>{name}</th><td>{seats}</td><td class='status {state}'>{today}</td></tr>")
+    })
+    .collect();
+    let html = page(
+        &format!(
+            "<table><thead><tr><th>Room</th><th>Seats</th><th>Today</th></tr></thead><tbody>{rows}</tbody></table>"
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(column_names(&list), ["room", "seats", "today"]);
+    assert_eq!(list.records[3]["today"], json!("Closed for maintenance"));
+}
+
+#[test]
 fn a_cell_holding_one_line_less_keeps_the_rows_later_cells_under_their_headers() {
     // A speaker's company on a second line in most rows; a panel row names three people.
     let rows: String = [
