@@ -227,6 +227,8 @@ pub(super) const BEFORE: &[(&str, BoundOp)] = &[
     ("maximum", BoundOp::AtMost),
     ("minimum", BoundOp::AtLeast),
     ("exceeding", BoundOp::Above),
+    // A total got to: "who has reached 40 points".
+    ("reached", BoundOp::AtLeast),
     // A length of time compared: "shorter than 45 minutes".
     ("shorter than", BoundOp::Below),
     ("longer than", BoundOp::Above),
@@ -715,6 +717,10 @@ mod tests {
         assert_eq!(
             bounds("posts with at least 50 comments"),
             [(Comments, AtLeast, 50.0)]
+        );
+        assert_eq!(
+            bounds("who has reached 40 points?"),
+            [(Score, AtLeast, 40.0)]
         );
         assert_eq!(
             bounds("laptops up to 1,299.99 USD"),

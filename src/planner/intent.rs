@@ -588,9 +588,10 @@ pub fn count(text: &str) -> Option<usize> {
             && !matches!(noun, "are" | "were" | "was")
     };
     let asks_of_one = (0..words.len()).any(|i| match &words[i..] {
-        // "…, which scores highest?": "which" asks it too.
+        // "…, which scores highest?": "which" asks it too, and "who" of people or teams
+        // ("who has the most wins?").
         [asking, verb, rest @ ..]
-            if matches!(asking.as_str(), "what" | "which")
+            if matches!(asking.as_str(), "what" | "which" | "who")
                 && ASKING_VERBS.contains(&verb.as_str())
                 && verb != "is" =>
         {
@@ -719,6 +720,22 @@ fn table_as_a_property(words: &[String]) -> bool {
                 .rev()
                 .find(|w| !matches!(w.as_str(), "a" | "an" | "any" | "free" | "open" | "spare"))
                 .is_some_and(|w| matches!(w.as_str(), "with" | "have" | "has" | "had"))
+    })
+}
+
+/// Whether "table" is where the items asked for stand, not tables asked for: "the first three
+/// teams in the table", "where are Westgate in the league table?" — items named before it,
+/// or "where".
+fn table_as_a_place(words: &[String]) -> bool {
+    words.windows(3).enumerate().any(|(i, w)| {
+        matches!(w[0].as_str(), "in" | "on" | "from" | "of")
+            && w[1] == "the"
+            && (w[2] == "table"
+                || w[2] == "league" && words.get(i + 3).is_some_and(|t| t == "table"))
+            && words[..i].iter().any(|before| {
+                before == "where"
+                    || before.len() > 3 && before.ends_with('s') && !before.ends_with("ss")
+            })
     })
 }
 
@@ -1541,6 +1558,8 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
         "born in",
         "hometown",
     ],
+    // A team's games won, as a league table heads them ("W", "Won").
+    &["wins", "won", "victories", "games won"],
 ];
 
 /// The items' own nouns, singular: named in a list of fields, they stand for the items'
@@ -2370,6 +2389,7 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     } else if has(&["table", "tabular"])
         && !list_nouns
         && !table_as_a_property(&words)
+        && !table_as_a_place(&words)
         // "a table: tour | guide | difficulty" names the columns of the items wanted, which
         // the records engine reads whether the page prints a table or cards.
         && fields.len() < 2
@@ -3223,6 +3243,15 @@ mod tests {
             assert_ne!(parse(text, None).intent, Intent::Tables, "{text}");
         }
         assert_eq!(parse("extract the tables", None).intent, Intent::Tables);
+        // A table the items stand in is where they are.
+        for text in [
+            "first three teams in the table",
+            "where are Westgate in the table?",
+            "the players in the league table",
+        ] {
+            assert_eq!(parse(text, None).intent, Intent::List, "{text}");
+        }
+        assert_eq!(count("who has the most wins?"), Some(1));
         // A table whose columns are named is the items with those fields.
         assert_eq!(
             parse("Get me a table: tour | guide | price", None).intent,

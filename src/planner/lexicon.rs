@@ -1015,6 +1015,18 @@ pub const ENTRIES: &[Entry] = &[
     en("daily rates", "daily prices", Field),
     en("weekly rate", "weekly price", Field),
     en("monthly rate", "monthly price", Field),
+    // A league table's columns, asked in other words.
+    en("won the most games", "the most wins", Order),
+    en("won the most matches", "the most wins", Order),
+    en("most victories", "most wins", Order),
+    de("die meisten siege", "the most wins", Order),
+    fr("le plus de victoires", "the most wins", Order),
+    de("siege", "wins", Field),
+    fr("victoires", "wins", Field),
+    es("victorias", "wins", Field),
+    de("tordifferenz", "goal difference", Field),
+    fr("différence de buts", "goal difference", Field),
+    es("diferencia de goles", "goal difference", Field),
     // A room one books by the hour (a meeting room, a studio), named by its letter or not.
     de("raum", "room", ListWord),
     de("räume", "rooms", ListWord),

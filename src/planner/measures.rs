@@ -523,7 +523,7 @@ pub fn read(text: &str) -> (Option<(Bound, String)>, String) {
 /// pages of results" or "up to 200 jobs" bound nothing; `not_a_measure` refuses nouns that
 /// name the items or the pages. Returns the bound, the thing's name and the words said.
 fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, String, String)> {
-    if let Some(found) = clock_bound(lower) {
+    if let Some(found) = clock_bound(lower).or_else(|| sign_bound(lower)) {
         return Some(found);
     }
     forms().iter().find_map(|(pattern, form)| {
@@ -791,6 +791,102 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
         found = Some((bound, TIME.to_owned(), said));
     }
     found
+}
+
+/// Words that say a quantity is below or above zero, before it ("a negative goal
+/// difference", "negativer Tordifferenz") or after it ("GD is negative", "a balance below
+/// zero", "goal difference < 0"), in the languages the lexicon reads.
+const SIGNS_BEFORE: &[(&str, BoundOp)] = &[
+    ("negative", BoundOp::Below),
+    ("negativer", BoundOp::Below),
+    ("negativen", BoundOp::Below),
+    ("negatives", BoundOp::Below),
+    ("minus", BoundOp::Below),
+    ("positive", BoundOp::Above),
+    ("positiver", BoundOp::Above),
+    ("positiven", BoundOp::Above),
+];
+const SIGNS_AFTER: &[(&str, BoundOp)] = &[
+    ("negative", BoundOp::Below),
+    ("négative", BoundOp::Below),
+    ("négatif", BoundOp::Below),
+    ("negativa", BoundOp::Below),
+    ("negativo", BoundOp::Below),
+    ("below zero", BoundOp::Below),
+    ("under zero", BoundOp::Below),
+    ("less than zero", BoundOp::Below),
+    ("< 0", BoundOp::Below),
+    ("<0", BoundOp::Below),
+    ("positive", BoundOp::Above),
+    ("positif", BoundOp::Above),
+    ("positiva", BoundOp::Above),
+    ("positivo", BoundOp::Above),
+    ("above zero", BoundOp::Above),
+    ("over zero", BoundOp::Above),
+    ("more than zero", BoundOp::Above),
+    ("> 0", BoundOp::Above),
+    (">0", BoundOp::Above),
+];
+
+/// The last word of a quantity that has a sign: a difference, a change, a balance. Other
+/// things are never below zero ("negative reviews" are reviews, not a count under zero).
+const SIGNED_THINGS: &[&str] = &[
+    "difference",
+    "diff",
+    "gd",
+    "change",
+    "balance",
+    "growth",
+    "return",
+    "profit",
+    "margin",
+    "delta",
+];
+
+/// Words before a signed quantity that are not part of its name.
+const BEFORE_THE_THING: &[&str] = &[
+    "a", "an", "the", "whose", "their", "its", "with", "une", "un", "la", "le", "mit", "con",
+];
+
+/// A bound at zero on a quantity that has a sign: "teams with a negative goal difference"
+/// (goal difference below 0), "whose GD is negative", "a balance above zero".
+fn sign_bound(lower: &str) -> Option<(Bound, String, String)> {
+    static PATTERNS: OnceLock<[Regex; 2]> = OnceLock::new();
+    let [before, after] = PATTERNS.get_or_init(|| {
+        let before = bounds::alternatives(SIGNS_BEFORE);
+        let after = bounds::alternatives(SIGNS_AFTER);
+        let thing = r"(?P<thing>[\p{L}]+(?:\s+[\p{L}]+)?)";
+        #[allow(clippy::expect_used)] // built from escaped constant phrases
+        let compile = |pattern: String| Regex::new(&pattern).expect("valid sign pattern");
+        [
+            compile(format!(r"\b(?P<sign>{before})\s+{thing}")),
+            compile(format!(
+                r"\b{thing}\s+(?:(?:is|are)\s+)?(?P<sign>{after})(?:$|[\s,.;:!?)])"
+            )),
+        ]
+    });
+    [(before, SIGNS_BEFORE), (after, SIGNS_AFTER)]
+        .into_iter()
+        .find_map(|(pattern, signs)| {
+            pattern.captures_iter(lower).find_map(|caps| {
+                let op = bounds::op_of(signs, &caps["sign"])?;
+                let words: Vec<&str> = caps["thing"]
+                    .split_whitespace()
+                    .skip_while(|w| BEFORE_THE_THING.contains(w))
+                    .collect();
+                let last = words.last()?;
+                if !SIGNED_THINGS.contains(last) {
+                    return None;
+                }
+                let said = caps[0].trim_end_matches([',', '.', ';', ':', '!', '?', ')']);
+                let bound = Bound {
+                    role: FieldRole::Text,
+                    op,
+                    amount: 0.0,
+                };
+                Some((bound, words.join(" "), said.trim().to_owned()))
+            })
+        })
 }
 
 /// `text` without the words a bound was read from (`said`, as found in its lower case), its
@@ -1084,6 +1180,34 @@ mod tests {
         }
         // Without a cue it is how many, no bound: "a cottage that sleeps 4".
         assert_eq!(read("a cottage that sleeps 4"), None);
+        // A quantity with a sign, below or above zero.
+        for (text, op, thing) in [
+            (
+                "teams with a negative goal difference",
+                BoundOp::Below,
+                "goal difference",
+            ),
+            (
+                "show me the teams whose gd is negative",
+                BoundOp::Below,
+                "gd",
+            ),
+            (
+                "clubs with a goal difference below zero",
+                BoundOp::Below,
+                "goal difference",
+            ),
+            ("goal difference < 0", BoundOp::Below, "goal difference"),
+            (
+                "accounts with a positive balance",
+                BoundOp::Above,
+                "balance",
+            ),
+        ] {
+            assert_eq!(read(text), Some((op, 0.0, thing.into())), "{text}");
+        }
+        // Things that are never below zero have no sign to bound.
+        assert_eq!(read("products with negative reviews"), None);
         // "within" a distance, written joined or as "a" unit.
         for (text, op, amount) in [
             ("campsites within 1 km of the beach", BoundOp::AtMost, 1.0),

@@ -2723,3 +2723,65 @@ async fn rooms_are_chosen_by_their_letter_their_storey_their_kit_and_what_they_f
         asked.assert_named(&["title", "name", "room"], expected, words);
     }
 }
+
+#[tokio::test]
+async fn a_table_of_numbers_is_read_by_its_abbreviations_their_long_names_and_their_signs() {
+    let all = ask("standings.html", "list all teams").await;
+    // A header's `<abbr title>` names its column; a difference keeps its sign; a run of
+    // marks in one cell is one value.
+    all.assert_column(
+        "last_5",
+        &[
+            "W W L W W",
+            "W W W L W",
+            "L W L W L",
+            "W L L W L",
+            "L L W L L",
+            "L L L L W",
+        ],
+        "a team's last five results",
+    );
+    assert_eq!(
+        column(&all.answer, "goal_difference"),
+        [41, 55, -3, 2, -38, -57].map(Value::from),
+        "{}",
+        all.answer
+    );
+    // A column asked by its header as printed.
+    let printed = ask("standings.html", "team, pts, w").await;
+    assert_eq!(
+        column(&printed.answer, "pts"),
+        [14, 16, 10, 8, 4, 2].map(Value::from),
+        "{}",
+        printed.answer
+    );
+    assert_eq!(
+        column(&printed.answer, "w"),
+        [7, 8, 5, 4, 2, 1].map(Value::from),
+        "{}",
+        printed.answer
+    );
+    let cases: [(&str, &[&str]); 5] = [
+        (
+            "teams with a negative goal difference",
+            &["Dale United", "Fen Rovers", "Hill Comets"],
+        ),
+        (
+            "whose diff is below zero?",
+            &["Dale United", "Fen Rovers", "Hill Comets"],
+        ),
+        ("who has the most wins?", &["Mill Street"]),
+        (
+            "the first two teams in the table",
+            &["Ridge Hawks", "Mill Street"],
+        ),
+        (
+            "teams that have reached 10 points",
+            &["Ridge Hawks", "Mill Street", "Dale United"],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("standings.html", words).await;
+        asked.assert_named(&["title", "team"], expected, words);
+    }
+}

@@ -61,6 +61,10 @@ pub struct Column {
     pub source: NameSource,
     /// Records that have a value in it.
     pub filled: usize,
+    /// The header as the page prints it, when its name is what that abbreviation stands for
+    /// ("Pts" of `points`): a request may ask by either.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub printed: Option<String>,
 }
 
 /// Aligned records.
@@ -195,6 +199,35 @@ fn is_text_leaf(element: ElementRef<'_>) -> bool {
             .any(|d| is_block(d.value().name()))
 }
 
+/// A table cell made of a run of short marks, each in an element of its own ("W W D L W", a
+/// team's form; "S M L XL", the sizes in stock): one value, the marks in order. Their classes
+/// say which mark each is ("form-w"), so apart they would be columns of their own.
+fn run_of_marks(element: ElementRef<'_>) -> Option<String> {
+    if !matches!(element.value().name(), "td" | "th")
+        || element
+            .children()
+            .filter_map(|c| c.value().as_text())
+            .any(|t| !t.trim().is_empty())
+    {
+        return None;
+    }
+    let marks: Vec<ElementRef<'_>> = element.children().filter_map(ElementRef::wrap).collect();
+    let tag = marks.first()?.value().name();
+    let is_mark = |mark: &ElementRef<'_>| {
+        let text = text_of(*mark);
+        mark.value().name() == tag
+            && mark.children().all(|c| c.value().is_text())
+            && (1..=3).contains(&text.chars().count())
+    };
+    (marks.len() >= 2 && !is_media(marks[0]) && marks.iter().all(is_mark)).then(|| {
+        marks
+            .iter()
+            .map(|mark| text_of(*mark))
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+}
+
 fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slot<'a>>) {
     let name = element.value().name();
     if is_skipped(name) || crate::read::content::is_hidden(element) {
@@ -214,6 +247,15 @@ fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slo
                 walk(page, child, format!("{key}/{}", segment(child)), out);
             }
         }
+        return;
+    }
+    if let Some(marks) = run_of_marks(element) {
+        out.push(Slot {
+            key: key.clone(),
+            kind: SlotKind::Text,
+            value: marks,
+            element,
+        });
         return;
     }
     if is_text_leaf(element) {
@@ -414,11 +456,23 @@ pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
             name
         };
         let name = unique(&mut used, name);
+        // The header as printed, where it is an abbreviation of the name ("Pts").
+        let printed = header
+            .as_ref()
+            .filter(|_| source == NameSource::Header && draft.kind == SlotKind::Text)
+            .and_then(|header| {
+                agreed(draft.elements.iter().flatten().map(|e| {
+                    cell_index(*e)
+                        .and_then(|i| header.get(i))
+                        .and_then(|(_, printed)| printed.as_deref())
+                }))
+            });
         columns.push(Column {
             filled: typed.iter().flatten().count(),
             name,
             kind,
             source,
+            printed,
         });
         cells.push(typed);
     }
@@ -439,6 +493,7 @@ pub(super) fn align(page: &Page, records: &[Vec<ElementRef<'_>>]) -> Table {
             name,
             kind: ColumnKind::Text,
             source: NameSource::Kind,
+            printed: None,
         });
         cells.push(other.into_iter().map(|v| v.map(Value::String)).collect());
     }
@@ -699,7 +754,7 @@ fn drop_repeated_links(drafts: &mut Vec<Draft<'_>>) {
 }
 
 /// The header texts of the table the records are rows of, by cell index.
-fn table_header(records: &[Vec<ElementRef<'_>>]) -> Option<Vec<String>> {
+fn table_header(records: &[Vec<ElementRef<'_>>]) -> Option<Vec<(String, Option<String>)>> {
     let first = records.first()?.first()?;
     if first.value().name() != "tr" {
         return None;
@@ -737,16 +792,20 @@ fn table_header(records: &[Vec<ElementRef<'_>>]) -> Option<Vec<String>> {
                     .and_then(|s| s.parse::<usize>().ok())
                     .unwrap_or(1)
                     .clamp(1, 20);
-                std::iter::repeat_n(header_name(cell), span)
+                let printed = abbreviation(cell).map(|(_, printed)| printed);
+                std::iter::repeat_n((header_name(cell), printed), span)
             })
             .collect(),
     )
 }
 
-/// A header cell's name: its text, or when that is too long to be a name (a cell that holds
+/// A header cell's name: what its abbreviation stands for, its text, or when that is too long to be a name (a cell that holds
 /// its column's explanation, "SQFT Square Footage — area of the property in…"), its first
 /// piece of text ("SQFT").
 fn header_name(cell: ElementRef<'_>) -> String {
+    if let Some((spelled_out, _)) = abbreviation(cell) {
+        return spelled_out;
+    }
     let text = text_of(cell);
     if key_of(&text).is_some() {
         return text;
@@ -763,6 +822,19 @@ fn header_name(cell: ElementRef<'_>) -> String {
     first_piece
         .filter(|t| key_of(t).is_some())
         .map_or(text, str::to_owned)
+}
+
+/// A header that is an abbreviation (`<abbr title="Points">Pts</abbr>`): what it stands for,
+/// which names the column ("points", "goal difference"), and the abbreviation as printed.
+fn abbreviation(cell: ElementRef<'_>) -> Option<(String, String)> {
+    let text = text_of(cell);
+    cell.descendants()
+        .filter_map(ElementRef::wrap)
+        .find_map(|e| {
+            let title = e.value().attr("title")?.trim();
+            (e.value().name() == "abbr" && text_of(e) == text && key_of(title).is_some())
+                .then(|| (title.to_owned(), text.clone()))
+        })
 }
 
 /// The index of the table cell holding `element`, counting column spans.
@@ -810,7 +882,7 @@ fn agreed<'a>(values: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
 fn name_column(
     draft: &Draft<'_>,
     labels: &HashMap<String, String>,
-    header: Option<&Vec<String>>,
+    header: Option<&Vec<(String, Option<String>)>>,
     title_taken: &mut bool,
     url_taken: &mut bool,
 ) -> (String, NameSource, Vec<Option<String>>) {
@@ -820,7 +892,7 @@ fn name_column(
         let name = agreed(elements().map(|e| {
             cell_index(e)
                 .and_then(|i| header.get(i))
-                .map(String::as_str)
+                .map(|(name, _)| name.as_str())
         }));
         if let Some(name) = name.and_then(|n| key_of(&n)) {
             let name = match draft.kind {
@@ -1391,10 +1463,17 @@ fn plain_number(text: &str) -> Option<f64> {
     if t.is_empty() || t.len() > 20 {
         return None;
     }
-    let digits: String = t.chars().filter(|c| *c != ',').collect();
+    // A difference is written with its sign: "+25", "−2" (a minus sign, not a hyphen).
+    let (sign, unsigned) = match t.chars().next() {
+        Some('+') => (1.0, &t[1..]),
+        Some('−') => (-1.0, &t['−'.len_utf8()..]),
+        _ => (1.0, t),
+    };
+    let digits: String = unsigned.chars().filter(|c| *c != ',').collect();
     if !digits
         .chars()
         .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+        || unsigned.len() < t.len() && digits.starts_with('-')
     {
         return None;
     }
@@ -1402,7 +1481,7 @@ fn plain_number(text: &str) -> Option<f64> {
     if digits.len() > 1 && digits.starts_with('0') && !digits.starts_with("0.") {
         return None;
     }
-    digits.parse().ok()
+    digits.parse::<f64>().ok().map(|n| sign * n)
 }
 
 /// Types a column's values: all numbers → numbers, all dates → ISO dates, links and images

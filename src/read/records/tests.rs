@@ -57,6 +57,42 @@ fn a_table_with_a_header_row_gives_one_record_per_row_named_by_the_header() {
 }
 
 #[test]
+fn abbreviated_headers_name_columns_by_their_long_names_and_signs_and_marks_are_read() {
+    let rows: String = [
+        ("Ridge Hawks", "+41", 14, "WWLWW"),
+        ("Dale United", "−3", 10, "LWLWL"),
+        ("Hill Comets", "−57", 2, "LLLLW"),
+        ("Brook Flyers", "0", 8, "WLLWL"),
+    ]
+    .iter()
+    .map(|(team, diff, pts, form)| {
+        let marks: String = form
+            .chars()
+            .map(|c| format!("<i class='r-{}'>{c}</i>", c.to_ascii_lowercase()))
+            .collect();
+        format!("<tr><td><a href='/t/{pts}'>{team}</a></td><td>{diff}</td><td>{pts}</td><td>{marks}</td></tr>")
+    })
+    .collect();
+    let html = page(
+        &format!(
+            "<table><thead><tr><th>Team</th><th><abbr title='Goal difference'>GD</abbr></th>\
+             <th><abbr title='Points'>Pts</abbr></th><th>Form</th></tr></thead><tbody>{rows}</tbody></table>"
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    assert_eq!(
+        column_names(&list),
+        ["team", "team_url", "goal_difference", "points", "form"]
+    );
+    let printed: Vec<Option<&str>> = list.columns.iter().map(|c| c.printed.as_deref()).collect();
+    assert_eq!(printed, [None, None, Some("GD"), Some("Pts"), None]);
+    let diffs: Vec<&Value> = list.records.iter().map(|r| &r["goal_difference"]).collect();
+    assert_eq!(diffs, [&json!(41), &json!(-3), &json!(-57), &json!(0)]);
+    assert_eq!(list.records[1]["form"], json!("L W L W L"));
+}
+
+#[test]
 fn cells_whose_class_names_a_state_after_the_component_are_one_column() {
     let rows: String = [
         ("Room A", 4, "free", "Available now"),

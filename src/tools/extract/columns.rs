@@ -229,6 +229,14 @@ const RULES: &[(&str, Rule)] = &[
     ("same_name", |field, column| {
         squashed(&column.column.name) == squashed(&field.name)
     }),
+    // "W", "Pts": the header as printed, where the column is named by what it stands for.
+    ("printed_header", |field, column| {
+        column
+            .column
+            .printed
+            .as_deref()
+            .is_some_and(|printed| squashed(printed) == squashed(&field.name))
+    }),
     // "player count", "number of players", "player": the thing a free name counts, in the
     // singular or the plural, is the column of that name ("players").
     ("same_thing_counted", |field, column| {
@@ -447,6 +455,12 @@ const RULES: &[(&str, Rule)] = &[
         field.role == FieldRole::Text
             && matches!(normalised(&field.name).as_str(), "size" | "sizes")
             && CAPACITY_NAMES.contains(&column.base_name())
+    }),
+    // "GD", "pts": a field asked by the short form of a column's name (a league table's
+    // "goal difference", "points", spelled out by its header's `<abbr title>`): the initials
+    // of its words, or its first letter and others of it in order.
+    ("abbreviated_field", |field, column| {
+        field.role == FieldRole::Text && abbreviates(&normalised(&field.name), column.base_name())
     }),
     // "departure", "arrival": a table's header may shorten the name ("Dep.", "Arr.").
     ("abbreviated_header", |field, column| {
@@ -832,6 +846,28 @@ fn is_capacity_name(name: &str) -> bool {
     CAPACITY_NAMES.iter().any(|c| singular(c) == name)
 }
 
+/// Whether `short` is a short form of the column name `name`: the initials of its words
+/// ("gd" of `goal_difference`), or, for a name of one word, its first letter and three or
+/// more of its letters in order ("pts" of `points`, "qty" of `quantity`).
+fn abbreviates(short: &str, name: &str) -> bool {
+    let name = normalised(name);
+    let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+    if short.contains('_') || short.chars().count() < 2 || short == name {
+        return false;
+    }
+    if words.len() >= 2 {
+        return words.len() == short.chars().count()
+            && words
+                .iter()
+                .zip(short.chars())
+                .all(|(w, c)| w.starts_with(c));
+    }
+    let mut letters = name.chars();
+    short.chars().count() >= 3
+        && short.chars().next() == name.chars().next()
+        && short.chars().all(|c| letters.any(|l| l == c))
+}
+
 /// Words of a field's name that only say it is counted ("number of bedrooms", "bedroom
 /// count", "how many beds").
 const COUNTING_WORDS: &[&str] = &["number", "of", "count", "how", "many", "total", "the"];
@@ -1101,6 +1137,7 @@ fn part_columns(column: &Column, values: &[String]) -> Vec<(Part, Column, Vec<St
                 kind: ColumnKind::Text,
                 source: NameSource::Kind,
                 filled: values.len(),
+                printed: None,
             };
             Some((part, column, values))
         })
@@ -1361,6 +1398,7 @@ mod tests {
             kind,
             source,
             filled: 3,
+            printed: None,
         }
     }
 
@@ -2143,6 +2181,42 @@ mod tests {
         assert_eq!(row["dimensions"], json!("10 × 30 ft (300 sq ft)"));
         assert!(is_dimensions("4' x 6'") && is_dimensions("120 × 60 × 75 cm"));
         assert!(!is_dimensions("5 stars") && !is_dimensions("2 x espresso"));
+    }
+
+    #[test]
+    fn a_column_is_asked_by_its_printed_abbreviation_or_a_short_form_of_its_name() {
+        let mut won = column("won", ColumnKind::Number, NameSource::Header);
+        won.printed = Some("W".into());
+        let columns = vec![
+            column("team", ColumnKind::Text, NameSource::Header),
+            won,
+            column("goal_difference", ColumnKind::Number, NameSource::Header),
+            column("points", ColumnKind::Number, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"team": "Ridge Hawks", "won": 7, "goal_difference": 41, "points": 14},
+            {"team": "Hill Comets", "won": 1, "goal_difference": -57, "points": 2},
+        ]));
+        let fields = wanted(&[
+            ("w", FieldRole::Text, &[]),
+            ("gd", FieldRole::Text, &[]),
+            ("pts", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        let chosen: Vec<(Option<&str>, Option<&str>)> = sources
+            .iter()
+            .map(|s| (s.column.as_deref(), s.rule))
+            .collect();
+        assert_eq!(
+            chosen,
+            [
+                (Some("won"), Some("printed_header")),
+                (Some("goal_difference"), Some("abbreviated_field")),
+                (Some("points"), Some("abbreviated_field")),
+            ]
+        );
+        assert!(abbreviates("qty", "quantity") && abbreviates("gf", "goals_for"));
+        assert!(!abbreviates("pt", "points") && !abbreviates("gd", "goals"));
     }
 
     #[test]
