@@ -1617,6 +1617,10 @@ const ITEM_NOUNS: &[&str] = &[
     "ferry",
     // What a landlord or a storage site lets.
     "unit",
+    // Who a practice's staff are.
+    "doctor",
+    "clinician",
+    "practitioner",
 ];
 
 /// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word
@@ -3812,10 +3816,12 @@ mod tests {
                 let understood = parse(&instructions, output.as_deref());
                 // The parts agree with the readers they come from, on the lexicon's words; a
                 // list's items may gain their title in front.
-                // Bounds and text matches are read first, and their words are no count or field;
-                // each may add the field of its value after the ones named, as may the order.
+                // Bounds (on values and on things counted) and text matches are read first, as
+                // `parse` reads them, and their words are no count or field; each may add the
+                // field of its value after the ones named, as may the order.
                 let canonical = crate::planner::lexicon::canonical(&instructions);
                 let (_, rest) = crate::planner::bounds::read(&canonical);
+                let (_, rest) = crate::planner::measures::read(&rest);
                 let (_, rest) = crate::planner::matches::read(&rest);
                 prop_assert_eq!(understood.count, count(&rest));
                 let read = fields(&rest, output.as_deref());

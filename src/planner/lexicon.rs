@@ -1015,6 +1015,34 @@ pub const ENTRIES: &[Entry] = &[
     en("daily rates", "daily prices", Field),
     en("weekly rate", "weekly price", Field),
     en("monthly rate", "monthly price", Field),
+    // A practice's list open to new patients, as its badge says it ("Accepting new
+    // patients").
+    en("taking new patients", "accepting new patients", State),
+    en("taking on new patients", "accepting new patients", State),
+    en("open to new patients", "accepting new patients", State),
+    de("nimmt neue patienten auf", "accepting new patients", State),
+    de("nehmen neue patienten auf", "accepting new patients", State),
+    fr(
+        "accepte de nouveaux patients",
+        "accepting new patients",
+        State,
+    ),
+    fr(
+        "acceptent de nouveaux patients",
+        "accepting new patients",
+        State,
+    ),
+    // Who a practice's clinicians are, in the other languages.
+    de("krankenschwestern", "nurses", ListWord),
+    de("krankenschwester", "nurse", ListWord),
+    fr("infirmières", "nurses", ListWord),
+    fr("infirmiers", "nurses", ListWord),
+    es("enfermeras", "nurses", ListWord),
+    es("enfermeros", "nurses", ListWord),
+    // The next time one can be seen.
+    en("next available appointments", "next appointment", Field),
+    en("next available appointment", "next appointment", Field),
+    en("next slot", "next appointment", Field),
     // A league table's columns, asked in other words.
     en("won the most games", "the most wins", Order),
     en("won the most matches", "the most wins", Order),
@@ -1239,6 +1267,11 @@ pub const ENTRIES: &[Entry] = &[
     fr("lieux", "locations", Field),
     fr("événements", "events", ListWord),
     fr("le texte de l'article", "the article text", Field),
+    // "à moins d'un mile": the elision would read "of", and the bound "moins de" is lost.
+    fr("moins d'un", "less than one", Number),
+    fr("moins d'une", "less than one", Number),
+    fr("plus d'un", "more than one", Number),
+    fr("plus d'une", "more than one", Number),
     fr("deux", "2", Number),
     fr("trois", "3", Number),
     fr("cinq", "5", Number),
@@ -2021,6 +2054,7 @@ mod tests {
             canonical("the rooms with how many they seat and the hourly rate"),
             "the rooms with seats and the hourly price"
         );
+        assert_eq!(canonical("à moins d'un mile"), "à less than one mile");
         assert_eq!(
             canonical("chaque salle avec sa capacité"),
             "each room with their capacity"

@@ -292,7 +292,7 @@ fn size_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, 
 /// no "with" needed. The names are the ones the records engine's columns answer in those
 /// units (`tools::extract::columns`, rule `counted_in_its_unit`).
 const UNIT_NAMES: &[(&[&str], &str)] = &[
-    (&["mi", "mile", "miles"], "miles"),
+    (&["mi", "mile", "miles", "meile", "meilen"], "miles"),
     (
         &[
             "km",
@@ -488,7 +488,7 @@ fn forms() -> &'static [(Regex, Form); 7] {
             (compile(format!(r"\b{amount}\s*\+\s*{thing}")), Form::Plus),
             (
                 compile(format!(
-                    r"(?:\b(?P<before>{before}|within)\s+(?:{amount}\s*|(?P<joined>\d+(?:\.\d+)?)|(?P<half>half\s+an?)\s+|(?P<one>an?)\s+)(?P<unit>{units})|\b{amount_}\s*(?P<unit_>{units})\s+(?P<after>{after}))(?:$|[\s,.;:!?)])"
+                    r"(?:\b(?P<before>{before}|within)\s+(?:{amount}\s*|(?P<joined>\d+(?:\.\d+)?)|(?P<half>half\s+an?)\s+|(?P<one>an?|une?|eine[mr]?|ein)\s+)(?P<unit>{units})|\b{amount_}\s*(?P<unit_>{units})\s+(?P<after>{after}))(?:$|[\s,.;:!?)])"
                 )),
                 Form::InItsUnit,
             ),
@@ -1218,6 +1218,8 @@ mod tests {
             ),
             ("less than a kilometre from the beach", BoundOp::Below, 1.0),
             ("within a mile of the station", BoundOp::AtMost, 1.0),
+            ("weniger als 1 meile entfernt", BoundOp::Below, 1.0),
+            ("weniger als eine meile", BoundOp::Below, 1.0),
         ] {
             let read = read(text).map(|(op, amount, _)| (op, amount));
             assert_eq!(read, Some((op, amount)), "{text}");

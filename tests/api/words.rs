@@ -2785,3 +2785,24 @@ async fn a_table_of_numbers_is_read_by_its_abbreviations_their_long_names_and_th
         asked.assert_named(&["title", "team"], expected, words);
     }
 }
+
+#[tokio::test]
+async fn people_are_chosen_by_their_role_the_languages_they_speak_and_how_far_they_are() {
+    let cases: [(&str, &[&str]); 5] = [
+        ("the speech therapists", &["Inês Costa", "Amy Clarke"]),
+        (
+            "Wer spricht Polnisch?",
+            &["Piotr Zieliński", "Lukas Becker"],
+        ),
+        ("qui parle allemand ?", &["Lukas Becker"]),
+        ("à moins d'un mile", &["Inês Costa", "Amy Clarke"]),
+        (
+            "Wer ist weniger als 2 Meilen entfernt?",
+            &["Inês Costa", "Amy Clarke", "Lukas Becker"],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("therapists.html", words).await;
+        asked.assert_named(&["title", "name"], expected, words);
+    }
+}
