@@ -334,7 +334,9 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
         }
         // "level 2", "2nd floor": a storey's two words are a value together, though one is
         // a number and the other a column's name ("level" of a course).
+        // ("ground floor, 2 of them": a clause's end parts them).
         if let Some(next) = tokens.get(at + 1)
+            && !token.ends_with([',', ';', '?', '!', ':', ')', '.'])
             && crate::tools::extract::storey(&format!("{token} {next}")).is_some()
         {
             if run.iter().all(|w| JOINING.contains(&w.as_str())) {
@@ -949,6 +951,14 @@ mod tests {
                 phrases(text)
             );
         }
+        // A clause's end parts a storey's words.
+        assert!(
+            phrases("rooms on the ground floor, 2 of them")
+                .iter()
+                .all(|p| p != "floor 2"),
+            "{:?}",
+            phrases("rooms on the ground floor, 2 of them")
+        );
     }
 
     #[test]
