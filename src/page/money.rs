@@ -168,7 +168,19 @@ const FREE_WORDS: &[&str] = &[
 /// price column, though no amount.
 pub fn is_free_text(text: &str) -> bool {
     let text = text.trim().trim_end_matches('!').to_lowercase();
+    let mut words = text.split_whitespace();
+    // "Free for customers", "Free to hotel guests": who pays nothing said after it, in a few
+    // words without a number.
     FREE_WORDS.contains(&text.as_str())
+        || words
+            .next()
+            .is_some_and(|first| FREE_WORDS.contains(&first))
+            && matches!(
+                words.next(),
+                Some("for" | "to" | "with" | "für" | "pour" | "para")
+            )
+            && words.count() <= 3
+            && !text.chars().any(|c| c.is_ascii_digit())
 }
 
 /// Words besides the amount a price text may have ("Sale price:", "from", "was", "each").
@@ -278,6 +290,17 @@ mod tests {
         money_in(text, &Locale::parse(lang))
             .map(|m| (m.money.amount, m.money.currency, m.text.to_owned()))
             .collect()
+    }
+
+    #[test]
+    fn free_is_nothing_to_pay_whoever_it_is_free_for() {
+        assert!(is_free_text("Free"));
+        assert!(is_free_text("FREE!"));
+        assert!(is_free_text("Free for customers"));
+        assert!(is_free_text("Kostenlos für Hotelgäste"));
+        assert!(!is_free_text("Free shipping"));
+        assert!(!is_free_text("Free for the first 2 hours"));
+        assert!(!is_free_text("£0.35/kWh"));
     }
 
     #[test]

@@ -598,10 +598,26 @@ fn bare_amount(captures: &Captures<'_>, text: &str) -> bool {
             }))
 }
 
+/// Pence are hundredths of a pound: "under 50p", "45 pence" are "£0.50", "£0.45" (a unit
+/// price per kWh, per litre, per minute), read as money then.
+fn pence_as_pounds(lower: &str) -> String {
+    static PENCE: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)]
+    let pence = PENCE.get_or_init(|| {
+        Regex::new(r"(?:^|\b)(\d{1,2}(?:\.\d+)?)\s*(?:p|pence)\b").expect("valid pence pattern")
+    });
+    pence
+        .replace_all(lower, |captures: &Captures<'_>| {
+            let amount: f64 = captures[1].parse().unwrap_or(0.0);
+            format!("£{:.2}", amount / 100.0)
+        })
+        .into_owned()
+}
+
 /// The bounds in a request, and the request's words with them blanked out (what is left is
 /// read for a count and a goal).
 pub fn read(text: &str) -> (Vec<Bound>, String) {
-    let lower = text.to_lowercase();
+    let lower = pence_as_pounds(&text.to_lowercase());
     let mut bounds = Vec::new();
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for (pattern, form) in patterns() {
@@ -701,6 +717,17 @@ mod tests {
             .into_iter()
             .map(|b| (b.role, b.op, b.amount))
             .collect()
+    }
+
+    #[test]
+    fn pence_are_hundredths_of_a_pound() {
+        use BoundOp::*;
+        use FieldRole::*;
+        assert_eq!(bounds("chargers under 50p per kWh"), [(Price, Below, 0.5)]);
+        assert_eq!(bounds("at most 45 pence a litre"), [(Price, AtMost, 0.45)]);
+        // A page number or a product code is no amount of pence.
+        assert_eq!(pence_as_pounds("page 2p"), "page £0.02");
+        assert_eq!(pence_as_pounds("the p50 model"), "the p50 model");
     }
 
     #[test]

@@ -1617,6 +1617,9 @@ const ITEM_NOUNS: &[&str] = &[
     "ferry",
     // What a landlord or a storage site lets.
     "unit",
+    // What a map of chargers (or of any stations) lists.
+    "station",
+    "charger",
     // Who a practice's staff are.
     "doctor",
     "clinician",
@@ -2530,6 +2533,10 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     }
     // The measure an order or a bound is on is a field of the items, named as the request
     // named it ("bedrooms"); the items are named by their title beside it.
+    // A word of a measure named in two ("charge points") is no field of its own ("points").
+    if let Some(measure) = measure.as_deref().filter(|m| m.contains(' ')) {
+        fields.retain(|f| f.name == measure || !measure.split(' ').any(|part| part == f.name));
+    }
     if let Some(measure) = measure.as_deref()
         && intent == Intent::List
         && !explicit

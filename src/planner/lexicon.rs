@@ -511,6 +511,11 @@ pub const ENTRIES: &[Entry] = &[
     en("the biggest number of", "the most", Order),
     en("the smallest number of", "the fewest", Order),
     en("the lowest number of", "the fewest", Order),
+    en("lowest number of", "fewest", Order),
+    en("smallest number of", "fewest", Order),
+    en("highest number of", "most", Order),
+    en("largest number of", "most", Order),
+    en("greatest number of", "most", Order),
     // "ranked according to reviews" is an order by them; "the number one restaurant" the top.
     en("according to", "by", Order),
     en("by their", "by", Order),
@@ -1062,6 +1067,59 @@ pub const ENTRIES: &[Entry] = &[
     fr("salles", "rooms", ListWord),
     es("sala", "room", ListWord),
     es("salas", "rooms", ListWord),
+    // A machine out of use, said otherwise (choose::FEATURE_NAMES reads the page's side).
+    en("out of order", "out-of-order", State),
+    en("out of service", "out-of-service", State),
+    en("aren't working", "out-of-order", State),
+    en("are not working", "out-of-order", State),
+    en("isn't working", "out-of-order", State),
+    en("is not working", "out-of-order", State),
+    en("not working", "out-of-order", State),
+    en("don't work", "out-of-order", State),
+    en("doesn't work", "out-of-order", State),
+    en("currently down", "out-of-order", State),
+    en("are down", "out-of-order", State),
+    en("is down", "out-of-order", State),
+    de("außer betrieb", "out-of-order", State),
+    de("ausser betrieb", "out-of-order", State),
+    fr("hors service", "out-of-service", State),
+    es("fuera de servicio", "out-of-service", State),
+    // Opening hours that never end (choose::FEATURE_NAMES reads the page's side).
+    en("open 24/7", "open-24-hours", State),
+    en("24/7", "open-24-hours", State),
+    en("open 24 hours", "open-24-hours", State),
+    en("open round the clock", "open-24-hours", State),
+    en("open around the clock", "open-24-hours", State),
+    en("round the clock", "open-24-hours", State),
+    en("around the clock", "open-24-hours", State),
+    en("open all day and night", "open-24-hours", State),
+    en("open day and night", "open-24-hours", State),
+    en("never close", "open-24-hours", State),
+    en("never closes", "open-24-hours", State),
+    de("rund um die uhr geöffnet", "open-24-hours", State),
+    de("rund um die uhr", "open-24-hours", State),
+    fr("ouvertes 24h/24", "open-24-hours", State),
+    fr("ouverte 24h/24", "open-24-hours", State),
+    fr("ouverts 24h/24", "open-24-hours", State),
+    fr("ouvert 24h/24", "open-24-hours", State),
+    fr("24h/24", "open-24-hours", State),
+    // A machine's power, asked in other languages.
+    de("leistung", "power", Field),
+    fr("puissance", "power", Field),
+    es("potencia", "power", Field),
+    // Places to charge an electric car.
+    de("ladepunkte", "charge points", Field),
+    de("ladepunkt", "charge point", Field),
+    fr("points de charge", "charge points", Field),
+    fr("point de charge", "charge point", Field),
+    en("charging stations", "stations", ListWord),
+    en("charging station", "station", ListWord),
+    de("ladestation", "station", ListWord),
+    de("ladestationen", "stations", ListWord),
+    fr("borne", "charger", ListWord),
+    fr("bornes", "chargers", ListWord),
+    es("cargador", "charger", ListWord),
+    es("cargadores", "chargers", ListWord),
     // Cars for sale, and what their listings print.
     de("auto", "car", ListWord),
     de("autos", "cars", ListWord),
@@ -1204,6 +1262,8 @@ pub const ENTRIES: &[Entry] = &[
     // "avec le plus de commentaires", "le moins de points": the most or fewest of a value.
     fr("le plus de", "the most", Order),
     fr("le moins de", "the fewest", Order),
+    de("die wenigsten", "the fewest", Order),
+    de("die meisten", "the most", Order),
     fr("les plus récents", "newest", Order),
     // The superlatives the English table orders by, as adjectives ("les plus commentés").
     fr("les plus commentés", "most commented", Order),
@@ -1911,6 +1971,29 @@ mod tests {
         assert_eq!(genitive("Zeige jedes Auto"), "Zeige jedes Auto");
         assert_eq!(genitive("Zeige jeder Wohnung"), "Zeige jeder Wohnung");
         assert_eq!(genitive("preis jedes Autos"), "preis jedes Autos");
+    }
+
+    #[test]
+    fn a_machine_out_of_use_and_hours_that_never_end_are_one_state_each() {
+        for (said, read) in [
+            ("which ones aren't working", "which ones out-of-order"),
+            (
+                "Welche Ladestationen sind außer Betrieb?",
+                "which stations sind out-of-order?",
+            ),
+            (
+                "stations that are currently down",
+                "stations that are out-of-order",
+            ),
+            ("24/7 chargers", "open-24-hours chargers"),
+            (
+                "which locations never close",
+                "which location open-24-hours",
+            ),
+            ("bornes ouvertes 24h/24", "chargers open-24-hours"),
+        ] {
+            assert_eq!(canonical(said), read, "{said}");
+        }
     }
 
     #[test]

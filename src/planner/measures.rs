@@ -243,7 +243,7 @@ const WRITINGS: &[&str] = &[
 /// An order by the amount of the thing named after "lowest", "most", … (see [`MORE_FIRST`]).
 fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
     let words = super::intent::words(lower);
-    words.windows(2).find_map(|pair| {
+    words.windows(2).enumerate().find_map(|(at, pair)| {
         let (cue, thing) = (pair[0].as_str(), pair[1].as_str());
         // "the lowest nightly price": the period an amount is for is no thing.
         if super::intent::PERIOD_WORDS.contains(&thing) {
@@ -257,13 +257,39 @@ fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool
             return None;
         };
         let plural = thing.ends_with('s') && !thing.ends_with("ss");
+        // "the fewest charge points", "the most parking spaces": a noun before a plural one
+        // names the thing counted with it.
+        let compound = words
+            .get(at + 2)
+            .filter(|next| !plural && compounds_with(thing, next));
         let named = thing.chars().all(char::is_alphabetic)
             && thing.chars().count() >= 3
-            && (plural || !matches!(cue, "most" | "least"))
+            && (plural || compound.is_some() || !matches!(cue, "most" | "least"))
             && !NOT_A_SIZE.contains(&thing)
             && !other_value(thing);
-        named.then(|| (descending, thing.to_owned()))
+        named.then(|| match compound {
+            Some(next) => (descending, format!("{thing} {next}")),
+            None => (descending, thing.to_owned()),
+        })
     })
+}
+
+/// Whether `first` and `next` are one noun counted ("charge points", "parking spaces"): the
+/// second a plural of letters, the first no joining word, order word or adjective by its
+/// ending ("most charge points", never "most recent posts" or "most expensive items").
+fn compounds_with(first: &str, next: &str) -> bool {
+    const ADJECTIVE_ENDINGS: &[&str] = &[
+        "ed", "ive", "ous", "ful", "able", "ible", "al", "ent", "ant", "ic", "ular", "est",
+    ];
+    next.ends_with('s')
+        && !next.ends_with("ss")
+        && next.chars().count() >= 4
+        && next.chars().all(char::is_alphabetic)
+        && !super::values::JOINING.contains(&first)
+        && !super::values::NOT_VALUES.contains(&first)
+        && !ADJECTIVE_ENDINGS
+            .iter()
+            .any(|ending| first.ends_with(ending))
 }
 
 /// An order by size: (descending, [`SIZE`]).
@@ -998,6 +1024,16 @@ mod tests {
             by(true, "bedrooms")
         );
         assert_eq!(order("highest horsepower", none), by(true, "horsepower"));
+        // A noun before a plural one is the thing counted with it.
+        assert_eq!(
+            order("which site has the fewest charge points?", none),
+            by(false, "charge points")
+        );
+        assert_eq!(
+            order("the car park with the most parking spaces", none),
+            by(true, "parking spaces")
+        );
+        assert_eq!(order("the most recent posts", none), None);
         // "most" and "least" before no plural are no amount; a known value is not a measure.
         assert_eq!(order("the most popular car", none), None);
         assert_eq!(order("the least expensive car", none), None);

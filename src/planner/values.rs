@@ -16,7 +16,7 @@ use crate::tools::extract::{FEE_NOUNS, INCLUDED_WORDS, allowed_thing, is_allowed
 
 /// Words that are never a value the items are chosen by: what people say around the value
 /// (asking, pointing, counting, ordering, politeness) and the nouns for items in general.
-const NOT_VALUES: &[&str] = &[
+pub(super) const NOT_VALUES: &[&str] = &[
     // Asking and pointing.
     "what's",
     "that's",
@@ -174,6 +174,7 @@ const NOT_VALUES: &[&str] = &[
     "recent",
     "most",
     "least",
+    "fewest",
     "best",
     "worst",
     "highest",
@@ -227,7 +228,7 @@ const NOT_VALUES: &[&str] = &[
 
 /// Words that may sit inside a value ("out of stock", "born in London" reads "London"), or
 /// before one ("in stock", "on sale"), but are never one alone.
-const JOINING: &[&str] = &[
+pub(super) const JOINING: &[&str] = &[
     "the", "a", "an", "of", "in", "on", "at", "to", "for", "from", "by", "with", "without", "and",
     "or", "as", "into", "de", "la", "le", "les", "el", "los", "las", "en", "der", "die", "das",
     "im", "am", "sur", "dans",
@@ -432,6 +433,7 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
                 // A compound of such words is one too: "lowest-rated", "best-paid".
                 || word.contains('-') && word.split('-').all(|part| NOT_VALUES.contains(&part))
                 || super::matches::ORDER_WORDS.contains(&word.as_str())
+                    && !an_adjective_here(&word, tokens.get(at + 1).copied())
                 || not_values(&word)
                 || stem != word && not_values(stem))
             // A number goes on a run of words ("Road Racer 3"); alone it is a count.
@@ -673,6 +675,21 @@ fn choice_of(run: &[String], negated: bool) -> Option<ValueChoice> {
     Some(ValueChoice { phrases, negated })
 }
 
+/// An order word that is an adjective unless its particle follows: "broken down by city"
+/// orders, "the broken chargers" are out of order.
+fn an_adjective_here(word: &str, next: Option<&str>) -> bool {
+    const PARTICLES: &[&str] = &["down", "out", "up", "by", "into"];
+    word == "broken"
+        && !next.is_some_and(|next| {
+            PARTICLES.contains(
+                &next
+                    .trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+                    .as_str(),
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -689,6 +706,19 @@ mod tests {
             .into_iter()
             .map(|(p, _)| p[0].clone())
             .collect()
+    }
+
+    #[test]
+    fn broken_is_a_state_unless_an_order_breaks_the_items_down() {
+        assert_eq!(first_readings("show me the broken chargers"), ["broken"]);
+        assert!(
+            !first_readings("the stations broken down by network")
+                .iter()
+                .any(|p| p.contains("broken"))
+        );
+        assert!(
+            !first_readings("which ones have the fewest points").contains(&"fewest".to_owned())
+        );
     }
 
     #[test]

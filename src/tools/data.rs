@@ -205,6 +205,8 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
         Value::String(s) if let Some(amount) = amount_of_price_text(s) => Some(amount),
+        // A price column's "Free" (or "Free for customers") is nothing to pay.
+        Value::String(s) if crate::page::money::is_free_text(s) => Some(0.0),
         // "06:30" is 390 (minutes after midnight), not 6: a time of day compares as its
         // minutes, so "before 12:00" keeps the morning.
         Value::String(s) if let Some(minutes) = crate::page::dates::clock_minutes(s) => {
@@ -554,6 +556,11 @@ mod tests {
         assert_eq!(super::numeric(&Value::from("$4.99")), Some(4.99));
         assert_eq!(super::numeric(&Value::from("-4 °C")), Some(-4.0));
         assert_eq!(super::numeric(&Value::from("Chapter 2")), None);
+        // A price column's "Free" is nothing to pay.
+        assert_eq!(
+            super::numeric(&Value::from("Free for customers")),
+            Some(0.0)
+        );
     }
     use crate::tools::testkit::{SHOP, call_err, chain, page};
     use crate::tools::{Registry, ToolCall, ToolLimits, Workspace};

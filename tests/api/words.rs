@@ -2806,3 +2806,39 @@ async fn people_are_chosen_by_their_role_the_languages_they_speak_and_how_far_th
         asked.assert_named(&["title", "name"], expected, words);
     }
 }
+
+/// A live status page of machines (electric-car chargers in a council's table): a fault said
+/// in other words, the fewest of a count named in two words, a price bound a free one passes
+/// (pence), hours that never end, a count in a state asked without its time ("free" is "Free
+/// now"), and a measure asked without its qualifier ("power" is "Max power").
+#[tokio::test]
+async fn machines_are_chosen_by_their_faults_their_counts_their_hours_and_a_price_in_pence() {
+    let cases: [(&str, &[&str]); 5] = [
+        ("which ones are broken?", &["Bath Street"]),
+        (
+            "the car park with the fewest charge points",
+            &["Leisure Centre"],
+        ),
+        ("under 40p per kWh", &["Mill Lane", "Library"]),
+        (
+            "which are open 24/7?",
+            &["Mill Lane", "Bath Street", "North Street"],
+        ),
+        ("car parks with at least 2 free", &["Mill Lane", "Library"]),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("charge-points.html", words).await;
+        asked.assert_named(&["title", "car_park"], expected, words);
+    }
+    let asked = ask(
+        "charge-points.html",
+        "list each car park with its power and price",
+    )
+    .await;
+    assert_eq!(
+        column(&asked.answer, "power"),
+        ["22 kW", "50 kW", "7 kW", "7 kW", "150 kW"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+}

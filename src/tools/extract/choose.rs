@@ -485,6 +485,36 @@ const FEATURE_NAMES: &[&[&str]] = &[
         "climatizada",
         "aire acondicionado",
     ],
+    // A machine or a service out of use (a charger, a lift, a ticket machine), as a live
+    // status prints it and people ask it.
+    &[
+        "out of order",
+        "out of service",
+        "faulty",
+        "broken",
+        "fault",
+        "außer betrieb",
+        "defekt",
+        "hors service",
+        "en panne",
+        "fuera de servicio",
+        "averiado",
+    ],
+    // Opening hours that never end.
+    &[
+        "open 24 hours",
+        "24 hours",
+        "open 24/7",
+        "24/7",
+        "24 hours a day",
+        "round the clock",
+        "around the clock",
+        "rund um die uhr",
+        "24h/24",
+        "ouvert 24h/24",
+        "24 horas",
+        "abierto 24 horas",
+    ],
     // A clinician's special interest, as a practice prints it.
     &[
         "women's health",
@@ -1002,6 +1032,12 @@ mod tests {
             ("Climate controlled", "temperature controlled"),
             ("Climate controlled", "klimatisiert"),
             ("Air conditioning", "climatisées"),
+            // A machine out of use, and hours that never end, as live pages print them.
+            ("Out of order", "out-of-service"),
+            ("Out of service", "broken"),
+            ("Faulty", "out-of-order"),
+            ("Open 24 hours", "24/7"),
+            ("24/7", "open-24-hours"),
         ] {
             assert_eq!(
                 value_rule(value, words),
@@ -1017,6 +1053,8 @@ mod tests {
         assert_eq!(value_rule("English, German", "polaco"), None);
         assert_eq!(value_rule("Screen, Whiteboard", "beamer"), None);
         assert_eq!(value_rule("Projector", "climate controlled"), None);
+        assert_eq!(value_rule("In use", "out-of-order"), None);
+        assert_eq!(value_rule("6am – 10pm", "open-24-hours"), None);
     }
 
     #[test]

@@ -226,8 +226,12 @@ const RULES: &[(&str, Rule)] = &[
             && start_or_end_rank(field).is_some_and(|rank| column.clock_rank == Some(rank))
     }),
     // "birthplace" is the column "Birth place": a name is the same written joined or apart.
+    // "charge points" is asked in the singular here as every free name is ("charge point").
     ("same_name", |field, column| {
-        squashed(&column.column.name) == squashed(&field.name)
+        let name = squashed(&field.name);
+        squashed(&column.column.name) == name
+            || field.name.contains(' ')
+                && squashed(&singular(&column.column.name.replace('_', " "))) == name
     }),
     // "W", "Pts": the header as printed, where the column is named by what it stands for.
     ("printed_header", |field, column| {
@@ -461,6 +465,25 @@ const RULES: &[(&str, Rule)] = &[
     // of its words, or its first letter and others of it in order.
     ("abbreviated_field", |field, column| {
         field.role == FieldRole::Text && abbreviates(&normalised(&field.name), column.base_name())
+    }),
+    // "power", "speed": a measure asked without the word a spec sheet qualifies it by ("Max
+    // power", "Top speed", "Total price").
+    ("qualified_name", |field, column| {
+        const QUALIFIERS: &[&str] = &[
+            "max", "maximum", "min", "minimum", "peak", "top", "rated", "total", "average", "avg",
+        ];
+        // "free", "available": a count in a state, asked without the time a live page
+        // names it at ("Free now", "Available today").
+        const TIMES: &[&str] = &["now", "today", "tonight", "currently"];
+        let name = normalised(&field.name);
+        let base = normalised(column.base_name());
+        field.role == FieldRole::Text
+            && (base
+                .split_once('_')
+                .is_some_and(|(qualifier, rest)| QUALIFIERS.contains(&qualifier) && rest == name)
+                || base
+                    .rsplit_once('_')
+                    .is_some_and(|(rest, time)| TIMES.contains(&time) && rest == name))
     }),
     // "departure", "arrival": a table's header may shorten the name ("Dep.", "Arr.").
     ("abbreviated_header", |field, column| {
@@ -2217,6 +2240,38 @@ mod tests {
         );
         assert!(abbreviates("qty", "quantity") && abbreviates("gf", "goals_for"));
         assert!(!abbreviates("pt", "points") && !abbreviates("gd", "goals"));
+    }
+
+    #[test]
+    fn a_measure_is_asked_without_its_qualifier_and_a_count_in_the_singular() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Header),
+            column("max_power", ColumnKind::Text, NameSource::Label),
+            column("charge_points", ColumnKind::Number, NameSource::Label),
+            column("free_now", ColumnKind::Number, NameSource::Label),
+        ];
+        let data = rows(json!([
+            {"name": "Harbour Road", "max_power": "350 kW", "charge_points": 6, "free_now": 4},
+            {"name": "Marketplace", "max_power": "7 kW", "charge_points": 2, "free_now": 0},
+        ]));
+        let fields = wanted(&[
+            ("power", FieldRole::Text, &[]),
+            ("charge points", FieldRole::Text, &[]),
+            ("free", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        let chosen: Vec<(Option<&str>, Option<&str>)> = sources
+            .iter()
+            .map(|s| (s.column.as_deref(), s.rule))
+            .collect();
+        assert_eq!(
+            chosen,
+            [
+                (Some("max_power"), Some("qualified_name")),
+                (Some("charge_points"), Some("same_name")),
+                (Some("free_now"), Some("qualified_name")),
+            ]
+        );
     }
 
     #[test]
