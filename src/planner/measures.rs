@@ -642,18 +642,33 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
                 }
                 _ => amount,
             };
-            (!not_a_measure(thing)).then(|| {
-                let bound = Bound {
-                    role: FieldRole::Text,
-                    op,
-                    amount,
-                };
-                let said = caps[0].trim_end_matches([',', '.', ';', ':', '!', '?', ')']);
-                (bound, thing.to_owned(), said.trim_end().to_owned())
+            let said = caps[0].trim_end_matches([',', '.', ';', ':', '!', '?', ')']);
+            let bound = Bound {
+                role: FieldRole::Text,
+                op,
+                amount,
+            };
+            if !not_a_measure(thing) {
+                return Some((bound, thing.to_owned(), said.trim_end().to_owned()));
+            }
+            // "at least 3 chargers free right now": items' noun counted in a state is the count
+            // the items show of that state ("Free now"), not how many items to answer.
+            let after = &lower[caps.get(0)?.end()..];
+            let state = after
+                .split_whitespace()
+                .next()?
+                .trim_matches(|c: char| !c.is_alphanumeric());
+            COUNTED_STATES.contains(&state).then(|| {
+                let said = format!("{} {state}", said.trim_end());
+                (bound, state.to_owned(), said)
             })
         })
     })
 }
+
+/// States a count of things is in, said after the things ("3 chargers free", "2 rooms
+/// left"): a live page counts them under that state's name ("Free now", "Rooms left").
+const COUNTED_STATES: &[&str] = &["free", "available", "left", "remaining", "spare", "vacant"];
 
 /// The name a bound on a time of day is on ("classes starting before 10am"): the items' time,
 /// which the first of their columns of times of day answers (`tools::extract::columns`, rule
@@ -1080,6 +1095,22 @@ mod tests {
         );
         assert_eq!(read("the first 2 games"), None);
         assert_eq!(read("games with 2 expansions"), None);
+    }
+
+    #[test]
+    fn the_items_noun_counted_in_a_state_bounds_that_states_count() {
+        let not = |w: &str| matches!(w, "chargers" | "jobs");
+        let read = |text: &str| bound(text, not).map(|(b, thing, said)| (b.amount, thing, said));
+        assert_eq!(
+            read("stations with at least 3 chargers free right now"),
+            Some((3.0, "free".into(), "with at least 3 chargers free".into()))
+        );
+        assert_eq!(
+            read("somewhere with 3+ chargers available now"),
+            Some((3.0, "available".into(), "3+ chargers available".into()))
+        );
+        // Without a state after them the items are counted, not bounded.
+        assert_eq!(read("stations with at least 3 chargers"), None);
     }
 
     #[test]

@@ -2813,8 +2813,12 @@ async fn people_are_chosen_by_their_role_the_languages_they_speak_and_how_far_th
 /// now"), and a measure asked without its qualifier ("power" is "Max power").
 #[tokio::test]
 async fn machines_are_chosen_by_their_faults_their_counts_their_hours_and_a_price_in_pence() {
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 6] = [
         ("which ones are broken?", &["Bath Street"]),
+        (
+            "car parks with at least 2 chargers available",
+            &["Mill Lane", "Library"],
+        ),
         (
             "the car park with the fewest charge points",
             &["Leisure Centre"],

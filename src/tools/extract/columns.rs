@@ -475,6 +475,9 @@ const RULES: &[(&str, Rule)] = &[
         // "free", "available": a count in a state, asked without the time a live page
         // names it at ("Free now", "Available today").
         const TIMES: &[&str] = &["now", "today", "tonight", "currently"];
+        // One state by its other names: "3 chargers available" are "Free now".
+        const UNUSED: &[&str] = &["free", "available", "spare", "vacant"];
+        let same_state = |a: &str, b: &str| a == b || UNUSED.contains(&a) && UNUSED.contains(&b);
         let name = normalised(&field.name);
         let base = normalised(column.base_name());
         field.role == FieldRole::Text
@@ -483,7 +486,7 @@ const RULES: &[(&str, Rule)] = &[
                 .is_some_and(|(qualifier, rest)| QUALIFIERS.contains(&qualifier) && rest == name)
                 || base
                     .rsplit_once('_')
-                    .is_some_and(|(rest, time)| TIMES.contains(&time) && rest == name))
+                    .is_some_and(|(rest, time)| TIMES.contains(&time) && same_state(rest, &name)))
     }),
     // "departure", "arrival": a table's header may shorten the name ("Dep.", "Arr.").
     ("abbreviated_header", |field, column| {
@@ -2257,7 +2260,7 @@ mod tests {
         let fields = wanted(&[
             ("power", FieldRole::Text, &[]),
             ("charge points", FieldRole::Text, &[]),
-            ("free", FieldRole::Text, &[]),
+            ("available", FieldRole::Text, &[]),
         ]);
         let sources = choose(&fields, &columns, &data);
         let chosen: Vec<(Option<&str>, Option<&str>)> = sources
