@@ -1437,6 +1437,21 @@ mod tests {
             .collect()
     }
 
+    /// Asserts the column each field got and the rule that chose it.
+    fn assert_chosen(
+        fields: &[WantedField],
+        columns: &[Column],
+        data: &[Map<String, Value>],
+        want: &[(Option<&str>, Option<&str>)],
+    ) {
+        let sources = choose(fields, columns, data);
+        let chosen: Vec<(Option<&str>, Option<&str>)> = sources
+            .iter()
+            .map(|s| (s.column.as_deref(), s.rule))
+            .collect();
+        assert_eq!(chosen, want);
+    }
+
     fn wanted(spec: &[(&str, FieldRole, &[&str])]) -> Vec<WantedField> {
         spec.iter()
             .map(|(name, role, words)| WantedField {
@@ -2228,18 +2243,15 @@ mod tests {
             ("gd", FieldRole::Text, &[]),
             ("pts", FieldRole::Text, &[]),
         ]);
-        let sources = choose(&fields, &columns, &data);
-        let chosen: Vec<(Option<&str>, Option<&str>)> = sources
-            .iter()
-            .map(|s| (s.column.as_deref(), s.rule))
-            .collect();
-        assert_eq!(
-            chosen,
-            [
+        assert_chosen(
+            &fields,
+            &columns,
+            &data,
+            &[
                 (Some("won"), Some("printed_header")),
                 (Some("goal_difference"), Some("abbreviated_field")),
                 (Some("points"), Some("abbreviated_field")),
-            ]
+            ],
         );
         assert!(abbreviates("qty", "quantity") && abbreviates("gf", "goals_for"));
         assert!(!abbreviates("pt", "points") && !abbreviates("gd", "goals"));
@@ -2262,18 +2274,15 @@ mod tests {
             ("charge points", FieldRole::Text, &[]),
             ("available", FieldRole::Text, &[]),
         ]);
-        let sources = choose(&fields, &columns, &data);
-        let chosen: Vec<(Option<&str>, Option<&str>)> = sources
-            .iter()
-            .map(|s| (s.column.as_deref(), s.rule))
-            .collect();
-        assert_eq!(
-            chosen,
-            [
+        assert_chosen(
+            &fields,
+            &columns,
+            &data,
+            &[
                 (Some("max_power"), Some("qualified_name")),
                 (Some("charge_points"), Some("same_name")),
                 (Some("free_now"), Some("qualified_name")),
-            ]
+            ],
         );
     }
 
