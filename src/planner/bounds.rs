@@ -725,7 +725,8 @@ mod tests {
         use FieldRole::*;
         assert_eq!(bounds("chargers under 50p per kWh"), [(Price, Below, 0.5)]);
         assert_eq!(bounds("at most 45 pence a litre"), [(Price, AtMost, 0.45)]);
-        // A page number or a product code is no amount of pence.
+        // A number with a "p" after it is pence wherever it stands; a code led by a "p" is
+        // no amount.
         assert_eq!(pence_as_pounds("page 2p"), "page £0.02");
         assert_eq!(pence_as_pounds("the p50 model"), "the p50 model");
     }
