@@ -480,6 +480,16 @@ fn patterns() -> &'static [(Regex, Form); 6] {
 /// An amount of money is read by the one money reader (`19,99 €`, `75.000 €`).
 pub(super) fn amount(text: &str, money: bool) -> Option<f64> {
     let text = text.trim_end_matches(['.', ',']);
+    // A comma before one or two digits at the end is a decimal comma ("2,2 m", "19,99");
+    // before three it separates thousands ("2,200").
+    if let Some((whole, fraction)) = text.split_once(',')
+        && !whole.is_empty()
+        && whole.chars().all(|c| c.is_ascii_digit())
+        && (1..=2).contains(&fraction.len())
+        && fraction.chars().all(|c| c.is_ascii_digit())
+    {
+        return format!("{whole}.{fraction}").parse().ok();
+    }
     if let Some(n) = super::intent::number(text) {
         return Some(n as f64);
     }
@@ -507,10 +517,10 @@ pub(super) fn amount(text: &str, money: bool) -> Option<f64> {
         Some(rest) => (rest, 1000.0),
         None => (text, 1.0),
     };
-    // A comma followed by exactly two digits at the end is a decimal comma ("19,99"); any
-    // other comma separates thousands.
+    // A comma followed by one or two digits at the end is a decimal comma ("19,99", "2,5k");
+    // any other comma separates thousands.
     let plain = match digits.rsplit_once(',') {
-        Some((whole, cents)) if cents.len() == 2 && !digits.contains('.') => {
+        Some((whole, cents)) if (1..=2).contains(&cents.len()) && !digits.contains('.') => {
             format!("{}.{cents}", whole.replace(',', ""))
         }
         _ => digits.replace(',', ""),
@@ -800,6 +810,15 @@ mod tests {
             bounds("anything 19,99 € and under"),
             [(Price, AtMost, 19.99)]
         );
+    }
+
+    #[test]
+    fn a_comma_before_one_or_two_digits_is_a_decimal_comma_and_before_three_a_thousands_one() {
+        assert_eq!(amount("2,2", false), Some(2.2));
+        assert_eq!(amount("0,75", false), Some(0.75));
+        assert_eq!(amount("2,200", false), Some(2_200.0));
+        assert_eq!(amount("12,500,000", false), Some(12_500_000.0));
+        assert_eq!(amount("2,5k", false), Some(2_500.0));
     }
 
     #[test]

@@ -1280,19 +1280,21 @@ fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField
     let Some(parts) = name_list(text) else {
         return roles;
     };
-    // A part that is the items' own noun ("product / price", "the item and what it costs")
-    // names the items: their title.
+    // A part that is the items' own noun, in the singular or the plural ("product / price",
+    // "the item and what it costs", "cars and their prices") names the items: their title.
     let role_of_part = |part: &str| {
         part.split(' ')
             .rev()
             .find_map(role_of)
-            .or_else(|| ITEM_NOUNS.contains(&part).then_some(FieldRole::Title))
+            .or_else(|| is_item_noun(part).then_some(FieldRole::Title))
     };
     // Words every page of a kind labels ("sku", "salary", "city") list fields as a role
-    // word does: "sku and weight" is a list of two fields.
+    // word does: "sku and weight" is a list of two fields. The items' noun in the plural
+    // makes no list alone ("Ladestationen, die rund um die Uhr geöffnet sind").
+    let a_plural_noun = |part: &str| is_item_noun(part) && !ITEM_NOUNS.contains(&part);
     let has_role = parts
         .iter()
-        .any(|p| role_of_part(p).is_some() || is_column_word(p));
+        .any(|p| role_of_part(p).is_some() && !a_plural_noun(p) || is_column_word(p));
     let free = parts.iter().filter(|p| role_of_part(p).is_none()).count();
     let names_items = parts.iter().any(|p| {
         ITEM_NOUNS.contains(&p.as_str()) && !roles.iter().any(|f| f.role == FieldRole::Title)
@@ -1620,6 +1622,8 @@ const ITEM_NOUNS: &[&str] = &[
     // What a map of chargers (or of any stations) lists.
     "station",
     "charger",
+    // What a city's parking page lists.
+    "carpark",
     // Who a practice's staff are.
     "doctor",
     "clinician",
@@ -1652,6 +1656,9 @@ pub(super) fn is_column_word(name: &str) -> bool {
                 // `start_then_end`).
                 | "departure"
                 | "arrival"
+                // Who runs a place or a service ("Operated by Q-Park").
+                | "operator"
+                | "operators"
         )
         || MAKER_NAMES.contains(&name)
 }
@@ -2966,6 +2973,20 @@ mod tests {
             fields("list the positions and what they pay")[0],
             ("title".into(), FieldRole::Title)
         );
+        // In the plural too, beside a word pages label values with: "stations and their
+        // operators" names the stations' title.
+        assert_eq!(
+            fields("stations and their operators"),
+            [
+                ("title".into(), FieldRole::Title),
+                ("operators".into(), FieldRole::Text)
+            ]
+        );
+        // "operator" is a word pages label a value with, after "with" too.
+        assert_eq!(
+            fields("car park names with the operator")[1],
+            ("operator".into(), FieldRole::Text)
+        );
         // "for all cars" qualifies the list; a model names the car.
         assert_eq!(
             fields("price + mileage + model for all cars"),
@@ -3492,6 +3513,7 @@ mod tests {
                 .phrase
                 .strip_prefix("who ")
                 .and(entry.canonical.strip_prefix("the "))
+                .map(|maker| maker.strip_suffix(" of each").unwrap_or(maker))
             {
                 assert!(
                     is_column_word(maker) || role_of(maker).is_some(),

@@ -218,6 +218,33 @@ pub const ENTRIES: &[Entry] = &[
     en("who's the host", "the host", Question),
     en("who is the host", "the host", Question),
     en("who leads it", "the guide", Question),
+    // The company that runs a place or a service ("Operated by Q-Park", "Run by the council").
+    // "who runs it" stays: a class is run by a person, whom the person rules find.
+    en("who operates each", "the operator of each", Question),
+    en("who operates it", "the operator", Question),
+    en("which company runs it", "the operator", Question),
+    en("which company operates it", "the operator", Question),
+    en("who operates them", "the operator", Question),
+    de("betreiber", "operator", Field),
+    de("betrieben von", "run by", State),
+    fr("gérés par le", "run by the", State),
+    fr("gérés par la", "run by the", State),
+    fr("gérés par", "run by", State),
+    fr("gérées par", "run by", State),
+    fr("géré par", "run by", State),
+    fr("exploités par", "run by", State),
+    fr("exploité par", "run by", State),
+    es("gestionados por el", "run by the", State),
+    es("gestionados por la", "run by the", State),
+    es("gestionado por el", "run by the", State),
+    es("gestionados por", "run by", State),
+    es("gestionado por", "run by", State),
+    es("operados por", "run by", State),
+    fr("exploitant", "operator", Field),
+    fr("exploitants", "operators", Field),
+    fr("opérateur", "operator", Field),
+    es("operador", "operator", Field),
+    es("operadores", "operators", Field),
     // The person leading a class or a session, asked as it runs: "who's teaching it".
     // The person giving a talk: "who is giving it", "who's speaking", "the person presenting".
     en("who is giving it", "the speaker", Question),
@@ -615,6 +642,11 @@ pub const ENTRIES: &[Entry] = &[
     en("free of charge", "free", State),
     en("at no cost", "free", State),
     en("without paying", "for free", State),
+    en("for free", "free", State),
+    en("no charge", "free", State),
+    en("no parking fee", "free", State),
+    en("no parking fees", "free", State),
+    en("no parking charge", "free", State),
     en("stick shift", "manual", State),
     en("stick-shift", "manual", State),
     // Free from today, as listings of homes, rooms or jobs print it ("Available now"): the
@@ -705,6 +737,17 @@ pub const ENTRIES: &[Entry] = &[
     en("are already full", "are fully booked", State),
     en("is already full", "is fully booked", State),
     de("ausgebucht", "fully booked", State),
+    en("completely full", "fully booked", State),
+    en("totally full", "fully booked", State),
+    en("full up", "fully booked", State),
+    en("no room left", "fully booked", State),
+    de("voll", "fully booked", State),
+    fr("complet", "fully booked", State),
+    fr("complète", "fully booked", State),
+    es("lleno", "fully booked", State),
+    es("llena", "fully booked", State),
+    es("llenos", "fully booked", State),
+    es("llenas", "fully booked", State),
     // A waiting list, which a full item keeps, in the words people use ("Waitlist").
     en("waiting list", "waitlist", State),
     en("waiting lists", "waitlist", State),
@@ -1096,6 +1139,15 @@ pub const ENTRIES: &[Entry] = &[
     en("open day and night", "open-24-hours", State),
     en("never close", "open-24-hours", State),
     en("never closes", "open-24-hours", State),
+    // Hours that end, said as what they are not.
+    en("not 24 hours", "not open-24-hours", State),
+    en("close overnight", "aren't open-24-hours", State),
+    en("closes overnight", "isn't open-24-hours", State),
+    en("closed overnight", "not open-24-hours", State),
+    en("close at night", "aren't open-24-hours", State),
+    en("closes at night", "isn't open-24-hours", State),
+    en("limited opening hours", "not open-24-hours", State),
+    en("limited hours", "not open-24-hours", State),
     de("rund um die uhr geöffnet", "open-24-hours", State),
     de("rund um die uhr", "open-24-hours", State),
     fr("ouvertes 24h/24", "open-24-hours", State),
@@ -1120,6 +1172,57 @@ pub const ENTRIES: &[Entry] = &[
     fr("bornes", "chargers", ListWord),
     es("cargador", "charger", ListWord),
     es("cargadores", "chargers", ListWord),
+    // Charging for an electric car, as a car park's or a hotel's facilities print it ("EV
+    // charging").
+    en("electric vehicle charging", "ev charging", State),
+    en("electric car charging", "ev charging", State),
+    en("ev chargers", "ev charging", State),
+    en("ev charger", "ev charging", State),
+    en("ev charging points", "ev charging", State),
+    en("ev charge points", "ev charging", State),
+    en("charge my electric car", "use ev charging", State),
+    en("charge an electric car", "use ev charging", State),
+    en("charge my ev", "use ev charging", State),
+    de("ladestation für elektroautos", "ev charging", State),
+    de("ladestationen für elektroautos", "ev charging", State),
+    de("e-ladestation", "ev charging", State),
+    de("e-ladestationen", "ev charging", State),
+    fr("recharge pour véhicules électriques", "ev charging", State),
+    fr("recharge pour voitures électriques", "ev charging", State),
+    fr("bornes de recharge", "ev charging", State),
+    es("carga para coches eléctricos", "ev charging", State),
+    es("carga de coches eléctricos", "ev charging", State),
+    es("cargadores para coches eléctricos", "ev charging", State),
+    // How tall a vehicle may be to drive in, as a car park's details name it ("Height limit").
+    en("max height", "height limit", Field),
+    en("maximum height", "height limit", Field),
+    en("height restriction", "height limit", Field),
+    en("height restrictions", "height limit", Field),
+    en("headroom", "height limit", Field),
+    de("höhenbegrenzung", "height limit", Field),
+    de("durchfahrtshöhe", "height limit", Field),
+    de("maximale höhe", "height limit", Field),
+    fr("hauteur limite", "height limit", Field),
+    fr("hauteur maximale", "height limit", Field),
+    fr("hauteur max", "height limit", Field),
+    es("altura máxima", "height limit", Field),
+    es("altura límite", "height limit", Field),
+    // Places to leave a car, as a city's or an operator's list names them.
+    en("car parks", "carparks", ListWord),
+    en("car park", "carpark", ListWord),
+    en("car-parks", "carparks", ListWord),
+    en("car-park", "carpark", ListWord),
+    en("parking lots", "carparks", ListWord),
+    en("parking lot", "carpark", ListWord),
+    en("parking garages", "carparks", ListWord),
+    en("parking garage", "carpark", ListWord),
+    de("parkhaus", "carpark", ListWord),
+    de("parkhäuser", "carparks", ListWord),
+    de("parkplatz", "carpark", ListWord),
+    de("parkplätze", "carparks", ListWord),
+    fr("parkings", "carparks", ListWord),
+    es("aparcamiento", "carpark", ListWord),
+    es("aparcamientos", "carparks", ListWord),
     // Cars for sale, and what their listings print.
     de("auto", "car", ListWord),
     de("autos", "cars", ListWord),
@@ -1135,6 +1238,8 @@ pub const ENTRIES: &[Entry] = &[
     fr("tous les", "all", ListWord),
     fr("toutes les", "all", ListWord),
     fr("chaque", "each", ListWord),
+    fr("et son", "and its", ListWord),
+    fr("chaque parking", "each carpark", ListWord),
     fr("de chaque", "of each", ListWord),
     fr("avec", "with", ListWord),
     fr("et", "and", ListWord),
@@ -1188,6 +1293,8 @@ pub const ENTRIES: &[Entry] = &[
     fr("pour toutes les", "for all the", ListWord),
     // Places left to book on a tour or a class, counted ("mit mindestens 3 freien Plätzen").
     de("freien plätzen", "places left", Field),
+    de("freien plätze", "places left", Field),
+    fr("places libres", "places left", Field),
     fr("places restantes", "places left", Field),
     es("plazas libres", "places left", Field),
     // A count each item has, and a tour's or a journey's stops, in the other languages
@@ -1453,6 +1560,7 @@ pub const ENTRIES: &[Entry] = &[
     es("más pequeña", "smallest", Order),
     es("trabajo", "job", ListWord),
     es("sus", "their", ListWord),
+    es("su", "its", ListWord),
     es("dos", "2", Number),
     es("tres", "3", Number),
     es("cinco", "5", Number),
@@ -1686,6 +1794,68 @@ pub const FRAMES: &[(&str, &str, &str)] = &[
     ("what does", "run", "what is led by $1"),
 ];
 
+/// "el aparcamiento con más plazas libres", "el hotel con menos reseñas": Spanish "con más"
+/// and "con menos" before a noun are the most and the fewest of it; before "de" they are a
+/// bound ("con más de 500 m", which `bounds` reads).
+fn con_mas(text: &str) -> String {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)] // a constant pattern
+    let pattern = PATTERN
+        .get_or_init(|| Regex::new(r"(?i)\bcon\s+(más|menos)\s+(\w+)").expect("valid pattern"));
+    pattern
+        .replace_all(text, |found: &regex::Captures<'_>| {
+            let noun = &found[2];
+            if noun.eq_ignore_ascii_case("de") || noun.chars().all(|c| c.is_ascii_digit()) {
+                return found[0].to_owned();
+            }
+            let extreme = if found[1].to_lowercase() == "más" {
+                "the most"
+            } else {
+                "the fewest"
+            };
+            format!("with {extreme} {noun}")
+        })
+        .into_owned()
+}
+
+/// "car parks that don't charge", "which ones do not charge anything": charging nothing is
+/// being free. A charge said of something stays ("buses that don't charge extra for a bag",
+/// which `tools::extract::choose` reads as a fee the items are without).
+fn charging_nothing(text: &str) -> String {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)] // a constant pattern
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"(?i)\b(don't|don’t|do not|doesn't|doesn’t|does not)\s+charge\b(\s+\w+)?")
+            .expect("valid pattern")
+    });
+    pattern
+        .replace_all(text, |found: &regex::Captures<'_>| {
+            let one = found[1].to_lowercase().starts_with("does");
+            let free = if one { "is free" } else { "are free" };
+            match found.get(2).map(|m| m.as_str().trim().to_lowercase()) {
+                None => free.to_owned(),
+                Some(next) if matches!(next.as_str(), "anything" | "money" | "fees") => {
+                    free.to_owned()
+                }
+                Some(_) => found[0].to_owned(),
+            }
+        })
+        .into_owned()
+}
+
+/// "2.2m", "10km", "45mins": a measure's unit written onto its number is read apart ("2.2 m"),
+/// as the bounds read a unit. Not after a currency sign ("£2m" is money) and not a time of
+/// day or a span the other tables read ("9pm", "24h").
+fn units_apart(text: &str) -> String {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    #[allow(clippy::expect_used)] // a constant pattern
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(r"(?i)(^|[^\p{L}\d$£€¥.,])(\d+(?:[.,]\d+)?)(km|kms|mi|m|sqft|sqm|mins?|hrs?)\b")
+            .expect("valid pattern")
+    });
+    pattern.replace_all(text, "$1$2 $3").into_owned()
+}
+
 /// "the full coaches": "full" before a noun of items says they are fully booked ("the full
 /// list", "full details" name no items and stay).
 fn full_items(text: &str) -> String {
@@ -1886,7 +2056,7 @@ fn spelled(text: &str, open_elisions: bool) -> String {
 /// Text outside the phrases keeps its case (quoted targets, names).
 pub fn canonical(text: &str) -> String {
     let read = table(&the_place_it_is_in(&full_items(&framed(&genitive(
-        &spelled(text, false),
+        &spelled(&con_mas(&charging_nothing(&units_apart(text))), false),
     )))));
     // "l'auteur de l'article": once the phrases written with an elision are read ("le texte
     // de l'article"), the other elisions open and the table reads the words they hid.
@@ -1971,6 +2141,71 @@ mod tests {
         assert_eq!(genitive("Zeige jedes Auto"), "Zeige jedes Auto");
         assert_eq!(genitive("Zeige jeder Wohnung"), "Zeige jeder Wohnung");
         assert_eq!(genitive("preis jedes Autos"), "preis jedes Autos");
+    }
+
+    #[test]
+    fn a_unit_written_onto_its_number_is_read_apart_but_money_and_times_of_day_stay() {
+        for (said, read) in [
+            (
+                "a max height of 2.2m or more",
+                "a max height of 2.2 m or more",
+            ),
+            ("trails under 10km", "trails under 10 km"),
+            ("ready in 45mins", "ready in 45 mins"),
+            ("within 0,5mi", "within 0,5 mi"),
+            ("homes over £2m", "homes over £2m"),
+            ("open after 9pm", "open after 9pm"),
+            ("open 24h", "open 24h"),
+            ("a 4k screen", "a 4k screen"),
+            ("model X5m", "model X5m"),
+        ] {
+            assert_eq!(units_apart(said), read, "{said}");
+        }
+    }
+
+    #[test]
+    fn car_parks_their_states_their_operators_and_their_limits_are_read() {
+        for (said, read) in [
+            (
+                "Which car parks are full?",
+                "Which carparks are fully booked?",
+            ),
+            (
+                "which ones are completely full",
+                "which ones are fully booked",
+            ),
+            (
+                "Welche Parkhäuser sind voll?",
+                "which carparks sind fully booked?",
+            ),
+            (
+                "¿qué aparcamientos están llenos?",
+                "¿which carparks están fully booked?",
+            ),
+            ("car parks that don't charge", "carparks that are free"),
+            (
+                "car parks that close overnight",
+                "carparks that aren't open-24-hours",
+            ),
+            (
+                "Who operates each car park?",
+                "the operator of each carpark?",
+            ),
+            (
+                "parkings gérés par le City Council",
+                "carparks run by the City Council",
+            ),
+            (
+                "any car parks with EV chargers?",
+                "any carparks with ev charging?",
+            ),
+            (
+                "Parkhäuser mit einer Höhenbegrenzung von mindestens 2,2 m",
+                "carparks with einer height limit von mindestens 2,2 m",
+            ),
+        ] {
+            assert_eq!(canonical(said), read, "{said}");
+        }
     }
 
     #[test]

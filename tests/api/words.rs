@@ -2846,3 +2846,54 @@ async fn machines_are_chosen_by_their_faults_their_counts_their_hours_and_a_pric
         asked.answer
     );
 }
+
+/// A town's live parking cards: a lone "Full" badge (a "Closed" one is no full one), who runs
+/// each car park as a packed line says it ("Run by Borough Council · Pay and display"), the
+/// free ones by their charge before a badge's "Spaces available", a facility in whichever
+/// list place a card prints it, a height bound with a decimal comma, the hours negated in
+/// other words, and the most of a count read by both its words ("free spaces").
+#[tokio::test]
+async fn car_parks_are_chosen_by_a_lone_badge_their_operator_their_charge_and_their_limits() {
+    let cases: [(&str, &[&str]); 7] = [
+        (
+            "which car parks are full?",
+            &["Quayside", "Station Approach"],
+        ),
+        ("free car parks", &["Town Hall", "Riverside Meadow"]),
+        (
+            "car parks with EV charging",
+            &["Quayside", "Station Approach", "Riverside Meadow"],
+        ),
+        (
+            "car parks with a height limit of at least 2,2 m",
+            &["Town Hall", "Riverside Meadow"],
+        ),
+        (
+            "car parks run by the council",
+            &["Town Hall", "Market Hall", "Riverside Meadow"],
+        ),
+        (
+            "car parks that close overnight",
+            &["Town Hall", "Market Hall", "Riverside Meadow"],
+        ),
+        ("the car park with the most free spaces", &["Town Hall"]),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("parking.html", words).await;
+        asked.assert_named(&["title"], expected, words);
+    }
+    let asked = ask("parking.html", "who operates each car park").await;
+    assert_eq!(
+        column(&asked.answer, "operator"),
+        [
+            "Harbour Parking Ltd",
+            "Borough Council",
+            "RailPark",
+            "Borough Council",
+            "Borough Council"
+        ]
+        .map(Value::from),
+        "{}",
+        asked.answer
+    );
+}

@@ -261,7 +261,10 @@ fn item_values(page: &Page, lists: &[ListFound]) -> Vec<String> {
                         .any(|c| c.value().is_element())
                         .then(|| crate::page::dom::own_text(part));
                     let text = crate::page::dom::text_capped(part, VALUE_CHARS + 1);
-                    for text in std::iter::once(text).chain(own) {
+                    // A labelled line's value is a value too ("Hours: Open 24 hours"), as the
+                    // records engine cuts the label off.
+                    let labelled = after_label(&text).map(str::to_owned);
+                    for text in std::iter::once(text).chain(own).chain(labelled) {
                         if !text.is_empty()
                             && text.chars().count() <= VALUE_CHARS
                             && !seen.contains(&text)
@@ -289,6 +292,18 @@ fn item_values(page: &Page, lists: &[ListFound]) -> Vec<String> {
         );
     }
     values
+}
+
+/// The value of a line that starts with a short label and a colon ("Hours: Open 24 hours" →
+/// "Open 24 hours"): a label is at most three words, without digits.
+fn after_label(text: &str) -> Option<&str> {
+    let (label, value) = text.split_once(": ")?;
+    let value = value.trim();
+    (!label.trim().is_empty()
+        && label.split_whitespace().count() <= 3
+        && !label.chars().any(|c| c.is_ascii_digit())
+        && !value.is_empty())
+    .then_some(value)
 }
 
 /// Finds the fields most items share, as specs relative to the item.

@@ -331,6 +331,29 @@ fn values_are_the_short_texts_some_items_show_and_others_do_not() {
 }
 
 #[test]
+fn a_labelled_lines_value_is_a_value_without_its_label() {
+    let page = Page::parse(
+        url::Url::parse("https://parking.example/").unwrap(),
+        r#"<html><body><main><section class="car-parks">
+          <article><h2>Riverside</h2><ul><li>Hours: Open 24 hours</li><li>Tariff: £2.80 per hour</li></ul></article>
+          <article><h2>Market Street</h2><ul><li>Hours: 07:00 – 20:00</li><li>Tariff: £2.20 per hour</li></ul></article>
+          <article><h2>Castle Yard</h2><ul><li>Hours: 08:00 – 18:00</li><li>Tariff: Free</li></ul></article>
+        </section></main></body></html>"#,
+    );
+    let values = outline(&page).values;
+    for shown in ["Open 24 hours", "Hours: Open 24 hours", "Free"] {
+        assert!(values.iter().any(|v| v == shown), "{shown}: {values:?}");
+    }
+    // A time is no label ("07:00 – 20:00" is no "00 – 20:00").
+    assert_eq!(after_label("07:00 – 20:00"), None);
+    assert_eq!(
+        after_label("Note: read the terms and conditions"),
+        Some("read the terms and conditions")
+    );
+    assert_eq!(after_label("A very long label of words: value"), None);
+}
+
+#[test]
 fn a_link_with_the_same_words_in_every_item_is_no_title() {
     let html = r#"<html><body><ol class="results">
       <li class="r"><span class="who">TAP</span> <span class="fare">£112</span> <a href="/b/1">Select</a></li>

@@ -64,8 +64,8 @@ pub fn keep_chosen(
             .find_map(|phrase| column_holding(&records, phrase).map(|c| (phrase, c)));
         match found {
             Some((phrase, (column, rule))) => {
-                records
-                    .retain(|r| holds(&column, r.get(&column), phrase).is_some() != choice.negated);
+                let group = siblings(&records, &column);
+                records.retain(|r| held_in(&group, r, phrase).is_some() != choice.negated);
                 made.push(ChoiceMade {
                     phrase: phrase.clone(),
                     column: Some(column),
@@ -88,17 +88,60 @@ pub fn keep_chosen(
     (records, made)
 }
 
-/// The first column, in the records' order, where `phrase` is the whole value of some
-/// records but not of all, with the rule by which the first of them holds it.
+/// The column where `phrase` is the whole value of some records but not of all, with the rule
+/// by which the first of them holds it: of several, the one held by the earliest rule (the
+/// same words before another reading: "free" is a tariff's "Free" before a badge's
+/// "Spaces available"), then the first in the records' order.
 fn column_holding(records: &[Map<String, Value>], phrase: &str) -> Option<(String, ChoiceRule)> {
     let first = records.first()?;
-    first.keys().find_map(|column| {
-        let rules: Vec<ChoiceRule> = records
+    let rank = |rule: ChoiceRule| {
+        CHOICE_RULES
             .iter()
-            .filter_map(|r| holds(column, r.get(column), phrase))
-            .collect();
-        (!rules.is_empty() && rules.len() < records.len()).then(|| (column.clone(), rules[0]))
-    })
+            .position(|(name, _, _)| *name == rule)
+            .unwrap_or(CHOICE_RULES.len())
+    };
+    first
+        .keys()
+        .filter_map(|column| {
+            let group = siblings(records, column);
+            let rules: Vec<ChoiceRule> = records
+                .iter()
+                .filter_map(|r| held_in(&group, r, phrase))
+                .collect();
+            (!rules.is_empty() && rules.len() < records.len()).then(|| {
+                let best = rules
+                    .iter()
+                    .map(|rule| rank(*rule))
+                    .min()
+                    .unwrap_or(usize::MAX);
+                (best, column.clone(), rules[0])
+            })
+        })
+        .min_by_key(|(best, _, _)| *best)
+        .map(|(_, column, rule)| (column, rule))
+}
+
+/// A column and the others of its name ("tag", "tag_2", "tag_3": a card's tags, one per
+/// column, in whatever order each card prints them).
+fn siblings(records: &[Map<String, Value>], column: &str) -> Vec<String> {
+    let base = super::columns::base_name(column);
+    let mut group = vec![column.to_owned()];
+    if let Some(first) = records.first() {
+        group.extend(
+            first
+                .keys()
+                .filter(|key| *key != column && super::columns::base_name(key) == base)
+                .cloned(),
+        );
+    }
+    group
+}
+
+/// The rule by which one of `columns` of a record holds the phrase, if one does.
+fn held_in(columns: &[String], record: &Map<String, Value>, phrase: &str) -> Option<ChoiceRule> {
+    columns
+        .iter()
+        .find_map(|column| holds(column, record.get(column), phrase))
 }
 
 /// Whether a phrase names values as alternatives: "manual or automatic", "Berlin or Munich".
@@ -208,6 +251,10 @@ pub enum ChoiceRule {
     /// A person an item is led by, named whole or by their first name, perhaps as an owner
     /// ("dana", "dana ruiz", "dana's" are a class's "Dana Ruiz" or "Led by Dana Ruiz").
     PersonNamed,
+    /// Who runs an item, as a line says it ("Operated by City Council", perhaps packed with
+    /// other facts): "run by the council", "operated by NCP", "council" are its name whole or
+    /// its last words, after any "<verb> by" the request says it with.
+    RunBy,
     /// A state a badge prints with its noun: a participle, or how the item is given
     /// ([`MODES`]), that is the first word of a short value ("certified" is "Certified
     /// pre-owned", "signed" is "Signed copy", "live" is "Live online", "remote" is "Remote
@@ -265,8 +312,9 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
             // words print ("Available now"); beside a weak one ("Seats free") it says nothing.
             stated(words).is_some_and(|(state, asked)| {
                 stated(value).is_some_and(|(shown, shown_as)| {
+                    let badge = LONE_BADGES.contains(&normal(value).as_str());
                     shown == state
-                        && (asked != Strength::Weak && shown_as != Strength::Weak
+                        && (asked != Strength::Weak && (shown_as != Strength::Weak || badge)
                             || asked == Strength::Weak && shown_as == Strength::Alone)
                 })
             })
@@ -302,6 +350,12 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
     }),
     (ChoiceRule::PersonNamed, Reads::AnyColumn, |value, words| {
         person_named(value, words)
+    }),
+    (ChoiceRule::RunBy, Reads::AnyColumn, |value, words| {
+        super::columns::parts(value)
+            .into_iter()
+            .filter_map(super::columns::agent_line)
+            .any(|(_, name)| run_by(name, words))
     }),
     (ChoiceRule::LeadsTheName, Reads::Name, |value, words| {
         let (value, words) = (normal(value), normal(words));
@@ -732,6 +786,12 @@ const STATE_TABLES: &[(&[&str], Availability, bool)] = &[
     ),
 ];
 
+/// Weak states a badge may print alone for the item itself ("Full" on a car park or a class):
+/// a state asked in strong words ("fully booked", "no spaces left") chooses them. A lone
+/// "Closed" or "Open" stays weak (opening hours print them), and so does a weak state asked
+/// ("which are closed" is no "Full").
+const LONE_BADGES: &[&str] = &["full"];
+
 /// What a state is of ("tables available"), and when it holds ("tonight"): words a state's
 /// phrase may hold besides the state itself, and that make a weak state one.
 const STATE_OBJECTS: &[&str] = &[
@@ -816,6 +876,30 @@ fn stated(text: &str) -> Option<(Availability, Strength)> {
         Strength::Weak
     };
     found.map(|state| (state, strength))
+}
+
+/// Whether the words of a request name the one a line says runs an item (`name`): the whole
+/// name or its last words ("council" of "City Council"), after a "<verb> by" and "the".
+fn run_by(name: &str, words: &str) -> bool {
+    let words = normal(words);
+    let asked = words
+        .split_once(" by ")
+        .filter(|(verb, _)| !verb.contains(' '))
+        .map_or(words.as_str(), |(_, rest)| rest);
+    let asked = asked.strip_prefix("the ").unwrap_or(asked);
+    // Its last words as printed, a hyphen joining ("park" is no last word of "Q-Park").
+    let printed: Vec<String> = name
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    let said = asked.split(' ').count();
+    !asked.is_empty()
+        && asked.chars().any(char::is_alphabetic)
+        && (normal(name) == asked
+            || printed.len() > said && printed[printed.len() - said..].join(" ") == asked)
 }
 
 /// Words that say a thing is allowed when they follow it ("Dogs OK", "pets welcome",
@@ -1466,6 +1550,74 @@ mod tests {
                 Some(ChoiceRule::PersonNamed),
                 "{words} / {value}"
             );
+        }
+    }
+
+    /// Car parks as a live list prints them: a status badge, a byline packing the operator
+    /// with a distance, a tariff, and facility tags one per column in each card's order.
+    fn car_parks() -> Vec<Map<String, Value>> {
+        [
+            ("Riverside", "Full", "Operated by Q-Park · 0.2 miles", "£2.80 per hour", "EV charging", "Disabled bays"),
+            ("Market Street", "Almost full", "Operated by City Council · 0.3 miles", "£2.20 per hour", "Disabled bays", ""),
+            ("Library", "Closed", "Operated by City Council · 1.1 miles", "£1.20 per hour", "", ""),
+            ("Hospital", "Spaces available", "Operated by NCP · 1.4 miles", "£2.00 per hour", "Disabled bays", "EV charging"),
+            ("Northgate", "Spaces available", "Run by City Council · 2.3 miles", "Free", "", ""),
+        ]
+        .iter()
+        .map(|(name, status, byline, tariff, tag, tag_2)| {
+            let Value::Object(map) = json!({
+                "name": name, "status": status, "byline": byline, "tariff": tariff,
+                "tag": (!tag.is_empty()).then_some(tag), "tag_2": (!tag_2.is_empty()).then_some(tag_2),
+            }) else {
+                unreachable!()
+            };
+            map
+        })
+        .collect()
+    }
+
+    #[test]
+    fn a_lone_full_badge_is_chosen_by_strong_words_and_not_by_a_weak_state() {
+        let (kept, made) = keep_chosen(car_parks(), &[choice(&["fully booked"], false)]);
+        assert_eq!(names(&kept), ["Riverside"]);
+        assert_eq!(made[0].rule, Some(ChoiceRule::Availability));
+        // "Closed" is no "Full", and a weak "closed" asked chooses no lone "Full".
+        assert_eq!(value_rule("Full", "closed"), None);
+        assert_eq!(value_rule("Closed", "fully booked"), None);
+        assert_eq!(value_rule("Full price", "fully booked"), None);
+    }
+
+    #[test]
+    fn the_same_words_win_over_another_reading_in_an_earlier_column() {
+        // "free" is the tariff "Free", not the badge "Spaces available" printed before it.
+        let (kept, made) = keep_chosen(car_parks(), &[choice(&["free"], false)]);
+        assert_eq!(names(&kept), ["Northgate"]);
+        assert_eq!(made[0].column.as_deref(), Some("tariff"));
+        assert_eq!(made[0].rule, Some(ChoiceRule::SameWords));
+    }
+
+    #[test]
+    fn a_tag_is_chosen_in_whichever_of_its_columns_a_card_prints_it() {
+        let (kept, made) = keep_chosen(car_parks(), &[choice(&["ev charging"], false)]);
+        assert_eq!(names(&kept), ["Riverside", "Hospital"]);
+        assert_eq!(made[0].column.as_deref(), Some("tag"));
+        let (kept, _) = keep_chosen(car_parks(), &[choice(&["disabled bays"], true)]);
+        assert_eq!(names(&kept), ["Library", "Northgate"]);
+    }
+
+    #[test]
+    fn who_runs_an_item_is_chosen_by_its_name_whole_or_its_last_words() {
+        let (kept, made) = keep_chosen(car_parks(), &[choice(&["run by the council"], false)]);
+        assert_eq!(names(&kept), ["Market Street", "Library", "Northgate"]);
+        assert_eq!(made[0].rule, Some(ChoiceRule::RunBy));
+        let (kept, _) = keep_chosen(car_parks(), &[choice(&["operated by ncp"], false)]);
+        assert_eq!(names(&kept), ["Hospital"]);
+        let (kept, _) = keep_chosen(car_parks(), &[choice(&["council"], false)]);
+        assert_eq!(kept.len(), 3);
+        // A word inside a hyphenated name, or the name's first word, is no operator.
+        for words in ["park", "city", "operated"] {
+            let (kept, _) = keep_chosen(car_parks(), &[choice(&[words], false)]);
+            assert_eq!(kept.len(), 5, "{words}");
         }
     }
 

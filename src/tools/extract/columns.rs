@@ -199,17 +199,21 @@ struct ColumnView<'a> {
 impl ColumnView<'_> {
     /// The column's name without the `_2` that tells repeated names apart.
     fn base_name(&self) -> &str {
-        let name = self.column.name.as_str();
-        match name.rsplit_once('_') {
-            Some((base, n)) if n.chars().all(|c| c.is_ascii_digit()) => base,
-            _ => name,
-        }
+        base_name(&self.column.name)
     }
 
     /// Whether most of its values pass `test`.
     fn mostly(&self, test: impl Fn(&str) -> bool) -> bool {
         !self.values.is_empty()
             && self.values.iter().filter(|v| test(v)).count() * 2 > self.values.len()
+    }
+}
+
+/// A column's name without the `_2` that tells repeated names apart ("tag_2" → "tag").
+pub fn base_name(name: &str) -> &str {
+    match name.rsplit_once('_') {
+        Some((base, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
     }
 }
 
@@ -313,6 +317,14 @@ const RULES: &[(&str, Rule)] = &[
                     .any(|v| super::choose::same_value(v, value))
             })
     }),
+    // "operator", "run by", "organiser": a line that names who does what its verb says
+    // ("Operated by Q-Park", "Run by City Council", "Organised by the Friends of the Park")
+    // answers the one who does it; the name after "by" is the value.
+    ("agent_by_its_verb", |field, column| {
+        field.role == FieldRole::Text
+            && column
+                .mostly(|v| agent_line(v).is_some_and(|(verb, _)| agent_of(&field.name, &verb)))
+    }),
     // "salary", "pay": a free name for an amount of money is answered by the column of
     // amounts ("€60,000", labelled `price` by its value's kind).
     ("money_named", |field, column| {
@@ -381,15 +393,22 @@ const RULES: &[(&str, Rule)] = &[
     // "spots", "3 or more places", a party of three: what is left to book ("4 places left";
     // "Sold out" has none), after any column that counts the thing itself ("48 pitches").
     ("counted_as_left", |field, column| {
-        // The thing alone, or counted ("number of places"): a "meeting spot" is where.
-        let named_alone = normalised(&field.name)
+        // The thing alone, or counted ("number of places"), or beside the state it is
+        // counted in ("free spaces", "spaces available"): a "meeting spot" is where.
+        let name = normalised(&field.name);
+        let words: Vec<&str> = name
             .split('_')
-            .filter(|w| !COUNTING_WORDS.contains(w))
-            .count()
-            == 1;
+            .filter(|w| !w.is_empty() && !COUNTING_WORDS.contains(w))
+            .collect();
+        let thing = match words.as_slice() {
+            [_] => counted_thing(&field.name),
+            [state, thing] | [thing, state] if LEFT_STATES.contains(state) => {
+                Some((*thing).to_owned())
+            }
+            _ => None,
+        };
         field.role == FieldRole::Text
-            && named_alone
-            && counted_thing(&field.name).is_some_and(|thing| {
+            && thing.is_some_and(|thing| {
                 let thing = if is_capacity_name(&thing) {
                     "places"
                 } else {
@@ -1042,6 +1061,20 @@ fn unit_counts(unit: &str, thing: &str) -> bool {
 /// Words after a count that say it is what is left to book: "4 places left".
 const REMAINING_WORDS: &[&str] = &["left", "remaining", "available", "free", "open"];
 
+/// Words a request says what is left of a thing with ("free spaces", "spaces available",
+/// "empty spaces"): any of them asks the count a page prints with any of [`REMAINING_WORDS`].
+const LEFT_STATES: &[&str] = &[
+    "left",
+    "remaining",
+    "available",
+    "free",
+    "open",
+    "empty",
+    "vacant",
+    "spare",
+    "unused",
+];
+
 /// Nouns of a place one person books on a tour, a class or a trip: "3 places left", "2 spots
 /// remaining", "5 seats available".
 const SPACE_NOUNS: &[&str] = &["places", "spots", "spaces", "seats", "tickets"];
@@ -1107,6 +1140,49 @@ fn contains_words(text: &str, words: &str) -> bool {
         let after = text[at + words.len()..].chars().next();
         before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
     })
+}
+
+/// The verb and the name of a line that says who does a thing: "Operated by Q-Park" →
+/// ("operated", "Q-Park"), "Run by City Council" → ("run", "City Council"). The verb is one
+/// word in its past form; the name at most six words, and one fact (a packed line's other
+/// facts are its other parts).
+pub(super) fn agent_line(text: &str) -> Option<(String, &str)> {
+    let (verb, name) = text.trim().split_once(" by ")?;
+    let (verb, name) = (verb.to_lowercase(), name.trim());
+    (verb.chars().count() >= 3
+        && verb.chars().all(char::is_alphabetic)
+        && (verb.ends_with("ed") || verb == "run")
+        && !name.is_empty()
+        && name.split_whitespace().count() <= 6
+        && !PART_JOINS.iter().any(|join| name.contains(join)))
+    .then_some((verb, name))
+}
+
+/// Whether a field names the one who does what a past verb says: the same stem ("operator"
+/// of "operated", "organiser" of "organised", "publisher" of "published", "run by" of
+/// "run"); one who runs a place is its operator, manager or company whichever verb the page
+/// uses ("Run by", "Managed by", "Operated by").
+fn agent_of(name: &str, verb: &str) -> bool {
+    const RUNNING: &[&str] = &["operat", "run", "manag"];
+    const ORGANISATIONS: &[&str] = &["company", "firm", "organisation", "organization"];
+    let name = normalised(name);
+    let name = name.strip_suffix("_by").unwrap_or(&name);
+    let done = |word: &str| {
+        word.strip_suffix("ed")
+            .or_else(|| word.strip_suffix('d'))
+            .unwrap_or(word)
+            .to_owned()
+    };
+    let doer = ["ors", "ers", "or", "er"]
+        .iter()
+        .find_map(|end| name.strip_suffix(end))
+        .map_or_else(|| done(name), str::to_owned);
+    let verb = done(verb);
+    !name.contains('_')
+        && doer.chars().count() >= 3
+        && (doer == verb
+            || RUNNING.contains(&verb.as_str())
+                && (RUNNING.contains(&doer.as_str()) || ORGANISATIONS.contains(&name)))
 }
 
 /// The name in a "by Ann Lee" line.
@@ -1319,6 +1395,11 @@ pub fn project(
                         && let Some(place) = value.as_str().and_then(place_after_date)
                     {
                         value = Value::String(place.to_owned());
+                    }
+                    if source.rule == Some("agent_by_its_verb")
+                        && let Some((_, name)) = value.as_str().and_then(agent_line)
+                    {
+                        value = Value::String(name.to_owned());
                     }
                     if source.rule == Some("count_after_the_score") {
                         value = value
@@ -2283,6 +2364,64 @@ mod tests {
                 (Some("charge_points"), Some("same_name")),
                 (Some("free_now"), Some("qualified_name")),
             ],
+        );
+    }
+
+    #[test]
+    fn who_runs_an_item_is_the_name_after_its_verb_and_a_count_in_a_state_is_read_by_both_words() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("byline", ColumnKind::Text, NameSource::Class),
+            column("count", ColumnKind::Text, NameSource::Kind),
+            column("count_2", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Riverside", "byline": "Operated by Q-Park · 0.2 miles from centre", "count": "0 spaces free", "count_2": "420 spaces in total"},
+            {"title": "Castle Yard", "byline": "Run by City Council · 0.7 miles from centre", "count": "34 spaces free", "count_2": "80 spaces in total"},
+            {"title": "Airport", "byline": "Operated by APCOA · 5.6 miles from centre", "count": "930 spaces free", "count_2": "1,200 spaces in total"},
+        ]));
+        let fields = wanted(&[
+            ("operator", FieldRole::Text, &[]),
+            ("free spaces", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].rule, Some("agent_by_its_verb"));
+        assert_eq!(sources[0].part, Some(Part::Fact { index: 1, of: 2 }));
+        assert_eq!(sources[1].column.as_deref(), Some("count"));
+        assert_eq!(sources[1].rule, Some("counted_as_left"));
+        let projected = project(&fields, &sources, data, false);
+        let operators: Vec<&Value> = projected.iter().map(|row| &row["operator"]).collect();
+        assert_eq!(
+            operators,
+            [&json!("Q-Park"), &json!("City Council"), &json!("APCOA")]
+        );
+        // The state's other words and the count's other order read the same column.
+        for name in ["spaces available", "empty spaces", "number of free spaces"] {
+            let fields = wanted(&[(name, FieldRole::Text, &[])]);
+            let columns = &columns;
+            let sources = choose(
+                &fields,
+                columns,
+                &rows(json!([
+                    {"title": "A", "count": "0 spaces free", "count_2": "420 spaces in total"},
+                    {"title": "B", "count": "34 spaces free", "count_2": "80 spaces in total"},
+                ])),
+            );
+            assert_eq!(sources[0].column.as_deref(), Some("count"), "{name}");
+        }
+        // Who does a thing is named by the same stem, or as one who runs a place.
+        assert!(agent_of("organiser", "organised") && agent_of("publisher", "published"));
+        assert!(agent_of("operators", "run") && agent_of("company", "managed"));
+        assert!(agent_of("run by", "operated") && !agent_of("author", "operated"));
+        assert!(!agent_of("company", "published") && !agent_of("price", "priced"));
+        assert_eq!(
+            agent_line("Posted by Ann Lee"),
+            Some(("posted".into(), "Ann Lee"))
+        );
+        assert_eq!(agent_line("by Ann Lee"), None);
+        assert_eq!(
+            agent_line("Closed by 9pm and reopens at dawn after the works are done"),
+            None
         );
     }
 
