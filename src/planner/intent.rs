@@ -685,8 +685,10 @@ pub fn count(text: &str) -> Option<usize> {
     let one_chosen = (0..words.len().saturating_sub(1)).any(|i| {
         named_one(i)
             && (matches!(words[i + 1].as_str(), "most" | "least" | "best" | "worst")
-                // "le sentier le plus rapide" reads "the trail quickest".
+                // "le sentier le plus rapide" reads "the trail quickest", "el gimnasio más
+                // barato" "el gym cheapest".
                 || SUPERLATIVES.contains(&words[i + 1].as_str())
+                || matches!(words[i + 1].as_str(), "cheapest" | "highest" | "lowest")
                 || matches!(words[i + 1].as_str(), "with" | "that" | "which" | "having")
                     && words[i + 2..]
                         .iter()
@@ -1518,6 +1520,8 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
         "firm",
     ],
     &["salary", "pay", "wage", "wages", "compensation"],
+    // The chain a shop, a gym or a hotel belongs to, as comparison sites print it.
+    &["brand", "chain"],
     &["role", "position", "job"],
     &["country", "nation"],
     // Who teaches a course or a class, and how long and how hard it is.
@@ -1624,6 +1628,9 @@ const ITEM_NOUNS: &[&str] = &[
     "charger",
     // What a city's parking page lists.
     "carpark",
+    // What a comparison of gyms lists ("gyms": the singular is too short to read off).
+    "gym",
+    "gyms",
     // Who a practice's staff are.
     "doctor",
     "clinician",
@@ -3034,6 +3041,10 @@ mod tests {
             None
         );
         assert_eq!(count("the cheapest product"), Some(1));
+        // The extreme after the noun, as Spanish says it ("el gimnasio más barato"), and a
+        // verb the lexicon turns into one ("which gym costs the least").
+        assert_eq!(count("el gym cheapest"), Some(1));
+        assert_eq!(count("which gym is the cheapest"), Some(1));
         assert_eq!(count("the one with the fewest miles"), Some(1));
         assert_eq!(count("which one gets there fastest?"), Some(1));
         assert_eq!(count("the one that has the most reviews"), Some(1));

@@ -527,10 +527,10 @@ pub const ENTRIES: &[Entry] = &[
     en("most affordable", "cheapest", Order),
     en("priciest", "most expensive", Order),
     en("most costly", "most expensive", Order),
-    en("costs the least", "cheapest", Order),
-    en("cost the least", "cheapest", Order),
-    en("cost the most", "most expensive", Order),
-    en("costs the most", "most expensive", Order),
+    en("costs the least", "is the cheapest", Order),
+    en("cost the least", "are the cheapest", Order),
+    en("cost the most", "are the most expensive", Order),
+    en("costs the most", "is the most expensive", Order),
     // "the largest number of comments": the most of a value, as a count is said.
     en("the largest number of", "the most", Order),
     en("the highest number of", "the most", Order),
@@ -1207,6 +1207,50 @@ pub const ENTRIES: &[Entry] = &[
     fr("hauteur max", "height limit", Field),
     es("altura máxima", "height limit", Field),
     es("altura límite", "height limit", Field),
+    // Gyms, and what they offer, in the words people use.
+    en("sign-up fee", "joining fee", Field),
+    en("signup fee", "joining fee", Field),
+    en("registration fee", "joining fee", Field),
+    en("enrolment fee", "joining fee", Field),
+    en("enrollment fee", "joining fee", Field),
+    en("free joining", "no joining fee", State),
+    en("without paying a", "without a", Negation),
+    de("aufnahmegebühr", "joining fee", Field),
+    de("anmeldegebühr", "joining fee", Field),
+    fr("frais d'inscription", "joining fee", Field),
+    es("cuota de inscripción", "joining fee", Field),
+    es("matrícula", "joining fee", Field),
+    de("fitnessstudio", "gym", ListWord),
+    de("fitnessstudios", "gyms", ListWord),
+    fr("salle de sport", "gym", ListWord),
+    fr("salles de sport", "gyms", ListWord),
+    es("gimnasio", "gym", ListWord),
+    es("gimnasios", "gyms", ListWord),
+    en("swimming pool", "pool", State),
+    en("swimming pools", "pools", State),
+    en("can i swim", "has a pool", State),
+    de("schwimmbad", "pool", State),
+    de("schwimmbecken", "pool", State),
+    fr("piscine", "pool", State),
+    es("piscina", "pool", State),
+    en("24 hour", "open-24-hours", State),
+    en("24-hour", "open-24-hours", State),
+    en("at any time of day or night", "open-24-hours", State),
+    en("any time of day or night", "open-24-hours", State),
+    es("abiertos 24 horas", "open-24-hours", State),
+    es("abierto 24 horas", "open-24-hours", State),
+    de("kette", "chain", Field),
+    fr("enseigne", "brand", Field),
+    es("marca", "brand", Field),
+    de("sternen", "stars", Field),
+    fr("notées", "rated", Field),
+    fr("notés", "rated", Field),
+    es("valoración", "rating", Field),
+    de("im umkreis von", "within", Number),
+    de("einer meile", "1 mile", Number),
+    es("menos de una", "less than one", Number),
+    es("milla", "mile", Field),
+    es("millas", "miles", Field),
     // Places to leave a car, as a city's or an operator's list names them.
     en("car parks", "carparks", ListWord),
     en("car park", "carpark", ListWord),
@@ -2160,6 +2204,28 @@ mod tests {
             ("model X5m", "model X5m"),
         ] {
             assert_eq!(units_apart(said), read, "{said}");
+        }
+    }
+
+    #[test]
+    fn gyms_their_facilities_their_fees_and_their_hours_are_read() {
+        for (said, read) in [
+            ("Fitnessstudios mit Schwimmbad", "gyms with pool"),
+            ("where can I swim", "where has a pool"),
+            ("show me 24 hour gyms", "show me open-24-hours gyms"),
+            (
+                "where can I join without paying a sign-up fee",
+                "where can I join without a joining fee",
+            ),
+            ("gyms with free joining", "gyms with no joining fee"),
+            ("salles sans frais d'inscription", "rooms sans joining fee"),
+            ("which gym costs the least", "which gym is the cheapest"),
+            (
+                "gimnasios a menos de una milla",
+                "gyms a less than one mile",
+            ),
+        ] {
+            assert_eq!(canonical(said), read, "{said}");
         }
     }
 

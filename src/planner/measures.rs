@@ -318,7 +318,10 @@ fn size_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, 
 /// no "with" needed. The names are the ones the records engine's columns answer in those
 /// units (`tools::extract::columns`, rule `counted_in_its_unit`).
 const UNIT_NAMES: &[(&[&str], &str)] = &[
-    (&["mi", "mile", "miles", "meile", "meilen"], "miles"),
+    (
+        &["mi", "mile", "miles", "meile", "meilen", "milla", "millas"],
+        "miles",
+    ),
     (
         &[
             "km",

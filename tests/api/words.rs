@@ -2897,3 +2897,45 @@ async fn car_parks_are_chosen_by_a_lone_badge_their_operator_their_charge_and_th
         asked.answer
     );
 }
+
+/// A table of gyms whose cells pack two values: a brand after the name, marked by its class
+/// (the header names the first), a joining fee under the price ("joining fee" is "Joining fee
+/// £20" and "sign-up fee" another name of it), a facility in other words ("swimming pool"),
+/// hours said "24 hour", and the cheapest asked with a verb ("costs the least").
+#[tokio::test]
+async fn gyms_in_a_table_are_read_by_a_packed_brand_a_joining_fee_and_a_facility() {
+    let cases: [(&str, &str, &[&str]); 5] = [
+        (
+            "gyms without a joining fee",
+            "club",
+            &["The Stray", "Hookstone"],
+        ),
+        (
+            "where can I join without paying a sign-up fee",
+            "club",
+            &["The Stray", "Hookstone"],
+        ),
+        (
+            "gyms with a swimming pool",
+            "club",
+            &["The Stray", "Hookstone"],
+        ),
+        ("which gym costs the least", "title", &["Kings Road"]),
+        (
+            "show me 24 hour gyms",
+            "club",
+            &["Station Parade", "Kings Road"],
+        ),
+    ];
+    for (words, key, expected) in cases {
+        let asked = ask("gym-prices.html", words).await;
+        asked.assert_named(&[key, "title"], expected, words);
+    }
+    let asked = ask("gym-prices.html", "list every gym and its brand").await;
+    assert_eq!(
+        column(&asked.answer, "brand"),
+        ["Fit4Less", "Bannatyne", "Council leisure", "Fit4Less"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+}

@@ -856,6 +856,30 @@ fn cell_index(element: ElementRef<'_>) -> Option<usize> {
     Some(index)
 }
 
+/// Whether an element inside a table cell comes after other words of that cell.
+fn after_another_in_its_cell(element: ElementRef<'_>) -> bool {
+    let Some(cell) = element
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .find(|e| matches!(e.value().name(), "td" | "th"))
+    else {
+        return false;
+    };
+    for node in cell.descendants() {
+        if node.id() == element.id() {
+            return false;
+        }
+        if node
+            .value()
+            .as_text()
+            .is_some_and(|text| !text.trim().is_empty())
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// The value most records agree on, when at least half of those that have one do.
 fn agreed<'a>(values: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
     // In order of first appearance, so a tie goes to the value seen first, every time.
@@ -895,6 +919,19 @@ fn name_column(
                 .map(|(name, _)| name.as_str())
         }));
         if let Some(name) = name.and_then(|n| key_of(&n)) {
+            // A value printed after another in its cell, marked by its own class word ("<td>
+            // <a>Fitzroy Street</a> <span class=brand>PureGym</span></td>"), is named by that
+            // word: the header names the cell's first value.
+            let own = agreed(elements().map(|e| {
+                after_another_in_its_cell(e)
+                    .then(|| own_class_word(e))
+                    .flatten()
+            }));
+            if draft.kind == SlotKind::Text
+                && let Some(own) = own.filter(|own| *own != name)
+            {
+                return (own, NameSource::Class, values);
+            }
             let name = match draft.kind {
                 SlotKind::Text => name,
                 SlotKind::Link => format!("{name}_url"),

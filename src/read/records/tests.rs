@@ -118,6 +118,41 @@ fn cells_whose_class_names_a_state_after_the_component_are_one_column() {
 }
 
 #[test]
+fn a_cells_later_value_marked_by_its_class_is_named_by_it_and_the_header_names_the_first() {
+    let rows: String = [
+        ("Fitzroy Street", "PureGym", "£24.99", "No joining fee"),
+        ("The Calls", "Third Space", "£145.00", "Joining fee £50"),
+        ("Kirkgate", "The Gym Group", "£21.99", "Joining fee £15"),
+        ("Headingley", "PureGym", "£22.99", "No joining fee"),
+    ]
+    .iter()
+    .map(|(name, brand, price, joining)| {
+        format!(
+            "<tr><td class='gym'><a href='/g/{name}'>{name}</a><span class='brand'>{brand}</span></td>\
+             <td class='membership'><strong>{price}</strong>/month<br><small>{joining}</small></td></tr>"
+        )
+    })
+    .collect();
+    let html = page(
+        &format!(
+            "<table><thead><tr><th>Gym</th><th>Membership</th></tr></thead><tbody>{rows}</tbody></table>"
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    let names = column_names(&list);
+    assert!(
+        names.contains(&"gym") && names.contains(&"brand"),
+        "{names:?}"
+    );
+    assert_eq!(list.records[1]["brand"], json!("Third Space"));
+    assert_eq!(list.records[1]["gym"], json!("The Calls"));
+    // A later value without a class word stays under its header.
+    assert!(names.contains(&"membership_2"), "{names:?}");
+    assert_eq!(list.records[1]["membership_2"], json!("Joining fee £50"));
+}
+
+#[test]
 fn a_cell_holding_one_line_less_keeps_the_rows_later_cells_under_their_headers() {
     // A speaker's company on a second line in most rows; a panel row names three people.
     let rows: String = [

@@ -335,7 +335,8 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
             .is_some_and(|asked| stops_shown(value).is_some_and(|shown| asked.fits(shown)))
     }),
     (ChoiceRule::ChargedFor, Reads::AnyColumn, |value, words| {
-        charged_thing(value).is_some_and(|thing| same_value(thing, fee_of(words)))
+        // "joining fee" is "Joining fee £15": the fee's noun aside on both sides.
+        charged_thing(value).is_some_and(|thing| same_value(fee_of(thing), fee_of(words)))
     }),
     (ChoiceRule::Included, Reads::AnyColumn, |value, words| {
         included_thing(value).is_some_and(|shown| {
@@ -1619,6 +1620,26 @@ mod tests {
             let (kept, _) = keep_chosen(car_parks(), &[choice(&[words], false)]);
             assert_eq!(kept.len(), 5, "{words}");
         }
+    }
+
+    #[test]
+    fn a_fee_asked_by_its_noun_is_the_fee_a_value_prints_with_its_price() {
+        assert_eq!(
+            value_rule("Joining fee £15", "joining fee"),
+            Some(ChoiceRule::ChargedFor)
+        );
+        assert_eq!(
+            value_rule("Joining fee £15", "joining"),
+            Some(ChoiceRule::ChargedFor)
+        );
+        assert_eq!(value_rule("No joining fee", "joining fee"), None);
+        let gyms = badged(&[
+            ("Fitzroy Street", "No joining fee"),
+            ("The Calls", "Joining fee £50"),
+            ("Kirkgate", "Joining fee £15"),
+        ]);
+        let (kept, _) = keep_chosen(gyms, &[choice(&["joining fee"], true)]);
+        assert_eq!(names(&kept), ["Fitzroy Street"]);
     }
 
     #[test]
