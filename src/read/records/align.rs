@@ -149,9 +149,10 @@ fn is_skipped(name: &str) -> bool {
 /// keeps its later cells under their columns.
 fn segment(element: ElementRef<'_>) -> String {
     let el = element.value();
-    let name = match el.name() {
-        "td" | "th" => format!("{}[{}]", el.name(), cell_index(element).unwrap_or(0)),
-        other => other.to_owned(),
+    let name = if is_cell(element) {
+        format!("{}[{}]", el.name(), cell_index(element).unwrap_or(0))
+    } else {
+        el.name().to_owned()
     };
     // The first class as written (`classes()` comes sorted): a component's name comes
     // first and its state after ("status busy", "card featured"), and rows of one column
@@ -283,7 +284,7 @@ fn walk<'a>(page: &Page, element: ElementRef<'a>, key: String, out: &mut Vec<Slo
     let own = own_text(element);
     if !own.is_empty() {
         // A table cell's own words are its value, with lines below them or without.
-        let own_key = if matches!(name, "td" | "th") {
+        let own_key = if is_cell(element) {
             key.clone()
         } else {
             format!("{key}/#text")
@@ -753,38 +754,33 @@ fn drop_repeated_links(drafts: &mut Vec<Draft<'_>>) {
     }
 }
 
-/// The header texts of the table the records are rows of, by cell index.
+/// The header texts of the table the records are rows of, by cell index: an HTML table's,
+/// or an ARIA grid's (`role=row` rows of `role=cell` cells under `role=columnheader` ones).
 fn table_header(records: &[Vec<ElementRef<'_>>]) -> Option<Vec<(String, Option<String>)>> {
     let first = records.first()?.first()?;
-    if first.value().name() != "tr" {
+    if !is_row(*first) {
         return None;
     }
     let table = first
         .ancestors()
         .filter_map(ElementRef::wrap)
-        .find(|a| a.value().name() == "table")?;
+        .find(|a| is_table(*a))?;
     let header_row = table
         .descendants()
         .filter_map(ElementRef::wrap)
-        .filter(|e| e.value().name() == "tr")
+        .filter(|e| is_row(*e))
         .find(|row| {
-            let cells: Vec<ElementRef<'_>> = row
-                .children()
-                .filter_map(ElementRef::wrap)
-                .filter(|c| matches!(c.value().name(), "td" | "th"))
-                .collect();
+            let cells = cells_of(*row);
             !cells.is_empty()
-                && (cells.iter().all(|c| c.value().name() == "th")
+                && (cells.iter().all(|c| is_header_cell(*c))
                     || row
                         .parent()
                         .and_then(ElementRef::wrap)
                         .is_some_and(|p| p.value().name() == "thead"))
         })?;
     Some(
-        header_row
-            .children()
-            .filter_map(ElementRef::wrap)
-            .filter(|c| matches!(c.value().name(), "td" | "th"))
+        cells_of(header_row)
+            .into_iter()
             .flat_map(|cell| {
                 let span = cell
                     .value()
@@ -797,6 +793,44 @@ fn table_header(records: &[Vec<ElementRef<'_>>]) -> Option<Vec<(String, Option<S
             })
             .collect(),
     )
+}
+
+/// A row's cells, in order.
+fn cells_of(row: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    row.children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| is_cell(*c))
+        .collect()
+}
+
+/// The ARIA role an element states, if any.
+fn role(element: ElementRef<'_>) -> Option<&str> {
+    element.value().attr("role").map(str::trim)
+}
+
+/// Whether an element is a table's row: `tr`, or `role=row`.
+fn is_row(element: ElementRef<'_>) -> bool {
+    element.value().name() == "tr" || role(element) == Some("row")
+}
+
+/// Whether an element is a table: `table`, or `role=table`/`grid`/`treegrid`.
+fn is_table(element: ElementRef<'_>) -> bool {
+    element.value().name() == "table"
+        || matches!(role(element), Some("table" | "grid" | "treegrid"))
+}
+
+/// Whether an element is a table's cell: `td`/`th`, or a cell's role.
+fn is_cell(element: ElementRef<'_>) -> bool {
+    matches!(element.value().name(), "td" | "th")
+        || matches!(
+            role(element),
+            Some("cell" | "gridcell" | "columnheader" | "rowheader")
+        )
+}
+
+/// Whether a cell heads its column: `th`, or `role=columnheader`.
+fn is_header_cell(element: ElementRef<'_>) -> bool {
+    element.value().name() == "th" || role(element) == Some("columnheader")
 }
 
 /// A header cell's name: what its abbreviation stands for, its text, or when that is too long to be a name (a cell that holds
@@ -841,10 +875,10 @@ fn abbreviation(cell: ElementRef<'_>) -> Option<(String, String)> {
 fn cell_index(element: ElementRef<'_>) -> Option<usize> {
     let cell = std::iter::once(element)
         .chain(element.ancestors().filter_map(ElementRef::wrap))
-        .find(|e| matches!(e.value().name(), "td" | "th"))?;
+        .find(|e| is_cell(*e))?;
     let mut index = 0;
     for sibling in cell.prev_siblings().filter_map(ElementRef::wrap) {
-        if matches!(sibling.value().name(), "td" | "th") {
+        if is_cell(sibling) {
             index += sibling
                 .value()
                 .attr("colspan")
@@ -861,7 +895,7 @@ fn after_another_in_its_cell(element: ElementRef<'_>) -> bool {
     let Some(cell) = element
         .ancestors()
         .filter_map(ElementRef::wrap)
-        .find(|e| matches!(e.value().name(), "td" | "th"))
+        .find(|e| is_cell(*e))
     else {
         return false;
     };

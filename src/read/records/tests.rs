@@ -153,6 +153,40 @@ fn a_cells_later_value_marked_by_its_class_is_named_by_it_and_the_header_names_t
 }
 
 #[test]
+fn an_aria_grid_is_read_as_a_table_named_by_its_column_headers() {
+    let rows: String = [
+        ("Central Library", "Busy", "18 of 120 free", "10p a page"),
+        ("Market Square", "Quiet", "22 of 30 free", "15p a page"),
+        ("Eastgate", "Quiet", "15 of 20 free", "Free"),
+        ("Harbour", "Nearly full", "2 of 36 free", "10p a page"),
+    ]
+    .iter()
+    .map(|(name, now, seats, printing)| {
+        format!(
+            "<div role='row' class='branch'><span role='cell'><a href='/l/{name}'>{name}</a></span>\
+             <span role='cell'><b>{now}</b></span><span role='cell'>{seats}</span>\
+             <span role='cell'>{printing}</span></div>"
+        )
+    })
+    .collect();
+    let html = page(
+        &format!(
+            "<div role='table' aria-label='Libraries'><div role='row'><span role='columnheader'>Library</span>\
+             <span role='columnheader'>Right now</span><span role='columnheader'>Study seats</span>\
+             <span role='columnheader'>Printing</span></div>{rows}</div>"
+        ),
+        "",
+    );
+    let list = records_of(&html);
+    let names = column_names(&list);
+    for name in ["library", "right_now", "study_seats", "printing"] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+    assert_eq!(list.records[3]["right_now"], json!("Nearly full"));
+    assert_eq!(list.records[2]["printing"], json!("Free"));
+}
+
+#[test]
 fn a_cell_holding_one_line_less_keeps_the_rows_later_cells_under_their_headers() {
     // A speaker's company on a second line in most rows; a panel row names three people.
     let rows: String = [
