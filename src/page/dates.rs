@@ -246,17 +246,42 @@ pub(crate) fn timestamp(text: &str, now: i64) -> Option<i64> {
     Some(naive.and_utc().timestamp())
 }
 
+/// Opening hours that never end, as pages print them and people ask them ("Open 24 hours",
+/// "24/7", "rund um die Uhr").
+pub(crate) const ROUND_THE_CLOCK: &[&str] = &[
+    "open 24 hours",
+    "24 hours",
+    "open 24/7",
+    "24/7",
+    "24 hours a day",
+    "round the clock",
+    "around the clock",
+    "rund um die uhr",
+    "24h/24",
+    "ouvert 24h/24",
+    "24 horas",
+    "abierto 24 horas",
+];
+
+/// Whether a value says a place is open all day and night ([`ROUND_THE_CLOCK`], also as a
+/// sentence: "Open 24 hours.").
+pub(crate) fn round_the_clock(text: &str) -> bool {
+    let text = text.trim().trim_end_matches('.').to_lowercase();
+    ROUND_THE_CLOCK.contains(&text.as_str())
+}
+
 /// A time of day written alone, in minutes after midnight: "06:10" → 370, "6:45 pm" → 1125,
 /// "10am" → 600, "12 pm" → 720, "18h" → 1080, "18.30 Uhr" → 1110; "00:55+1" (the next day, as
-/// timetables print an arrival after midnight) → 1495. A bare number ("10") is no time: a
-/// colon, a meridiem or an hour mark says it is one. A range of times is when it starts, its
-/// length after it aside ("06:30–07:15 · 45 min" → 390, as a class timetable prints it).
+/// timetables print an arrival after midnight) → 1495; "24:00" (the end of a day) → 1440. A
+/// bare number ("10") is no time: a colon, a meridiem or an hour mark says it is one. A range
+/// of times is when it starts, its length after it aside ("06:30–07:15 · 45 min" → 390, as a
+/// class timetable prints it).
 pub(crate) fn clock_minutes(text: &str) -> Option<f64> {
     static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let pattern = CELL.get_or_init(|| {
         #[allow(clippy::expect_used, reason = "a pattern in our source; every test compiles it")]
         regex::Regex::new(
-            r"(?i)^\s*(?P<h>[01]?\d|2[0-3])(?:(?P<sep>[:.h])(?P<m>[0-5]\d))?\s*(?:(?P<mer>[ap])\.?m\.?|(?P<mark>h|uhr))?(?:\s*(?:–|—|-|to)\s*(?:[01]?\d|2[0-3])(?:[:.h][0-5]\d)?\s*(?:[ap]\.?m\.?)?(?:\s*[·•|,]\s*\d+\s*(?:min|mins|minutes|hr|hrs|hours|h)\.?)?)?\s*(?:\+(?P<days>\d))?\s*$",
+            r"(?i)^\s*(?P<h>2[0-4]|[01]?\d)(?:(?P<sep>[:.h])(?P<m>[0-5]\d))?\s*(?:(?P<mer>[ap])\.?m\.?|(?P<mark>h|uhr))?(?:\s*(?:–|—|-|to)\s*(?:[01]?\d|2[0-3])(?:[:.h][0-5]\d)?\s*(?:[ap]\.?m\.?)?(?:\s*[·•|,]\s*\d+\s*(?:min|mins|minutes|hr|hrs|hours|h)\.?)?)?\s*(?:\+(?P<days>\d))?\s*$",
         )
         .expect("time of day pattern is valid")
     });
@@ -272,6 +297,10 @@ pub(crate) fn clock_minutes(text: &str) -> Option<f64> {
     let minute: f64 = caps
         .name("m")
         .map_or(Some(0.0), |m| m.as_str().parse().ok())?;
+    // "24:00" ends a day; no other time has hour 24.
+    if hour == 24.0 && (minute != 0.0 || caps.name("mer").is_some()) {
+        return None;
+    }
     if let Some(meridiem) = caps.name("mer") {
         if hour == 0.0 || hour > 12.0 {
             return None;
@@ -364,6 +393,7 @@ mod tests {
             ("18h30", 1110.0),
             ("18.30 Uhr", 1110.0),
             ("00:55+1", 1495.0),
+            ("24:00", 1440.0),
             // A range of times starts at its first; a length after it is aside.
             ("06:30–07:15 · 45 min", 390.0),
             ("9am - 10:30am", 540.0),
@@ -375,6 +405,8 @@ mod tests {
             "10",
             "2h 35m",
             "25:10",
+            "24:30",
+            "24 pm",
             "2026",
             "13 pm",
             "12:5",

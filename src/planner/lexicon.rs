@@ -748,6 +748,31 @@ pub const ENTRIES: &[Entry] = &[
     es("llena", "fully booked", State),
     es("llenos", "fully booked", State),
     es("llenas", "fully booked", State),
+    // Nearly full, a state of its own between open and full ("Nearly full", "Almost full"
+    // badges: `tools::extract::choose::FEATURE_NAMES`), one word so no part of it is dropped.
+    en("nearly full", "nearly-full", State),
+    en("almost full", "nearly-full", State),
+    en("filling up", "nearly-full", State),
+    en("close to capacity", "nearly-full", State),
+    en("near capacity", "nearly-full", State),
+    en("nearly at capacity", "nearly-full", State),
+    en("almost at capacity", "nearly-full", State),
+    en("hardly any seats left", "nearly-full", State),
+    en("hardly any places left", "nearly-full", State),
+    en("hardly any spaces left", "nearly-full", State),
+    de("fast voll", "nearly-full", State),
+    de("fast ausgebucht", "nearly-full", State),
+    fr("presque plein", "nearly-full", State),
+    fr("presque pleine", "nearly-full", State),
+    fr("presque pleins", "nearly-full", State),
+    fr("presque pleines", "nearly-full", State),
+    fr("presque complet", "nearly-full", State),
+    fr("presque complets", "nearly-full", State),
+    es("casi lleno", "nearly-full", State),
+    es("casi llena", "nearly-full", State),
+    es("casi llenos", "nearly-full", State),
+    es("casi llenas", "nearly-full", State),
+    es("casi completo", "nearly-full", State),
     // A waiting list, which a full item keeps, in the words people use ("Waitlist").
     en("waiting list", "waitlist", State),
     en("waiting lists", "waitlist", State),
@@ -920,6 +945,14 @@ pub const ENTRIES: &[Entry] = &[
     de("kostenlose", "free", State),
     de("kostenlosen", "free", State),
     de("kostenlos", "free", State),
+    de("kostenlosem", "free", State),
+    de("kostenloses", "free", State),
+    de("kostenloser", "free", State),
+    // Printing, as a library or a copy shop charges for it.
+    de("drucken", "printing", Field),
+    fr("impression", "printing", Field),
+    es("impresión", "printing", Field),
+    es("impresion", "printing", Field),
     de("rezepte", "recipes", ListWord),
     de("wanderungen", "hikes", ListWord),
     de("wanderwege", "trails", ListWord),
@@ -1339,6 +1372,7 @@ pub const ENTRIES: &[Entry] = &[
     de("freien plätzen", "places left", Field),
     de("freien plätze", "places left", Field),
     fr("places libres", "places left", Field),
+    es("asientos libres", "seats left", Field),
     fr("places restantes", "places left", Field),
     es("plazas libres", "places left", Field),
     // A count each item has, and a tour's or a journey's stops, in the other languages
@@ -1869,14 +1903,19 @@ fn charging_nothing(text: &str) -> String {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     #[allow(clippy::expect_used)] // a constant pattern
     let pattern = PATTERN.get_or_init(|| {
-        Regex::new(r"(?i)\b(don't|don’t|do not|doesn't|doesn’t|does not)\s+charge\b(\s+\w+)?")
+        Regex::new(r"(?i)\b(don't|don’t|do not|doesn't|doesn’t|does not)\s+charge\b(?:\s+for\s+(?P<thing>\w+)\b|(\s+\w+))?")
             .expect("valid pattern")
     });
     pattern
         .replace_all(text, |found: &regex::Captures<'_>| {
             let one = found[1].to_lowercase().starts_with("does");
+            // "libraries that don't charge for printing": the thing is free.
+            if let Some(thing) = found.name("thing") {
+                let has = if one { "has" } else { "have" };
+                return format!("{has} free {}", thing.as_str());
+            }
             let free = if one { "is free" } else { "are free" };
-            match found.get(2).map(|m| m.as_str().trim().to_lowercase()) {
+            match found.get(3).map(|m| m.as_str().trim().to_lowercase()) {
                 None => free.to_owned(),
                 Some(next) if matches!(next.as_str(), "anything" | "money" | "fees") => {
                     free.to_owned()
@@ -2249,6 +2288,19 @@ mod tests {
                 "¿which carparks están fully booked?",
             ),
             ("car parks that don't charge", "carparks that are free"),
+            (
+                "libraries that don't charge for printing",
+                "libraries that have free printing",
+            ),
+            (
+                "Which libraries are almost full?",
+                "Which libraries are nearly-full?",
+            ),
+            ("bibliotecas casi llenas", "bibliotecas nearly-full"),
+            (
+                "Bibliotheken mit kostenlosem Drucken",
+                "Bibliotheken with free printing",
+            ),
             (
                 "car parks that close overnight",
                 "carparks that aren't open-24-hours",

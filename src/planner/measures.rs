@@ -241,10 +241,31 @@ const WRITINGS: &[&str] = &[
 ];
 
 /// An order by the amount of the thing named after "lowest", "most", … (see [`MORE_FIRST`]).
+/// A state the things are counted in stays in the name, before them ("the most free study
+/// seats", "the most empty spaces") or after ("the most places left").
 fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool, String)> {
     let words = super::intent::words(lower);
     words.windows(2).enumerate().find_map(|(at, pair)| {
         let (cue, thing) = (pair[0].as_str(), pair[1].as_str());
+        if (MORE_FIRST.contains(&cue) || LESS_FIRST.contains(&cue))
+            && COUNTED_STATES.contains(&thing)
+        {
+            let plural = |w: &str| {
+                w.ends_with('s')
+                    && !w.ends_with("ss")
+                    && w.chars().count() >= 4
+                    && w.chars().all(char::is_alphabetic)
+                    && !other_value(w)
+            };
+            let counted = match (words.get(at + 2), words.get(at + 3)) {
+                (Some(first), Some(next)) if !plural(first) && compounds_with(first, next) => {
+                    format!("{first} {next}")
+                }
+                (Some(first), _) if plural(first) => first.clone(),
+                _ => return None,
+            };
+            return Some((MORE_FIRST.contains(&cue), format!("{thing} {counted}")));
+        }
         // "the lowest nightly price": the period an amount is for is no thing.
         if super::intent::PERIOD_WORDS.contains(&thing) {
             return None;
@@ -267,9 +288,19 @@ fn amount_order(lower: &str, other_value: impl Fn(&str) -> bool) -> Option<(bool
             && (plural || compound.is_some() || !matches!(cue, "most" | "least"))
             && !NOT_A_SIZE.contains(&thing)
             && !other_value(thing);
-        named.then(|| match compound {
-            Some(next) => (descending, format!("{thing} {next}")),
-            None => (descending, thing.to_owned()),
+        // "the most places left": the state the things are counted in, after them.
+        let state = words
+            .get(at + if compound.is_some() { 3 } else { 2 })
+            .filter(|next| {
+                (plural || compound.is_some()) && COUNTED_STATES.contains(&next.as_str())
+            });
+        let counted = match compound {
+            Some(next) => format!("{thing} {next}"),
+            None => thing.to_owned(),
+        };
+        named.then(|| match state {
+            Some(state) => (descending, format!("{counted} {state}")),
+            None => (descending, counted),
         })
     })
 }
@@ -671,16 +702,122 @@ fn bound(lower: &str, not_a_measure: impl Fn(&str) -> bool) -> Option<(Bound, St
 
 /// States a count of things is in, said after the things ("3 chargers free", "2 rooms
 /// left"): a live page counts them under that state's name ("Free now", "Rooms left").
-const COUNTED_STATES: &[&str] = &["free", "available", "left", "remaining", "spare", "vacant"];
+const COUNTED_STATES: &[&str] = &[
+    "free",
+    "available",
+    "left",
+    "remaining",
+    "spare",
+    "vacant",
+    "empty",
+];
 
 /// The name a bound on a time of day is on ("classes starting before 10am"): the items' time,
 /// which the first of their columns of times of day answers (`tools::extract::columns`, rule
 /// `start_then_end`).
 pub const TIME: &str = "time";
 
+/// The names a bound on a place's hours is on (`tools::extract::columns` reads them as the
+/// end and the start of a range of times, "9:00 – 20:00"): "open after 8pm" and "closes
+/// after 8" ask when it closes, "open before 9am" and "opens before 9" when it opens.
+pub const CLOSES: &str = "closing time";
+/// See [`CLOSES`].
+pub const OPENS: &str = "opening time";
+
+/// Words that say a place is open, in the languages the lexicon reads: a bound on its hours
+/// past a time is on when it closes ("still open after 8pm", "nach 20 Uhr geöffnet"), before
+/// a time on when it opens ("open before 9am").
+const OPEN_WORDS: &[&str] = &[
+    "open",
+    "geöffnet",
+    "offen",
+    "ouvert",
+    "ouverte",
+    "ouverts",
+    "ouvertes",
+    "abierto",
+    "abierta",
+    "abiertos",
+    "abiertas",
+];
+/// Words that say a place closes or opens, whatever the bound.
+const CLOSING_WORDS: &[&str] = &[
+    "close",
+    "closes",
+    "closing",
+    "shut",
+    "shuts",
+    "schließt",
+    "schließen",
+    "ferme",
+    "ferment",
+    "cierra",
+    "cierran",
+];
+const OPENING_WORDS: &[&str] = &[
+    "opens", "opening", "öffnet", "öffnen", "ouvre", "ouvrent", "abre", "abren",
+];
+
+/// Cues of a bound that are one only on a place's hours: "open until 9pm" closes then or
+/// later; "classes until 9pm" is no bound ("until" is as often when an item ends).
+const UNTIL_CUES: &[&str] = &["until", "till", "bis", "jusqu'à", "hasta"];
+
+/// Which of a place's times a bound of `op` is on, by the word just before its cue (which
+/// starts at `start`) or just after its time (which ends at `end`): when it closes, when it
+/// opens, or (no such word) the items' time. Also where the bound's words start and end with
+/// that word, which is the bound's and no value to choose by.
+fn hours_bounded(
+    lower: &str,
+    start: usize,
+    end: usize,
+    op: BoundOp,
+) -> (&'static str, usize, usize) {
+    let word = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned();
+    let before = lower[..start].trim_end();
+    let word_before = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .map(word)
+        .unwrap_or_default();
+    let after = lower[end..].trim_start();
+    let raw_after = after
+        .split(char::is_whitespace)
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(|c: char| !c.is_alphanumeric());
+    let word_after = word(raw_after);
+    let thing_of = |w: &str| {
+        if CLOSING_WORDS.contains(&w) {
+            Some(CLOSES)
+        } else if OPENING_WORDS.contains(&w) {
+            Some(OPENS)
+        } else if OPEN_WORDS.contains(&w) {
+            Some(match op {
+                BoundOp::Above | BoundOp::AtLeast => CLOSES,
+                _ => OPENS,
+            })
+        } else {
+            None
+        }
+    };
+    if let Some(thing) = thing_of(&word_before) {
+        let from = before.len()
+            - before
+                .rsplit(char::is_whitespace)
+                .next()
+                .map_or(0, str::len);
+        return (thing, from, end);
+    }
+    if let Some(thing) = thing_of(&word_after) {
+        let to = lower.len() - after.len() + raw_after.len();
+        return (thing, start, to);
+    }
+    (TIME, start, end)
+}
+
 /// Words before a time of day that bound it, longest first so "no later than" is not read as
-/// "later than". "from 6pm" keeps what starts then or later; "until" is left out, as it is
-/// as often when an item ends ("open until 10pm").
+/// "later than". "from 6pm" keeps what starts then or later; "until" bounds only a place's
+/// hours ([`UNTIL_CUES`]), as it is as often when an item ends ("classes until 10pm").
 const CLOCK_CUES: &[(&str, BoundOp)] = &[
     ("no later than", BoundOp::AtMost),
     ("not later than", BoundOp::AtMost),
@@ -692,6 +829,13 @@ const CLOCK_CUES: &[(&str, BoundOp)] = &[
     ("later than", BoundOp::Above),
     ("before", BoundOp::Below),
     ("after", BoundOp::Above),
+    // "still open past eight"; not "half past eight", a time of its own.
+    ("past", BoundOp::Above),
+    ("until", BoundOp::AtLeast),
+    ("till", BoundOp::AtLeast),
+    ("bis", BoundOp::AtLeast),
+    ("jusqu'à", BoundOp::AtLeast),
+    ("hasta", BoundOp::AtLeast),
     ("from", BoundOp::AtLeast),
     // "I have to leave by 9am": at the latest; read only before a time written as one
     // ("9am", "09:00"), a bare "by 9" being as often something else.
@@ -715,6 +859,12 @@ const CLOCK_ONLY_CUES: &[&str] = &[
     "later than",
     "before",
     "after",
+    "past",
+    "until",
+    "till",
+    "bis",
+    "jusqu'à",
+    "hasta",
     "vor",
     "nach",
     "avant",
@@ -747,7 +897,7 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
             .join("|");
         #[allow(clippy::expect_used)] // built from constant phrases
         Regex::new(&format!(
-            r"\b(?P<cue>{cues})\s+(?:(?:the|las?|les)\s+)?(?:(?P<noon>{noon})\b|(?P<h>[01]?\d|2[0-3]|{hour_words}\b)(?:[:h](?P<m>[0-5]\d))?(?P<digits>(?:\d|[.,]\d)[\d.,]*)?(?:\s*(?P<mer>[ap])\.?m\b\.?|\s*(?P<mark>h\b|uhr\b|o'?clock\b))?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|tonight|at\s+night))?(?P<next>\s+[a-z]+)?)"
+            r"\b(?P<cue>{cues})\s+(?:(?:the|las?|les)\s+)?(?:(?P<noon>{noon})\b|(?P<h>2[0-3]|[01]?\d|{hour_words}\b)(?:[:h](?P<m>[0-5]\d))?(?P<digits>(?:\d|[.,]\d)[\d.,]*)?(?:\s*(?P<mer>[ap])\.?m\b\.?|\s*(?P<mark>h\b|uhr\b|o'?clock\b))?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|tonight|at\s+night))?(?P<next>\s+[a-z]+)?)"
         ))
         .expect("valid clock bound pattern")
     });
@@ -826,13 +976,26 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
             (minutes, end)
         };
         let start = caps.get(0).map_or(0, |m| m.start());
+        let before = &lower[..start];
+        if cue == "past"
+            && before
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|word| matches!(word, "half" | "quarter" | "minutes" | "mins"))
+        {
+            continue;
+        }
+        let (thing, start, said) = hours_bounded(lower, start, said, op);
+        if UNTIL_CUES.contains(&cue.as_str()) && thing != CLOSES {
+            continue;
+        }
         let bound = Bound {
             role: FieldRole::Text,
             op,
             amount: minutes,
         };
         let said = lower[start..said].trim_end_matches('.').to_owned();
-        found = Some((bound, TIME.to_owned(), said));
+        found = Some((bound, thing.to_owned(), said));
     }
     found
 }
@@ -1052,6 +1215,26 @@ mod tests {
             by(true, "parking spaces")
         );
         assert_eq!(order("the most recent posts", none), None);
+        // The state the things are counted in stays in their name, before them or after.
+        for (text, name) in [
+            (
+                "the library with the most free study seats",
+                "free study seats",
+            ),
+            ("where are the most free seats right now", "free seats"),
+            ("where are the most empty spaces", "empty spaces"),
+            ("la bibliothèque avec the most places left", "places left"),
+            (
+                "which one has the most study spaces free",
+                "study spaces free",
+            ),
+        ] {
+            assert_eq!(order(text, none), by(true, name), "{text}");
+        }
+        assert_eq!(
+            order("the fewest seats available", none),
+            by(false, "seats available")
+        );
         // "most" and "least" before no plural are no amount; a known value is not a measure.
         assert_eq!(order("the most popular car", none), None);
         assert_eq!(order("the least expensive car", none), None);
@@ -1328,6 +1511,9 @@ mod tests {
             ("cours avant midi", BoundOp::Below, 720.0),
             ("clases después de las 18:00", BoundOp::Above, 1080.0),
             ("before midnight", BoundOp::Below, 1440.0),
+            // An hour of the evening in 24-hour time is one number, not 2 and then digits.
+            ("later than 20:00", BoundOp::Above, 1200.0),
+            ("kurse nach 21 uhr", BoundOp::Above, 1260.0),
             ("posts after 3pm yesterday", BoundOp::Above, 900.0),
             // An hour in words, and a comma after a bare hour (no digits of a number).
             (
@@ -1368,6 +1554,78 @@ mod tests {
                 "{text}"
             );
         }
+        // A place's hours: open past a time is when it closes, open before one when it
+        // opens; the word that says so is the bound's.
+        for (text, op, amount, thing, rest) in [
+            (
+                "libraries open after 8pm",
+                BoundOp::Above,
+                1200.0,
+                CLOSES,
+                "libraries",
+            ),
+            (
+                "which ones close after 8 pm",
+                BoundOp::Above,
+                1200.0,
+                CLOSES,
+                "which ones",
+            ),
+            (
+                "still open past eight tonight",
+                BoundOp::Above,
+                1200.0,
+                CLOSES,
+                "still",
+            ),
+            ("open until 9pm", BoundOp::AtLeast, 1260.0, CLOSES, ""),
+            (
+                "haben nach 20 uhr geöffnet",
+                BoundOp::Above,
+                1200.0,
+                CLOSES,
+                "haben",
+            ),
+            (
+                "abiertas después de las 20:00",
+                BoundOp::Above,
+                1200.0,
+                CLOSES,
+                "",
+            ),
+            (
+                "shops open before 9am",
+                BoundOp::Below,
+                540.0,
+                OPENS,
+                "shops",
+            ),
+            (
+                "cafés that open before 8",
+                BoundOp::Below,
+                480.0,
+                OPENS,
+                "cafés that",
+            ),
+            (
+                "which opens after 10am",
+                BoundOp::Above,
+                600.0,
+                OPENS,
+                "which",
+            ),
+        ] {
+            assert_eq!(read(text), Some((op, amount, thing.to_owned())), "{text}");
+            let (_, left) = super::read(text);
+            assert_eq!(
+                left.split_whitespace().collect::<Vec<_>>().join(" "),
+                rest,
+                "{text}"
+            );
+        }
+        // "until" bounds only a place's hours, and "half past" is a time of its own.
+        assert_eq!(read("classes until 9pm"), None);
+        assert_eq!(read("meet at half past 8pm"), None);
         // The words of the time are taken whole, the rest read on.
         let (_, rest) = super::read("posts after 3pm yesterday");
         assert_eq!(

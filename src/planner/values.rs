@@ -434,6 +434,7 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
                 || word.contains('-') && word.split('-').all(|part| NOT_VALUES.contains(&part))
                 || super::matches::ORDER_WORDS.contains(&word.as_str())
                     && !an_adjective_here(&word, tokens.get(at + 1).copied())
+                    && !a_thing_had(at.checked_sub(1).and_then(|before| tokens.get(before)).copied())
                 || not_values(&word)
                 || stem != word && not_values(stem))
             // A number goes on a run of words ("Road Racer 3"); alone it is a count.
@@ -675,6 +676,23 @@ fn choice_of(run: &[String], negated: bool) -> Option<ValueChoice> {
     Some(ValueChoice { phrases, negated })
 }
 
+/// Whether the word before an order word makes it a thing the items have: "rooms with group
+/// lockers", "which libraries have group rooms", "offering group lessons". An order word as
+/// a verb starts its clause ("group the jobs by city", "list products").
+fn a_thing_had(before: Option<&str>) -> bool {
+    const HAVING: &[&str] = &[
+        "with", "have", "has", "having", "offer", "offers", "offering",
+    ];
+    before.is_some_and(|before| {
+        HAVING.contains(
+            &before
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+                .as_str(),
+        )
+    })
+}
+
 /// An order word that is an adjective unless its particle follows: "broken down by city"
 /// orders, "the broken chargers" are out of order.
 fn an_adjective_here(word: &str, next: Option<&str>) -> bool {
@@ -718,6 +736,19 @@ mod tests {
         );
         assert!(
             !first_readings("which ones have the fewest points").contains(&"fewest".to_owned())
+        );
+    }
+
+    #[test]
+    fn an_order_word_had_by_the_items_is_a_value() {
+        assert_eq!(
+            first_readings("which libraries have group rooms?"),
+            ["libraries", "group rooms"]
+        );
+        assert!(
+            !first_readings("group the jobs by city")
+                .iter()
+                .any(|p| p.contains("group"))
         );
     }
 

@@ -2939,3 +2939,51 @@ async fn gyms_in_a_table_are_read_by_a_packed_brand_a_joining_fee_and_a_facility
         asked.answer
     );
 }
+
+/// A library's study spaces (`study-spaces.html`): hours as a range or "Open 24 hours", seats
+/// as "14 of 90 free", a badge "Almost full", a kind printed beside the name.
+#[tokio::test]
+async fn study_spaces_are_chosen_by_their_closing_time_their_free_seats_a_nearly_full_badge_and_their_kind()
+ {
+    let cases: [(&str, &[&str]); 6] = [
+        (
+            "which study spaces are open after 8pm",
+            &[
+                "Quayside Reading Room",
+                "College Learning Hub",
+                "Harbourside",
+            ],
+        ),
+        ("which ones close before 6pm", &["Elm Park"]),
+        (
+            "Welche Bibliotheken haben nach 21 Uhr geöffnet?",
+            &["Quayside Reading Room", "College Learning Hub"],
+        ),
+        (
+            "which ones are nearly full",
+            &["Quayside Reading Room", "Harbourside"],
+        ),
+        (
+            "which are partners",
+            &["Quayside Reading Room", "College Learning Hub"],
+        ),
+        (
+            "spaces that don't charge for printing",
+            &["Quayside Reading Room", "Harbourside"],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("study-spaces.html", words).await;
+        asked.assert_named(&["library", "title"], expected, words);
+    }
+    let asked = ask(
+        "study-spaces.html",
+        "which library has the most free desks?",
+    )
+    .await;
+    asked.assert_named(
+        &["library", "title"],
+        &["College Learning Hub"],
+        "most free desks",
+    );
+}

@@ -186,15 +186,33 @@ fn holds(column: &str, value: Option<&Value>, phrase: &str) -> Option<ChoiceRule
             .find(|(_, rule_reads, rule)| reads >= *rule_reads && rule(value, words))
             .map(|(name, _, _)| *name)
     };
-    rule_in_column(phrase).or_else(|| {
-        is_alternatives(phrase)
-            .then(|| {
-                phrase
-                    .split(" or ")
-                    .find_map(|part| rule_in_column(part.trim()))
-            })
-            .flatten()
-    })
+    rule_in_column(phrase)
+        .or_else(|| {
+            is_alternatives(phrase)
+                .then(|| {
+                    phrase
+                        .split(" or ")
+                        .find_map(|part| rule_in_column(part.trim()))
+                })
+                .flatten()
+        })
+        .or_else(|| {
+            kind_of_its_column(column, value, phrase).then_some(ChoiceRule::KindOfItsColumn)
+        })
+}
+
+/// Whether `words` name the kind a value prints before its column's own noun ("Partner
+/// library" in a column `library`: "partners"). The noun alone is no kind.
+fn kind_of_its_column(column: &str, value: &str, words: &str) -> bool {
+    let noun = normal(super::columns::base_name(column));
+    let value = normal(value);
+    let Some((kind, last)) = value.rsplit_once(' ') else {
+        return false;
+    };
+    !noun.is_empty()
+        && !noun.contains(' ')
+        && (last == noun || plural_of(&noun, last) || plural_of(last, &noun))
+        && same_value(kind, words)
 }
 
 /// The keys the records engine gives an item's name, and its role: the rules that read a
@@ -281,6 +299,10 @@ pub enum ChoiceRule {
     /// included", "luggage included" are a listing's "1 bag included"; "admission included"
     /// is its "Entry included".
     Included,
+    /// A kind printed before the noun its column is named by: "partners", "partner" are the
+    /// "Partner library" of a column `library` (as a directory prints each branch's kind
+    /// beside its name), "community" its "Community library".
+    KindOfItsColumn,
 }
 
 /// Which columns a rule reads: any (a value's own words), or only the items' names. Ordered:
@@ -556,19 +578,16 @@ const FEATURE_NAMES: &[&[&str]] = &[
         "averiado",
     ],
     // Opening hours that never end.
+    crate::page::dates::ROUND_THE_CLOCK,
+    // Nearly full, as a live page's badge prints it (the lexicon reads a request's words for it
+    // as "nearly-full").
     &[
-        "open 24 hours",
-        "24 hours",
-        "open 24/7",
-        "24/7",
-        "24 hours a day",
-        "round the clock",
-        "around the clock",
-        "rund um die uhr",
-        "24h/24",
-        "ouvert 24h/24",
-        "24 horas",
-        "abierto 24 horas",
+        "nearly full",
+        "almost full",
+        "filling up",
+        "near capacity",
+        "nearly at capacity",
+        "almost at capacity",
     ],
     // A clinician's special interest, as a practice prints it.
     &[
@@ -1086,6 +1105,34 @@ mod tests {
         assert_eq!(made[0].rule, Some(ChoiceRule::LeadsTheName));
         let (kept, _) = keep_chosen(staff, &[choice(&["gps"], false)]);
         assert_eq!(names(&kept), ["Raj Patel", "Amira Haddad"]);
+    }
+
+    #[test]
+    fn a_kind_printed_before_its_columns_noun_is_chosen_by_the_kind() {
+        let libraries: Vec<Map<String, Value>> = [
+            ("Central Library", "Main library"),
+            ("University Learning Centre", "Partner library"),
+            ("Eastgate", "Branch"),
+            ("Science Park Hub", "Partner library"),
+        ]
+        .iter()
+        .map(|(name, kind)| {
+            let Value::Object(map) = json!({"name": name, "library_2": kind}) else {
+                unreachable!()
+            };
+            map
+        })
+        .collect();
+        let (kept, made) = keep_chosen(libraries.clone(), &[choice(&["partners"], false)]);
+        assert_eq!(
+            names(&kept),
+            ["University Learning Centre", "Science Park Hub"]
+        );
+        assert_eq!(made[0].rule, Some(ChoiceRule::KindOfItsColumn));
+        // The column's noun alone is no kind, and another column's noun names none.
+        let (kept, _) = keep_chosen(libraries.clone(), &[choice(&["library"], false)]);
+        assert_eq!(kept.len(), 4);
+        assert!(!kind_of_its_column("venue", "Partner library", "partner"));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::page::dates::{clock_minutes, normalise_date, timestamp};
+use crate::page::dates::{clock_minutes, normalise_date, round_the_clock, timestamp};
 use crate::page::dom::{
     first_number, json_number, measure, minutes, number_before, number_range, singular, squashed,
 };
@@ -76,7 +76,16 @@ impl Part {
         match self {
             Self::Fact { index, of } => {
                 let parts = parts(text);
-                (parts.len() == of).then(|| parts[index - 1].to_owned())
+                if parts.len() == of {
+                    return Some(parts[index - 1].to_owned());
+                }
+                // Hours that never end ("Open 24 hours") among ranges of hours: open from the
+                // day's start to its end.
+                match (round_the_clock(text), index, of) {
+                    (true, 1, 2) => Some("00:00".to_owned()),
+                    (true, 2, 2) => Some("24:00".to_owned()),
+                    _ => None,
+                }
             }
             Self::LengthOfRange => range_minutes(text).map(|minutes| format!("{minutes} min")),
         }
@@ -400,12 +409,16 @@ const RULES: &[(&str, Rule)] = &[
             .split('_')
             .filter(|w| !w.is_empty() && !COUNTING_WORDS.contains(w))
             .collect();
-        let thing = match words.as_slice() {
-            [_] => counted_thing(&field.name),
-            [state, thing] | [thing, state] if LEFT_STATES.contains(state) => {
-                Some((*thing).to_owned())
+        let (thing, in_a_state) = match words.as_slice() {
+            [_] => (counted_thing(&field.name), false),
+            [state, thing] | [thing, state] if is_left_state(state) => {
+                (Some((*thing).to_owned()), true)
             }
-            _ => None,
+            // "free study seats": the state, then the thing in two words.
+            [state, _, thing] | [_, thing, state] if is_left_state(state) => {
+                (Some((*thing).to_owned()), true)
+            }
+            _ => (None, false),
         };
         field.role == FieldRole::Text
             && thing.is_some_and(|thing| {
@@ -415,6 +428,11 @@ const RULES: &[(&str, Rule)] = &[
                     thing.as_str()
                 };
                 column.mostly(|v| measure(v).is_some_and(|(_, unit)| is_left_of(&unit, thing)))
+                    // A column named by the thing whose values say how many are left ("Study
+                    // seats": "18 of 120 free").
+                    || in_a_state
+                        && names_the_thing(column.base_name(), thing)
+                        && column.mostly(counts_what_is_left)
             })
     }),
     // "players", "how many people": a column of ranges of counts ("👥 2–4"), however the page
@@ -625,6 +643,8 @@ pub(crate) const START_NAMES: &[&str] = &[
     "starts_at",
     "starting_time",
     "begins",
+    // A place's hours: when it opens (`planner::measures::OPENS`).
+    "opening_time",
     "time",
     "times",
     "time_of_day",
@@ -663,6 +683,8 @@ const END_NAMES: &[&str] = &[
     "finish",
     "finishes",
     "finish_time",
+    // A place's hours: when it closes (`planner::measures::CLOSES`).
+    "closing_time",
 ];
 
 /// Names of a pay: the money a job or a role earns. The planner reads money asked in these
@@ -1063,17 +1085,26 @@ const REMAINING_WORDS: &[&str] = &["left", "remaining", "available", "free", "op
 
 /// Words a request says what is left of a thing with ("free spaces", "spaces available",
 /// "empty spaces"): any of them asks the count a page prints with any of [`REMAINING_WORDS`].
-const LEFT_STATES: &[&str] = &[
-    "left",
-    "remaining",
-    "available",
-    "free",
-    "open",
-    "empty",
-    "vacant",
-    "spare",
-    "unused",
-];
+fn is_left_state(word: &str) -> bool {
+    REMAINING_WORDS.contains(&word) || ["empty", "vacant", "spare", "unused"].contains(&word)
+}
+
+/// Whether a column's name names `thing` (its last word, in the singular or the plural;
+/// places, spots, seats to book are one thing): "study_seats" names "seats" and "places".
+fn names_the_thing(column: &str, thing: &str) -> bool {
+    let last = column.rsplit('_').next().unwrap_or(column);
+    singular(last) == singular(thing) || is_space_noun(last) && is_space_noun(thing)
+}
+
+/// Whether a value counts what is left: a number first and a word of what is left after it
+/// ("18 of 120 free", "3 left").
+fn counts_what_is_left(value: &str) -> bool {
+    value.starts_with(|c: char| c.is_ascii_digit())
+        && value.split_whitespace().count() <= 5
+        && value
+            .split_whitespace()
+            .any(|w| REMAINING_WORDS.contains(&w.to_lowercase().as_str()))
+}
 
 /// Nouns of a place one person books on a tour, a class or a trip: "3 places left", "2 spots
 /// remaining", "5 seats available".
@@ -1718,6 +1749,68 @@ mod tests {
         let sources = choose(&fields, &columns, &data);
         assert_eq!(sources[0].column.as_deref(), Some("birth_place"));
         assert_eq!(sources[0].rule, Some("same_name"));
+    }
+
+    #[test]
+    fn a_column_named_by_the_thing_whose_values_say_how_many_are_left_counts_them_in_a_state() {
+        let columns = vec![
+            column("library", ColumnKind::Text, NameSource::Header),
+            column("study_seats", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"library": "Central", "study_seats": "18 of 120 free"},
+            {"library": "Harbour", "study_seats": "2 of 36 free"},
+        ]));
+        for name in [
+            "free study seats",
+            "free seats",
+            "places left",
+            "study spaces free",
+        ] {
+            let sources = choose(&wanted(&[(name, FieldRole::Text, &[])]), &columns, &data);
+            assert_eq!(sources[0].column.as_deref(), Some("study_seats"), "{name}");
+            assert_eq!(sources[0].rule, Some("counted_as_left"), "{name}");
+        }
+        // The state is asked: a column of totals ("120 seats") is no count of what is left.
+        let data = rows(json!([
+            {"library": "Central", "study_seats": "120 seats"},
+            {"library": "Harbour", "study_seats": "36 seats"},
+        ]));
+        let sources = choose(
+            &wanted(&[("free seats", FieldRole::Text, &[])]),
+            &columns,
+            &data,
+        );
+        assert_ne!(sources[0].rule, Some("counted_as_left"));
+    }
+
+    #[test]
+    fn a_place_opens_at_the_start_of_its_hours_and_closes_at_their_end() {
+        let columns = vec![
+            column("library", ColumnKind::Text, NameSource::Header),
+            column("open_today", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"library": "Central", "open_today": "9:00 – 20:00"},
+            {"library": "Riverside", "open_today": "Closed today"},
+            {"library": "Harbour", "open_today": "9:00 – 21:00"},
+            {"library": "Southmead", "open_today": "Open 24 hours"},
+            {"library": "Eastgate", "open_today": "9:30 – 17:00"},
+        ]));
+        let fields = wanted(&[
+            ("closing time", FieldRole::Text, &[]),
+            ("opening time", FieldRole::Text, &[]),
+        ]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column.as_deref(), Some("open_today"));
+        assert_eq!(sources[0].part, Some(Part::Fact { index: 2, of: 2 }));
+        assert_eq!(sources[0].rule, Some("end_of_a_range"));
+        assert_eq!(sources[1].part, Some(Part::Fact { index: 1, of: 2 }));
+        // Hours that never end run from the day's start to its end.
+        let read = project(&fields, &sources, data, false);
+        assert_eq!(read[3]["closing time"], json!("24:00"));
+        assert_eq!(read[3]["opening time"], json!("00:00"));
+        assert_eq!(read[1]["closing time"], Value::Null);
     }
 
     #[test]
