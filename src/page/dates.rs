@@ -270,6 +270,50 @@ pub(crate) fn round_the_clock(text: &str) -> bool {
     ROUND_THE_CLOCK.contains(&text.as_str())
 }
 
+/// Words a place's status line prints just before the time it closes ("Closes 19:30", "Open
+/// until 21:00", "Schließt um 18 Uhr", "Ferme à 19 h", "Cierra a las 20:00"), longest first.
+const CLOSES_AT: &[&str] = &[
+    "closes at",
+    "closing at",
+    "open until",
+    "open till",
+    "closes",
+    "closing",
+    "schließt um",
+    "geöffnet bis",
+    "schließt",
+    "ouvert jusqu'à",
+    "ferme à",
+    "ferme",
+    "abierto hasta las",
+    "cierra a las",
+    "cierra",
+];
+
+/// The time a status line says a place closes, as printed: "Closes 19:30" → "19:30", "Open
+/// until 9 pm" → "9 pm", "Schließt um 18 Uhr" → "18 Uhr"; none when no closing word is
+/// followed by a time of day ([`clock_minutes`]).
+pub(crate) fn closing_time(text: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    CLOSES_AT.iter().find_map(|cue| {
+        let at = lower.match_indices(cue).find_map(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            before
+                .is_none_or(|c| !c.is_alphanumeric())
+                .then_some(at + cue.len())
+        })?;
+        let rest: Vec<&str> = lower[at..].split_whitespace().take(2).collect();
+        // "19:30", or an hour and its mark written apart ("9 pm", "18 Uhr").
+        [
+            rest.join(" "),
+            rest.first().copied().unwrap_or_default().to_owned(),
+        ]
+        .into_iter()
+        .map(|time| time.trim_end_matches(['.', ',', ';']).to_owned())
+        .find(|time| !time.is_empty() && clock_minutes(time).is_some())
+    })
+}
+
 /// A time of day written alone, in minutes after midnight: "06:10" → 370, "6:45 pm" → 1125,
 /// "10am" → 600, "12 pm" → 720, "18h" → 1080, "18.30 Uhr" → 1110; "00:55+1" (the next day, as
 /// timetables print an arrival after midnight) → 1495; "24:00" (the end of a day) → 1440. A
@@ -355,6 +399,22 @@ fn seconds_ago(text: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_status_line_gives_the_time_a_place_closes() {
+        for (line, closes) in [
+            ("Closes 19:30", Some("19:30")),
+            ("Open until 9 pm", Some("9 pm")),
+            ("Open until 21:00 today", Some("21:00")),
+            ("Schließt um 18 Uhr", Some("18 uhr")),
+            ("Cierra a las 20:00", Some("20:00")),
+            ("Closed · opens 09:00 tomorrow", None),
+            ("Closes soon", None),
+            ("Open 24 hours", None),
+        ] {
+            assert_eq!(closing_time(line).as_deref(), closes, "{line}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -1166,6 +1166,50 @@ fn lists_a_plural(words: &[String]) -> bool {
     })
 }
 
+/// Words of a contact detail, and of what holds one, that name no item: "all the phone
+/// numbers", "every email on this page", "each of them".
+const NO_ITEM_AFTER_EACH: &[&str] = &[
+    "phone",
+    "phones",
+    "number",
+    "numbers",
+    "telephone",
+    "email",
+    "emails",
+    "e-mail",
+    "e-mails",
+    "address",
+    "addresses",
+    "contact",
+    "contacts",
+    "detail",
+    "details",
+    "page",
+    "pages",
+    "site",
+    "website",
+    "them",
+    "these",
+    "those",
+    "this",
+    "it",
+];
+
+/// Whether "every", "each" or "all" names items: "every pharmacy", "all the shops"; not "all
+/// the phone numbers", "each of them".
+fn each_item_named(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "every" | "each" | "all")
+            && words[i + 1..]
+                .iter()
+                .find(|w| !matches!(w.as_str(), "the" | "of"))
+                .is_some_and(|noun| {
+                    noun.chars().all(char::is_alphabetic)
+                        && !NO_ITEM_AFTER_EACH.contains(&noun.as_str())
+                })
+    })
+}
+
 /// The items' title, named by the user's word for it where they wrote one ("the names along
 /// with …" → `name`).
 fn title_named_in(words: &[String]) -> RequestedField {
@@ -1541,7 +1585,13 @@ pub const COLUMN_SYNONYMS: &[&[&str]] = &[
         "difficulty level",
         "grade",
     ],
-    &["phone", "telephone", "tel"],
+    &[
+        "phone",
+        "telephone",
+        "tel",
+        "phone number",
+        "telephone number",
+    ],
     &["weight", "mass"],
     // A car's specs as people name them and listings print them ("Transmission: Manual").
     &["transmission", "gearbox", "gears", "transmission type"],
@@ -2386,15 +2436,20 @@ pub fn parse(instructions: &str, output_instructions: Option<&str>) -> Request {
     // Words that ask for a list's items rather than one text: item nouns, "each post", people
     // in the plural, an order (it compares items: "the article most commented" is one item).
     let items_asked = list_nouns || each_entry || authors_of_items && many || order.is_some();
+    // "every pharmacy with its phone number", "pharmacy names and phone numbers": a contact
+    // detail of each item is a column of the items, not the page's contacts.
+    let contacts_of_items =
+        words.iter().any(|w| role_of(w) == Some(FieldRole::Title)) || each_item_named(&words);
     let intent = if has(&["markdown"]) && !list_nouns {
         Intent::Markdown
-    } else if has(&[
+    } else if (has(&[
         "email",
         "e-mail",
         "contact details",
         "contact info",
         "telephone",
-    ]) || phone_as_contact
+    ]) || phone_as_contact)
+        && !contacts_of_items
     {
         Intent::Contacts
     } else if has(&[
@@ -3687,6 +3742,34 @@ mod tests {
             cols.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
             vec!["title", "url", "points"]
         );
+    }
+
+    #[test]
+    fn a_contact_detail_of_each_item_is_a_column_of_the_items() {
+        for words in [
+            "List every pharmacy with its phone number",
+            "pharmacy names and phone numbers",
+            "phone numbers of all the pharmacies",
+            "alle Apotheken mit Telefonnummer",
+            "el teléfono de cada farmacia",
+        ] {
+            let request = parse(words, None);
+            assert_eq!(request.intent, Intent::List, "{words}");
+            assert!(
+                request.fields.iter().any(|f| f.name.starts_with("phone")),
+                "{words}: {:?}",
+                request.fields
+            );
+        }
+        // The page's contact details: no items named.
+        for words in [
+            "all the phone numbers on this page",
+            "every email address",
+            "their phone number",
+            "emails and phone numbers",
+        ] {
+            assert_eq!(parse(words, None).intent, Intent::Contacts, "{words}");
+        }
     }
 
     #[test]

@@ -422,6 +422,8 @@ pub const ENTRIES: &[Entry] = &[
     // A number asked for by what it is for: calling.
     en("how can i call them", "their phone numbers", Question),
     en("how do i call them", "their phone numbers", Question),
+    en("how to call them", "their phone numbers", Question),
+    en("how to phone them", "their phone numbers", Question),
     en("how can i call", "the phone number of", Question),
     en("how do i call", "the phone number of", Question),
     en("what number do i call", "the phone number", Question),
@@ -1015,6 +1017,7 @@ pub const ENTRIES: &[Entry] = &[
     de("der artikel", "the article", ListWord),
     de("kontaktdaten", "contact details", Field),
     de("telefonnummern", "phone numbers", Field),
+    de("telefonnummer", "phone number", Field),
     de("telefon", "phone", Field),
     de("externen links", "external links", Field),
     de(
@@ -1368,6 +1371,25 @@ pub const ENTRIES: &[Entry] = &[
     fr("pour chaque", "for each", ListWord),
     fr("pour tous les", "for all the", ListWord),
     fr("pour toutes les", "for all the", ListWord),
+    // A pharmacy's or a practice's services, named in a phrase of the other languages that
+    // the words between would break ("vacuna de la gripe"); `choose::FEATURE_NAMES` reads the
+    // English names and the one-word ones.
+    fr("vaccin contre la grippe", "flu vaccination", Field),
+    fr("vaccination contre la grippe", "flu vaccination", Field),
+    es("vacuna de la gripe", "flu vaccination", Field),
+    es("vacuna contra la gripe", "flu vaccination", Field),
+    es("vacunación contra la gripe", "flu vaccination", Field),
+    fr("prennent la tension", "do blood pressure checks", Field),
+    fr("prend la tension", "does blood pressure checks", Field),
+    fr("prendre la tension", "blood pressure check", Field),
+    // ("prise de tension" is left to `choose`: as a lexicon word, "prise" would no longer be
+    // read as a misspelled "price".)
+    es("toman la tensión", "do blood pressure checks", Field),
+    es("toma la tensión", "does blood pressure checks", Field),
+    es("tomar la tensión", "blood pressure check", Field),
+    es("toma de tensión", "blood pressure check", Field),
+    de("blutdruckmessung", "blood pressure check", Field),
+    de("blutdruckmessungen", "blood pressure checks", Field),
     // Places left to book on a tour or a class, counted ("mit mindestens 3 freien Plätzen").
     de("freien plätzen", "places left", Field),
     de("freien plätze", "places left", Field),
@@ -1607,6 +1629,12 @@ pub const ENTRIES: &[Entry] = &[
     es("mejor valorados", "best rated", Order),
     es("mejor valoradas", "best rated", Order),
     es("mejor valorado", "best rated", Order),
+    es("mejor valorada", "best rated", Order),
+    // "con mejor valoración", "con la mejor puntuación": the noun of the order.
+    es("mejor valoración", "best rated", Order),
+    es("mejor puntuación", "best rated", Order),
+    es("peor valoración", "worst rated", Order),
+    es("peor valorada", "worst rated", Order),
     es("peor valorados", "worst rated", Order),
     es("más populares", "most popular", Order),
     es("mejor pagados", "best paid", Order),
@@ -1651,6 +1679,12 @@ pub const ENTRIES: &[Entry] = &[
     es("doce", "12", Number),
     es("veinte", "20", Number),
     es("fecha de publicación", "publication date", Field),
+    // The article before a field's name, so it is no word of the name ("el teléfono de cada
+    // farmacia").
+    es("el número de teléfono", "the phone number", Field),
+    es("los números de teléfono", "the phone numbers", Field),
+    es("el teléfono", "the phone", Field),
+    es("los teléfonos", "the phones", Field),
     es("número de teléfono", "phone number", Field),
     es("números de teléfono", "phone numbers", Field),
     es("teléfono", "phone", Field),

@@ -905,6 +905,8 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
     for caps in pattern.captures_iter(lower) {
         let cue = caps["cue"].split_whitespace().collect::<Vec<_>>().join(" ");
         let op = bounds::op_of(CLOCK_CUES, &cue)?;
+        // An hour of the morning said without "am" ("closing before six"), if it is one.
+        let mut morning_unsaid = false;
         let (minutes, said) = if let Some(noon) = caps.name("noon") {
             let midnight = MIDNIGHT.contains(&noon.as_str());
             // "before midnight" is the whole day; "after midnight" its start.
@@ -968,6 +970,7 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
             let Some(minutes) = crate::page::dates::clock_minutes(&written) else {
                 continue;
             };
+            morning_unsaid = meridiem.is_empty() && (5..=11).contains(&hour);
             // The words said end where the word after the time begins ("6pm" whole).
             let end = match caps.name("next") {
                 Some(next) => next.start(),
@@ -989,6 +992,13 @@ fn clock_bound(lower: &str) -> Option<(Bound, String, String)> {
         if UNTIL_CUES.contains(&cue.as_str()) && thing != CLOSES {
             continue;
         }
+        // A place closes in the evening: "closing before six", "open until 9" are 18:00 and
+        // 21:00. (Hours after midnight, "until 2", are left as said.)
+        let minutes = if thing == CLOSES && morning_unsaid {
+            minutes + 720.0
+        } else {
+            minutes
+        };
         let bound = Bound {
             role: FieldRole::Text,
             op,
@@ -1612,6 +1622,22 @@ mod tests {
                 BoundOp::Above,
                 600.0,
                 OPENS,
+                "which",
+            ),
+            // A place closes in the evening: a bare morning hour is the evening's.
+            (
+                "pharmacies closing before six",
+                BoundOp::Below,
+                1080.0,
+                CLOSES,
+                "pharmacies",
+            ),
+            ("open until 9", BoundOp::AtLeast, 1260.0, CLOSES, ""),
+            (
+                "which close before 6:30",
+                BoundOp::Below,
+                1110.0,
+                CLOSES,
                 "which",
             ),
         ] {

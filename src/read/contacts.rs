@@ -143,6 +143,28 @@ pub fn phones(roots: &[ElementRef<'_>], text: &str, max: usize) -> Vec<String> {
     out
 }
 
+/// Whether a value is one phone number and nothing else ("020 7946 0011", "+1 206-461-3700",
+/// "Tel. 0117 496 0101"), judged as a number in text is.
+pub fn is_phone_text(value: &str) -> bool {
+    let candidate = static_regex!(r"(?:\+|(?-u:\b))\(?\d(?:[ \t\u{a0}\-./()]{0,3}\d)+\)?");
+    let value = value.trim();
+    let mut found = candidate.find_iter(value);
+    match (found.next(), found.next()) {
+        (Some(m), None) => {
+            // Only a label may stand before it ("Tel.", "☎"), nothing after it.
+            let label = value[..m.start()]
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .count()
+                <= 9;
+            label
+                && value[m.end()..].trim().is_empty()
+                && phone_in_text(value, m.start(), m.end()).is_some()
+        }
+        _ => false,
+    }
+}
+
 /// Whether a national number is the international one without its country code: with the
 /// trunk prefix (`020 7946 0958` is `+44 20 7946 0958`) or without (`206-461-3700` is
 /// `+1 206 461 3700`, and a `tel:+2064613700` link that left the country code out).
@@ -266,4 +288,31 @@ fn phone_in_text(line: &str, start: usize, end: usize) -> Option<String> {
         return None;
     }
     normalise_phone(raw, 7)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_phone_text;
+
+    #[test]
+    fn a_value_that_is_one_phone_number_and_nothing_else() {
+        for phone in [
+            "020 7946 0011",
+            "+1 206-461-3700",
+            "Tel. 0117 496 0101",
+            "(555) 123-4567",
+        ] {
+            assert!(is_phone_text(phone), "{phone}");
+        }
+        for other in [
+            "12.50",
+            "2026-05-01",
+            "Call 020 7946 0011 or 020 7946 0012",
+            "020 7946 0011 (weekdays)",
+            "Order 555-123-4567",
+            "Closes 19:30",
+        ] {
+            assert!(!is_phone_text(other), "{other}");
+        }
+    }
 }

@@ -2987,3 +2987,70 @@ async fn study_spaces_are_chosen_by_their_closing_time_their_free_seats_a_nearly
         "most free desks",
     );
 }
+
+/// A health board's walk-in clinics (`walk-in-clinics.html`): a list, not cards of the eval
+/// page's shape; services as one line of commas, "Wheelchair accessible" on some clinics only,
+/// a status line "Closes 19:30" and no range of hours, a phone number in a class no reader
+/// names.
+#[tokio::test]
+async fn clinics_are_chosen_by_another_name_of_their_services_their_access_and_their_closing_line()
+{
+    let cases: [(&str, &[&str]); 6] = [
+        (
+            "step-free clinics",
+            &[
+                "Riverside Clinic",
+                "North Gate Health Centre",
+                "Hilltop Surgery",
+            ],
+        ),
+        (
+            "clinics that do flu jabs",
+            &["Riverside Clinic", "St Anne's Clinic", "Hilltop Surgery"],
+        ),
+        (
+            "Kliniken mit Blutdruckmessung",
+            &[
+                "Riverside Clinic",
+                "North Gate Health Centre",
+                "Hilltop Surgery",
+            ],
+        ),
+        ("which ones close before five", &["Old Market Clinic"]),
+        (
+            "clinics open after 7pm",
+            &[
+                "Riverside Clinic",
+                "North Gate Health Centre",
+                "Canal Side Clinic",
+            ],
+        ),
+        (
+            "cliniques accessibles en fauteuil roulant",
+            &[
+                "Riverside Clinic",
+                "North Gate Health Centre",
+                "Hilltop Surgery",
+            ],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("walk-in-clinics.html", words).await;
+        asked.assert_named(&["title", "name"], expected, words);
+    }
+    let asked = ask("walk-in-clinics.html", "every clinic with its phone number").await;
+    assert_eq!(
+        column(&asked.answer, "phone number"),
+        [
+            "020 7946 0011",
+            "020 7946 0012",
+            "020 7946 0013",
+            "020 7946 0014",
+            "020 7946 0015",
+            "020 7946 0016"
+        ]
+        .map(Value::from),
+        "{}",
+        asked.answer
+    );
+}

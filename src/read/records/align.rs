@@ -581,6 +581,8 @@ fn share_kept(kept: &[Draft<'_>], rare: &[Draft<'_>]) -> f64 {
 
 /// Removes text columns whose value is the same in every record ("Read more", "Add to
 /// cart"); those ending with a colon are labels, returned by the key of the column after them.
+/// A short text on only some records ("Step-free access" on 8 cards of 12) is a feature the
+/// others lack, not furniture: it stays a column.
 fn drop_constants(drafts: &mut Vec<Draft<'_>>, n: usize) -> HashMap<String, String> {
     let mut labels = HashMap::new();
     let mut i = 0;
@@ -598,6 +600,10 @@ fn drop_constants(drafts: &mut Vec<Draft<'_>>, n: usize) -> HashMap<String, Stri
         }
         let text = values[0].trim();
         let label = text.strip_suffix(':').or(is_term(draft).then_some(text));
+        if label.is_none() && !on_nearly_every(values.len(), n) {
+            i += 1;
+            continue;
+        }
         if let Some(label) = label
             && let Some(next) = drafts.get(i + 1)
         {
@@ -606,6 +612,12 @@ fn drop_constants(drafts: &mut Vec<Draft<'_>>, n: usize) -> HashMap<String, Stri
         drafts.remove(i);
     }
     labels
+}
+
+/// Whether a value shown by `shown` of `n` records is on nearly all of them: one record in ten
+/// may lack page furniture (a card without its "Read more" link).
+fn on_nearly_every(shown: usize, n: usize) -> bool {
+    shown + n / 10 >= n
 }
 
 /// Most label columns a varying label ("Breeder:" here, "Brand:" there) is split into.

@@ -333,6 +333,32 @@ fn a_product_card_grid_gives_image_title_link_and_price() {
 }
 
 #[test]
+fn a_short_text_on_only_some_cards_is_a_feature_and_one_on_every_card_is_furniture() {
+    let cards: String = (0..10)
+        .map(|i| {
+            let feature = if i % 3 == 0 {
+                "<p>Step-free access</p>"
+            } else {
+                ""
+            };
+            format!(
+                "<div class='card'><h3><a href='/s/{i}'>Shop number {i}</a></h3>\
+                 <span class='price'>${i}.50</span>{feature}<a href='/s/{i}'>Read more</a></div>"
+            )
+        })
+        .collect();
+    let list = records_of(&page(&format!("<div class='grid'>{cards}</div>"), ""));
+    assert_eq!(list.total, 10);
+    let holding = |text: &str| -> Vec<usize> {
+        (0..list.records.len())
+            .filter(|&row| list.records[row].values().any(|v| v == text))
+            .collect()
+    };
+    assert_eq!(holding("Step-free access"), [0, 3, 6, 9]);
+    assert_eq!(holding("Read more"), Vec::<usize>::new());
+}
+
+#[test]
 fn the_lists_class_names_no_value_of_its_records() {
     let cards: String = ["Locker 1A", "Locker 1B", "Room 2C", "Room 2D"]
         .iter()

@@ -589,6 +589,58 @@ const FEATURE_NAMES: &[&[&str]] = &[
         "nearly at capacity",
         "almost at capacity",
     ],
+    // A way in without steps, as a venue's or a shop's card prints it and people ask for it.
+    &[
+        "step-free access",
+        "step free access",
+        "step-free",
+        "step free",
+        "level access",
+        "wheelchair accessible",
+        "wheelchair access",
+        "barrier-free",
+        "barrier free",
+        "barrierefrei",
+        "barrierefreie",
+        "barrierefreien",
+        "rollstuhlgerecht",
+        "rollstuhlgerechte",
+        "accessible en fauteuil roulant",
+        "accessibles en fauteuil roulant",
+        "accès en fauteuil roulant",
+        "accès de plain-pied",
+        "accesible en silla de ruedas",
+        "accesibles en silla de ruedas",
+        "acceso en silla de ruedas",
+    ],
+    // A pharmacy's or a practice's services, under their other names.
+    &[
+        "flu jab",
+        "flu vaccination",
+        "flu vaccine",
+        "flu shot",
+        "flu immunisation",
+        "grippeimpfung",
+        "grippeschutzimpfung",
+        "vaccin contre la grippe",
+        "vaccination contre la grippe",
+        "vacuna de la gripe",
+        "vacuna contra la gripe",
+        "vacunación contra la gripe",
+    ],
+    &[
+        "blood pressure check",
+        "blood pressure checked",
+        "blood pressure test",
+        "blood pressure testing",
+        "blood pressure measurement",
+        "blutdruckmessung",
+        "blutdruckkontrolle",
+        "prise de tension",
+        "contrôle de la tension",
+        "toma de tensión",
+        "control de la tensión",
+    ],
     // A clinician's special interest, as a practice prints it.
     &[
         "women's health",
@@ -1170,6 +1222,14 @@ mod tests {
             ("Faulty", "out-of-order"),
             ("Open 24 hours", "24/7"),
             ("24/7", "open-24-hours"),
+            // A way in without steps, and a pharmacy's services by their other names.
+            ("♿ Step-free access", "wheelchair accessible"),
+            ("Wheelchair accessible", "step-free"),
+            ("Step-free access", "barrierefreie"),
+            ("Flu jabs, Travel clinic", "flu vaccinations"),
+            ("Flu vaccination, Minor injuries", "grippeimpfung"),
+            ("Blood pressure testing", "blood pressure checks"),
+            ("Blood pressure checks", "blood pressure checked"),
         ] {
             assert_eq!(
                 value_rule(value, words),
@@ -1187,6 +1247,8 @@ mod tests {
         assert_eq!(value_rule("Projector", "climate controlled"), None);
         assert_eq!(value_rule("In use", "out-of-order"), None);
         assert_eq!(value_rule("6am – 10pm", "open-24-hours"), None);
+        assert_eq!(value_rule("Travel vaccines", "flu jab"), None);
+        assert_eq!(value_rule("Blood tests", "blood pressure test"), None);
     }
 
     #[test]

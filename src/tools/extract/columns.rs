@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::page::dates::{clock_minutes, normalise_date, round_the_clock, timestamp};
+use crate::page::dates::{clock_minutes, closing_time, normalise_date, round_the_clock, timestamp};
 use crate::page::dom::{
     first_number, json_number, measure, minutes, number_before, number_range, singular, squashed,
 };
@@ -67,6 +67,8 @@ pub enum Part {
     },
     /// How long the range of times it holds lasts: "09:00 – 09:45" is "45 min".
     LengthOfRange,
+    /// The time a status line says a place closes: "Closes 19:30" is "19:30".
+    ClosingTime,
 }
 
 impl Part {
@@ -88,6 +90,7 @@ impl Part {
                 }
             }
             Self::LengthOfRange => range_minutes(text).map(|minutes| format!("{minutes} min")),
+            Self::ClosingTime => closing_time(text),
         }
     }
 }
@@ -238,6 +241,14 @@ const RULES: &[(&str, Rule)] = &[
             && !TIME_NAMES.contains(&normalised(&field.name).as_str())
             && start_or_end_rank(field).is_some_and(|rank| column.clock_rank == Some(rank))
     }),
+    // "closing time": where no range of hours is printed, the time a status line says the
+    // place closes ("Closes 19:30", "Open until 21:00").
+    ("closing_time_said", |field, column| {
+        column
+            .part
+            .is_some_and(|(part, _)| part == Part::ClosingTime)
+            && CLOSING_NAMES.contains(&normalised(&field.name).as_str())
+    }),
     // "birthplace" is the column "Birth place": a name is the same written joined or apart.
     // "charge points" is asked in the singular here as every free name is ("charge point").
     ("same_name", |field, column| {
@@ -300,6 +311,11 @@ const RULES: &[(&str, Rule)] = &[
                 && column.base_name() == "title"
         }
         FieldRole::Description | FieldRole::Text => false,
+    }),
+    // "phone number": where no column is named for it, the one whose values are phone numbers.
+    ("phone_by_its_shape", |field, column| {
+        PHONE_NAMES.contains(&normalised(&field.name).as_str())
+            && column.mostly(crate::read::contacts::is_phone_text)
     }),
     // "classes taught by Maya Patel": where no column is named for the person (or the free
     // field), the column that holds the name asked for is theirs, however the page titles it.
@@ -667,6 +683,27 @@ fn start_or_end_rank(field: &WantedField) -> Option<usize> {
         None
     }
 }
+
+/// Names of a phone number, as a field is named.
+const PHONE_NAMES: &[&str] = &[
+    "phone",
+    "phones",
+    "phone_number",
+    "phone_numbers",
+    "telephone",
+    "telephone_number",
+    "tel",
+];
+
+/// Names of the time a place closes, as a field is named (the planner's bound on it is
+/// "closing time").
+const CLOSING_NAMES: &[&str] = &[
+    "closing_time",
+    "closes",
+    "closing",
+    "close_time",
+    "closing_hour",
+];
 
 const END_NAMES: &[&str] = &[
     "arrival",
@@ -1258,11 +1295,12 @@ fn part_columns(column: &Column, values: &[String]) -> Vec<(Part, Column, Vec<St
         (1..=of).map(move |index| (Part::Fact { index, of }, format!("part_{index}")))
     });
     let length = (Part::LengthOfRange, "length".to_owned());
+    let closes = (Part::ClosingTime, "closes".to_owned());
     facts
-        .chain(std::iter::once(length))
+        .chain([length, closes])
         .filter_map(|(part, suffix)| {
             let values: Vec<String> = values.iter().filter_map(|v| part.of_text(v)).collect();
-            if part == Part::LengthOfRange && !mostly(values.len()) {
+            if matches!(part, Part::LengthOfRange | Part::ClosingTime) && !mostly(values.len()) {
                 return None;
             }
             let column = Column {
@@ -1323,6 +1361,8 @@ pub fn choose(
     for at in 0..columns.len() {
         let own_parts: Vec<usize> = (columns.len()..views.len())
             .filter(|i| packed[i - columns.len()].0 == at)
+            // A status line's closing time is no time of a range printed in order.
+            .filter(|i| packed[i - columns.len()].1 != Part::ClosingTime)
             .collect();
         let clock_parts: Vec<usize> = own_parts
             .into_iter()
@@ -2609,5 +2649,64 @@ mod tests {
             Value::Object(projected[0].clone()),
             json!({"start_time": "06:30", "end_time": "07:15", "duration": "45 min", "when": "06:30–07:15 · 45 min"})
         );
+    }
+
+    #[test]
+    fn a_status_line_says_when_a_place_closes_and_a_range_of_hours_answers_first() {
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Header),
+            column("status", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"name": "Riverside", "status": "Closes 19:30"},
+            {"name": "Old Market", "status": "Open until 4:30 pm"},
+            {"name": "Hilltop", "status": "Closed"},
+        ]));
+        let fields = wanted(&[("closing time", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].rule, Some("closing_time_said"));
+        assert_eq!(sources[0].part, Some(Part::ClosingTime));
+        let closes: Vec<Value> = project(&fields, &sources, data, false)
+            .into_iter()
+            .map(|row| row["closing time"].clone())
+            .collect();
+        assert_eq!(closes, [json!("19:30"), json!("4:30 pm"), Value::Null]);
+        // A range of today's hours beside the status line answers first.
+        let columns = vec![
+            column("name", ColumnKind::Text, NameSource::Header),
+            column("status", ColumnKind::Text, NameSource::Header),
+            column("today", ColumnKind::Text, NameSource::Header),
+        ];
+        let data = rows(json!([
+            {"name": "Riverside", "status": "Closes 19:30", "today": "08:00–19:30"},
+            {"name": "Old Market", "status": "Closes 16:30", "today": "09:00–16:30"},
+        ]));
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].rule, Some("end_of_a_range"));
+    }
+
+    #[test]
+    fn a_phone_number_is_the_column_of_phone_numbers_whatever_its_name() {
+        let columns = vec![
+            column("title", ColumnKind::Text, NameSource::Kind),
+            column("text", ColumnKind::Text, NameSource::Kind),
+            column("text_2", ColumnKind::Text, NameSource::Kind),
+        ];
+        let data = rows(json!([
+            {"title": "Riverside", "text": "Closes 19:30", "text_2": "020 7946 0011"},
+            {"title": "Old Market", "text": "Closes 16:30", "text_2": "020 7946 0012"},
+            {"title": "Hilltop", "text": "Closes 18:00", "text_2": "Tel. 020 7946 0015"},
+        ]));
+        let fields = wanted(&[("phone number", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].rule, Some("phone_by_its_shape"));
+        assert_eq!(sources[0].column.as_deref(), Some("text_2"));
+        // Prices, dates and counts are no phone numbers.
+        let data = rows(json!([
+            {"title": "Riverside", "text": "12.50", "text_2": "2026-05-01"},
+            {"title": "Old Market", "text": "9.99", "text_2": "2026-05-02"},
+        ]));
+        let sources = choose(&fields, &columns, &data);
+        assert_eq!(sources[0].column, None);
     }
 }
