@@ -1328,11 +1328,24 @@ fn with_free_names(roles: Vec<RequestedField>, text: &str) -> Vec<RequestedField
     };
     // A part that is the items' own noun, in the singular or the plural ("product / price",
     // "the item and what it costs", "cars and their prices") names the items: their title.
+    // So does the noun after "each" or "every", whatever it is, before "and" or "with" adds
+    // a value to it ("each pool and its phone number"; not "every record of each").
+    let words_said = words(text);
+    let each_noun: Option<String> = words_said.windows(3).find_map(|said| {
+        (matches!(said[0].as_str(), "each" | "every") && matches!(said[2].as_str(), "and" | "with"))
+            .then(|| singular(&said[1]))
+    });
     let role_of_part = |part: &str| {
         part.split(' ')
             .rev()
             .find_map(role_of)
             .or_else(|| is_item_noun(part).then_some(FieldRole::Title))
+            .or_else(|| {
+                each_noun
+                    .as_deref()
+                    .is_some_and(|noun| singular(part) == noun)
+                    .then_some(FieldRole::Title)
+            })
     };
     // Words every page of a kind labels ("sku", "salary", "city") list fields as a role
     // word does: "sku and weight" is a list of two fields. The items' noun in the plural

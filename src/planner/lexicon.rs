@@ -472,6 +472,9 @@ pub const ENTRIES: &[Entry] = &[
     en("text of the story", "text of the article", Field),
     // English: numbers as words.
     en("a dozen", "12", Number),
+    // British money by its notes' names: "under a fiver".
+    en("a fiver", "£5", Number),
+    en("a tenner", "£10", Number),
     // "the single most-commented item": one item.
     en("the single", "the 1", Number),
     en("dozen", "12", Number),
@@ -1621,6 +1624,7 @@ pub const ENTRIES: &[Entry] = &[
     es("más recientes", "newest", Order),
     es("más baratas", "cheapest", Order),
     es("más barato", "cheapest", Order),
+    es("más barata", "cheapest", Order),
     es("más caros", "most expensive", Order),
     es("más comentados", "most commented", Order),
     es("más comentadas", "most commented", Order),

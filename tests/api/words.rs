@@ -2990,8 +2990,8 @@ async fn study_spaces_are_chosen_by_their_closing_time_their_free_seats_a_nearly
 
 /// A health board's walk-in clinics (`walk-in-clinics.html`): a list, not cards of the eval
 /// page's shape; services as one line of commas, "Wheelchair accessible" on some clinics only,
-/// a status line "Closes 19:30" and no range of hours, a phone number in a class no reader
-/// names.
+/// a status line "Closes 19:30" and no range of hours, "Parking available" on two, a phone
+/// number in a class no reader names.
 #[tokio::test]
 async fn clinics_are_chosen_by_another_name_of_their_services_their_access_and_their_closing_line()
 {
@@ -3038,6 +3038,23 @@ async fn clinics_are_chosen_by_another_name_of_their_services_their_access_and_t
         let asked = ask("walk-in-clinics.html", words).await;
         asked.assert_named(&["title", "name"], expected, words);
     }
+    // A feature a line says is there ("Parking available").
+    let asked = ask("walk-in-clinics.html", "clinics with parking").await;
+    asked.assert_named(
+        &["title", "name"],
+        &["Riverside Clinic", "Canal Side Clinic"],
+        "clinics with parking",
+    );
+    // The noun after "each" names the items, not a column of theirs.
+    let asked = ask("walk-in-clinics.html", "each clinic and its phone number").await;
+    let first = asked.answer[0].as_object().expect("a record");
+    assert!(!first.contains_key("clinic"), "{}", asked.answer);
+    assert_eq!(
+        column(&asked.answer, "phone number")[0],
+        "020 7946 0011",
+        "{}",
+        asked.answer
+    );
     let asked = ask("walk-in-clinics.html", "every clinic with its phone number").await;
     assert_eq!(
         column(&asked.answer, "phone number"),

@@ -303,6 +303,9 @@ pub enum ChoiceRule {
     /// "Partner library" of a column `library` (as a directory prints each branch's kind
     /// beside its name), "community" its "Community library".
     KindOfItsColumn,
+    /// A feature a line says is there ([`OFFERED_WORDS`]): "pool hoist" is a card's "Pool
+    /// hoist available", "parking" its "Parking on site"; the feature by any of its names.
+    OnOffer,
 }
 
 /// Which columns a rule reads: any (a value's own words), or only the items' names. Ordered:
@@ -370,6 +373,11 @@ const CHOICE_RULES: &[(ChoiceRule, Reads, ValueTest)] = &[
     }),
     (ChoiceRule::OtherName, Reads::AnyColumn, |value, words| {
         value.split(',').any(|part| same_feature(part, words))
+    }),
+    (ChoiceRule::OnOffer, Reads::AnyColumn, |value, words| {
+        offered(value).is_some_and(|feature| {
+            same_value(feature, words) || same_stem(feature, words) || same_feature(feature, words)
+        })
     }),
     (ChoiceRule::PersonNamed, Reads::AnyColumn, |value, words| {
         person_named(value, words)
@@ -677,6 +685,29 @@ const LANGUAGE_NAMES: &[&[&str]] = &[
     &["urdu"],
     &["turkish", "türkisch", "turc", "turco"],
 ];
+
+/// Words after a feature that say an item has it: "Pool hoist available", "Parking on site".
+pub const OFFERED_WORDS: &[&str] = &[
+    "available",
+    "on site",
+    "on request",
+    "verfügbar",
+    "vorhanden",
+    "disponible",
+    "disponibles",
+];
+
+/// The feature a value says is there ([`OFFERED_WORDS`] after it): "Pool hoist available" →
+/// "Pool hoist". None when nothing stands before the words ("Available").
+fn offered(value: &str) -> Option<&str> {
+    let trimmed = value.trim().trim_end_matches('.');
+    let lower = trimmed.to_lowercase();
+    OFFERED_WORDS.iter().find_map(|word| {
+        let rest = lower.strip_suffix(word)?;
+        let feature = trimmed[..rest.len()].trim_end();
+        (rest.ends_with(' ') && feature.chars().any(char::is_alphabetic)).then_some(feature)
+    })
+}
 
 /// Whether a value and words of a request are two names of one feature ([`FEATURE_NAMES`]),
 /// each perhaps in the plural or with another ending ([`same_stem`]).
@@ -1248,6 +1279,20 @@ mod tests {
         assert_eq!(value_rule("In use", "out-of-order"), None);
         assert_eq!(value_rule("6am – 10pm", "open-24-hours"), None);
         assert_eq!(value_rule("Travel vaccines", "flu jab"), None);
+        // A feature a line says is there, by any of its names.
+        for (value, words) in [
+            ("Pool hoist available", "pool hoist"),
+            ("Parking on site", "parking"),
+            ("Step-free access available", "wheelchair accessible"),
+        ] {
+            assert_eq!(
+                value_rule(value, words),
+                Some(ChoiceRule::OnOffer),
+                "{value} / {words}"
+            );
+        }
+        assert_eq!(value_rule("Available", "pool hoist"), None);
+        assert_eq!(value_rule("Sauna available", "pool hoist"), None);
         assert_eq!(value_rule("Blood tests", "blood pressure test"), None);
     }
 
