@@ -290,9 +290,9 @@ const CLOSES_AT: &[&str] = &[
     "cierra",
 ];
 
-/// The time a status line says a place closes, as printed: "Closes 19:30" → "19:30", "Open
-/// until 9 pm" → "9 pm", "Schließt um 18 Uhr" → "18 Uhr"; none when no closing word is
-/// followed by a time of day ([`clock_minutes`]).
+/// The time a status line says a place closes, as printed but in lower case: "Closes 19:30"
+/// → "19:30", "Open until 9 pm" → "9 pm", "Schließt um 18 Uhr" → "18 uhr"; none when no
+/// closing word is followed by a time of day ([`clock_minutes`]).
 pub(crate) fn closing_time(text: &str) -> Option<String> {
     let lower = text.to_lowercase();
     CLOSES_AT.iter().find_map(|cue| {
