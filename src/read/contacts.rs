@@ -113,7 +113,7 @@ pub fn phones(roots: &[ElementRef<'_>], text: &str, max: usize) -> Vec<String> {
             }
         }
     }
-    let candidate = static_regex!(r"(?:\+|(?-u:\b))\(?\d(?:[ \t\u{a0}\-./()]{0,3}\d)+\)?");
+    let candidate = phone_candidates();
     for line in text.lines() {
         for m in candidate.find_iter(line) {
             if let Some(n) = phone_in_text(line, m.start(), m.end()) {
@@ -143,10 +143,16 @@ pub fn phones(roots: &[ElementRef<'_>], text: &str, max: usize) -> Vec<String> {
     out
 }
 
+/// Runs of digits that could be a phone number, each judged by `phone_in_text` where it
+/// stands: the one shape both a page's text and a single value are searched with.
+fn phone_candidates() -> &'static regex::Regex {
+    static_regex!(r"(?:\+|(?-u:\b))\(?\d(?:[ \t\u{a0}\-./()]{0,3}\d)+\)?")
+}
+
 /// Whether a value is one phone number and nothing else ("020 7946 0011", "+1 206-461-3700",
 /// "Tel. 0117 496 0101"), judged as a number in text is.
 pub fn is_phone_text(value: &str) -> bool {
-    let candidate = static_regex!(r"(?:\+|(?-u:\b))\(?\d(?:[ \t\u{a0}\-./()]{0,3}\d)+\)?");
+    let candidate = phone_candidates();
     let value = value.trim();
     let mut found = candidate.find_iter(value);
     match (found.next(), found.next()) {
