@@ -882,7 +882,14 @@ pub fn measure(text: &str) -> Option<(f64, String)> {
     // An arrow or a sign before the number is the page's icon: "↑ 840 m".
     let text = text.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '.');
     let mut words = text.split_whitespace();
-    let number = words.next()?;
+    let first = words.next()?;
+    // "5GB data": a unit of data is written onto its number.
+    let glued = GLUED_UNITS.iter().find_map(|unit| {
+        let digits = first.len().checked_sub(unit.len())?;
+        (first.is_char_boundary(digits) && first[digits..].eq_ignore_ascii_case(unit))
+            .then(|| (&first[..digits], *unit))
+    });
+    let number = glued.map_or(first, |(digits, _)| digits);
     if !number.starts_with(|c: char| c.is_ascii_digit())
         || !number
             .chars()
@@ -891,7 +898,11 @@ pub fn measure(text: &str) -> Option<(f64, String)> {
         return None;
     }
     let value = number.replace(',', "").parse::<f64>().ok()?;
-    let unit: Vec<String> = words.map(str::to_lowercase).collect();
+    let unit: Vec<String> = glued
+        .map(|(_, unit)| unit.to_owned())
+        .into_iter()
+        .chain(words.map(str::to_lowercase))
+        .collect();
     let letters = |w: &String| {
         w.chars().any(char::is_alphabetic)
             && w.chars()
@@ -900,6 +911,9 @@ pub fn measure(text: &str) -> Option<(f64, String)> {
     ((1..=2).contains(&unit.len()) && unit.iter().all(letters))
         .then(|| (value, unit.join(" ").trim_end_matches('.').to_owned()))
 }
+
+/// Units of data a page writes onto the number ("5GB", "500MB"), read as if apart.
+const GLUED_UNITS: &[&str] = &["gb", "mb", "tb"];
 
 /// Units of a length of time, with their minutes, as lists print how long a thing takes
 /// ("1 hr 10 min", "45 mins", "2 hours", "1h 30m").
@@ -1135,6 +1149,8 @@ mod tests {
         assert_eq!(measure("1,450 sq ft"), Some((1450.0, "sq ft".to_owned())));
         assert_eq!(measure("640 m²"), Some((640.0, "m²".to_owned())));
         assert_eq!(measure("25 min."), Some((25.0, "min".to_owned())));
+        assert_eq!(measure("30GB data"), Some((30.0, "gb data".to_owned())));
+        assert_eq!(measure("100 GB"), Some((100.0, "gb".to_owned())));
         for not_one in [
             "Studio",
             "$1,850",

@@ -597,6 +597,15 @@ pub fn count(text: &str) -> Option<usize> {
         {
             rest.iter().take(2).any(|w| is_superlative(w))
         }
+        // "where is swimming cheapest", "where is parking cheapest": the place asked of one
+        // thing's extreme is one item ("where are they cheapest" may be many).
+        [asking, verb, rest @ ..]
+            if asking == "where"
+                && matches!(verb.as_str(), "is" | "'s")
+                && rest.iter().take(3).any(|w| is_superlative(w)) =>
+        {
+            true
+        }
         // "which available book has the most stars": one word before the noun.
         [asking, _, noun, verb, rest @ ..]
             if asking == "which"
@@ -1698,6 +1707,10 @@ const ITEM_NOUNS: &[&str] = &[
     "doctor",
     "clinician",
     "practitioner",
+    // What a comparison of contracts lists (phone, broadband, energy): "plan, price".
+    "plan",
+    "deal",
+    "sim",
 ];
 
 /// Whether a free name is one of [`COLUMN_SYNONYMS`] or a product's identifier: a word
@@ -1847,6 +1860,8 @@ const LIST_NOUNS: &[&str] = &[
     "members",
     "people",
     "plans",
+    "deals",
+    "sims",
     "openings",
     "vacancies",
     // Places to eat, as guides and booking sites list them.
@@ -3113,6 +3128,7 @@ mod tests {
         // verb the lexicon turns into one ("which gym costs the least").
         assert_eq!(count("el gym cheapest"), Some(1));
         assert_eq!(count("which gym is the cheapest"), Some(1));
+        assert_eq!(count("where is swimming cheapest"), Some(1));
         assert_eq!(count("the one with the fewest miles"), Some(1));
         assert_eq!(count("which one gets there fastest?"), Some(1));
         assert_eq!(count("the one that has the most reviews"), Some(1));
@@ -3755,6 +3771,26 @@ mod tests {
             cols.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
             vec!["title", "url", "points"]
         );
+    }
+
+    #[test]
+    fn plans_and_deals_are_the_items_of_a_comparison() {
+        for words in [
+            "list every plan with all details",
+            "Which deals have Wi-Fi calling?",
+            "which SIMs are in stock",
+            "nom et prix de chaque forfait",
+        ] {
+            let request = parse(words, None);
+            assert!(
+                !request.values.iter().any(|v| v
+                    .phrases
+                    .iter()
+                    .any(|p| ["plan", "deals", "sims", "forfait"].contains(&p.as_str()))),
+                "{words}: {:?}",
+                request.values
+            );
+        }
     }
 
     #[test]

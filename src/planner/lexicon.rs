@@ -472,6 +472,33 @@ pub const ENTRIES: &[Entry] = &[
     en("text of the story", "text of the article", Field),
     // English: numbers as words.
     en("a dozen", "12", Number),
+    // A contract one may leave each month, as a comparison of phone or broadband plans prints
+    // it ("1-month rolling", "No contract"): `choose::FEATURE_NAMES` knows its other names.
+    en("no contract", "rolling", State),
+    en("without a contract", "rolling", State),
+    en("without a long contract", "rolling", State),
+    en("no long contract", "rolling", State),
+    en("cancel any time", "rolling", State),
+    en("cancel anytime", "rolling", State),
+    en("1 month contract", "rolling", State),
+    en("1 month contracts", "rolling", State),
+    en("one month contract", "rolling", State),
+    en("one month contracts", "rolling", State),
+    de("ohne vertragslaufzeit", "rolling", State),
+    de("ohne mindestlaufzeit", "rolling", State),
+    de("monatlich kündbar", "rolling", State),
+    fr("sans engagement", "rolling", State),
+    es("sin permanencia", "rolling", State),
+    // Data without a cap, as a phone plan prints it ("Unlimited data").
+    en("no data cap", "unlimited data", State),
+    en("data is unlimited", "unlimited data", State),
+    en("unlimited internet", "unlimited data", State),
+    de("unbegrenztem datenvolumen", "unlimited data", State),
+    de("unbegrenztes datenvolumen", "unlimited data", State),
+    de("unbegrenzten datenvolumen", "unlimited data", State),
+    fr("data illimitée", "unlimited data", State),
+    fr("données illimitées", "unlimited data", State),
+    es("datos ilimitados", "unlimited data", State),
     // British money by its notes' names: "under a fiver".
     en("a fiver", "£5", Number),
     en("a tenner", "£10", Number),
@@ -887,6 +914,10 @@ pub const ENTRIES: &[Entry] = &[
     de("mit", "with", ListWord),
     de("und", "and", ListWord),
     de("produkte", "products", ListWord),
+    // A phone or an energy company's plans ("Tarif" alone is left out: a car park's charge).
+    de("tarife", "plans", ListWord),
+    fr("forfaits", "plans", ListWord),
+    fr("forfait", "plan", ListWord),
     de("produkt", "product", ListWord),
     de("artikel", "articles", ListWord),
     de("beiträge", "posts", ListWord),
@@ -1971,8 +2002,10 @@ fn units_apart(text: &str) -> String {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     #[allow(clippy::expect_used)] // a constant pattern
     let pattern = PATTERN.get_or_init(|| {
-        Regex::new(r"(?i)(^|[^\p{L}\d$£€¥.,])(\d+(?:[.,]\d+)?)(km|kms|mi|m|sqft|sqm|mins?|hrs?)\b")
-            .expect("valid pattern")
+        Regex::new(
+            r"(?i)(^|[^\p{L}\d$£€¥.,])(\d+(?:[.,]\d+)?)(km|kms|mi|m|sqft|sqm|mins?|hrs?|gb)\b",
+        )
+        .expect("valid pattern")
     });
     pattern.replace_all(text, "$1$2 $3").into_owned()
 }
@@ -2272,6 +2305,7 @@ mod tests {
                 "a max height of 2.2 m or more",
             ),
             ("trails under 10km", "trails under 10 km"),
+            ("plans with 50GB or more", "plans with 50 GB or more"),
             ("ready in 45mins", "ready in 45 mins"),
             ("within 0,5mi", "within 0,5 mi"),
             ("homes over £2m", "homes over £2m"),
@@ -2281,6 +2315,25 @@ mod tests {
             ("model X5m", "model X5m"),
         ] {
             assert_eq!(units_apart(said), read, "{said}");
+        }
+    }
+
+    #[test]
+    fn a_plans_contract_one_may_leave_and_its_unlimited_data_are_read() {
+        for (said, read) in [
+            ("deals with no contract", "deals with rolling"),
+            ("SIMs I can cancel any time", "SIMs I can rolling"),
+            ("Tarife ohne Vertragslaufzeit", "plans rolling"),
+            ("forfaits sans engagement", "plans rolling"),
+            ("tarifas sin permanencia", "tarifas rolling"),
+            ("SIMs with no data cap", "SIMs with unlimited data"),
+            ("forfaits avec data illimitée", "plans with unlimited data"),
+            (
+                "tarifas con datos ilimitados",
+                "tarifas with unlimited data",
+            ),
+        ] {
+            assert_eq!(canonical(said), read, "{said}");
         }
     }
 

@@ -386,7 +386,12 @@ const UNIT_NAMES: &[(&[&str], &str)] = &[
         DURATION,
     ),
     (&["m", "metres", "meters", "metre", "meter"], METRES),
+    (&["gb", "gig", "gigs", "gigabyte", "gigabytes", "go"], DATA),
 ];
+
+/// The name a bound in gigabytes is on ("at least 50GB"): a plan's allowance of data, which
+/// the records engine's columns in GB answer.
+pub const DATA: &str = "data";
 
 /// The name a bound in metres is on ("climbing more than 500 m"): a height, which the
 /// records engine's columns in metres answer.
@@ -1357,6 +1362,15 @@ mod tests {
         assert_eq!(
             read("a flat of 800 sq ft or more"),
             Some((BoundOp::AtLeast, 800.0, SIZE.into()))
+        );
+        // A phone plan's data, in gigabytes however they are named.
+        assert_eq!(
+            read("plans with at least 50 gb"),
+            Some((BoundOp::AtLeast, 50.0, DATA.into()))
+        );
+        assert_eq!(
+            read("deals under 20 gigs"),
+            Some((BoundOp::Below, 20.0, DATA.into()))
         );
         // A length of time is bounded in minutes.
         assert_eq!(

@@ -304,6 +304,13 @@ const STATES: &[(&str, &str)] = &[
     ("fijados", "pinned"),
 ];
 
+/// Nouns that ask for columns alone ([`NOT_VALUES`]) but are the thing a value is said of
+/// after its words: "unlimited data", "mobile data".
+const HEAD_NOUNS: &[&str] = &["data"];
+
+/// The periods an amount is for, after "per" or "a": "£8 per month", "what it costs a night".
+const PERIODS: &[&str] = &["month", "week", "night", "day", "year", "hour"];
+
 /// Endings that make a place a word of its own ("London-born", "Berlin-based").
 const PLACE_SUFFIXES: &[&str] = &["-born", "-based"];
 
@@ -376,6 +383,29 @@ pub fn read(text: &str, not_values: impl Fn(&str) -> bool) -> Vec<ValueChoice> {
         }
         if word.is_empty() {
             close(&mut run, negated, &mut choices);
+            continue;
+        }
+        // "unlimited data": the noun after a value's words is the thing they are said of,
+        // though alone it asks for columns ("scrape the data").
+        if HEAD_NOUNS.contains(&word.as_str())
+            && run.last().is_some_and(|w| {
+                !JOINING.contains(&w.as_str()) && w.chars().all(char::is_alphabetic)
+            })
+        {
+            run.push(word);
+            close(&mut run, negated, &mut choices);
+            since_negation = since_negation.saturating_add(1);
+            continue;
+        }
+        // "price per month", "what it costs a month": the period an amount is for is no value.
+        if PERIODS.contains(&word.as_str())
+            && run.last().is_some_and(|w| {
+                w == "per" || w == "a" && run.iter().all(|w| JOINING.contains(&w.as_str()))
+            })
+        {
+            run.pop();
+            close(&mut run, negated, &mut choices);
+            since_negation = since_negation.saturating_add(1);
             continue;
         }
         let negation = NEGATIONS.contains(&word.as_str()) || word.ends_with("n't");
@@ -626,7 +656,9 @@ fn choice_of(run: &[String], negated: bool) -> Option<ValueChoice> {
                 return;
             }
         }
-        if !phrases.contains(&phrase) {
+        // A word that is never a value alone is no reading of its own ("data" of "unlimited
+        // data").
+        if !phrases.contains(&phrase) && !NOT_VALUES.contains(&phrase.as_str()) {
             phrases.push(phrase);
         }
     };
@@ -724,6 +756,41 @@ mod tests {
             .into_iter()
             .map(|(p, _)| p[0].clone())
             .collect()
+    }
+
+    #[test]
+    fn a_columns_noun_after_a_values_words_is_what_they_are_said_of() {
+        // "data" alone is no reading: it asks for columns.
+        assert_eq!(
+            read_plain("which ones have unlimited data?")
+                .into_iter()
+                .find(|(_, negated)| !negated)
+                .map(|(phrases, _)| phrases),
+            Some(vec!["unlimited data".to_owned(), "unlimited".to_owned()])
+        );
+        assert!(read_plain("scrape the data").is_empty());
+    }
+
+    #[test]
+    fn the_period_an_amount_is_for_is_no_value() {
+        for text in [
+            "each name and its price per month",
+            "what does each one cost a month",
+            "the rate per night",
+        ] {
+            assert!(
+                !first_readings(text)
+                    .iter()
+                    .any(|p| ["month", "night", "per month", "per"].contains(&p.as_str())),
+                "{text}"
+            );
+        }
+        // A period said of a value stays with it ("7 days a week").
+        assert!(
+            first_readings("open seven days a week")
+                .iter()
+                .any(|p| p.contains("week"))
+        );
     }
 
     #[test]

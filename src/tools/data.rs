@@ -205,6 +205,8 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
         Value::String(s) if let Some(amount) = amount_of_price_text(s) => Some(amount),
+        // "Unlimited data" is more than any amount: it meets every "at least" and tops an order.
+        Value::String(s) if is_unlimited(s) => Some(f64::INFINITY),
         // A price column's "Free" (or "Free for customers") is nothing to pay.
         Value::String(s) if crate::page::money::is_free_text(s) => Some(0.0),
         // "06:30" is 390 (minutes after midnight), not 6: a time of day compares as its
@@ -232,6 +234,22 @@ pub(crate) fn numeric(value: &Value) -> Option<f64> {
         }
         _ => None,
     }
+}
+
+/// Whether a value says there is no limit ("Unlimited data", "Illimité"), in the languages the
+/// lexicon reads.
+fn is_unlimited(text: &str) -> bool {
+    const UNLIMITED: &[&str] = &[
+        "unlimited",
+        "unbegrenzt",
+        "illimité",
+        "illimitée",
+        "ilimitado",
+        "ilimitados",
+    ];
+    text.split_whitespace()
+        .next()
+        .is_some_and(|first| UNLIMITED.contains(&first.to_lowercase().as_str()))
 }
 
 /// The ends of a range of counts a text value is written as ("👥 2–4"), when it names no
@@ -561,6 +579,16 @@ mod tests {
             super::numeric(&Value::from("Free for customers")),
             Some(0.0)
         );
+        // No limit is more than any amount; "unlimited" later in a text is no such value.
+        assert_eq!(
+            super::numeric(&Value::from("Unlimited data")),
+            Some(f64::INFINITY)
+        );
+        assert_eq!(
+            super::numeric(&Value::from("illimité")),
+            Some(f64::INFINITY)
+        );
+        assert_eq!(super::numeric(&Value::from("Data: unlimited")), None);
     }
     use crate::tools::testkit::{SHOP, call_err, chain, page};
     use crate::tools::{Registry, ToolCall, ToolLimits, Workspace};

@@ -3071,3 +3071,49 @@ async fn clinics_are_chosen_by_another_name_of_their_services_their_access_and_t
         asked.answer
     );
 }
+
+/// A phone comparison's plans in a table (`mobile-plans.html`, not the eval page's cards):
+/// data as "40GB" or "Unlimited", the contract as "1-month rolling" or "24 months", a price
+/// column headed "Monthly price".
+#[tokio::test]
+async fn phone_plans_are_chosen_by_their_data_their_contract_and_priced_per_month() {
+    let cases: [(&str, &[&str]); 6] = [
+        // A bound in GB, which unlimited data meets.
+        (
+            "plans with at least 40GB",
+            &["Birch Max", "Cedar 40GB", "Dune Unlimited", "Elm 75GB"],
+        ),
+        (
+            "deals with 50 gigs or more",
+            &["Birch Max", "Dune Unlimited", "Elm 75GB"],
+        ),
+        ("plans with fewer than 20 gigs", &["Alder Mobile 10GB"]),
+        // A contract one may leave any month, by its other names.
+        (
+            "deals with no contract",
+            &["Alder Mobile 10GB", "Dune Unlimited"],
+        ),
+        (
+            "forfaits sans engagement",
+            &["Alder Mobile 10GB", "Dune Unlimited"],
+        ),
+        // "data" after a value's words is what they are said of.
+        (
+            "plans with unlimited data",
+            &["Birch Max", "Dune Unlimited"],
+        ),
+    ];
+    for (words, expected) in cases {
+        let asked = ask("mobile-plans.html", words).await;
+        asked.assert_named(&["title", "plan", "name"], expected, words);
+    }
+    // The period a price is for chooses nothing: every plan, each with its price.
+    let words = "each plan and its price per month";
+    let asked = ask("mobile-plans.html", words).await;
+    assert_eq!(
+        column(&asked.answer, "price"),
+        ["£7", "£20", "£11", "£16", "£13"].map(Value::from),
+        "{}",
+        asked.answer
+    );
+}

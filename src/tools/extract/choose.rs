@@ -649,6 +649,33 @@ const FEATURE_NAMES: &[&[&str]] = &[
         "toma de tensión",
         "control de la tensión",
     ],
+    // A hoist that lifts a swimmer into the water, as a pool's card prints it ("Pool hoist
+    // available") and people name it, by its head noun too.
+    &[
+        "pool hoist",
+        "hoist",
+        "pool lift",
+        "poollifter",
+        "lève-personne",
+        "lève-personnes",
+        "grúa",
+        "grúa de piscina",
+        "elevador de piscina",
+    ],
+    // A contract one may leave any month, as phone, broadband and gym plans print it (the
+    // lexicon reads a request's "no contract", "sans engagement" as "rolling").
+    &[
+        "rolling",
+        "1-month rolling",
+        "30-day rolling",
+        "monthly rolling",
+        "rolling monthly",
+        "rolling contract",
+        "no contract",
+        "1-month contract",
+        "cancel any time",
+        "cancel anytime",
+    ],
     // A clinician's special interest, as a practice prints it.
     &[
         "women's health",
@@ -1261,6 +1288,9 @@ mod tests {
             ("Flu vaccination, Minor injuries", "grippeimpfung"),
             ("Blood pressure testing", "blood pressure checks"),
             ("Blood pressure checks", "blood pressure checked"),
+            // A contract one may leave any month (the lexicon reads "no contract" as "rolling").
+            ("1-month rolling, cancel any time", "rolling"),
+            ("No contract", "rolling"),
         ] {
             assert_eq!(
                 value_rule(value, words),
@@ -1279,10 +1309,13 @@ mod tests {
         assert_eq!(value_rule("In use", "out-of-order"), None);
         assert_eq!(value_rule("6am – 10pm", "open-24-hours"), None);
         assert_eq!(value_rule("Travel vaccines", "flu jab"), None);
+        assert_eq!(value_rule("24-month contract", "rolling"), None);
         // A feature a line says is there, by any of its names.
         for (value, words) in [
             ("Pool hoist available", "pool hoist"),
             ("Parking on site", "parking"),
+            ("Pool hoist available", "hoist"),
+            ("Pool hoist available", "poollifter"),
             ("Step-free access available", "wheelchair accessible"),
         ] {
             assert_eq!(

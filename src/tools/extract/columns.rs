@@ -983,7 +983,13 @@ const MEASURE_KINDS: &[(&[&str], &[&str])] = &[
     (DISTANCE_NAMES, DISTANCE_UNITS),
     (DURATION_NAMES, DURATION_UNITS),
     (HEIGHT_NAMES, HEIGHT_UNITS),
+    (DATA_NAMES, DATA_UNITS),
 ];
+
+/// Names of a phone or broadband plan's allowance of data, and its units: a bound in GB is on
+/// `data` (`planner::measures`). A card's "30GB data" says its unit and then what it counts.
+const DATA_NAMES: &[&str] = &["data", "data_allowance", "allowance", "gigs", "gb"];
+const DATA_UNITS: &[&str] = &["gb", "gb data", "gigs", "gigabytes"];
 
 /// Names of a height climbed or stood at (a trail's ascent, a peak's altitude), and its
 /// units: a bound in metres is on `metres` (`planner::measures`).
@@ -2187,6 +2193,16 @@ mod tests {
         // A unit of two letters is too short to stand for a word: "ft" is no "fountain".
         let fields = wanted(&[("rooms", FieldRole::Text, &[])]);
         assert_eq!(choose(&fields, &columns, &data)[0].column, None);
+        // A plan's data in GB, its unit written onto the number ("30GB data", "Unlimited").
+        let plans = rows(json!([
+            {"title": "Pebble 5GB", "text": "Unlimited texts", "text_2": "5GB data"},
+            {"title": "Orbit 60GB", "text": "Unlimited texts", "text_2": "60GB data"},
+            {"title": "Juno", "text": "Unlimited texts", "text_2": "Unlimited data"},
+        ]));
+        let fields = wanted(&[("data", FieldRole::Text, &[])]);
+        let sources = choose(&fields, &columns[..3], &plans);
+        assert_eq!(sources[0].column.as_deref(), Some("text_2"));
+        assert_eq!(sources[0].rule, Some("counted_in_its_unit"));
     }
 
     #[test]
